@@ -1,0 +1,92 @@
+package dev.berth.core.lifecycle;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One entry in a task's append-only history. Every event names the state it moves the task to;
+ * current state, attempts and reports are folds over the list of events.
+ */
+public sealed interface TaskEvent
+    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Ended, TaskEvent.Settled {
+
+  /** When it happened. */
+  Instant at();
+
+  /** The state the task is in after this event. */
+  TaskState target();
+
+  /** The task may now start: its group's turn came and its dependencies are met. */
+  record Released(Instant at) implements TaskEvent {
+    /** Validates. */
+    public Released {
+      Objects.requireNonNull(at, "at");
+    }
+
+    @Override
+    public TaskState target() {
+      return TaskState.INIT;
+    }
+  }
+
+  /**
+   * An attempt's process was started.
+   *
+   * @param attempt 1-based attempt number
+   * @param placement where it runs and what was reserved
+   * @param pid operating-system process id, or -1 when unknown
+   * @param twoStage whether the process speaks the load/train protocol
+   */
+  record Launched(Instant at, int attempt, Placement placement, long pid, boolean twoStage)
+      implements TaskEvent {
+    /** Validates. */
+    public Launched {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(placement, "placement");
+      if (attempt < 1) {
+        throw new IllegalArgumentException("attempt must be >= 1 but was " + attempt);
+      }
+    }
+
+    @Override
+    public TaskState target() {
+      return twoStage ? TaskState.AVAILABLE : TaskState.RUNNING;
+    }
+  }
+
+  /**
+   * The current attempt ended.
+   *
+   * @param outcome how it ended
+   * @param exitCode the process's exit code, or null when it never ran
+   * @param message what went wrong, or null on success
+   * @param target the state the task moves to: EXITED, EXCEPTION, INIT (retry), TIMED_OUT or CANCELLED
+   */
+  record Ended(Instant at, Outcome outcome, Integer exitCode, String message, TaskState target)
+      implements TaskEvent {
+    /** Validates. */
+    public Ended {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(target, "target");
+    }
+  }
+
+  /**
+   * The task ended without (another) attempt: failed as impossible, cancelled, timed out while
+   * queued, or unreachable.
+   *
+   * @param target a terminal state
+   * @param reason why, for people
+   */
+  record Settled(Instant at, TaskState target, String reason) implements TaskEvent {
+    /** Validates that the target is terminal. */
+    public Settled {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(reason, "reason");
+      if (!target.isTerminal()) {
+        throw new IllegalArgumentException("Settled needs a terminal state but got " + target);
+      }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package dev.berth.core.lifecycle;
+
+import dev.berth.core.model.TaskId;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A task's append-only event history. The current state, the attempts and the last failure are
+ * derived from it; nothing else is stored. Not thread-safe: one owner appends.
+ */
+public final class TaskHistory {
+
+  private final TaskId task;
+  private final List<TaskEvent> events = new ArrayList<>();
+  private TaskState state = TaskState.QUEUED;
+  private int attempts;
+
+  /** An empty history: the task is {@link TaskState#QUEUED}. */
+  public TaskHistory(TaskId task) {
+    this.task = task;
+  }
+
+  /**
+   * Appends an event after checking the transition.
+   *
+   * @throws IllegalTransitionException when the event's target is not reachable from the current state
+   */
+  public void append(TaskEvent event) {
+    TaskTransitions.check(task, state, event.target());
+    if (event instanceof TaskEvent.Launched launched && launched.attempt() != attempts + 1) {
+      throw new IllegalStateException(
+          "task " + task + ": attempt " + launched.attempt() + " launched after attempt " + attempts);
+    }
+    events.add(event);
+    state = event.target();
+    if (event instanceof TaskEvent.Launched) {
+      attempts++;
+    }
+  }
+
+  /** The task. */
+  public TaskId task() {
+    return task;
+  }
+
+  /** The current state. */
+  public TaskState state() {
+    return state;
+  }
+
+  /** Number of attempts launched so far. */
+  public int attemptCount() {
+    return attempts;
+  }
+
+  /** Every event, oldest first. */
+  public List<TaskEvent> events() {
+    return Collections.unmodifiableList(events);
+  }
+
+  /** The attempts, oldest first, folded from the events. */
+  public List<Attempt> attempts() {
+    List<Attempt> result = new ArrayList<>();
+    TaskEvent.Launched open = null;
+    for (TaskEvent e : events) {
+      if (e instanceof TaskEvent.Launched l) {
+        open = l;
+      } else if (e instanceof TaskEvent.Ended end && open != null) {
+        result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), Optional.of(end)));
+        open = null;
+      }
+    }
+    if (open != null) {
+      result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), Optional.empty()));
+    }
+    return result;
+  }
+
+  /** The attempt that is running now, if any. */
+  public Optional<TaskEvent.Launched> currentLaunch() {
+    if (!state.hasProcess()) {
+      return Optional.empty();
+    }
+    for (int i = events.size() - 1; i >= 0; i--) {
+      if (events.get(i) instanceof TaskEvent.Launched l) {
+        return Optional.of(l);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** When the task last became ready to start, if it did. */
+  public Optional<java.time.Instant> releasedAt() {
+    for (int i = events.size() - 1; i >= 0; i--) {
+      if (events.get(i) instanceof TaskEvent.Released r) {
+        return Optional.of(r.at());
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The message of the event that ended the task, for failed, cancelled or unreachable tasks. */
+  public Optional<String> finalReason() {
+    if (!state.isTerminal() || events.isEmpty()) {
+      return Optional.empty();
+    }
+    TaskEvent last = events.get(events.size() - 1);
+    if (last instanceof TaskEvent.Settled s) {
+      return Optional.of(s.reason());
+    }
+    if (last instanceof TaskEvent.Ended e) {
+      return Optional.ofNullable(e.message());
+    }
+    return Optional.empty();
+  }
+}

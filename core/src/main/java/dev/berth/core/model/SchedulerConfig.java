@@ -1,0 +1,176 @@
+package dev.berth.core.model;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Scheduler settings, named after fedflow's config keys. Built with {@link #builder()}, whose
+ * defaults are fedflow's except {@code interval}, which is 1s because Berth re-decides on every
+ * event and the interval only paces resource probes.
+ *
+ * @param maxProcess most live task processes ({@code scheduler.max-process}); 0 = unlimited
+ * @param maxWaiting most two-stage tasks loaded but not training ({@code scheduler.max-waiting}); 0 = unlimited
+ * @param interval how often host resources are probed ({@code scheduler.interval})
+ * @param defaultMemoryBytes memory reserved for a task that gives no estimate ({@code scheduler.default-memory})
+ * @param cores cores Berth may hand out ({@code scheduler.cores}); 0 = every logical CPU
+ * @param cpuUtilizationLimit no new start while other processes keep the CPUs at least this busy
+ *     ({@code utilization-limit.cpu}), a fraction in (0, 1]
+ * @param memoryUtilizationLimit host memory utilization an admission may not push past
+ *     ({@code utilization-limit.memory}), a fraction in (0, 1]
+ * @param remainMemoryBytes host memory that must stay free after an admission ({@code remain-limit.memory})
+ * @param loadNretry load attempts a two-stage task gets before failing ({@code scheduler.load-nretry})
+ * @param trainNretry train attempts a two-stage task gets before failing ({@code scheduler.train-nretry})
+ */
+public record SchedulerConfig(
+    int maxProcess,
+    int maxWaiting,
+    Duration interval,
+    long defaultMemoryBytes,
+    int cores,
+    double cpuUtilizationLimit,
+    double memoryUtilizationLimit,
+    long remainMemoryBytes,
+    int loadNretry,
+    int trainNretry) {
+
+  /** The configuration with every default. */
+  public static final SchedulerConfig DEFAULTS = builder().build();
+
+  /** Validates every field, naming the config key and the rule. */
+  public SchedulerConfig {
+    nonNegative("scheduler.max-process", maxProcess);
+    nonNegative("scheduler.max-waiting", maxWaiting);
+    Objects.requireNonNull(interval, "interval");
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalArgumentException("scheduler.interval must be > 0 but was " + interval);
+    }
+    nonNegative("scheduler.default-memory", defaultMemoryBytes);
+    nonNegative("scheduler.cores", cores);
+    fraction("utilization-limit.cpu", cpuUtilizationLimit);
+    fraction("utilization-limit.memory", memoryUtilizationLimit);
+    nonNegative("remain-limit.memory", remainMemoryBytes);
+    positive("scheduler.load-nretry", loadNretry);
+    positive("scheduler.train-nretry", trainNretry);
+  }
+
+  /** A builder holding the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this configuration's values. */
+  public Builder toBuilder() {
+    return new Builder()
+        .maxProcess(maxProcess)
+        .maxWaiting(maxWaiting)
+        .interval(interval)
+        .defaultMemoryBytes(defaultMemoryBytes)
+        .cores(cores)
+        .cpuUtilizationLimit(cpuUtilizationLimit)
+        .memoryUtilizationLimit(memoryUtilizationLimit)
+        .remainMemoryBytes(remainMemoryBytes)
+        .loadNretry(loadNretry)
+        .trainNretry(trainNretry);
+  }
+
+  private static void nonNegative(String key, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(key + " must be >= 0 but was " + value);
+    }
+  }
+
+  private static void positive(String key, long value) {
+    if (value < 1) {
+      throw new IllegalArgumentException(key + " must be >= 1 but was " + value);
+    }
+  }
+
+  private static void fraction(String key, double value) {
+    if (!(value > 0 && value <= 1)) {
+      throw new IllegalArgumentException(key + " must be a fraction in (0, 1] but was " + value);
+    }
+  }
+
+  /** Mutable builder; {@link #build()} validates. */
+  public static final class Builder {
+    private int maxProcess = 20;
+    private int maxWaiting = 10;
+    private Duration interval = Duration.ofSeconds(1);
+    private long defaultMemoryBytes = 2_000_000_000L;
+    private int cores;
+    private double cpuUtilizationLimit = 0.8;
+    private double memoryUtilizationLimit = 0.8;
+    private long remainMemoryBytes = 4_000_000_000L;
+    private int loadNretry = 3;
+    private int trainNretry = 3;
+
+    private Builder() {}
+
+    /** {@code scheduler.max-process}. */
+    public Builder maxProcess(int v) {
+      maxProcess = v;
+      return this;
+    }
+
+    /** {@code scheduler.max-waiting}. */
+    public Builder maxWaiting(int v) {
+      maxWaiting = v;
+      return this;
+    }
+
+    /** {@code scheduler.interval}. */
+    public Builder interval(Duration v) {
+      interval = v;
+      return this;
+    }
+
+    /** {@code scheduler.default-memory}. */
+    public Builder defaultMemoryBytes(long v) {
+      defaultMemoryBytes = v;
+      return this;
+    }
+
+    /** {@code scheduler.cores}. */
+    public Builder cores(int v) {
+      cores = v;
+      return this;
+    }
+
+    /** {@code utilization-limit.cpu}. */
+    public Builder cpuUtilizationLimit(double v) {
+      cpuUtilizationLimit = v;
+      return this;
+    }
+
+    /** {@code utilization-limit.memory}. */
+    public Builder memoryUtilizationLimit(double v) {
+      memoryUtilizationLimit = v;
+      return this;
+    }
+
+    /** {@code remain-limit.memory}. */
+    public Builder remainMemoryBytes(long v) {
+      remainMemoryBytes = v;
+      return this;
+    }
+
+    /** {@code scheduler.load-nretry}. */
+    public Builder loadNretry(int v) {
+      loadNretry = v;
+      return this;
+    }
+
+    /** {@code scheduler.train-nretry}. */
+    public Builder trainNretry(int v) {
+      trainNretry = v;
+      return this;
+    }
+
+    /** Builds and validates. */
+    public SchedulerConfig build() {
+      return new SchedulerConfig(
+          maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
+          memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry);
+    }
+  }
+}

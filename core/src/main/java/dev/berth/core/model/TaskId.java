@@ -1,0 +1,35 @@
+package dev.berth.core.model;
+
+import java.util.regex.Pattern;
+
+/**
+ * A task's id, unique within a run. It names the task's working folder, so it is restricted to
+ * letters, digits and {@code . _ - + = @ ,}, and may not be {@code .} or {@code ..}.
+ */
+public record TaskId(String value) implements Comparable<TaskId> {
+
+  private static final Pattern ALLOWED = Pattern.compile("[A-Za-z0-9._+=@,-]+");
+
+  /** Validates the id. */
+  public TaskId {
+    if (value == null || !ALLOWED.matcher(value).matches() || value.equals(".") || value.equals("..")) {
+      throw new IllegalArgumentException(
+          "task id '" + value + "' must match [A-Za-z0-9._+=@,-]+ and not be . or ..");
+    }
+  }
+
+  /** Shorthand for {@code new TaskId(value)}. */
+  public static TaskId of(String value) {
+    return new TaskId(value);
+  }
+
+  @Override
+  public int compareTo(TaskId other) {
+    return value.compareTo(other.value);
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.berth.core.resources;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.Resources;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The host's resources for one decision pass: what the probe saw, minus what Berth has promised
+ * to tasks whose real usage the probe cannot see yet. Two admissions in one pass never see the same
+ * free memory twice, because each admission reserves before the next is checked.
+ *
+ * <p>A running task's outstanding reservation is its reserved memory minus the resident memory the
+ * probe measured for it (never below zero); a task launched after the reading counts in full.
+ */
+public final class HostLedger {
+
+  /** The device name of host-level refusals. */
+  public static final String HOST = "host";
+
+  private final SchedulerConfig config;
+  private final long totalMemory;
+  private final long floorMemory;
+  private long freeMemory;
+  private long reservedMemory;
+  private final long coreCapacity;
+  private long coresInUse;
+  private int processes;
+  private final long foreignUtilizationPermille;
+
+  private HostLedger(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
+    this.config = config;
+    this.totalMemory = snapshot.totalMemoryBytes();
+    this.floorMemory = Math.max(
+        (long) Math.ceil(totalMemory * (1 - config.memoryUtilizationLimit())), config.remainMemoryBytes());
+    int cores = config.cores() > 0 ? config.cores() : snapshot.logicalCpus();
+    this.coreCapacity = cores * 1000L;
+    long outstanding = 0;
+    long berthMilliCpusAtReading = 0;
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : running.entrySet()) {
+      Placement p = e.getValue().placement();
+      boolean visible = !e.getValue().at().isAfter(snapshot.takenAt());
+      long measured = visible ? snapshot.taskMemoryBytes().getOrDefault(e.getKey(), 0L) : 0L;
+      outstanding += Math.max(0, p.memoryBytes() - measured);
+      reservedMemory += p.memoryBytes();
+      coresInUse += p.milliCpus();
+      if (visible) {
+        berthMilliCpusAtReading += p.milliCpus();
+      }
+      processes++;
+    }
+    this.freeMemory = snapshot.availableMemoryBytes() - outstanding;
+    if (snapshot.cpuUtilizationKnown()) {
+      double berthShare = berthMilliCpusAtReading / (snapshot.logicalCpus() * 1000.0);
+      double foreign = Math.max(0, snapshot.cpuUtilization() - berthShare);
+      this.foreignUtilizationPermille = Math.round(foreign * 1000);
+    } else {
+      this.foreignUtilizationPermille = -1;
+    }
+  }
+
+  /**
+   * Builds the ledger for one pass.
+   *
+   * @param running the launch of every task that has a process now
+   */
+  public static HostLedger of(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
+    return new HostLedger(config, snapshot, running);
+  }
+
+  /**
+   * A refusal that holds for every task this pass (process cap, CPU utilization), if any.
+   */
+  public Optional<Refusal> globalRefusal() {
+    if (config.maxProcess() > 0 && processes >= config.maxProcess()) {
+      return Optional.of(new Refusal(Resource.PROCESSES, HOST, 1, 0, processes, "scheduler.max-process"));
+    }
+    long limit = Math.round(config.cpuUtilizationLimit() * 1000);
+    if (foreignUtilizationPermille >= 0 && foreignUtilizationPermille >= limit && limit < 1000) {
+      return Optional.of(new Refusal(
+          Resource.CPU_UTILIZATION, HOST, limit, foreignUtilizationPermille, 0, "utilization-limit.cpu"));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why this request could never be admitted on this host, even with nothing else running.
+   */
+  public Optional<Refusal> impossible(Resources request) {
+    if (request.milliCpus() > coreCapacity) {
+      return Optional.of(new Refusal(
+          Resource.CPUS, HOST, request.milliCpus(), coreCapacity, 0,
+          config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+    }
+    long best = totalMemory - floorMemory;
+    if (request.memoryBytes() > best) {
+      return Optional.of(new Refusal(Resource.MEMORY, HOST, request.memoryBytes(), Math.max(0, best), 0, memoryRule()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Reserves the request if it fits now.
+   *
+   * @return the placement when admitted; the refusals otherwise
+   */
+  public Admission tryReserve(Resources request) {
+    if (coresInUse + request.milliCpus() > coreCapacity) {
+      return Admission.refused(new Refusal(
+          Resource.CPUS, HOST, request.milliCpus(), coreCapacity - coresInUse, coresInUse,
+          config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+    }
+    long usable = freeMemory - floorMemory;
+    if (request.memoryBytes() > usable) {
+      String rule = freeMemory < request.memoryBytes() ? "available memory" : memoryRule();
+      return Admission.refused(new Refusal(
+          Resource.MEMORY, HOST, request.memoryBytes(), Math.max(0, usable), reservedMemory, rule));
+    }
+    coresInUse += request.milliCpus();
+    freeMemory -= request.memoryBytes();
+    reservedMemory += request.memoryBytes();
+    processes++;
+    return Admission.placed(Placement.cpu(request.memoryBytes(), request.milliCpus()));
+  }
+
+  /** Memory still free for new tasks after reservations and limits, in bytes. */
+  public long usableMemory() {
+    return Math.max(0, freeMemory - floorMemory);
+  }
+
+  private String memoryRule() {
+    long byLimit = (long) Math.ceil(totalMemory * (1 - config.memoryUtilizationLimit()));
+    return byLimit >= config.remainMemoryBytes() ? "utilization-limit.memory" : "remain-limit.memory";
+  }
+
+  /** The result of {@link #tryReserve}: a placement, or the refusals. */
+  public record Admission(Optional<Placement> placement, List<Refusal> refusals) {
+    static Admission placed(Placement p) {
+      return new Admission(Optional.of(p), List.of());
+    }
+
+    static Admission refused(Refusal r) {
+      return new Admission(Optional.empty(), List.of(r));
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package dev.berth.core.resources;
+
+import dev.berth.core.model.TaskId;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What a host probe saw at one instant. Readings the probe could not take are given as unknown
+ * (negative utilization) rather than as zero.
+ *
+ * @param takenAt when the reading was taken
+ * @param logicalCpus logical CPUs of the host
+ * @param cpuUtilization whole-host CPU busy fraction in [0, 1] since the previous reading, or -1 if unknown
+ * @param totalMemoryBytes physical memory
+ * @param availableMemoryBytes memory available to new processes
+ * @param taskMemoryBytes resident memory of each running Berth task's process tree, by task
+ */
+public record HostSnapshot(
+    Instant takenAt,
+    int logicalCpus,
+    double cpuUtilization,
+    long totalMemoryBytes,
+    long availableMemoryBytes,
+    SortedMap<TaskId, Long> taskMemoryBytes) {
+
+  /** Validates and copies; clamps utilization into [0, 1] unless it is the unknown marker. */
+  public HostSnapshot {
+    Objects.requireNonNull(takenAt, "takenAt");
+    if (logicalCpus < 1) {
+      throw new IllegalArgumentException("logicalCpus must be >= 1 but was " + logicalCpus);
+    }
+    if (totalMemoryBytes < 0 || availableMemoryBytes < 0) {
+      throw new IllegalArgumentException("memory readings must be >= 0");
+    }
+    if (Double.isNaN(cpuUtilization) || cpuUtilization < 0) {
+      cpuUtilization = -1;
+    } else if (cpuUtilization > 1) {
+      cpuUtilization = 1;
+    }
+    availableMemoryBytes = Math.min(availableMemoryBytes, totalMemoryBytes);
+    taskMemoryBytes = Collections.unmodifiableSortedMap(new TreeMap<>(taskMemoryBytes));
+  }
+
+  /** Whether the CPU utilization is known. */
+  public boolean cpuUtilizationKnown() {
+    return cpuUtilization >= 0;
+  }
+}

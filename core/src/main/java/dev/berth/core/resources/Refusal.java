@@ -1,0 +1,37 @@
+package dev.berth.core.resources;
+
+import java.util.Objects;
+
+/**
+ * Why a task was not placed, as data.
+ *
+ * @param resource the resource that was short
+ * @param device where: {@code "host"} or a device id
+ * @param asked what the task asked for (for a limit: the limit)
+ * @param free what was free for it after reservations and limits (for a limit: the reading)
+ * @param reserved what Berth had already reserved for running tasks on that device
+ * @param rule the rule that refused it, e.g. {@code remain-limit.memory}
+ */
+public record Refusal(Resource resource, String device, long asked, long free, long reserved, String rule) {
+
+  /** Validates. */
+  public Refusal {
+    Objects.requireNonNull(resource, "resource");
+    Objects.requireNonNull(device, "device");
+    Objects.requireNonNull(rule, "rule");
+  }
+
+  /** One line for people, e.g. {@code memory on host: asked 2 GiB, free 1.5 GiB (3 GiB reserved) [remain-limit.memory]}. */
+  public String describe() {
+    String reservedPart = reserved > 0 ? " (" + resource.format(reserved) + " reserved by Berth)" : "";
+    if (resource == Resource.CPU_UTILIZATION) {
+      return "cpu-utilization on " + device + ": other processes keep the CPUs " + resource.format(free)
+          + " busy, limit " + resource.format(asked) + " [" + rule + "]";
+    }
+    if (resource == Resource.PROCESSES) {
+      return "processes: " + reserved + " running, none free [" + rule + "]";
+    }
+    return resource.key() + " on " + device + ": asked " + resource.format(asked) + ", free "
+        + resource.format(free) + reservedPart + " [" + rule + "]";
+  }
+}

@@ -1,0 +1,51 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import java.time.Instant;
+
+/**
+ * Turns what happened to an attempt's process into the event that ends the attempt: its outcome,
+ * message and the state the task moves to.
+ */
+public final class Endings {
+
+  private static final String[] SIGNALS = {
+    "", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL",
+    "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"
+  };
+
+  private Endings() {}
+
+  /**
+   * The ending of a process that exited on its own (not killed by Berth).
+   *
+   * @param exitCode the exit status as the JVM reports it: 128 + n for death by signal n
+   */
+  public static TaskEvent.Ended exited(Instant at, int exitCode) {
+    if (exitCode == 0) {
+      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, 0, null, TaskState.EXITED);
+    }
+    if (exitCode > 128 && exitCode < 128 + 65) {
+      int signal = exitCode - 128;
+      return new TaskEvent.Ended(
+          at, Outcome.KILLED, exitCode, "killed by signal " + signal + signalName(signal), TaskState.EXCEPTION);
+    }
+    return new TaskEvent.Ended(at, Outcome.FAILED, exitCode, "exited with code " + exitCode, TaskState.EXCEPTION);
+  }
+
+  /** The ending of an attempt Berth killed because the task or the run was cancelled. */
+  public static TaskEvent.Ended cancelled(Instant at, Integer exitCode, String reason) {
+    return new TaskEvent.Ended(at, Outcome.CANCELLED, exitCode, reason, TaskState.CANCELLED);
+  }
+
+  /** The ending of an attempt whose process could not be started. */
+  public static TaskEvent.Ended startFailed(Instant at, String message) {
+    return new TaskEvent.Ended(at, Outcome.START_FAILED, null, "could not start: " + message, TaskState.EXCEPTION);
+  }
+
+  private static String signalName(int signal) {
+    return signal < SIGNALS.length ? " (" + SIGNALS[signal] + ")" : "";
+  }
+}

@@ -1,0 +1,126 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskHistory;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The state of a run: every task's history, plus indexes kept in step with it so that a decision
+ * pass touches only the tasks that can change. Mutated only through {@link #apply}. Not thread-safe.
+ */
+public final class RunState {
+
+  /** Ready tasks are tried highest priority first, then in submission order. */
+  public static final Comparator<TaskRecord> START_ORDER =
+      Comparator.comparingInt((TaskRecord r) -> -r.spec().priority()).thenComparingInt(TaskRecord::seq);
+
+  private final RunSpec spec;
+  private final List<TaskRecord> tasks = new ArrayList<>();
+  private final Map<TaskId, TaskRecord> byId = new TreeMap<>();
+  private final NavigableSet<TaskRecord> ready = new TreeSet<>(START_ORDER);
+  private final SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
+  private final int[] unfinishedPerGroup;
+  private int unfinished;
+
+  /** A fresh run: every task {@link TaskState#QUEUED}. */
+  public RunState(RunSpec spec) {
+    this.spec = spec;
+    List<GroupSpec> groups = spec.groups();
+    unfinishedPerGroup = new int[groups.size()];
+    int seq = 0;
+    for (int g = 0; g < groups.size(); g++) {
+      for (TaskSpec t : groups.get(g).tasks()) {
+        TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), seq++, g);
+        tasks.add(r);
+        byId.put(t.id(), r);
+        unfinishedPerGroup[g]++;
+        unfinished++;
+      }
+    }
+  }
+
+  /**
+   * Appends an event to a task's history and updates the indexes.
+   *
+   * @throws dev.berth.core.lifecycle.IllegalTransitionException when the move is not legal
+   * @throws IllegalArgumentException when the task is unknown
+   */
+  public void apply(TaskId id, TaskEvent event) {
+    TaskRecord r = task(id);
+    TaskState before = r.state();
+    r.history().append(event);
+    TaskState after = r.state();
+    if (before == TaskState.INIT) {
+      ready.remove(r);
+    }
+    if (after == TaskState.INIT) {
+      ready.add(r);
+    }
+    if (event instanceof TaskEvent.Launched l) {
+      running.put(id, l);
+    } else if (!after.hasProcess()) {
+      running.remove(id);
+    }
+    if (after.isTerminal() && !before.isTerminal()) {
+      unfinishedPerGroup[r.groupIndex()]--;
+      unfinished--;
+    }
+  }
+
+  /** The run's spec. */
+  public RunSpec spec() {
+    return spec;
+  }
+
+  /** The task with this id. */
+  public TaskRecord task(TaskId id) {
+    TaskRecord r = byId.get(id);
+    if (r == null) {
+      throw new IllegalArgumentException("unknown task " + id);
+    }
+    return r;
+  }
+
+  /** Every task in submission order. */
+  public List<TaskRecord> tasks() {
+    return Collections.unmodifiableList(tasks);
+  }
+
+  /** Tasks ready to start, in start order. */
+  public NavigableSet<TaskRecord> ready() {
+    return Collections.unmodifiableNavigableSet(ready);
+  }
+
+  /** The current launch of every task that has a process, by task id. */
+  public SortedMap<TaskId, TaskEvent.Launched> running() {
+    return Collections.unmodifiableSortedMap(running);
+  }
+
+  /** Index of the first group that still has unfinished tasks, or the group count when all are done. */
+  public int activeGroup() {
+    for (int g = 0; g < unfinishedPerGroup.length; g++) {
+      if (unfinishedPerGroup[g] > 0) {
+        return g;
+      }
+    }
+    return unfinishedPerGroup.length;
+  }
+
+  /** Whether every task is in a terminal state. */
+  public boolean isFinished() {
+    return unfinished == 0;
+  }
+}
