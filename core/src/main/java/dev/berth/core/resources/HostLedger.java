@@ -5,6 +5,8 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,8 +37,7 @@ public final class HostLedger {
   private HostLedger(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
     this.config = config;
     this.totalMemory = snapshot.totalMemoryBytes();
-    this.floorMemory = Math.max(
-        (long) Math.ceil(totalMemory * (1 - config.memoryUtilizationLimit())), config.remainMemoryBytes());
+    this.floorMemory = Math.max(floorByLimit(), config.remainMemoryBytes());
     int cores = config.cores() > 0 ? config.cores() : snapshot.logicalCpus();
     this.coreCapacity = cores * 1000L;
     long outstanding = 0;
@@ -109,9 +110,9 @@ public final class HostLedger {
    * @return the placement when admitted; the refusals otherwise
    */
   public Admission tryReserve(Resources request) {
-    if (coresInUse + request.milliCpus() > coreCapacity) {
+    if (request.milliCpus() > 0 && coresInUse + request.milliCpus() > coreCapacity) {
       return Admission.refused(new Refusal(
-          Resource.CPUS, HOST, request.milliCpus(), coreCapacity - coresInUse, coresInUse,
+          Resource.CPUS, HOST, request.milliCpus(), Math.max(0, coreCapacity - coresInUse), coresInUse,
           config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
     }
     long usable = freeMemory - floorMemory;
@@ -133,8 +134,18 @@ public final class HostLedger {
   }
 
   private String memoryRule() {
-    long byLimit = (long) Math.ceil(totalMemory * (1 - config.memoryUtilizationLimit()));
-    return byLimit >= config.remainMemoryBytes() ? "utilization-limit.memory" : "remain-limit.memory";
+    return floorByLimit() >= config.remainMemoryBytes() ? "utilization-limit.memory" : "remain-limit.memory";
+  }
+
+  /**
+   * total * (1 - limit) rounded up, in decimal: the limit is written as a decimal such as 0.7, and
+   * in binary floating point 1 - 0.7 is a hair above 0.3, which would refuse the exact boundary.
+   */
+  private long floorByLimit() {
+    return BigDecimal.valueOf(totalMemory)
+        .multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(config.memoryUtilizationLimit())))
+        .setScale(0, RoundingMode.CEILING)
+        .longValueExact();
   }
 
   /** The result of {@link #tryReserve}: a placement, or the refusals. */

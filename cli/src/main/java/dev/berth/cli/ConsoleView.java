@@ -1,0 +1,217 @@
+package dev.berth.cli;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import dev.berth.core.report.TaskStatus;
+import dev.berth.core.resources.Refusal;
+import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.core.units.DurationText;
+import dev.berth.runtime.engine.RunListener;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the user sees while a run goes on. On a terminal: a block of progress lines per group,
+ * redrawn a few times a second. Elsewhere: quiet, one line per failed task and per finished group.
+ * Always: a summary at the end, printed after the report is on disk.
+ */
+final class ConsoleView implements RunListener, AutoCloseable {
+
+  private final PrintStream out;
+  private final boolean live;
+  private final boolean color;
+  private final InstantSource clock;
+  private final List<GroupLine> groups = new ArrayList<>();
+  private ScheduledExecutorService redraw;
+  private int drawnLines;
+  private String blockedBy = "";
+
+  ConsoleView(PrintStream out, boolean live, boolean color, InstantSource clock) {
+    this.out = out;
+    this.live = live;
+    this.color = color;
+    this.clock = clock;
+  }
+
+  @Override
+  public synchronized void runStarted(RunState state) {
+    for (GroupSpec g : state.spec().groups()) {
+      groups.add(new GroupLine(g.name(), g.tasks().size()));
+    }
+    if (live) {
+      redraw = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "berth-console");
+        t.setDaemon(true);
+        return t;
+      });
+      redraw.scheduleAtFixedRate(this::draw, 0, 250, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public synchronized void taskEvent(TaskRecord task, TaskEvent event) {
+    GroupLine g = groups.get(task.groupIndex());
+    if (event instanceof TaskEvent.Launched) {
+      if (g.startedAt == null) {
+        g.startedAt = event.at();
+      }
+      g.running++;
+      return;
+    }
+    if (event instanceof TaskEvent.Ended) {
+      g.running--;
+    }
+    if (!event.target().isTerminal()) {
+      return;
+    }
+    if (task.state() == dev.berth.core.lifecycle.TaskState.EXITED) {
+      g.succeeded++;
+    } else {
+      g.failed++;
+      String reason = task.history().finalReason().orElse(task.state().name());
+      message(paint("31", TaskStatus.of(task.state()).name()) + " " + task.spec().id() + " (" + task.spec().group() + "): " + reason);
+    }
+    if (g.ended() == g.total) {
+      g.finishedAt = event.at();
+      if (!live) {
+        message("group " + g.name + ": " + g.succeeded + "/" + g.total + " succeeded"
+            + (g.failed > 0 ? ", " + g.failed + " did not" : "") + " in " + DurationText.format(g.elapsed(event.at())));
+      }
+    }
+  }
+
+  @Override
+  public synchronized void decided(Decisions decisions) {
+    if (decisions.blockedBy().isPresent()) {
+      blockedBy = "waiting: " + decisions.blockedBy().get().describe();
+    } else if (!decisions.waiting().isEmpty()) {
+      Refusal top = decisions.waiting().get(0).refusals().get(0);
+      blockedBy = decisions.waiting().size() + " waiting: " + top.describe();
+    } else {
+      blockedBy = "";
+    }
+  }
+
+  @Override
+  public synchronized void runFinished(RunReport report) {
+    if (redraw != null) {
+      redraw.shutdownNow();
+      draw();
+    }
+  }
+
+  /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
+  synchronized void summary(RunReport report, java.nio.file.Path reportFile) {
+    Duration took = Duration.between(report.startedAt(), report.finishedAt());
+    var t = report.totals();
+    String status = report.status().name();
+    out.println(report.run() + ": " + paint(report.status() == dev.berth.core.report.RunStatus.SUCCEEDED ? "32" : "31", status)
+        + " - " + t.total() + " tasks: " + t.succeeded() + " succeeded, " + t.failed() + " failed"
+        + (t.cancelled() > 0 ? ", " + t.cancelled() + " cancelled" : "")
+        + (t.timedOut() > 0 ? ", " + t.timedOut() + " timed out" : "")
+        + (t.unreachable() > 0 ? ", " + t.unreachable() + " unreachable" : "")
+        + " in " + DurationText.format(took));
+    for (var g : report.groups()) {
+      for (TaskReport task : g.tasks()) {
+        if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED) {
+          out.println("  " + task.status() + " " + task.id() + ": " + task.error() + " (logs: " + task.workdir() + ")");
+        }
+      }
+    }
+    out.println("report: " + reportFile);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (redraw != null) {
+      redraw.shutdownNow();
+    }
+  }
+
+  private void message(String line) {
+    if (live) {
+      erase();
+    }
+    out.println(line);
+    if (live) {
+      draw();
+    }
+  }
+
+  private synchronized void draw() {
+    erase();
+    Instant now = clock.instant();
+    List<String> lines = new ArrayList<>();
+    int width = groups.stream().mapToInt(g -> g.name.length()).max().orElse(5);
+    for (GroupLine g : groups) {
+      lines.add(g.render(width, now));
+    }
+    if (!blockedBy.isEmpty()) {
+      lines.add(blockedBy);
+    }
+    for (String l : lines) {
+      out.println(l);
+    }
+    drawnLines = lines.size();
+    out.flush();
+  }
+
+  private void erase() {
+    for (int i = 0; i < drawnLines; i++) {
+      out.print("\033[1A\033[2K");
+    }
+    drawnLines = 0;
+  }
+
+  private String paint(String code, String text) {
+    return color ? "\033[" + code + "m" + text + "\033[0m" : text;
+  }
+
+  private final class GroupLine {
+    final String name;
+    final int total;
+    int succeeded;
+    int failed;
+    int running;
+    Instant startedAt;
+    Instant finishedAt;
+
+    GroupLine(String name, int total) {
+      this.name = name;
+      this.total = total;
+    }
+
+    int ended() {
+      return succeeded + failed;
+    }
+
+    Duration elapsed(Instant now) {
+      return startedAt == null ? Duration.ZERO : Duration.between(startedAt, finishedAt != null ? finishedAt : now);
+    }
+
+    String render(int width, Instant now) {
+      int bar = 20;
+      int filled = total == 0 ? bar : ended() * bar / total;
+      String eta = "";
+      if (ended() > 0 && ended() < total && startedAt != null) {
+        long perTask = elapsed(now).toMillis() / ended();
+        eta = ", ETA " + DurationText.format(Duration.ofMillis(perTask * (total - ended())));
+      }
+      return String.format(
+          "%-" + width + "s [%s%s] %d/%d done, %d running, %s failed%s",
+          name, "#".repeat(filled), "-".repeat(bar - filled), ended(), total, running,
+          failed > 0 ? paint("31", Integer.toString(failed)) : "0", eta);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.berth.cli;
+
+import dev.berth.core.model.RunSpec;
+import dev.berth.spec.SpecException;
+import dev.berth.spec.SpecLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The options every command that reads a spec shares: the spec, the config file and overrides. */
+final class SpecOptions {
+
+  @Parameters(index = "0", paramLabel = "SPEC", description = "The run spec (YAML).")
+  Path spec;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Config file (default: ./config.yaml when it exists).")
+  Path config;
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.")
+  List<String> overrides = new ArrayList<>();
+
+  /** Loads and validates the spec with the config file and overrides. */
+  RunSpec load() throws SpecException {
+    Path configFile = config;
+    if (configFile == null && Files.isRegularFile(Path.of("config.yaml"))) {
+      configFile = Path.of("config.yaml");
+    }
+    return SpecLoader.load(spec, configFile, overrides);
+  }
+}

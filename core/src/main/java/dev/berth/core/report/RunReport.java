@@ -1,0 +1,68 @@
+package dev.berth.core.report;
+
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What happened in a run: a fold over every task's history, so it can be rebuilt at any time.
+ *
+ * @param run run name
+ * @param status how the run ended
+ * @param startedAt when the run started
+ * @param finishedAt when it ended, or null while it runs
+ * @param totals counts of all tasks by status
+ * @param groups groups in run order
+ */
+public record RunReport(
+    String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups) {
+
+  /** Copies the list. */
+  public RunReport {
+    groups = List.copyOf(groups);
+  }
+
+  /**
+   * Folds a run's state into its report.
+   *
+   * @param cancelled whether the run was cancelled
+   * @param workdirOf the working folder of each task, as it should be shown
+   */
+  public static RunReport of(
+      RunState state, Instant startedAt, Instant finishedAt, boolean cancelled, Function<TaskSpec, String> workdirOf) {
+    List<GroupReport> groups = new ArrayList<>();
+    List<TaskReport> all = new ArrayList<>();
+    int i = 0;
+    List<TaskRecord> records = state.tasks();
+    for (GroupSpec g : state.spec().groups()) {
+      List<TaskReport> tasks = new ArrayList<>();
+      for (int k = 0; k < g.tasks().size(); k++) {
+        tasks.add(task(records.get(i++), workdirOf));
+      }
+      groups.add(new GroupReport(g.name(), Totals.of(tasks), tasks));
+      all.addAll(tasks);
+    }
+    Totals totals = Totals.of(all);
+    RunStatus status = cancelled
+        ? RunStatus.CANCELLED
+        : totals.succeeded() == totals.total() ? RunStatus.SUCCEEDED : RunStatus.FAILED;
+    return new RunReport(state.spec().name(), status, startedAt, finishedAt, totals, groups);
+  }
+
+  private static TaskReport task(TaskRecord r, Function<TaskSpec, String> workdirOf) {
+    List<AttemptReport> attempts = new ArrayList<>();
+    for (Attempt a : r.history().attempts()) {
+      attempts.add(AttemptReport.of(a));
+    }
+    TaskStatus status = TaskStatus.of(r.state());
+    String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
+    TaskSpec s = r.spec();
+    return new TaskReport(s.id().value(), s.group(), status, s.command(), workdirOf.apply(s), s.params(), error, attempts);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.berth.runtime.exec;
+
+import dev.berth.runtime.time.DaemonThreads;
+import dev.berth.spi.Execution;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.Executor;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.File;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * Starts task processes on this machine with {@link ProcessBuilder}: the argument vector as given
+ * (never through a shell), the request's variables added to the inherited environment, standard
+ * output and error appended to the request's files and standard input empty.
+ *
+ * <p>Exits are seen through {@link Process#onExit()}, without polling, and reported on the
+ * executor's own daemon threads ({@code berth-exit-N}); forced kills after a termination's grace
+ * period run on its {@code berth-kill} thread.
+ */
+public final class LocalProcessExecutor implements Executor {
+
+  private static final int EXIT_THREADS = 2;
+  private static final File NO_INPUT =
+      new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
+
+  private final ExecutorService exitThreads =
+      Executors.newFixedThreadPool(EXIT_THREADS, DaemonThreads.named("berth-exit", true));
+  private final ScheduledThreadPoolExecutor killTimer =
+      new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-kill", false));
+
+  /** An executor with its own exit and kill threads. */
+  public LocalProcessExecutor() {}
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The working directory and the folders of the output files are created when missing. The
+   * listener may be called before this method returns, always on an executor thread.
+   *
+   * @throws IllegalStateException when the executor is closed
+   */
+  @Override
+  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(onExit, "onExit");
+    if (exitThreads.isShutdown()) {
+      throw new IllegalStateException("executor is closed");
+    }
+    createFolder(request, request.workdir(), "working directory");
+    createFolder(request, request.stdout().toAbsolutePath().getParent(), "folder of the output file");
+    createFolder(request, request.stderr().toAbsolutePath().getParent(), "folder of the error file");
+    ProcessBuilder builder = new ProcessBuilder(request.command())
+        .directory(request.workdir().toFile())
+        .redirectInput(Redirect.from(NO_INPUT))
+        .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
+        .redirectError(Redirect.appendTo(request.stderr().toFile()));
+    builder.environment().putAll(request.env());
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException | RuntimeException e) {
+      throw failure(request, e.getMessage(), e);
+    }
+    // onExit completes on the JDK's reaper thread; hand over so a slow listener never delays it,
+    // and use execute() so a throwing listener surfaces through the uncaught-exception handler.
+    process.onExit().thenAccept(done -> exitThreads.execute(() -> onExit.exited(done.exitValue())));
+    return new LocalExecution(process, killTimer);
+  }
+
+  /**
+   * Stops the exit and kill threads once their queued work is done: forced kills already scheduled
+   * by {@link Execution#terminate(long)} still happen, but exits after this call are not reported.
+   * Running processes are not touched.
+   */
+  @Override
+  public void close() {
+    exitThreads.shutdown();
+    killTimer.shutdown();
+  }
+
+  private static void createFolder(LaunchRequest request, Path folder, String what) throws LaunchException {
+    if (folder == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(folder);
+    } catch (IOException e) {
+      throw failure(request, "could not create " + what + " " + folder + ": " + reason(e), e);
+    }
+  }
+
+  private static LaunchException failure(LaunchRequest request, String reason, Exception cause) {
+    return new LaunchException(
+        "cannot start '" + request.command().get(0) + "' for task " + request.task() + " attempt "
+            + request.attempt() + ": " + reason,
+        cause);
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory";
+    } else if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    } else if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
+      return "a file that is not a directory is in the way";
+    } else if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    return String.valueOf(e.getMessage());
+  }
+}

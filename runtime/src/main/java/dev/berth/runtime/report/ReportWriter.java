@@ -1,0 +1,63 @@
+package dev.berth.runtime.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.berth.core.report.RunReport;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/**
+ * Writes {@code report.json} atomically: to a temporary file in the same folder, flushed to disk,
+ * then renamed over the old report, so a reader never sees half a report.
+ */
+public final class ReportWriter {
+
+  /** ISO-8601 in UTC with milliseconds, e.g. {@code 2026-11-22T03:04:05.678Z}. */
+  public static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private static final ObjectMapper JSON = mapper();
+
+  private ReportWriter() {}
+
+  /** Writes the report to {@code file}, replacing it atomically. */
+  public static void write(RunReport report, Path file) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    byte[] bytes = JSON.writeValueAsBytes(report);
+    try (FileChannel ch = FileChannel.open(
+        tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(bytes));
+      ch.force(true);
+    }
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** The report as indented JSON text. */
+  public static String toJson(RunReport report) throws IOException {
+    return JSON.writeValueAsString(report);
+  }
+
+  /** The mapper Berth writes JSON with: indented, timestamps as {@link #TIMESTAMP}. */
+  public static ObjectMapper mapper() {
+    SimpleModule time = new SimpleModule("berth-time");
+    time.addSerializer(Instant.class, new JsonSerializer<Instant>() {
+      @Override
+      public void serialize(Instant value, JsonGenerator gen, SerializerProvider serializers) throws IOException {
+        gen.writeString(TIMESTAMP.format(value));
+      }
+    });
+    return new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+  }
+}

@@ -1,0 +1,104 @@
+package dev.berth.runtime.time;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class SystemTimersTest {
+
+  private static final long WAIT_SECONDS = 20;
+
+  private final CompletableFuture<Throwable> error = new CompletableFuture<>();
+  private final SystemTimers timers = new SystemTimers(error::complete);
+
+  @AfterEach
+  void close() {
+    timers.close();
+  }
+
+  @Test
+  void runsAnActionAfterItsDelayOnTheTimerThread() throws Exception {
+    CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+    long start = System.nanoTime();
+
+    timers.schedule(Duration.ofMillis(50), () -> ranOn.complete(Thread.currentThread()));
+
+    Thread thread = ranOn.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+    assertThat(thread.getName()).isEqualTo("berth-timers");
+    assertThat(thread.isDaemon()).isTrue();
+  }
+
+  @Test
+  void aCancelledActionNeverRuns() throws Exception {
+    List<String> ran = new CopyOnWriteArrayList<>();
+    CountDownLatch later = new CountDownLatch(1);
+
+    timers.schedule(Duration.ofMillis(100), () -> ran.add("cancelled")).cancel();
+    timers.schedule(Duration.ofMillis(300), later::countDown);
+
+    assertThat(later.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(ran).isEmpty();
+  }
+
+  @Test
+  void actionsRunInDueOrder() throws Exception {
+    List<String> ran = new CopyOnWriteArrayList<>();
+    CountDownLatch both = new CountDownLatch(2);
+
+    timers.schedule(Duration.ofMillis(300), () -> { ran.add("late"); both.countDown(); });
+    timers.schedule(Duration.ofMillis(100), () -> { ran.add("early"); both.countDown(); });
+
+    assertThat(both.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    assertThat(ran).containsExactly("early", "late");
+  }
+
+  @Test
+  void aFailingActionIsReportedAndTheTimerKeepsWorking() throws Exception {
+    IllegalStateException boom = new IllegalStateException("boom");
+    CountDownLatch after = new CountDownLatch(1);
+
+    timers.schedule(Duration.ZERO, () -> {
+      throw boom;
+    });
+    timers.schedule(Duration.ofMillis(50), after::countDown);
+
+    assertThat(error.get(WAIT_SECONDS, TimeUnit.SECONDS)).isSameAs(boom);
+    assertThat(after.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void aNegativeDelayRunsAtOnce() throws Exception {
+    CountDownLatch ran = new CountDownLatch(1);
+
+    timers.schedule(Duration.ofSeconds(-5), ran::countDown);
+
+    assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+  }
+
+  @Test
+  void cancellingAnActionThatRanDoesNothing() throws Exception {
+    CountDownLatch ran = new CountDownLatch(1);
+    var handle = timers.schedule(Duration.ZERO, ran::countDown);
+    assertThat(ran.await(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+
+    handle.cancel();
+
+    assertThat(error).isNotDone();
+  }
+
+  @Test
+  void closedTimersRefuseNewActions() {
+    timers.close();
+
+    assertThatThrownBy(() -> timers.schedule(Duration.ZERO, () -> {})).isInstanceOf(IllegalStateException.class);
+  }
+}

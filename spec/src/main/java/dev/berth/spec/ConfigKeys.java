@@ -1,0 +1,142 @@
+package dev.berth.spec;
+
+import dev.berth.core.model.SchedulerConfig;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every supported config key, with its default and meaning, and a way to print a configuration in
+ * the same YAML shape a config file uses. Keys follow fedflow's names; {@code scheduler.cores} is
+ * Berth's own.
+ */
+public final class ConfigKeys {
+
+  /**
+   * One supported key, for documentation such as {@code berth config --defaults}.
+   *
+   * @param name the dotted key, e.g. {@code scheduler.max-process}
+   * @param defaultValue the default, written as it would be in a config file
+   * @param meaning one line for people
+   */
+  public record Key(String name, String defaultValue, String meaning) {}
+
+  static final List<ConfigEntry<?>> ENTRIES = List.of(
+      new ConfigEntry<>("scheduler.max-process", "most task processes alive at once; 0 = unlimited",
+          Values.wholeNumber(0), SchedulerConfig.Builder::maxProcess, c -> Integer.toString(c.maxProcess())),
+      new ConfigEntry<>("scheduler.max-waiting",
+          "most two-stage tasks loaded but not yet training; 0 = unlimited",
+          Values.wholeNumber(0), SchedulerConfig.Builder::maxWaiting, c -> Integer.toString(c.maxWaiting())),
+      new ConfigEntry<>("scheduler.interval", "how often host resources are probed, e.g. 1s or 500ms",
+          Values.DURATION, SchedulerConfig.Builder::interval, c -> durationText(c.interval())),
+      new ConfigEntry<>("scheduler.default-memory", "memory reserved for a task that gives no estimate",
+          Values.MEMORY, SchedulerConfig.Builder::defaultMemoryBytes, c -> bytesText(c.defaultMemoryBytes())),
+      new ConfigEntry<>("scheduler.cores", "cores Berth may hand out to tasks; 0 = every logical CPU",
+          Values.wholeNumber(0), SchedulerConfig.Builder::cores, c -> Integer.toString(c.cores())),
+      new ConfigEntry<>("scheduler.load-nretry", "load attempts a two-stage task gets before it fails",
+          Values.wholeNumber(1), SchedulerConfig.Builder::loadNretry, c -> Integer.toString(c.loadNretry())),
+      new ConfigEntry<>("scheduler.train-nretry", "train attempts a two-stage task gets before it fails",
+          Values.wholeNumber(1), SchedulerConfig.Builder::trainNretry, c -> Integer.toString(c.trainNretry())),
+      new ConfigEntry<>("utilization-limit.cpu",
+          "no task starts while other processes keep the CPUs at least this busy, in (0, 1]",
+          Values.FRACTION, SchedulerConfig.Builder::cpuUtilizationLimit,
+          c -> Double.toString(c.cpuUtilizationLimit())),
+      new ConfigEntry<>("utilization-limit.memory",
+          "no task starts if it would push host memory use past this fraction, in (0, 1]",
+          Values.FRACTION, SchedulerConfig.Builder::memoryUtilizationLimit,
+          c -> Double.toString(c.memoryUtilizationLimit())),
+      new ConfigEntry<>("remain-limit.memory", "host memory that must stay free after a task starts",
+          Values.MEMORY, SchedulerConfig.Builder::remainMemoryBytes, c -> bytesText(c.remainMemoryBytes())));
+
+  private ConfigKeys() {}
+
+  /** Every supported key in documentation order, with the default from {@link SchedulerConfig#DEFAULTS}. */
+  public static List<Key> all() {
+    return ENTRIES.stream()
+        .map(e -> new Key(e.key(), e.shown().apply(SchedulerConfig.DEFAULTS), e.meaning()))
+        .toList();
+  }
+
+  /** Each key's value in {@code config}, in documentation order, written as a config file would. */
+  public static Map<String, String> values(SchedulerConfig config) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (ConfigEntry<?> e : ENTRIES) {
+      values.put(e.key(), e.shown().apply(config));
+    }
+    return values;
+  }
+
+  /**
+   * {@code config} as nested YAML, the shape of a config file or of a spec's {@code config:} block:
+   *
+   * <pre>
+   * scheduler:
+   *   max-process: 20
+   *   ...
+   * </pre>
+   */
+  public static String toYaml(SchedulerConfig config) {
+    StringBuilder out = new StringBuilder();
+    String section = null;
+    for (Map.Entry<String, String> e : values(config).entrySet()) {
+      int dot = e.getKey().indexOf('.');
+      String thisSection = e.getKey().substring(0, dot);
+      if (!thisSection.equals(section)) {
+        out.append(thisSection).append(":\n");
+        section = thisSection;
+      }
+      out.append("  ").append(e.getKey().substring(dot + 1)).append(": ").append(e.getValue()).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The entry for a dotted key. */
+  static Optional<ConfigEntry<?>> entry(String key) {
+    return ENTRIES.stream().filter(e -> e.key().equals(key)).findFirst();
+  }
+
+  /** The sections keys live in, e.g. {@code scheduler}. */
+  static Set<String> sections() {
+    Set<String> sections = new LinkedHashSet<>();
+    ENTRIES.forEach(e -> sections.add(e.section()));
+    return sections;
+  }
+
+  /** Bytes in the largest unit that divides them exactly, e.g. 2GB or 512MiB, so the text reads back. */
+  static String bytesText(long bytes) {
+    String[] names = {"PB", "PiB", "TB", "TiB", "GB", "GiB", "MB", "MiB", "kB", "KiB"};
+    long[] sizes = {1_000_000_000_000_000L, 1L << 50, 1_000_000_000_000L, 1L << 40, 1_000_000_000L, 1L << 30,
+        1_000_000L, 1L << 20, 1_000L, 1L << 10};
+    String best = Long.toString(bytes);
+    long bestNumber = bytes;
+    for (int i = 0; i < names.length && bytes != 0; i++) {
+      if (bytes % sizes[i] == 0 && bytes / sizes[i] < bestNumber) {
+        bestNumber = bytes / sizes[i];
+        best = bestNumber + names[i];
+      }
+    }
+    return best;
+  }
+
+  /** A duration in whole units, e.g. 1s, 500ms or 1h30m, so the text reads back. */
+  static String durationText(Duration duration) {
+    long ms = duration.toMillis();
+    if (ms == 0) {
+      return "0s";
+    }
+    String[] names = {"d", "h", "m", "s", "ms"};
+    long[] sizes = {86_400_000, 3_600_000, 60_000, 1_000, 1};
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < names.length; i++) {
+      if (ms >= sizes[i]) {
+        out.append(ms / sizes[i]).append(names[i]);
+        ms %= sizes[i];
+      }
+    }
+    return out.toString();
+  }
+}

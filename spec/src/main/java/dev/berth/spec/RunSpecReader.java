@@ -1,0 +1,89 @@
+package dev.berth.spec;
+
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
+final class RunSpecReader {
+
+  private static final List<String> KEYS = List.of("name", "workdir", "config", "groups");
+
+  private RunSpecReader() {}
+
+  /**
+   * Reads the spec at {@code root}.
+   *
+   * @param builtIns values of the {@link BuiltInPlaceholders}
+   * @param configFile settings from the user's config file, below the spec's own
+   * @param overrides settings from {@code --set}, above the spec's own
+   */
+  static RunSpec read(YamlNode document, Field root, Map<String, String> builtIns, ConfigLayer configFile,
+      ConfigLayer overrides) throws SpecException {
+    if (!(document instanceof YamlNode.Mapping map)) {
+      throw root.problem("must be a mapping with the keys name and groups (and optionally workdir and config),"
+          + " but the file holds " + document.describe());
+    }
+    Keys.requireKnown(map, root, KEYS, misplacedKeys());
+    String name = Values.NAME_TEXT.parse(
+        Keys.required(map, "name", root, "is required: name the run, e.g. name: quickstart"), root.key("name"));
+    YamlNode workdirNode = map.get("workdir");
+    String workdir = workdirNode == null ? "berth-out/" + name : workdir(workdirNode, root.key("workdir"));
+    ConfigLayer specConfig = map.get("config") == null
+        ? ConfigLayer.EMPTY
+        : ConfigLayer.fromNode(map.get("config"), root.key("config"));
+    SchedulerConfig config = ConfigLayer.combine(List.of(configFile, specConfig, overrides), root.key("config"));
+    YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
+    try {
+      return new RunSpec(name, workdir, config, groups(groups, root.key("groups"), config, builtIns));
+    } catch (IllegalArgumentException e) {
+      // The core model's checks were all made above with better messages; this is a backstop so
+      // that a rule added there later still reaches the user as one line, not a stack trace.
+      throw root.problem(e.getMessage());
+    }
+  }
+
+  private static String workdir(YamlNode node, Field field) throws SpecException {
+    String text = Values.TEXT.parse(node, field);
+    if (text.isBlank()) {
+      throw field.problem("must not be empty; leave it out to use berth-out/<name>");
+    }
+    return text;
+  }
+
+  private static List<GroupSpec> groups(YamlNode node, Field field, SchedulerConfig config,
+      Map<String, String> builtIns) throws SpecException {
+    if (!(node instanceof YamlNode.Sequence list)) {
+      throw field.problem("must be a list of groups, each with a name and tasks, but was " + node.describe());
+    }
+    if (list.items().isEmpty()) {
+      throw field.problem("must list at least one group");
+    }
+    List<GroupSpec> groups = new ArrayList<>();
+    Map<String, Field> names = new HashMap<>();
+    TaskIds ids = new TaskIds();
+    for (int i = 0; i < list.items().size(); i++) {
+      GroupEntry group = GroupEntry.parse(list.items().get(i), field.index(i));
+      Field earlier = names.putIfAbsent(group.name(), group.field());
+      if (earlier != null) {
+        throw group.field().key("name").problem("group name '" + group.name() + "' is already used by "
+            + earlier.path() + "; group names must be unique");
+      }
+      groups.add(new GroupSpec(group.name(), group.expand(config, builtIns, ids)));
+    }
+    return groups;
+  }
+
+  private static Map<String, String> misplacedKeys() {
+    Map<String, String> misplaced = new HashMap<>();
+    for (String section : ConfigKeys.sections()) {
+      misplaced.put(section, "is a config setting; put it under 'config:'");
+    }
+    misplaced.put("tasks", "tasks belong to a group; write groups: [{name: main, tasks: [...]}]");
+    return misplaced;
+  }
+}

@@ -1,0 +1,54 @@
+package dev.berth.spec;
+
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Loads a run spec: reads the YAML, checks every key and value, stacks the configuration and
+ * expands matrices into the {@link RunSpec} Berth runs. Every user mistake becomes a
+ * {@link SpecException} that names the file, the field and the rule.
+ *
+ * <p>Configuration precedence, lowest to highest: {@link SchedulerConfig#DEFAULTS}, the config
+ * file, the spec's {@code config:} block, the {@code --set} overrides.
+ */
+public final class SpecLoader {
+
+  private SpecLoader() {}
+
+  /**
+   * Loads, validates and expands a spec.
+   *
+   * @param specFile the spec, named as the user gave it (errors quote this text)
+   * @param configFile the user's config file (the caller decides, e.g. ./config.yaml when present),
+   *     or null for none
+   * @param overrides {@code key.path=value} strings from {@code --set}, applied last; null for none
+   * @throws SpecException for anything wrong with the files or the overrides
+   */
+  public static RunSpec load(Path specFile, Path configFile, List<String> overrides) throws SpecException {
+    Objects.requireNonNull(specFile, "specFile");
+    Field root = Field.root(specFile.toString());
+    YamlNode document = YamlReader.readFile(specFile).orElseThrow(
+        () -> root.problem("the file is empty; a spec needs at least 'name' and 'groups'"));
+    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile);
+    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides);
+    return RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine);
+  }
+
+  /**
+   * The configuration without a spec: defaults, then the config file, then the overrides. For
+   * commands such as {@code berth config} that show the effective configuration.
+   *
+   * @param configFile the user's config file, or null for none
+   * @param overrides {@code key.path=value} strings from {@code --set}; null for none
+   * @throws SpecException for anything wrong with the file or the overrides
+   */
+  public static SchedulerConfig loadConfig(Path configFile, List<String> overrides) throws SpecException {
+    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile);
+    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides);
+    Field whole = new Field(configFile == null ? ConfigLayer.COMMAND_LINE : configFile.toString(), "");
+    return ConfigLayer.combine(List.of(fromFile, fromCommandLine), whole);
+  }
+}

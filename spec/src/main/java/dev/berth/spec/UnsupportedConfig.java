@@ -1,0 +1,37 @@
+package dev.berth.spec;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * fedflow config keys that this version of Berth does not implement. They are rejected, not
+ * ignored: a user who sets one expects it to have an effect.
+ */
+final class UnsupportedConfig {
+
+  private record Rule(Predicate<String> matches, String hint) {}
+
+  private static final List<Rule> RULES = List.of(
+      new Rule(section("smtp"), "; Berth does not send e-mail"),
+      new Rule(section("gpu-priority"), ""),
+      new Rule(key -> key.contains("cuda-memory"), ""),
+      new Rule(section("task"), ""),
+      new Rule(section("scheduler.auto-adjust"), ""),
+      new Rule(section("debug"), ""),
+      new Rule(section("workdir"), "; set 'workdir' at the top level of the spec instead"));
+
+  private UnsupportedConfig() {}
+
+  /** Why {@code key} (dotted) is refused, or empty when it is not one of fedflow's unsupported keys. */
+  static Optional<String> reason(String key) {
+    return RULES.stream()
+        .filter(r -> r.matches().test(key))
+        .findFirst()
+        .map(r -> "is not supported by this version of Berth" + r.hint());
+  }
+
+  private static Predicate<String> section(String name) {
+    return key -> key.equals(name) || key.startsWith(name + ".");
+  }
+}

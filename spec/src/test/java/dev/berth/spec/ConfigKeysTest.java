@@ -1,0 +1,68 @@
+package dev.berth.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.model.SchedulerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigKeysTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void everySupportedKeyIsListedWithItsDefaultAndMeaning() {
+    assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::name).containsExactly(
+        "scheduler.max-process", "scheduler.max-waiting", "scheduler.interval", "scheduler.default-memory",
+        "scheduler.cores", "scheduler.load-nretry", "scheduler.train-nretry", "utilization-limit.cpu",
+        "utilization-limit.memory", "remain-limit.memory");
+    assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
+  }
+
+  @Test
+  void defaultsAreWrittenTheWayAUserWouldWriteThem() {
+    assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::defaultValue)
+        .containsExactly("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB");
+  }
+
+  @Test
+  void yamlOfAConfigReadsBackAsTheSameConfig() throws SpecException {
+    SchedulerConfig custom = SchedulerConfig.builder()
+        .maxProcess(7).interval(Duration.ofMillis(1500)).defaultMemoryBytes(768L << 20)
+        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).build();
+
+    Path file = SpecFiles.write(dir, "config.yaml", ConfigKeys.toYaml(custom));
+
+    assertThat(SpecLoader.loadConfig(file, List.of())).isEqualTo(custom);
+  }
+
+  @Test
+  void yamlOfTheDefaultsIsNestedBySection() {
+    assertThat(ConfigKeys.toYaml(SchedulerConfig.DEFAULTS)).startsWith("""
+        scheduler:
+          max-process: 20
+          max-waiting: 10
+          interval: 1s
+        """).contains("utilization-limit:\n  cpu: 0.8\n").endsWith("remain-limit:\n  memory: 4GB\n");
+  }
+
+  @Test
+  void valuesShowsTheEffectiveValueOfEveryKey() {
+    SchedulerConfig config = SchedulerConfig.builder().maxWaiting(0).build();
+
+    assertThat(ConfigKeys.values(config)).hasSize(ConfigKeys.all().size()).containsEntry("scheduler.max-waiting", "0");
+  }
+
+  @Test
+  void bytesAndDurationsUseTheLargestExactUnit() {
+    assertThat(ConfigKeys.bytesText(512L << 20)).isEqualTo("512MiB");
+    assertThat(ConfigKeys.bytesText(1_500_000)).isEqualTo("1500kB");
+    assertThat(ConfigKeys.bytesText(1001)).isEqualTo("1001");
+    assertThat(ConfigKeys.bytesText(0)).isEqualTo("0");
+    assertThat(ConfigKeys.durationText(Duration.ofMinutes(90))).isEqualTo("1h30m");
+    assertThat(ConfigKeys.durationText(Duration.ofMillis(250))).isEqualTo("250ms");
+  }
+}

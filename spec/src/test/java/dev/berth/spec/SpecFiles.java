@@ -1,0 +1,26 @@
+package dev.berth.spec;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Writes spec and config files for tests. */
+final class SpecFiles {
+
+  private SpecFiles() {}
+
+  /** Writes {@code text} to {@code dir/name} and returns the path. */
+  static Path write(Path dir, String name, String text) {
+    try {
+      return Files.writeString(dir.resolve(name), text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A spec with one group {@code main} holding the given task lines (indented as list items). */
+  static String oneGroup(String tasks) {
+    return "name: run\ngroups:\n  - name: main\n    tasks:\n" + tasks.stripTrailing().indent(6);
+  }
+}

@@ -1,0 +1,220 @@
+package dev.berth.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.berth.core.model.TaskId;
+import dev.berth.spi.Execution;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.Executor;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What every {@link Executor} must do, written once for the real executor and the fake.
+ *
+ * <p>The tests speak a small vocabulary of programs ("exits with 3", "runs until terminated",
+ * "prints hello and err", ...); a subclass says how each is written as a command. A real executor
+ * runs the command; a fake one is told how to act it out by {@link #play}. Tests of effects on the
+ * file system are skipped unless {@link #startsRealProcesses()}.
+ */
+public abstract class ExecutorContractTest {
+
+  /** The longest a test waits for an exit. */
+  protected static final long WAIT_SECONDS = 20;
+
+  /** A fresh folder for each test; work and log files of launched tasks go under it. */
+  @TempDir protected Path dir;
+
+  private Executor executor;
+
+  /** A new executor; called once before each test and closed after it. */
+  protected abstract Executor executor();
+
+  /** A command that exits at once with {@code code} (0 to 125). */
+  protected abstract List<String> exitingWith(int code);
+
+  /** A command that runs until terminated and dies from the polite signal (exit 143). */
+  protected abstract List<String> runningUntilTerminated();
+
+  /** A command that writes {@code "hello\n"} to standard output and {@code "err\n"} to error, then exits 0. */
+  protected abstract List<String> printingHelloAndErr();
+
+  /** A command that writes the value of the variable {@code name} and a newline to standard output, then exits 0. */
+  protected abstract List<String> printingVariable(String name);
+
+  /** A command that writes its absolute working directory and a newline to standard output, then exits 0. */
+  protected abstract List<String> printingWorkingDirectory();
+
+  /** A command whose program does not exist; a fake arranges here for the launch of {@code task} to fail. */
+  protected abstract List<String> missingProgram(TaskId task);
+
+  /** Whether launched commands really run, so that folders and output files can be checked. */
+  protected abstract boolean startsRealProcesses();
+
+  /** Lets a launched process act out its command; a real process needs nothing, so by default nothing. */
+  protected void play(LaunchRequest request, Execution execution) {}
+
+  @BeforeEach
+  void createExecutor() {
+    executor = executor();
+  }
+
+  @AfterEach
+  void closeExecutor() {
+    executor.close();
+  }
+
+  @Test
+  void theExitCodeIsReportedExactlyOnce() throws Exception {
+    Exits exits = new Exits();
+    start(request("three", exitingWith(3)), exits);
+
+    assertThat(exits.await()).isEqualTo(3);
+    runToCompletion("after-three");
+    assertThat(exits.count()).isEqualTo(1);
+  }
+
+  @Test
+  void aSuccessfulExitIsReportedAsZero() throws Exception {
+    Exits exits = new Exits();
+    start(request("zero", exitingWith(0)), exits);
+
+    assertThat(exits.await()).isZero();
+  }
+
+  @Test
+  void thePidIsPositiveOrUnknown() throws Exception {
+    Exits exits = new Exits();
+    Execution execution = start(request("pid", exitingWith(0)), exits);
+
+    assertThat(execution.pid()).matches(pid -> pid > 0 || pid == -1, "positive or -1");
+    exits.await();
+  }
+
+  @Test
+  void terminateEndsTheProcessAndItsExitIsReported() throws Exception {
+    Exits exits = new Exits();
+    Execution execution = start(request("endless", runningUntilTerminated()), exits);
+    assertThat(execution.isAlive()).isTrue();
+
+    execution.terminate(TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
+
+    assertThat(exits.await()).isEqualTo(143);
+    assertThat(execution.isAlive()).isFalse();
+    runToCompletion("after-endless");
+    assertThat(exits.count()).isEqualTo(1);
+  }
+
+  @Test
+  void aMissingProgramFailsToLaunchAndIsNeverReported() throws Exception {
+    TaskId task = TaskId.of("missing");
+    LaunchRequest request = request(task.value(), missingProgram(task));
+    Exits exits = new Exits();
+
+    assertThatThrownBy(() -> executor.launch(request, exits))
+        .isInstanceOf(LaunchException.class)
+        .hasMessageContaining(request.command().get(0));
+    runToCompletion("after-missing");
+    assertThat(exits.count()).isZero();
+  }
+
+  @Test
+  void theRequestedVariablesReachTheProcess() throws Exception {
+    LaunchRequest request = request("env", printingVariable("BERTH_CONTRACT"), Map.of("BERTH_CONTRACT", "value-42"));
+    Exits exits = new Exits();
+    start(request, exits);
+
+    assertThat(exits.await()).isZero();
+    assertThat(Files.readString(request.stdout())).isEqualTo("value-42\n");
+  }
+
+  @Test
+  void theWorkingDirectoryIsCreatedAndUsed() throws Exception {
+    assumeTrue(startsRealProcesses(), "needs real processes");
+    Path workdir = dir.resolve("deep").resolve("er").resolve("work");
+    LaunchRequest request = new LaunchRequest(
+        TaskId.of("pwd"), 1, printingWorkingDirectory(), new TreeMap<>(), workdir,
+        dir.resolve("pwd.out"), dir.resolve("pwd.err"));
+    Exits exits = new Exits();
+    start(request, exits);
+
+    assertThat(exits.await()).isZero();
+    assertThat(workdir).isDirectory();
+    assertThat(Files.readString(request.stdout()).strip()).isEqualTo(workdir.toRealPath().toString());
+  }
+
+  @Test
+  void outputAndErrorAreAppendedToTheRequestedFiles() throws Exception {
+    assumeTrue(startsRealProcesses(), "needs real processes");
+    LaunchRequest request = request("hello", printingHelloAndErr());
+    Files.createDirectories(request.stdout().getParent());
+    Files.writeString(request.stdout(), "before\n");
+    Exits exits = new Exits();
+    start(request, exits);
+
+    assertThat(exits.await()).isZero();
+    assertThat(Files.readString(request.stdout())).isEqualTo("before\nhello\n");
+    assertThat(Files.readString(request.stderr())).isEqualTo("err\n");
+  }
+
+  /** Launches and plays the request. */
+  private Execution start(LaunchRequest request, ExitListener listener) throws LaunchException {
+    Execution execution = executor.launch(request, listener);
+    play(request, execution);
+    return execution;
+  }
+
+  /** Runs one more process to its end, giving a wrongly repeated or late report time to show up. */
+  private void runToCompletion(String task) throws Exception {
+    Exits exits = new Exits();
+    start(request(task, exitingWith(0)), exits);
+    exits.await();
+  }
+
+  private LaunchRequest request(String task, List<String> command) {
+    return request(task, command, Map.of());
+  }
+
+  private LaunchRequest request(String task, List<String> command, Map<String, String> env) {
+    SortedMap<String, String> variables = new TreeMap<>(env);
+    return new LaunchRequest(
+        TaskId.of(task), 1, command, variables, dir.resolve("work").resolve(task),
+        dir.resolve("logs").resolve(task + ".out"), dir.resolve("logs").resolve(task + ".err"));
+  }
+
+  /** Records the exits reported to one listener. */
+  private static final class Exits implements ExitListener {
+    private final CompletableFuture<Integer> first = new CompletableFuture<>();
+    private final AtomicInteger count = new AtomicInteger();
+
+    @Override
+    public void exited(int exitCode) {
+      count.incrementAndGet();
+      first.complete(exitCode);
+    }
+
+    int await() throws Exception {
+      return first.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    int count() {
+      return count.get();
+    }
+  }
+}
