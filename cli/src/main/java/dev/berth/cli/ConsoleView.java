@@ -36,6 +36,9 @@ final class ConsoleView implements RunListener, AutoCloseable {
   private ScheduledExecutorService redraw;
   private int drawnLines;
   private String blockedBy = "";
+  private List<dev.berth.core.gpu.GpuDevice> devices = List.of();
+  private final java.util.Map<dev.berth.core.model.TaskId, dev.berth.core.lifecycle.Placement> placements =
+      new java.util.TreeMap<>();
 
   ConsoleView(PrintStream out, boolean live, boolean color, InstantSource clock) {
     this.out = out;
@@ -60,8 +63,23 @@ final class ConsoleView implements RunListener, AutoCloseable {
   }
 
   @Override
+  public synchronized void probed(dev.berth.core.resources.HostSnapshot snapshot) {
+    boolean first = devices.isEmpty() && !snapshot.gpus().devices().isEmpty();
+    devices = snapshot.gpus().devices();
+    if (first && !live) {
+      message("gpus: " + String.join(", ", devices.stream().map(d -> d.id() + " " + d.name()
+          + (d.simulated() ? " (simulated)" : "")).toList()));
+    }
+  }
+
+  @Override
   public synchronized void taskEvent(TaskRecord task, TaskEvent event) {
     GroupLine g = groups.get(task.groupIndex());
+    if (event instanceof TaskEvent.Launched l) {
+      placements.put(task.spec().id(), l.placement());
+    } else if (!task.state().hasProcess()) {
+      placements.remove(task.spec().id());
+    }
     if (event instanceof TaskEvent.Launched) {
       if (g.startedAt == null) {
         g.startedAt = event.at();
@@ -156,6 +174,15 @@ final class ConsoleView implements RunListener, AutoCloseable {
     int width = groups.stream().mapToInt(g -> g.name.length()).max().orElse(5);
     for (GroupLine g : groups) {
       lines.add(g.render(width, now));
+    }
+    for (var d : devices) {
+      long reserved = placements.values().stream()
+          .filter(p -> p.gpuIndices().contains(d.index()))
+          .mapToLong(p -> p.gpuMemoryBytes() / p.gpuIndices().size()).sum();
+      lines.add(String.format("%s %s%s: reserved %s, used %s of %s", d.id(), d.name(),
+          d.simulated() ? " (simulated)" : "", dev.berth.core.units.ByteSize.format(reserved),
+          dev.berth.core.units.ByteSize.format(d.usedMemoryBytes()),
+          dev.berth.core.units.ByteSize.format(d.totalMemoryBytes())));
     }
     if (!blockedBy.isEmpty()) {
       lines.add(blockedBy);

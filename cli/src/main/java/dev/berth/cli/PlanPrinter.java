@@ -17,7 +17,8 @@ final class PlanPrinter {
 
   static void print(RunSpec spec, Path runDir, PrintStream out) {
     SchedulerConfig c = spec.config();
-    out.printf("run %s -> %s%n", spec.name(), runDir);
+    out.printf("run %s -> %s (gpus: %s%s)%n", spec.name(), runDir, spec.gpus(),
+        spec.groupsInParallel() ? ", groups in parallel" : "");
     out.printf(
         "limits: max-process %s, cores %s, default-memory %s, utilization-limit cpu %.2f memory %.2f,"
             + " remain-limit memory %s, probe interval %s%n",
@@ -34,14 +35,26 @@ final class PlanPrinter {
       int width = g.tasks().stream().mapToInt(t -> t.id().value().length()).max().orElse(2);
       for (TaskSpec t : g.tasks()) {
         out.printf(
-            "  %-" + width + "s  mem %-9s cpus %-5s %s%s%n",
+            "  %-" + width + "s  mem %-9s cpus %-5s %s%s%s%s%n",
             t.id(),
             ByteSize.format(t.resources().memoryBytes()),
             trim(t.resources().cpus()),
+            gpu(t.gpu()),
             t.priority() != 0 ? "prio " + t.priority() + "  " : "",
+            t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",
             String.join(" ", quoted(t.command())));
       }
     }
+  }
+
+  private static String gpu(dev.berth.core.model.GpuRequest g) {
+    if (!g.wantsGpu()) {
+      return "";
+    }
+    String what = g.wholeDevices() > 0 ? g.wholeDevices() + " whole gpu" : "gpu-mem " + ByteSize.format(g.memoryBytes());
+    String where = g.pinned().isPresent() ? " on cuda:" + g.pinned().getAsInt()
+        : g.targets().isEmpty() ? "" : " of " + g.targets();
+    return what + where + "  ";
   }
 
   private static String trim(double cpus) {

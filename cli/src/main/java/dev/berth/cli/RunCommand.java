@@ -1,13 +1,20 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.runtime.control.CancelRequests;
+import dev.berth.runtime.control.RunLock;
 import dev.berth.runtime.engine.Engine;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunResult;
+import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.spi.GpuProbe;
 import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.runtime.time.SystemTimers;
 import dev.berth.spec.SpecException;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -32,16 +39,32 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
   boolean noProgress;
 
+  @Option(
+      names = "--gpus",
+      paramLabel = "WHICH",
+      description = "GPUs to use: auto (NVML, then nvidia-smi, then none), none, indices such as 0,2, or"
+          + " simulated devices such as sim:2x80GiB. Overrides the spec's gpus.")
+  String gpus;
+
   @Spec CommandSpec command;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws InterruptedException, IOException {
     RunSpec spec;
     try {
       spec = specOptions.load();
     } catch (SpecException e) {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
+    }
+    if (gpus != null) {
+      try {
+        DeviceSelection.parse(gpus);
+      } catch (IllegalArgumentException e) {
+        command.commandLine().getErr().println("berth: --gpus: " + e.getMessage());
+        return ExitCodes.BAD_INPUT;
+      }
+      spec = spec.withGpus(gpus);
     }
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
     RunLayout layout = new RunLayout(Path.of(spec.workdir()));
@@ -53,15 +76,26 @@ final class RunCommand implements Callable<Integer> {
     return execute(spec, layout, out);
   }
 
-  private int execute(RunSpec spec, RunLayout layout, PrintStream out) throws InterruptedException {
+  private int execute(RunSpec spec, RunLayout layout, PrintStream out) throws InterruptedException, IOException {
     boolean terminal = System.console() != null && !noProgress;
     boolean color = terminal && System.getenv("NO_COLOR") == null;
     InstantSource clock = InstantSource.system();
     CountDownLatch done = new CountDownLatch(1);
-    try (SystemTimers timers = new SystemTimers(e -> command.commandLine().getErr().println("berth: timer failed: " + e));
+    RunLock lock;
+    try {
+      lock = RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
+    } catch (RunLock.LockedException e) {
+      command.commandLine().getErr().println("berth: " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    try (lock;
+        SystemTimers timers = new SystemTimers(e -> command.commandLine().getErr().println("berth: timer failed: " + e));
         LocalProcessExecutor executor = new LocalProcessExecutor();
+        GpuProbe gpuProbe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner());
         ConsoleView console = new ConsoleView(out, terminal, color, clock)) {
-      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), clock, timers, console);
+      gpuProbe.lastError().ifPresent(why -> out.println("gpus: " + why));
+      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers, console);
+      CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
       Thread hook = new Thread(() -> {
         engine.cancel("interrupted");
         awaitQuietly(done);
@@ -75,6 +109,7 @@ final class RunCommand implements Callable<Integer> {
             ? ExitCodes.OK
             : ExitCodes.TASKS_FAILED;
       } finally {
+        requests.close();
         done.countDown();
         try {
           Runtime.getRuntime().removeShutdownHook(hook);

@@ -50,7 +50,29 @@ public final class ConfigKeys {
           Values.FRACTION, SchedulerConfig.Builder::memoryUtilizationLimit,
           c -> Double.toString(c.memoryUtilizationLimit())),
       new ConfigEntry<>("remain-limit.memory", "host memory that must stay free after a task starts",
-          Values.MEMORY, SchedulerConfig.Builder::remainMemoryBytes, c -> bytesText(c.remainMemoryBytes())));
+          Values.MEMORY, SchedulerConfig.Builder::remainMemoryBytes, c -> bytesText(c.remainMemoryBytes())),
+      new ConfigEntry<>("scheduler.default-cuda-memory",
+          "GPU memory reserved for a task that asks for a GPU (device: cuda, a pin or targets) but gives no gpu-memory",
+          Values.MEMORY, SchedulerConfig.Builder::defaultCudaMemoryBytes, c -> bytesText(c.defaultCudaMemoryBytes())),
+      new ConfigEntry<>("utilization-limit.cuda-memory",
+          "no task is placed on a GPU if it would push that device's memory use past this fraction, in (0, 1]",
+          Values.FRACTION, SchedulerConfig.Builder::cudaMemoryUtilizationLimit,
+          c -> Double.toString(c.cudaMemoryUtilizationLimit())),
+      new ConfigEntry<>("remain-limit.cuda-memory", "GPU memory that must stay free on a device after a task is placed",
+          Values.MEMORY, SchedulerConfig.Builder::remainCudaMemoryBytes, c -> bytesText(c.remainCudaMemoryBytes())),
+      new ConfigEntry<>("scheduler.placement",
+          "how a GPU is chosen among those that fit: best-fit, first-fit, most-free, round-robin, random, auto,"
+              + " leastload, lru, twobin, weighted, pci, total-mem, remain-mem (add -reverse to the last three)",
+          Values.TEXT, SchedulerConfig.Builder::placement, SchedulerConfig::placement),
+      new ConfigEntry<>("scheduler.max-per-device", "most Berth tasks on one GPU; 0 = unlimited",
+          Values.wholeNumber(0), SchedulerConfig.Builder::maxPerDevice, c -> Integer.toString(c.maxPerDevice())),
+      new ConfigEntry<>("scheduler.put-interval", "under placement auto: least time between two placements on one GPU",
+          Values.DURATION, SchedulerConfig.Builder::putInterval, c -> durationText(c.putInterval())),
+      new ConfigEntry<>("scheduler.available-interval",
+          "under placement auto: how long a GPU's free memory must not have dropped before it is used",
+          Values.DURATION, SchedulerConfig.Builder::availableInterval, c -> durationText(c.availableInterval())),
+      new ConfigEntry<>("scheduler.seed", "seed of the random placement policies (random, twobin, weighted)",
+          Values.wholeNumber(0), (b, v) -> b.seed(v), c -> Long.toString(c.seed())));
 
   private ConfigKeys() {}
 

@@ -48,10 +48,11 @@ record GroupEntry(Field field, String name, SettingValues defaults, List<TaskEnt
    * claiming each id in {@code ids}, so that a duplicate anywhere in the run is caught where it is
    * written.
    */
-  List<TaskSpec> expand(SchedulerConfig config, Map<String, String> builtIns, TaskIds ids) throws SpecException {
+  List<TaskSpec> expand(SchedulerConfig config, Map<String, String> builtIns, TaskIds ids,
+      DependencyResolver dependencies) throws SpecException {
     List<TaskSpec> result = new ArrayList<>();
     for (TaskEntry entry : tasks) {
-      for (TaskSpec task : entry.expand(name, defaults, config, builtIns)) {
+      for (TaskSpec task : entry.expand(name, defaults, config, builtIns, dependencies)) {
         ids.claim(task.id().value(), name, entry.field());
         result.add(task);
       }

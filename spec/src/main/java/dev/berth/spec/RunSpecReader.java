@@ -11,7 +11,7 @@ import java.util.Map;
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
 final class RunSpecReader {
 
-  private static final List<String> KEYS = List.of("name", "workdir", "config", "groups");
+  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "groups");
 
   private RunSpecReader() {}
 
@@ -38,13 +38,37 @@ final class RunSpecReader {
         : ConfigLayer.fromNode(map.get("config"), root.key("config"));
     SchedulerConfig config = ConfigLayer.combine(List.of(configFile, specConfig, overrides), root.key("config"));
     YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
+    YamlNode parallelNode = map.get("groups-in-parallel");
+    boolean parallel = parallelNode != null && bool(parallelNode, root.key("groups-in-parallel"));
+    DependencyResolver dependencies = new DependencyResolver();
+    List<GroupSpec> resolved = dependencies.resolve(groups(groups, root.key("groups"), config, builtIns, dependencies));
     try {
-      return new RunSpec(name, workdir, config, groups(groups, root.key("groups"), config, builtIns));
+      return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")));
     } catch (IllegalArgumentException e) {
       // The core model's checks were all made above with better messages; this is a backstop so
       // that a rule added there later still reaches the user as one line, not a stack trace.
-      throw root.problem(e.getMessage());
+      throw root.key("groups").problem(e.getMessage());
     }
+  }
+
+  private static String gpus(YamlNode node, Field field) throws SpecException {
+    if (node == null) {
+      return dev.berth.core.gpu.DeviceSelection.DEFAULT;
+    }
+    String text = Values.TEXT.parse(node, field);
+    try {
+      dev.berth.core.gpu.DeviceSelection.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw field.problem(e.getMessage());
+    }
+    return text;
+  }
+
+  private static boolean bool(YamlNode node, Field field) throws SpecException {
+    if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {
+      return Boolean.parseBoolean(s.text().toLowerCase(java.util.Locale.ROOT));
+    }
+    throw field.problem("must be true or false but was " + node.describe());
   }
 
   private static String workdir(YamlNode node, Field field) throws SpecException {
@@ -56,7 +80,7 @@ final class RunSpecReader {
   }
 
   private static List<GroupSpec> groups(YamlNode node, Field field, SchedulerConfig config,
-      Map<String, String> builtIns) throws SpecException {
+      Map<String, String> builtIns, DependencyResolver dependencies) throws SpecException {
     if (!(node instanceof YamlNode.Sequence list)) {
       throw field.problem("must be a list of groups, each with a name and tasks, but was " + node.describe());
     }
@@ -73,7 +97,7 @@ final class RunSpecReader {
         throw group.field().key("name").problem("group name '" + group.name() + "' is already used by "
             + earlier.path() + "; group names must be unique");
       }
-      groups.add(new GroupSpec(group.name(), group.expand(config, builtIns, ids)));
+      groups.add(new GroupSpec(group.name(), group.expand(config, builtIns, ids, dependencies)));
     }
     return groups;
   }

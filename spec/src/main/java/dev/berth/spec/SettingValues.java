@@ -39,7 +39,7 @@ final class SettingValues {
   }
 
   /** Applies every setting, or its config fallback, to {@code task}. */
-  void applyTo(TaskSpec.Builder task, Map<String, String> matrixValues, SchedulerConfig config)
+  void applyTo(TaskSpec.Builder task, Expansion expansion, SchedulerConfig config)
       throws SpecException {
     for (TaskSetting<?> setting : TaskSettings.ALL) {
       Object value = values.get(setting);
@@ -47,7 +47,7 @@ final class SettingValues {
         value = setting.fallback().apply(config);
       }
       if (value != null) {
-        apply(setting, value, task, matrixValues);
+        apply(setting, value, task, expansion);
       }
     }
   }
@@ -59,7 +59,7 @@ final class SettingValues {
 
   @SuppressWarnings("unchecked") // as above
   private static <T> void apply(TaskSetting<T> setting, Object value, TaskSpec.Builder task,
-      Map<String, String> matrixValues) throws SpecException {
-    setting.applier().apply(task, (T) value, matrixValues);
+      Expansion expansion) throws SpecException {
+    setting.applier().apply(task, (T) value, expansion);
   }
 }

@@ -81,9 +81,10 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
    * @param groupDefaults the settings the group gives its tasks
    * @param config supplies defaults neither task nor group sets
    * @param builtIns values of the placeholders every task may use, such as {@code spec_dir}
+   * @param dependencies collects the tasks' dependencies for resolution once every task is known
    */
   List<TaskSpec> expand(String group, SettingValues groupDefaults, SchedulerConfig config,
-      Map<String, String> builtIns) throws SpecException {
+      Map<String, String> builtIns, DependencyResolver dependencies) throws SpecException {
     SettingValues effective = groupDefaults.overriddenBy(settings);
     List<TaskSpec> tasks = new ArrayList<>();
     Map<String, Map<String, String>> seen = new HashMap<>();
@@ -101,8 +102,13 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
         argv.add(arg.fill(values));
       }
       builder.command(argv).params(combination);
-      effective.applyTo(builder, values, config);
-      tasks.add(builder.build());
+      effective.applyTo(builder, new Expansion(taskId, values, dependencies), config);
+      builder.defaultGpuMemoryBytes(config.defaultCudaMemoryBytes());
+      try {
+        tasks.add(builder.build());
+      } catch (IllegalArgumentException e) {
+        throw field.problem(e.getMessage());
+      }
     }
     return tasks;
   }

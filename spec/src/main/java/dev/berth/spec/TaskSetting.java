@@ -2,7 +2,6 @@ package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
-import java.util.Map;
 import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
@@ -32,9 +31,9 @@ record TaskSetting<T>(
     /**
      * Applies {@code value} to {@code task}.
      *
-     * @param matrixValues this task's matrix variable values, for placeholders
+     * @param expansion the task being expanded: its id and placeholder values
      */
-    void apply(TaskSpec.Builder task, T value, Map<String, String> matrixValues) throws SpecException;
+    void apply(TaskSpec.Builder task, T value, Expansion expansion) throws SpecException;
   }
 
   /** A key whose task value replaces its group value and that has no config fallback. */

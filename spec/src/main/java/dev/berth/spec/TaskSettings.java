@@ -15,12 +15,26 @@ final class TaskSettings {
   /** Every such key, in the order they are documented. */
   static final List<TaskSetting<?>> ALL = List.of(
       TaskSetting.<Map<String, Template>>of(
-              "env", TaskSettings::env, (task, env, matrixValues) -> task.env(fill(env, matrixValues)))
+              "env", TaskSettings::env, (task, env, x) -> task.env(fill(env, x.values())))
           .mergedWith(TaskSettings::union),
       TaskSetting.of("memory", Values.MEMORY, (task, bytes, values) -> task.memoryBytes(bytes))
           .orElse(SchedulerConfig::defaultMemoryBytes),
       TaskSetting.of("cpus", Values.CORES, (task, cpus, values) -> task.cpus(cpus)),
-      TaskSetting.of("priority", Values.wholeNumber(Integer.MIN_VALUE), (task, p, values) -> task.priority(p)));
+      TaskSetting.of("priority", Values.wholeNumber(Integer.MIN_VALUE), (task, p, values) -> task.priority(p)),
+      TaskSetting.of("after", DependencyRef::parse, (task, ref, x) -> x.dependencies().after(x.taskId(), ref, x.values())),
+      TaskSetting.of("follow", DependencyRef::parse, (task, ref, x) -> x.dependencies().follow(x.taskId(), ref, x.values())),
+      TaskSetting.of("retries", Values.wholeNumber(0), (task, n, x) -> task.retries(n)),
+      TaskSetting.of("retry-delay", Values.DURATION, (task, d, x) -> task.retryDelay(d)),
+      TaskSetting.of("retry-backoff", Values.BACKOFF, (task, b, x) -> task.retryBackoff(b)),
+      TaskSetting.of("retry-delay-max", Values.DURATION, (task, d, x) -> task.retryDelayMax(d)),
+      TaskSetting.of("queue-timeout", Values.POSITIVE_DURATION, (task, d, x) -> task.queueTimeout(d)),
+      TaskSetting.of("timeout", Values.POSITIVE_DURATION, (task, d, x) -> task.timeout(d)),
+      TaskSetting.of("gpu-memory", Values.MEMORY, (task, bytes, x) -> task.gpuMemoryBytes(bytes)),
+      TaskSetting.of("gpus", Values.wholeNumber(0), (task, n, x) -> task.gpus(n)),
+      TaskSetting.of("device", Values.DEVICE, (task, d, x) -> task.device(d)),
+      TaskSetting.of("targets", Values.DEVICE_INDICES, (task, list, x) -> task.targets(list)),
+      TaskSetting.of("placement", Values.PLACEMENT, (task, p, x) -> task.placement(p)),
+      TaskSetting.of("blacklist", Values.BOOLEAN, (task, b, x) -> task.blacklist(b)));
 
   private TaskSettings() {}
 

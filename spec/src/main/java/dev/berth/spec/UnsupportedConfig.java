@@ -14,8 +14,8 @@ final class UnsupportedConfig {
 
   private static final List<Rule> RULES = List.of(
       new Rule(section("smtp"), "; Berth does not send e-mail"),
-      new Rule(section("gpu-priority"), ""),
-      new Rule(key -> key.contains("cuda-memory"), ""),
+      new Rule(section("gpu-priority"), "; set scheduler.placement: pci, total-mem or remain-mem"
+          + " (with -reverse for the reverse order) instead"),
       new Rule(section("task"), ""),
       new Rule(section("scheduler.auto-adjust"), ""),
       new Rule(section("debug"), ""),

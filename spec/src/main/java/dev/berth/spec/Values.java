@@ -94,6 +94,68 @@ final class Values {
     }
   };
 
+  /** A device: {@code cpu}, {@code cuda} or {@code cuda:N}. */
+  static final ValueParser<String> DEVICE = (node, field) -> {
+    String text = TEXT.parse(node, field).strip();
+    if (!text.equals("cpu") && !text.equals("cuda") && !text.matches("cuda:[0-9]{1,4}")) {
+      throw field.problem("'" + text + "' is not a device; use cpu, cuda (any GPU) or cuda:N such as cuda:1");
+    }
+    return text;
+  };
+
+  /** GPU indices: a list of whole numbers >= 0, or one. */
+  static final ValueParser<java.util.List<Integer>> DEVICE_INDICES = (node, field) -> {
+    java.util.List<YamlNode> items = node instanceof YamlNode.Sequence seq ? seq.items() : java.util.List.of(node);
+    if (items.isEmpty()) {
+      throw field.problem("must list at least one GPU index, e.g. [0, 1]");
+    }
+    java.util.List<Integer> indices = new java.util.ArrayList<>();
+    for (int i = 0; i < items.size(); i++) {
+      int index = wholeNumber(0).parse(items.get(i), node instanceof YamlNode.Sequence ? field.index(i) : field);
+      if (!indices.contains(index)) {
+        indices.add(index);
+      }
+    }
+    return java.util.List.copyOf(indices);
+  };
+
+  /** A placement policy's name. */
+  static final ValueParser<String> PLACEMENT = (node, field) -> {
+    String text = TEXT.parse(node, field).strip();
+    try {
+      dev.berth.core.gpu.PlacementPolicies.byName(text);
+    } catch (IllegalArgumentException e) {
+      throw field.problem(e.getMessage());
+    }
+    return text;
+  };
+
+  /** true or false. */
+  static final ValueParser<Boolean> BOOLEAN = (node, field) -> {
+    if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {
+      return Boolean.parseBoolean(s.text().toLowerCase(java.util.Locale.ROOT));
+    }
+    throw field.problem("must be true or false but was " + node.describe());
+  };
+
+  /** A duration longer than zero. */
+  static final ValueParser<Duration> POSITIVE_DURATION = (node, field) -> {
+    Duration d = DURATION.parse(node, field);
+    if (d.isZero()) {
+      throw field.problem("must be longer than 0; leave it out for no limit");
+    }
+    return d;
+  };
+
+  /** A retry backoff factor: a number of at least 1. */
+  static final ValueParser<Double> BACKOFF = (node, field) -> {
+    Optional<BigDecimal> n = number(node);
+    if (n.isEmpty() || n.get().compareTo(BigDecimal.ONE) < 0 || n.get().doubleValue() > 1000) {
+      throw field.problem("must be a number from 1 (constant delay) to 1000 but was " + node.describe());
+    }
+    return n.get().doubleValue();
+  };
+
   /** A whole number of at least {@code min}. */
   static ValueParser<Integer> wholeNumber(int min) {
     String rule = min == Integer.MIN_VALUE ? "must be a whole number" : "must be a whole number >= " + min;

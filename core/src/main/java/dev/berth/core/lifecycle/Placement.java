@@ -13,6 +13,19 @@ public record Placement(String device, long memoryBytes, long milliCpus, long gp
   /** The device name for attempts that run on the CPU only. */
   public static final String CPU = "cpu";
 
+  /** The GPU indices of the placement ({@code cuda:0,cuda:1} gives [0, 1]); empty on the CPU. */
+  public java.util.List<Integer> gpuIndices() {
+    if (!device.startsWith("cuda:")) {
+      return java.util.List.of();
+    }
+    return java.util.Arrays.stream(device.split(",")).map(d -> Integer.parseInt(d.substring("cuda:".length()))).toList();
+  }
+
+  /** The device name of a placement on these GPUs: {@code cuda:0} or {@code cuda:0,cuda:1}. */
+  public static String gpuDevice(java.util.List<Integer> indices) {
+    return String.join(",", indices.stream().map(i -> "cuda:" + i).toList());
+  }
+
   /** A CPU-only placement. */
   public static Placement cpu(long memoryBytes, long milliCpus) {
     return new Placement(CPU, memoryBytes, milliCpus, 0);

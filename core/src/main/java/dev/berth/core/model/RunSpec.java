@@ -13,18 +13,24 @@ import java.util.regex.Pattern;
  * @param workdir the run's folder as given (relative to the directory Berth runs in, or absolute)
  * @param config scheduler configuration with every default applied
  * @param groups groups in the order they run
+ * @param groupsInParallel whether tasks of all groups may mix, ordered only by their dependencies
+ * @param gpus which GPUs to use: {@code auto}, {@code none}, indices such as {@code 0,2}, or
+ *     simulated devices such as {@code sim:2x80GiB} (the command line may override it)
  */
-public record RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups) {
+public record RunSpec(
+    String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel,
+    String gpus) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
-  /** Validates the name and that task ids are unique across the run. */
+  /** Validates the name, that task ids are unique across the run, and the dependencies. */
   public RunSpec {
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("run name '" + name + "' must match [A-Za-z0-9._-]+");
     }
     Objects.requireNonNull(workdir, "workdir");
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(gpus, "gpus");
     groups = List.copyOf(groups);
     Map<TaskId, String> owner = new HashMap<>();
     Map<String, Boolean> groupNames = new HashMap<>();
@@ -41,6 +47,56 @@ public record RunSpec(String name, String workdir, SchedulerConfig config, List<
         }
       }
     }
+    checkDependencies(groups, groupsInParallel);
+  }
+
+  /** A run whose groups run one after another. */
+  public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups) {
+    this(name, workdir, config, groups, false, "auto");
+  }
+
+  /** A run that uses whatever GPUs are found. */
+  public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel) {
+    this(name, workdir, config, groups, groupsInParallel, "auto");
+  }
+
+  /** The same run with another GPU selection. */
+  public RunSpec withGpus(String selection) {
+    return new RunSpec(name, workdir, config, groups, groupsInParallel, selection);
+  }
+
+  private static void checkDependencies(List<GroupSpec> groups, boolean groupsInParallel) {
+    Map<TaskId, Integer> groupIndex = new HashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      for (TaskSpec t : groups.get(i).tasks()) {
+        groupIndex.put(t.id(), i);
+      }
+    }
+    Map<TaskId, List<TaskId>> parents = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < groups.size(); i++) {
+      for (TaskSpec t : groups.get(i).tasks()) {
+        for (TaskId p : t.dependsOn()) {
+          Integer pg = groupIndex.get(p);
+          if (pg == null) {
+            throw new IllegalArgumentException("task " + t.id() + " depends on unknown task '" + p + "'");
+          }
+          if (p.equals(t.id())) {
+            throw new IllegalArgumentException("task " + t.id() + " depends on itself");
+          }
+          if (!groupsInParallel && pg > i) {
+            throw new IllegalArgumentException(
+                "task " + t.id() + " (group " + groups.get(i).name() + ") depends on " + p + " in the later group "
+                    + groups.get(pg).name() + "; groups run one after another, so set groups-in-parallel: true"
+                    + " or move " + p + " to an earlier group");
+          }
+        }
+        parents.put(t.id(), t.dependsOn());
+      }
+    }
+    dev.berth.core.deps.Cycles.find(parents).ifPresent(cycle -> {
+      throw new IllegalArgumentException("dependency cycle: "
+          + String.join(" -> ", cycle.stream().map(TaskId::value).toList()));
+    });
   }
 
   /** All tasks of all groups, in submission order. */

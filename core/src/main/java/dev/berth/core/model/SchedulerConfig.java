@@ -20,6 +20,17 @@ import java.util.Objects;
  * @param remainMemoryBytes host memory that must stay free after an admission ({@code remain-limit.memory})
  * @param loadNretry load attempts a two-stage task gets before failing ({@code scheduler.load-nretry})
  * @param trainNretry train attempts a two-stage task gets before failing ({@code scheduler.train-nretry})
+ * @param defaultCudaMemoryBytes GPU memory reserved for a task that asks for a GPU but gives no
+ *     estimate ({@code scheduler.default-cuda-memory})
+ * @param cudaMemoryUtilizationLimit device memory utilization an admission may not push past
+ *     ({@code utilization-limit.cuda-memory}), a fraction in (0, 1]
+ * @param remainCudaMemoryBytes device memory that must stay free after an admission ({@code remain-limit.cuda-memory})
+ * @param placement the GPU placement policy's name ({@code scheduler.placement})
+ * @param maxPerDevice most Berth tasks on one device ({@code scheduler.max-per-device}); 0 = unlimited
+ * @param putInterval least time between two placements on one device under {@code auto} ({@code scheduler.put-interval})
+ * @param availableInterval how long a device must have been stable before {@code auto} uses it
+ *     ({@code scheduler.available-interval})
+ * @param seed seed of the random placement policies ({@code scheduler.seed})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -31,7 +42,15 @@ public record SchedulerConfig(
     double memoryUtilizationLimit,
     long remainMemoryBytes,
     int loadNretry,
-    int trainNretry) {
+    int trainNretry,
+    long defaultCudaMemoryBytes,
+    double cudaMemoryUtilizationLimit,
+    long remainCudaMemoryBytes,
+    String placement,
+    int maxPerDevice,
+    Duration putInterval,
+    Duration availableInterval,
+    long seed) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -51,6 +70,20 @@ public record SchedulerConfig(
     nonNegative("remain-limit.memory", remainMemoryBytes);
     positive("scheduler.load-nretry", loadNretry);
     positive("scheduler.train-nretry", trainNretry);
+    nonNegative("scheduler.default-cuda-memory", defaultCudaMemoryBytes);
+    fraction("utilization-limit.cuda-memory", cudaMemoryUtilizationLimit);
+    nonNegative("remain-limit.cuda-memory", remainCudaMemoryBytes);
+    try {
+      dev.berth.core.gpu.PlacementPolicies.byName(placement);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("scheduler.placement must name a policy: " + e.getMessage());
+    }
+    nonNegative("scheduler.max-per-device", maxPerDevice);
+    Objects.requireNonNull(putInterval, "putInterval");
+    Objects.requireNonNull(availableInterval, "availableInterval");
+    if (putInterval.isNegative() || availableInterval.isNegative()) {
+      throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
+    }
   }
 
   /** A builder holding the defaults. */
@@ -70,7 +103,15 @@ public record SchedulerConfig(
         .memoryUtilizationLimit(memoryUtilizationLimit)
         .remainMemoryBytes(remainMemoryBytes)
         .loadNretry(loadNretry)
-        .trainNretry(trainNretry);
+        .trainNretry(trainNretry)
+        .defaultCudaMemoryBytes(defaultCudaMemoryBytes)
+        .cudaMemoryUtilizationLimit(cudaMemoryUtilizationLimit)
+        .remainCudaMemoryBytes(remainCudaMemoryBytes)
+        .placement(placement)
+        .maxPerDevice(maxPerDevice)
+        .putInterval(putInterval)
+        .availableInterval(availableInterval)
+        .seed(seed);
   }
 
   private static void nonNegative(String key, long value) {
@@ -103,8 +144,64 @@ public record SchedulerConfig(
     private long remainMemoryBytes = 4_000_000_000L;
     private int loadNretry = 3;
     private int trainNretry = 3;
+    private long defaultCudaMemoryBytes = 2_000_000_000L;
+    private double cudaMemoryUtilizationLimit = 0.8;
+    private long remainCudaMemoryBytes = 2_000_000_000L;
+    private String placement = "best-fit";
+    private int maxPerDevice;
+    private Duration putInterval = Duration.ofSeconds(5);
+    private Duration availableInterval = Duration.ofSeconds(5);
+    private long seed;
 
     private Builder() {}
+
+    /** {@code scheduler.default-cuda-memory}. */
+    public Builder defaultCudaMemoryBytes(long v) {
+      defaultCudaMemoryBytes = v;
+      return this;
+    }
+
+    /** {@code utilization-limit.cuda-memory}. */
+    public Builder cudaMemoryUtilizationLimit(double v) {
+      cudaMemoryUtilizationLimit = v;
+      return this;
+    }
+
+    /** {@code remain-limit.cuda-memory}. */
+    public Builder remainCudaMemoryBytes(long v) {
+      remainCudaMemoryBytes = v;
+      return this;
+    }
+
+    /** {@code scheduler.placement}. */
+    public Builder placement(String v) {
+      placement = v;
+      return this;
+    }
+
+    /** {@code scheduler.max-per-device}. */
+    public Builder maxPerDevice(int v) {
+      maxPerDevice = v;
+      return this;
+    }
+
+    /** {@code scheduler.put-interval}. */
+    public Builder putInterval(Duration v) {
+      putInterval = v;
+      return this;
+    }
+
+    /** {@code scheduler.available-interval}. */
+    public Builder availableInterval(Duration v) {
+      availableInterval = v;
+      return this;
+    }
+
+    /** {@code scheduler.seed}. */
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
 
     /** {@code scheduler.max-process}. */
     public Builder maxProcess(int v) {
@@ -170,7 +267,9 @@ public record SchedulerConfig(
     public SchedulerConfig build() {
       return new SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
-          memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry);
+          memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
+          cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
+          seed);
     }
   }
 }

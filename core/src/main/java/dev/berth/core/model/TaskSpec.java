@@ -1,8 +1,12 @@
 package dev.berth.core.model;
 
+import dev.berth.core.deps.Dependency;
+import dev.berth.core.deps.RetryPolicy;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -17,6 +21,12 @@ import java.util.TreeMap;
  * @param resources what the task asks of the host
  * @param priority higher runs first; ties keep submission order
  * @param params matrix values this task was expanded from, sorted by name (empty when none)
+ * @param after tasks that must end (as the edge says) before this one starts
+ * @param follow tasks whose device this one must run on, once they ended as the edge says
+ * @param retry how ordinary failures are retried
+ * @param queueTimeout longest wait for dependencies and resources before the task times out
+ * @param timeout longest run of one attempt before it is killed
+ * @param gpu what the task asks of the GPUs ({@link GpuRequest#NONE} for a CPU task)
  */
 public record TaskSpec(
     TaskId id,
@@ -25,10 +35,27 @@ public record TaskSpec(
     SortedMap<String, String> env,
     Resources resources,
     int priority,
-    SortedMap<String, String> params) {
+    SortedMap<String, String> params,
+    Optional<Dependency> after,
+    Optional<Dependency> follow,
+    RetryPolicy retry,
+    Optional<Duration> queueTimeout,
+    Optional<Duration> timeout,
+    GpuRequest gpu) {
 
   /** Validates and defensively copies. */
   public TaskSpec {
+    Objects.requireNonNull(after, "after");
+    Objects.requireNonNull(follow, "follow");
+    Objects.requireNonNull(retry, "retry");
+    Objects.requireNonNull(queueTimeout, "queueTimeout");
+    Objects.requireNonNull(timeout, "timeout");
+    Objects.requireNonNull(gpu, "gpu");
+    for (Optional<Duration> d : List.of(queueTimeout, timeout)) {
+      if (d.isPresent() && (d.get().isNegative() || d.get().isZero())) {
+        throw new IllegalArgumentException("task " + id + ": timeouts must be > 0 but was " + d.get());
+      }
+    }
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(resources, "resources");
@@ -38,6 +65,35 @@ public record TaskSpec(
     }
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+  }
+
+  /** A task with no dependencies, retries or timeouts. */
+  public TaskSpec(
+      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
+      int priority, SortedMap<String, String> params) {
+    this(id, group, command, env, resources, priority, params, Optional.empty(), Optional.empty(), RetryPolicy.NONE,
+        Optional.empty(), Optional.empty(), GpuRequest.NONE);
+  }
+
+  /** The tasks this one names in {@code after} and {@code follow}, without repeats, in order. */
+  public List<TaskId> dependsOn() {
+    java.util.LinkedHashSet<TaskId> ids = new java.util.LinkedHashSet<>();
+    after.ifPresent(d -> ids.addAll(d.tasks()));
+    follow.ifPresent(d -> ids.addAll(d.tasks()));
+    return List.copyOf(ids);
+  }
+
+  /** A builder holding this spec's values. */
+  public Builder toBuilder() {
+    Builder b = new Builder(id, group).command(command).env(env).priority(priority).params(params).retry(retry);
+    b.memoryBytes = resources.memoryBytes();
+    b.milliCpus = resources.milliCpus();
+    b.after = after;
+    b.follow = follow;
+    b.queueTimeout = queueTimeout;
+    b.timeout = timeout;
+    b.gpu = gpu;
+    return b;
   }
 
   /** Starts a builder for a task with the given id in the given group. */
@@ -55,6 +111,15 @@ public record TaskSpec(
     private long milliCpus = 1000;
     private int priority;
     private final SortedMap<String, String> params = new TreeMap<>();
+    private Optional<Dependency> after = Optional.empty();
+    private Optional<Dependency> follow = Optional.empty();
+    private RetryPolicy retry = RetryPolicy.NONE;
+    private Optional<Duration> queueTimeout = Optional.empty();
+    private Optional<Duration> timeout = Optional.empty();
+    private GpuRequest gpu = GpuRequest.NONE;
+    private boolean gpuImplied;
+    private boolean cpuPinned;
+    private long defaultGpuMemory;
 
     private Builder(TaskId id, String group) {
       this.id = id;
@@ -102,9 +167,140 @@ public record TaskSpec(
       return this;
     }
 
+    /** Tasks that must end before this one starts. */
+    public Builder after(Dependency dependency) {
+      this.after = Optional.of(dependency);
+      return this;
+    }
+
+    /** Tasks whose device this one must run on. */
+    public Builder follow(Dependency dependency) {
+      this.follow = Optional.of(dependency);
+      return this;
+    }
+
+    /** How ordinary failures are retried. */
+    public Builder retry(RetryPolicy policy) {
+      this.retry = policy;
+      return this;
+    }
+
+    /** Retries after ordinary failures, keeping the other retry settings. */
+    public Builder retries(int retries) {
+      this.retry = new RetryPolicy(retries, retry.delay(), retry.backoff(), retry.maxDelay());
+      return this;
+    }
+
+    /** Wait before the first retry, keeping the other retry settings. */
+    public Builder retryDelay(Duration delay) {
+      this.retry = new RetryPolicy(retry.retries(), delay, retry.backoff(), retry.maxDelay());
+      return this;
+    }
+
+    /** Factor the retry wait grows by, keeping the other retry settings. */
+    public Builder retryBackoff(double backoff) {
+      this.retry = new RetryPolicy(retry.retries(), retry.delay(), backoff, retry.maxDelay());
+      return this;
+    }
+
+    /** Cap on the retry wait, keeping the other retry settings. */
+    public Builder retryDelayMax(Duration max) {
+      this.retry = new RetryPolicy(retry.retries(), retry.delay(), retry.backoff(), max);
+      return this;
+    }
+
+    /** Longest wait for dependencies and resources. */
+    public Builder queueTimeout(Duration d) {
+      this.queueTimeout = Optional.of(d);
+      return this;
+    }
+
+    /** Longest run of one attempt. */
+    public Builder timeout(Duration d) {
+      this.timeout = Optional.of(d);
+      return this;
+    }
+
     /** Builds the validated spec. */
     public TaskSpec build() {
-      return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params);
+      if (cpuPinned && (gpu.wantsGpu() || gpuImplied)) {
+        throw new IllegalArgumentException("task " + id + " has device: cpu but also asks for a GPU"
+            + " (gpu-memory, gpus, targets); drop one of them");
+      }
+      GpuRequest gpu = this.gpu;
+      if (gpuImplied && !gpu.wantsGpu()) {
+        gpu = gpu.withMemory(defaultGpuMemory > 0 ? defaultGpuMemory : 1);
+      }
+      return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params, after,
+          follow, retry, queueTimeout, timeout, gpu);
+    }
+
+    /** What the task asks of the GPUs. */
+    public Builder gpu(GpuRequest request) {
+      this.gpu = request;
+      return this;
+    }
+
+    /** GPU memory on one device (a share). */
+    public Builder gpuMemoryBytes(long bytes) {
+      gpu = new GpuRequest(bytes, gpu.wholeDevices(), gpu.pinned(), gpu.targets(), gpu.placement(), gpu.blacklist());
+      return this;
+    }
+
+    /** Whole GPUs, used exclusively. */
+    public Builder gpus(int devices) {
+      gpu = new GpuRequest(gpu.memoryBytes(), devices, gpu.pinned(), gpu.targets(), gpu.placement(), gpu.blacklist());
+      return this;
+    }
+
+    /**
+     * The device: {@code cpu} (no GPU), {@code cuda} (any GPU) or {@code cuda:N} (that GPU).
+     *
+     * @throws IllegalArgumentException for any other text
+     */
+    public Builder device(String device) {
+      String d = device.strip();
+      if (d.equals("cpu")) {
+        cpuPinned = true;
+        return this;
+      }
+      gpuImplied = true;
+      if (d.equals("cuda")) {
+        return this;
+      }
+      if (!d.matches("cuda:[0-9]{1,4}")) {
+        throw new IllegalArgumentException("'" + device + "' is not a device; use cpu, cuda or cuda:N such as cuda:1");
+      }
+      int index = Integer.parseInt(d.substring("cuda:".length()));
+      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), java.util.OptionalInt.of(index), gpu.targets(),
+          gpu.placement(), gpu.blacklist());
+      return this;
+    }
+
+    /** The GPUs the task may use, by index. */
+    public Builder targets(List<Integer> indices) {
+      gpuImplied = true;
+      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), indices, gpu.placement(), gpu.blacklist());
+      return this;
+    }
+
+    /** The GPU placement policy for this task. */
+    public Builder placement(String policy) {
+      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), gpu.targets(), Optional.of(policy),
+          gpu.blacklist());
+      return this;
+    }
+
+    /** Whether a retry avoids devices where the task failed. */
+    public Builder blacklist(boolean avoid) {
+      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), gpu.targets(), gpu.placement(), avoid);
+      return this;
+    }
+
+    /** GPU memory for a task that asks for a GPU ({@code device: cuda}, a pin or targets) without saying how much. */
+    public Builder defaultGpuMemoryBytes(long bytes) {
+      this.defaultGpuMemory = bytes;
+      return this;
     }
   }
 }

@@ -19,13 +19,27 @@ import java.util.function.Function;
  * @param finishedAt when it ended, or null while it runs
  * @param totals counts of all tasks by status
  * @param groups groups in run order
+ * @param devices the GPUs the run could use (empty on a CPU-only run)
  */
 public record RunReport(
-    String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups) {
+    String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups,
+    List<DeviceReport> devices) {
 
-  /** Copies the list. */
+  /** Copies the lists. */
   public RunReport {
     groups = List.copyOf(groups);
+    devices = List.copyOf(devices);
+  }
+
+  /** A report of a run without GPUs. */
+  public RunReport(
+      String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups) {
+    this(run, status, startedAt, finishedAt, totals, groups, List.of());
+  }
+
+  /** The same report with these devices. */
+  public RunReport withDevices(List<DeviceReport> list) {
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, list);
   }
 
   /**

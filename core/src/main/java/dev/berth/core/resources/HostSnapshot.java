@@ -17,6 +17,7 @@ import java.util.TreeMap;
  * @param totalMemoryBytes physical memory
  * @param availableMemoryBytes memory available to new processes
  * @param taskMemoryBytes resident memory of each running Berth task's process tree, by task
+ * @param gpus what the GPU probe saw
  */
 public record HostSnapshot(
     Instant takenAt,
@@ -24,7 +25,8 @@ public record HostSnapshot(
     double cpuUtilization,
     long totalMemoryBytes,
     long availableMemoryBytes,
-    SortedMap<TaskId, Long> taskMemoryBytes) {
+    SortedMap<TaskId, Long> taskMemoryBytes,
+    GpuReading gpus) {
 
   /** Validates and copies; clamps utilization into [0, 1] unless it is the unknown marker. */
   public HostSnapshot {
@@ -42,6 +44,20 @@ public record HostSnapshot(
     }
     availableMemoryBytes = Math.min(availableMemoryBytes, totalMemoryBytes);
     taskMemoryBytes = Collections.unmodifiableSortedMap(new TreeMap<>(taskMemoryBytes));
+    Objects.requireNonNull(gpus, "gpus");
+  }
+
+  /** A reading of a host without GPUs. */
+  public HostSnapshot(
+      Instant takenAt, int logicalCpus, double cpuUtilization, long totalMemoryBytes, long availableMemoryBytes,
+      SortedMap<TaskId, Long> taskMemoryBytes) {
+    this(takenAt, logicalCpus, cpuUtilization, totalMemoryBytes, availableMemoryBytes, taskMemoryBytes, GpuReading.NONE);
+  }
+
+  /** The same reading with this GPU reading. */
+  public HostSnapshot withGpus(GpuReading reading) {
+    return new HostSnapshot(takenAt, logicalCpus, cpuUtilization, totalMemoryBytes, availableMemoryBytes,
+        taskMemoryBytes, reading);
   }
 
   /** Whether the CPU utilization is known. */

@@ -26,6 +26,27 @@ public enum Resource {
       return Long.toString(amount);
     }
   },
+  /** GPU memory, in bytes. */
+  GPU_MEMORY("gpu-memory") {
+    @Override
+    public String format(long amount) {
+      return ByteSize.format(amount);
+    }
+  },
+  /** Whole GPUs, a count. */
+  GPUS("gpus") {
+    @Override
+    public String format(long amount) {
+      return Long.toString(amount);
+    }
+  },
+  /** Berth tasks on one device, a count. */
+  DEVICE_TASKS("tasks-per-device") {
+    @Override
+    public String format(long amount) {
+      return Long.toString(amount);
+    }
+  },
   /** CPU utilization, in thousandths. */
   CPU_UTILIZATION("cpu-utilization") {
     @Override

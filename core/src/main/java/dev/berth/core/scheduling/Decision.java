@@ -1,15 +1,18 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 
 /** One thing the runtime must do, decided by the {@link Scheduler}. */
-public sealed interface Decision permits Decision.Release, Decision.Start, Decision.Fail {
+public sealed interface Decision
+    permits Decision.Release, Decision.Start, Decision.Fail, Decision.Settle, Decision.Kill {
 
   /** The task the decision is about. */
   TaskId task();
 
-  /** Mark the task ready: its group's turn has come. */
+  /** Mark the task ready: its group's turn has come and its dependencies are met. */
   record Release(TaskId task) implements Decision {}
 
   /** Start attempt {@code attempt} of the task with this placement. */
@@ -17,4 +20,23 @@ public sealed interface Decision permits Decision.Release, Decision.Start, Decis
 
   /** Fail the task at once: it can never be placed. */
   record Fail(TaskId task, String reason) implements Decision {}
+
+  /**
+   * End a task that has no process in a terminal state: unreachable, cancelled because something
+   * it needed was cancelled, or timed out while queued.
+   */
+  record Settle(TaskId task, TaskState state, String reason) implements Decision {
+    /** Validates that the state is terminal. */
+    public Settle {
+      if (!state.isTerminal()) {
+        throw new IllegalArgumentException("Settle needs a terminal state but got " + state);
+      }
+    }
+  }
+
+  /**
+   * Kill the task's running process tree; when it exits, the attempt ends with {@code outcome}.
+   * Repeated in every pass until the exit is seen; the runtime acts on the first.
+   */
+  record Kill(TaskId task, Outcome outcome, String reason) implements Decision {}
 }

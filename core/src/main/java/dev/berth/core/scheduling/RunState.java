@@ -7,12 +7,14 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -31,21 +33,28 @@ public final class RunState {
   private final List<TaskRecord> tasks = new ArrayList<>();
   private final Map<TaskId, TaskRecord> byId = new TreeMap<>();
   private final NavigableSet<TaskRecord> ready = new TreeSet<>(START_ORDER);
+  private final NavigableSet<TaskRecord> queued = new TreeSet<>(Comparator.comparingInt(TaskRecord::seq));
   private final SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
   private final int[] unfinishedPerGroup;
+  private final Instant[] groupActivatedAt;
   private int unfinished;
+  private Instant startedAt;
+  private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
+  private long gpuPlacements;
 
   /** A fresh run: every task {@link TaskState#QUEUED}. */
   public RunState(RunSpec spec) {
     this.spec = spec;
     List<GroupSpec> groups = spec.groups();
     unfinishedPerGroup = new int[groups.size()];
+    groupActivatedAt = new Instant[groups.size()];
     int seq = 0;
     for (int g = 0; g < groups.size(); g++) {
       for (TaskSpec t : groups.get(g).tasks()) {
         TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), seq++, g);
         tasks.add(r);
         byId.put(t.id(), r);
+        queued.add(r);
         unfinishedPerGroup[g]++;
         unfinished++;
       }
@@ -63,6 +72,9 @@ public final class RunState {
     TaskState before = r.state();
     r.history().append(event);
     TaskState after = r.state();
+    if (before == TaskState.QUEUED) {
+      queued.remove(r);
+    }
     if (before == TaskState.INIT) {
       ready.remove(r);
     }
@@ -71,13 +83,64 @@ public final class RunState {
     }
     if (event instanceof TaskEvent.Launched l) {
       running.put(id, l);
+      List<Integer> gpus = l.placement().gpuIndices();
+      gpus.forEach(i -> lastPlacedAt.put(i, l.at()));
+      if (!gpus.isEmpty()) {
+        gpuPlacements++;
+      }
     } else if (!after.hasProcess()) {
       running.remove(id);
     }
     if (after.isTerminal() && !before.isTerminal()) {
       unfinishedPerGroup[r.groupIndex()]--;
       unfinished--;
+      int active = activeGroup();
+      if (active < groupActivatedAt.length && groupActivatedAt[active] == null) {
+        groupActivatedAt[active] = event.at();
+      }
     }
+  }
+
+  /** Records when the run started: the moment the first group (or, in parallel mode, every task) became pending. */
+  public void started(Instant at) {
+    if (startedAt == null) {
+      startedAt = at;
+      int active = activeGroup();
+      if (active < groupActivatedAt.length && groupActivatedAt[active] == null) {
+        groupActivatedAt[active] = at;
+      }
+    }
+  }
+
+  /** When the run started, if {@link #started} was called. */
+  public Optional<Instant> startedAt() {
+    return Optional.ofNullable(startedAt);
+  }
+
+  /**
+   * Since when a queued task has been waiting for its dependencies: when its group's turn came, or
+   * when the run started if groups run in parallel. Empty while its group's turn has not come.
+   */
+  public Optional<Instant> pendingSince(TaskRecord r) {
+    if (spec.groupsInParallel()) {
+      return Optional.ofNullable(startedAt);
+    }
+    return Optional.ofNullable(groupActivatedAt[r.groupIndex()]);
+  }
+
+  /** When Berth last placed a task on each GPU, by device index. */
+  public SortedMap<Integer, Instant> lastPlacedAt() {
+    return Collections.unmodifiableSortedMap(lastPlacedAt);
+  }
+
+  /** How many attempts have been placed on GPUs so far: the sequence the random policies use. */
+  public long gpuPlacements() {
+    return gpuPlacements;
+  }
+
+  /** Tasks still waiting for their group or their dependencies, in submission order. */
+  public NavigableSet<TaskRecord> queued() {
+    return Collections.unmodifiableNavigableSet(queued);
   }
 
   /** The run's spec. */

@@ -1,24 +1,45 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.deps.Dependency;
+import dev.berth.core.deps.Edge;
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.resources.DeviceLedger;
 import dev.berth.core.resources.HostLedger;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
+import dev.berth.core.units.DurationText;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * Decides what to start. A pure function of the run state, a resource snapshot and {@code now}:
- * it reads no clock, starts no thread and does no I/O, and ties always break by priority then
- * submission order. The runtime calls it after every event and carries out what it returns.
+ * Decides what to start, end and kill. A pure function of the run state, a resource snapshot and
+ * {@code now}: it reads no clock, starts no thread and does no I/O, and ties always break by
+ * priority then submission order. The runtime calls it after every event and carries out what it
+ * returns.
  *
- * <p>One pass: release the queued tasks of the active group (groups run one after another), fail
- * ready tasks that no host state could ever admit, then admit ready tasks in start order against a
- * {@link HostLedger}, reserving as it goes. A task that does not fit does not stop the scan: smaller
- * tasks behind it may still fit (no head-of-line blocking). Not thread-safe; call from one thread.
+ * <p>One pass:
+ * <ol>
+ *   <li>Queued tasks whose turn has come (their group is the active one, or groups run in
+ *       parallel) are released when their {@code after} and {@code follow} edges are met, settled
+ *       as unreachable (or cancelled) when an edge can never be met, and timed out when they waited
+ *       longer than their {@code queue-timeout}.
+ *   <li>Ready tasks that no host state could ever admit fail at once; ready tasks still inside a
+ *       retry delay wait for it; the others are admitted in start order against a
+ *       {@link HostLedger}, reserving as it goes. A task that does not fit does not stop the scan:
+ *       smaller tasks behind it may still fit (no head-of-line blocking).
+ *   <li>Running attempts past their {@code timeout} are killed.
+ * </ol>
+ * Each pass also says when the next one is due without any event ({@link Decisions#wakeAt()}).
+ * Not thread-safe; call from one thread.
  */
 public final class Scheduler {
 
@@ -31,57 +52,182 @@ public final class Scheduler {
 
   /** Runs one decision pass. Does not change {@code state}. */
   public Decisions decide(RunState state, HostSnapshot snapshot, Instant now) {
-    List<Decision> actions = new ArrayList<>();
-    List<TaskRecord> candidates = new ArrayList<>();
-    int active = state.activeGroup();
-    for (TaskRecord r : state.tasks()) {
-      if (r.groupIndex() == active && r.state() == TaskState.QUEUED) {
-        actions.add(new Decision.Release(r.spec().id()));
-        candidates.add(r);
-      }
-      if (r.groupIndex() > active) {
-        break;
-      }
-    }
-    List<TaskRecord> ordered = new ArrayList<>(state.ready());
-    if (!candidates.isEmpty()) {
-      ordered.addAll(candidates);
-      ordered.sort(RunState.START_ORDER);
-    }
-
-    HostLedger ledger = HostLedger.of(config, snapshot, state.running());
-    List<Waiting> waiting = new ArrayList<>();
-    Optional<Refusal> blockedBy = Optional.empty();
-    int blockedCount = 0;
-    for (TaskRecord r : ordered) {
-      Optional<Refusal> never = ledger.impossible(r.spec().resources());
-      if (never.isPresent()) {
-        actions.add(new Decision.Fail(r.spec().id(), "can never be placed: " + never.get().describe()));
-        continue;
-      }
-      if (blockedBy.isPresent()) {
-        blockedCount++;
-        continue;
-      }
-      Optional<Refusal> global = ledger.globalRefusal();
-      if (global.isPresent()) {
-        blockedBy = global;
-        blockedCount++;
-        continue;
-      }
-      HostLedger.Admission admission = ledger.tryReserve(r.spec().resources());
-      if (admission.placement().isPresent()) {
-        int attempt = r.history().attemptCount() + 1;
-        actions.add(new Decision.Start(r.spec().id(), attempt, admission.placement().get()));
-      } else {
-        waiting.add(new Waiting(r.spec().id(), admission.refusals()));
-      }
-    }
-    return new Decisions(actions, waiting, blockedBy, blockedCount);
+    Pass pass = new Pass(now);
+    List<TaskRecord> released = releaseQueued(state, pass);
+    admitReady(state, snapshot, released, pass);
+    killOverdue(state, pass);
+    return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
   }
 
   /** The configuration this scheduler applies. */
   public SchedulerConfig config() {
     return config;
+  }
+
+  private List<TaskRecord> releaseQueued(RunState state, Pass pass) {
+    List<TaskRecord> released = new ArrayList<>();
+    int active = state.activeGroup();
+    boolean parallel = state.spec().groupsInParallel();
+    for (TaskRecord r : state.queued()) {
+      if (!parallel && r.groupIndex() > active) {
+        break;
+      }
+      Optional<Edge.Evaluation> blocked = firstNotMet(r, state);
+      if (blocked.isEmpty()) {
+        pass.actions.add(new Decision.Release(r.spec().id()));
+        released.add(r);
+        continue;
+      }
+      Edge.Evaluation e = blocked.get();
+      if (e.status() == Edge.Status.IMPOSSIBLE) {
+        TaskState end = e.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE;
+        pass.actions.add(new Decision.Settle(r.spec().id(), end, e.reason()));
+        continue;
+      }
+      Optional<Duration> limit = r.spec().queueTimeout();
+      Optional<Instant> since = state.pendingSince(r);
+      if (limit.isPresent() && since.isPresent()) {
+        Instant deadline = since.get().plus(limit.get());
+        if (!pass.now.isBefore(deadline)) {
+          pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
+              "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
+        } else {
+          pass.wakeAt(deadline);
+        }
+      }
+    }
+    return released;
+  }
+
+  /** The first edge of the task that is not met (impossible edges win over pending ones), if any. */
+  private static Optional<Edge.Evaluation> firstNotMet(TaskRecord r, RunState state) {
+    Edge.Evaluation pending = null;
+    for (Optional<Dependency> d : List.of(r.spec().after(), r.spec().follow())) {
+      if (d.isEmpty()) {
+        continue;
+      }
+      Edge.Evaluation e = Edge.evaluate(d.get(), id -> state.task(id).state());
+      if (e.status() == Edge.Status.IMPOSSIBLE) {
+        return Optional.of(e);
+      }
+      if (e.status() == Edge.Status.PENDING && pending == null) {
+        pending = e;
+      }
+    }
+    return Optional.ofNullable(pending);
+  }
+
+  private void admitReady(RunState state, HostSnapshot snapshot, List<TaskRecord> released, Pass pass) {
+    List<TaskRecord> ordered = new ArrayList<>(state.ready());
+    if (!released.isEmpty()) {
+      ordered.addAll(released);
+      ordered.sort(RunState.START_ORDER);
+    }
+    HostLedger ledger = HostLedger.of(config, snapshot, state.running());
+    DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
+    for (TaskRecord r : ordered) {
+      TaskId id = r.spec().id();
+      Optional<Refusal> never = ledger.impossible(r.spec().resources());
+      if (never.isPresent()) {
+        pass.actions.add(new Decision.Fail(id, "can never be placed: " + never.get().describe()));
+        continue;
+      }
+      Optional<String> conflict = DeviceRules.followConflict(r, state);
+      if (conflict.isPresent()) {
+        pass.actions.add(new Decision.Fail(id, conflict.get()));
+        continue;
+      }
+      DeviceLedger.Plan plan = devices.plan(
+          r.spec().gpu(), DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+      if (plan.never().isPresent()) {
+        pass.actions.add(new Decision.Fail(id, plan.never().get()));
+        continue;
+      }
+      if (queueTimedOut(r, pass)) {
+        continue;
+      }
+      Optional<Instant> readyAt = Retries.readyAt(r);
+      if (readyAt.isPresent() && pass.now.isBefore(readyAt.get())) {
+        pass.wakeAt(readyAt.get());
+        continue;
+      }
+      if (pass.blockedBy.isPresent()) {
+        pass.blockedCount++;
+        continue;
+      }
+      Optional<Refusal> global = ledger.globalRefusal();
+      if (global.isPresent()) {
+        pass.blockedBy = global;
+        pass.blockedCount++;
+        continue;
+      }
+      if (!plan.placed()) {
+        pass.waiting.add(new Waiting(id, plan.refusals()));
+        continue;
+      }
+      HostLedger.Admission admission = ledger.tryReserve(r.spec().resources());
+      if (admission.placement().isEmpty()) {
+        pass.waiting.add(new Waiting(id, admission.refusals()));
+        continue;
+      }
+      Placement host = admission.placement().get();
+      long gpuMemory = devices.commit(plan);
+      Placement placement = new Placement(plan.deviceName(), host.memoryBytes(), host.milliCpus(), gpuMemory);
+      pass.actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement));
+    }
+  }
+
+  /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */
+  private static boolean queueTimedOut(TaskRecord r, Pass pass) {
+    Optional<Duration> limit = r.spec().queueTimeout();
+    List<TaskEvent> events = r.history().events();
+    if (limit.isEmpty() || events.isEmpty()) {
+      return false;
+    }
+    Instant readySince = Retries.readyAt(r).orElse(events.get(events.size() - 1).at());
+    Instant deadline = readySince.plus(limit.get());
+    if (pass.now.isBefore(deadline)) {
+      pass.wakeAt(deadline);
+      return false;
+    }
+    pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
+        "waited " + DurationText.format(limit.get()) + " for resources [queue-timeout]"));
+    return true;
+  }
+
+  private static void killOverdue(RunState state, Pass pass) {
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : state.running().entrySet()) {
+      Optional<Duration> limit = state.task(e.getKey()).spec().timeout();
+      if (limit.isEmpty()) {
+        continue;
+      }
+      Instant deadline = e.getValue().at().plus(limit.get());
+      if (pass.now.isBefore(deadline)) {
+        pass.wakeAt(deadline);
+      } else {
+        pass.actions.add(new Decision.Kill(e.getKey(), Outcome.TIMED_OUT,
+            "ran longer than its timeout of " + DurationText.format(limit.get())));
+      }
+    }
+  }
+
+  /** What one pass has decided so far. */
+  private static final class Pass {
+    final Instant now;
+    final List<Decision> actions = new ArrayList<>();
+    final List<Waiting> waiting = new ArrayList<>();
+    Optional<Refusal> blockedBy = Optional.empty();
+    int blockedCount;
+    Optional<Instant> wakeAt = Optional.empty();
+
+    Pass(Instant now) {
+      this.now = now;
+    }
+
+    void wakeAt(Instant t) {
+      if (wakeAt.isEmpty() || t.isBefore(wakeAt.get())) {
+        wakeAt = Optional.of(t);
+      }
+    }
   }
 }

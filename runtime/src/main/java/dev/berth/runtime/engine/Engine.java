@@ -1,21 +1,27 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskPattern;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.report.DeviceReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.Endings;
+import dev.berth.core.scheduling.Retries;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.report.ReportWriter;
+import dev.berth.core.gpu.GpuDevice;
 import dev.berth.spi.Execution;
+import dev.berth.spi.GpuProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.HostProbe;
 import dev.berth.spi.LaunchException;
@@ -23,11 +29,13 @@ import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
@@ -47,26 +55,50 @@ public final class Engine {
 
   private static final long TERMINATE_GRACE_MILLIS = 5_000;
 
+  private static final GpuProbe NO_GPUS = new GpuProbe() {
+    @Override
+    public List<GpuDevice> read() {
+      return List.of();
+    }
+
+    @Override
+    public String source() {
+      return GpuProbe.NONE;
+    }
+  };
+
   private final RunState state;
   private final Scheduler scheduler;
   private final RunLayout layout;
   private final Executor executor;
   private final HostProbe probe;
+  private final GpuTracker gpus;
   private final InstantSource clock;
   private final Timers timers;
   private final RunListener listener;
   private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
   private final Map<TaskId, Execution> executions = new TreeMap<>();
+  private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
   private HostSnapshot snapshot;
   private Instant startedAt;
   private String cancelReason;
   private Timers.Cancellable tick;
+  private Timers.Cancellable wake;
+  private Instant wakeAt;
   private RunResult result;
 
-  /** An engine for one run; nothing happens until {@link #start()} or {@link #run()}. */
+  /** An engine for a run on a host without GPUs. */
   public Engine(
       RunSpec spec, RunLayout layout, Executor executor, HostProbe probe, InstantSource clock, Timers timers,
       RunListener listener) {
+    this(spec, layout, executor, probe, NO_GPUS, clock, timers, listener);
+  }
+
+  /** An engine for one run; nothing happens until {@link #start()} or {@link #run()}. */
+  public Engine(
+      RunSpec spec, RunLayout layout, Executor executor, HostProbe probe, GpuProbe gpuProbe, InstantSource clock,
+      Timers timers, RunListener listener) {
+    this.gpus = new GpuTracker(gpuProbe);
     this.state = new RunState(spec);
     this.scheduler = new Scheduler(spec.config());
     this.layout = layout;
@@ -93,6 +125,7 @@ public final class Engine {
       throw new IllegalStateException("engine already started");
     }
     startedAt = clock.instant();
+    state.started(startedAt);
     listener.runStarted(state);
     readProbe();
     scheduleTick();
@@ -116,6 +149,42 @@ public final class Engine {
     inbox.add(() -> cancelAll(reason));
   }
 
+  /**
+   * Cancels these tasks: those not started end as cancelled, running ones are terminated; tasks
+   * that can no longer run because of them are cancelled in turn. Unknown or ended tasks are
+   * ignored. Safe to call from any thread.
+   */
+  public void cancel(java.util.Collection<TaskId> tasks, String reason) {
+    List<TaskId> copy = List.copyOf(tasks);
+    inbox.add(() -> copy.forEach(id -> cancelTask(id, reason)));
+  }
+
+  /**
+   * Cancels the tasks matching any of these patterns (ids, globs such as {@code train-*}, or
+   * {@code group:NAME}), or the whole run when there are none. Safe to call from any thread.
+   */
+  public void cancelMatching(List<String> patterns, String reason) {
+    if (patterns.isEmpty()) {
+      cancel(reason);
+      return;
+    }
+    List<String> copy = List.copyOf(patterns);
+    inbox.add(() -> {
+      for (TaskRecord r : state.tasks()) {
+        if (copy.stream().anyMatch(p -> matches(p, r))) {
+          cancelTask(r.spec().id(), reason);
+        }
+      }
+    });
+  }
+
+  private static boolean matches(String pattern, TaskRecord r) {
+    if (pattern.startsWith("group:")) {
+      return r.spec().group().equals(pattern.substring("group:".length()));
+    }
+    return TaskPattern.of(pattern).matches(r.spec().id().value());
+  }
+
   /** The run's state; read it only from the loop thread. */
   public RunState state() {
     return state;
@@ -136,7 +205,12 @@ public final class Engine {
         Decisions decisions = scheduler.decide(state, snapshot, clock.instant());
         again = act(decisions);
         listener.decided(decisions);
+        if (!again) {
+          wakeAt(decisions.wakeAt().orElse(null));
+        }
       }
+    } else {
+      settleCancelled();
     }
     if (state.isFinished() && executions.isEmpty()) {
       finish();
@@ -153,6 +227,11 @@ public final class Engine {
       } else if (d instanceof Decision.Fail fail) {
         record(d.task(), new TaskEvent.Settled(now, TaskState.EXCEPTION, fail.reason()));
         progressed = true;
+      } else if (d instanceof Decision.Settle settle) {
+        record(d.task(), new TaskEvent.Settled(now, settle.state(), settle.reason()));
+        progressed = true;
+      } else if (d instanceof Decision.Kill kill) {
+        kill(kill);
       } else if (d instanceof Decision.Start start) {
         launch(state.task(start.task()), start.attempt(), start.placement());
       }
@@ -173,8 +252,47 @@ public final class Engine {
     } catch (LaunchException e) {
       Instant now = clock.instant();
       record(id, new TaskEvent.Launched(now, attempt, placement, -1, false));
-      record(id, Endings.startFailed(now, e.getMessage()));
+      record(id, Retries.retryIfAllowed(r, Endings.startFailed(now, e.getMessage())));
     }
+  }
+
+  private void kill(Decision.Kill kill) {
+    Execution e = executions.get(kill.task());
+    if (e != null && killing.putIfAbsent(kill.task(), kill) == null) {
+      e.terminate(TERMINATE_GRACE_MILLIS);
+    }
+  }
+
+  private void cancelTask(TaskId id, String reason) {
+    TaskRecord r;
+    try {
+      r = state.task(id);
+    } catch (IllegalArgumentException unknown) {
+      return;
+    }
+    if (r.state().isTerminal()) {
+      return;
+    }
+    if (r.state().hasProcess()) {
+      kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
+    } else {
+      record(id, new TaskEvent.Settled(clock.instant(), TaskState.CANCELLED, reason));
+    }
+  }
+
+  private void wakeAt(Instant at) {
+    if (at == null || (wakeAt != null && !at.isBefore(wakeAt))) {
+      return;
+    }
+    if (wake != null) {
+      wake.cancel();
+    }
+    wakeAt = at;
+    Duration delay = Duration.between(clock.instant(), at);
+    wake = timers.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> inbox.add(() -> {
+      wakeAt = null;
+      wake = null;
+    }));
   }
 
   private SortedMap<String, String> environment(TaskSpec spec, int attempt, Placement placement) {
@@ -186,10 +304,27 @@ public final class Engine {
     env.put("BERTH_TASK_DIR", layout.taskDir(spec).toString());
     env.put("BERTH_ATTEMPT", Integer.toString(attempt));
     env.put("BERTH_DEVICE", placement.device());
+    List<Integer> gpuIndices = placement.gpuIndices();
+    if (!gpuIndices.isEmpty()) {
+      env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpuIndices.stream().map(String::valueOf).toList()));
+      env.put("BERTH_GPU_MEMORY_BYTES", Long.toString(placement.gpuMemoryBytes()));
+    } else if (!snapshot.gpus().devices().isEmpty()) {
+      env.put("CUDA_VISIBLE_DEVICES", ""); // a CPU task must not grab a GPU Berth did not give it
+    }
     env.put("BERTH_CPUS", Double.toString(placement.milliCpus() / 1000.0));
     env.put("BERTH_MEMORY_BYTES", Long.toString(placement.memoryBytes()));
-    spec.params().forEach((k, v) -> env.put("BERTH_PARAM_" + k.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_"), v));
+    for (TaskId dep : spec.dependsOn()) {
+      env.put("BERTH_DEP_" + envName(dep.value()) + "_DIR", layout.taskDir(state.task(dep).spec()).toString());
+    }
+    if (!spec.dependsOn().isEmpty()) {
+      env.put("BERTH_DEPS_FILE", DependencyFile.write(layout, state, spec).toString());
+    }
+    spec.params().forEach((k, v) -> env.put("BERTH_PARAM_" + envName(k), v));
     return env;
+  }
+
+  private static String envName(String s) {
+    return s.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
   }
 
   private void exited(TaskId id, int attempt, int exitCode) {
@@ -199,12 +334,7 @@ public final class Engine {
     if (current == null || current.attempt() != attempt) {
       return; // not the attempt the task is in now; nothing to end
     }
-    Instant now = clock.instant();
-    if (cancelReason != null) {
-      record(id, Endings.cancelled(now, exitCode, cancelReason));
-    } else {
-      record(id, Endings.exited(now, exitCode));
-    }
+    record(id, Retries.ending(r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id))));
   }
 
   private void cancelAll(String reason) {
@@ -212,14 +342,18 @@ public final class Engine {
       return;
     }
     cancelReason = reason;
+    for (TaskId id : new ArrayList<>(executions.keySet())) {
+      kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
+    }
+  }
+
+  /** After a run-wide cancel, every task without a process ends as cancelled, including retries. */
+  private void settleCancelled() {
     Instant now = clock.instant();
     for (TaskRecord r : state.tasks()) {
       if (!r.state().isTerminal() && !r.state().hasProcess()) {
-        record(r.spec().id(), new TaskEvent.Settled(now, TaskState.CANCELLED, reason));
+        record(r.spec().id(), new TaskEvent.Settled(now, TaskState.CANCELLED, cancelReason));
       }
-    }
-    for (Execution e : new ArrayList<>(executions.values())) {
-      e.terminate(TERMINATE_GRACE_MILLIS);
     }
   }
 
@@ -235,7 +369,9 @@ public final class Engine {
         pids.put(id, launch.pid());
       }
     });
-    snapshot = probe.read(clock.instant(), pids);
+    Instant now = clock.instant();
+    snapshot = probe.read(now, pids).withGpus(gpus.read(now, pids));
+    listener.probed(snapshot);
   }
 
   private void scheduleTick() {
@@ -251,8 +387,13 @@ public final class Engine {
     if (tick != null) {
       tick.cancel();
     }
+    if (wake != null) {
+      wake.cancel();
+    }
     RunReport report = RunReport.of(
-        state, startedAt, clock.instant(), cancelReason != null, spec -> layout.taskDir(spec).toString());
+        state, startedAt, clock.instant(), cancelReason != null, spec -> layout.taskDir(spec).toString())
+        .withDevices(snapshot.gpus().devices().stream()
+            .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
     try {
       ReportWriter.write(report, layout.reportJson());
     } catch (IOException e) {

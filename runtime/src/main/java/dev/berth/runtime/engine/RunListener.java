@@ -21,6 +21,9 @@ public interface RunListener {
   /** A task's history grew by {@code event}. */
   default void taskEvent(TaskRecord task, TaskEvent event) {}
 
+  /** The probes were read. */
+  default void probed(dev.berth.core.resources.HostSnapshot snapshot) {}
+
   /** A decision pass ran; {@code decisions} says what waits and why. */
   default void decided(Decisions decisions) {}
 

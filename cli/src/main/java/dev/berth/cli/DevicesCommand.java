@@ -1,0 +1,210 @@
+package dev.berth.cli;
+
+import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.GpuProcess;
+import dev.berth.core.units.ByteSize;
+import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.spi.GpuProbe;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code berth devices}: lists the GPUs Berth would use, with memory, utilization and processes. */
+@Command(
+    name = "devices",
+    mixinStandardHelpOptions = true,
+    description = "List the GPUs Berth sees: memory, utilization, Berth's reservations and compute processes.")
+final class DevicesCommand implements Callable<Integer> {
+
+  @Mixin GpuOption gpuOption;
+
+  @Option(names = "--json", description = "Print JSON instead of a table.")
+  boolean json;
+
+  @Spec CommandSpec command;
+
+  private final Function<DeviceSelection, GpuProbe> probes;
+
+  /** The command with the real probes. */
+  DevicesCommand() {
+    this(selection -> GpuProbes.select(selection, new ProcessCommandRunner()));
+  }
+
+  /** The command with another way to turn a selection into a probe (tests). */
+  DevicesCommand(Function<DeviceSelection, GpuProbe> probes) {
+    this.probes = Objects.requireNonNull(probes, "probes");
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter err = command.commandLine().getErr();
+    PrintWriter out = command.commandLine().getOut();
+    GpuProbe probe;
+    try {
+      probe = probes.apply(gpuOption.selection());
+    } catch (IllegalArgumentException e) {
+      err.println("berth: --gpus: " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    try (probe) {
+      List<GpuDevice> devices = probe.read();
+      Map<Integer, Long> reserved = Map.of();
+      out.print(json
+          ? DeviceTable.json(probe.source(), probe.lastError(), devices, reserved)
+          : DeviceTable.render(probe.source(), probe.lastError(), devices, reserved));
+      out.flush();
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Renders a GPU reading as text, like gpustat: one line per device with its memory, utilization,
+   * what Berth reserved on it and its compute processes. Pure; lines end with {@code \n}.
+   */
+  static final class DeviceTable {
+
+    private DeviceTable() {}
+
+    /**
+     * The table, preceded by a line naming the count and the source and followed by a warning when
+     * the reading was incomplete; {@code no GPUs found (source: ...)} when there are none.
+     *
+     * @param source the probe's source
+     * @param error the probe's last error, if any
+     * @param devices the reading
+     * @param reservedBytes GPU memory Berth has reserved, by device index (absent: 0)
+     */
+    static String render(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes) {
+      StringBuilder text = new StringBuilder();
+      if (devices.isEmpty()) {
+        text.append("no GPUs found (source: ").append(source).append(")\n");
+        error.ifPresent(e -> text.append("  why: ").append(e).append('\n'));
+        return text.toString();
+      }
+      text.append(devices.size()).append(devices.size() == 1 ? " GPU" : " GPUs")
+          .append(" (source: ").append(source).append(")\n");
+      List<String[]> rows = new ArrayList<>();
+      rows.add(new String[] {"GPU", "NAME", "MEMORY USED / TOTAL", "UTIL", "BERTH RESERVED", "PROCESSES"});
+      for (GpuDevice d : devices) {
+        rows.add(new String[] {
+            d.id(),
+            (d.name().isEmpty() ? "(unnamed)" : d.name()) + (d.simulated() ? " (simulated)" : ""),
+            memory(d),
+            d.utilizationKnown() ? Math.round(d.utilization() * 100) + "%" : "n/a",
+            ByteSize.format(reservedBytes.getOrDefault(d.index(), 0L)),
+            processes(d.processes())});
+      }
+      boolean[] rightAligned = {false, false, false, true, false, false};
+      appendTable(text, rows, rightAligned);
+      error.ifPresent(e -> text.append("warning: ").append(e).append('\n'));
+      return text.toString();
+    }
+
+    /**
+     * The reading as JSON: {@code source}, {@code error} (null when none) and {@code devices}, one
+     * object per line with sizes in bytes, utilization as a fraction (null when unknown) and
+     * processes with {@code pid} and {@code memoryBytes} (null when unknown).
+     */
+    static String json(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes) {
+      StringBuilder text = new StringBuilder("{\n");
+      text.append("  \"source\": ").append(string(source)).append(",\n");
+      text.append("  \"error\": ").append(error.map(DeviceTable::string).orElse("null")).append(",\n");
+      text.append("  \"devices\": [");
+      for (int i = 0; i < devices.size(); i++) {
+        GpuDevice d = devices.get(i);
+        text.append(i == 0 ? "\n" : ",\n").append("    {")
+            .append("\"id\": ").append(string(d.id()))
+            .append(", \"index\": ").append(d.index())
+            .append(", \"uuid\": ").append(string(d.uuid()))
+            .append(", \"name\": ").append(string(d.name()))
+            .append(", \"simulated\": ").append(d.simulated())
+            .append(", \"memoryTotalBytes\": ").append(d.totalMemoryBytes())
+            .append(", \"memoryUsedBytes\": ").append(d.usedMemoryBytes())
+            .append(", \"memoryFreeBytes\": ").append(d.freeMemoryBytes())
+            .append(", \"berthReservedBytes\": ").append(reservedBytes.getOrDefault(d.index(), 0L))
+            .append(", \"utilization\": ").append(d.utilizationKnown() ? Double.toString(d.utilization()) : "null")
+            .append(", \"processes\": [")
+            .append(d.processes().stream()
+                .map(p -> "{\"pid\": " + p.pid() + ", \"memoryBytes\": "
+                    + (p.usedMemoryKnown() ? Long.toString(p.usedMemoryBytes()) : "null") + "}")
+                .collect(Collectors.joining(", ")))
+            .append("]}");
+      }
+      text.append(devices.isEmpty() ? "]\n" : "\n  ]\n").append("}\n");
+      return text.toString();
+    }
+
+    private static String memory(GpuDevice d) {
+      String percent = d.totalMemoryBytes() == 0
+          ? "-"
+          : Math.round(100.0 * d.usedMemoryBytes() / d.totalMemoryBytes()) + "%";
+      return ByteSize.format(d.usedMemoryBytes()) + " / " + ByteSize.format(d.totalMemoryBytes()) + " (" + percent + ")";
+    }
+
+    private static String processes(List<GpuProcess> processes) {
+      if (processes.isEmpty()) {
+        return "-";
+      }
+      return processes.stream()
+          .map(p -> p.pid() + " (" + (p.usedMemoryKnown() ? ByteSize.format(p.usedMemoryBytes()) : "n/a") + ")")
+          .collect(Collectors.joining(", "));
+    }
+
+    private static void appendTable(StringBuilder text, List<String[]> rows, boolean[] rightAligned) {
+      int columns = rows.get(0).length;
+      int[] widths = new int[columns];
+      for (String[] row : rows) {
+        for (int c = 0; c < columns; c++) {
+          widths[c] = Math.max(widths[c], row[c].length());
+        }
+      }
+      for (String[] row : rows) {
+        StringBuilder line = new StringBuilder();
+        for (int c = 0; c < columns; c++) {
+          if (c > 0) {
+            line.append("  ");
+          }
+          String format = "%" + (rightAligned[c] ? "" : "-") + widths[c] + "s";
+          line.append(c == columns - 1 && !rightAligned[c] ? row[c] : String.format(Locale.ROOT, format, row[c]));
+        }
+        text.append(line.toString().stripTrailing()).append('\n');
+      }
+    }
+
+    /** A JSON string literal. */
+    static String string(String value) {
+      StringBuilder s = new StringBuilder("\"");
+      for (char ch : value.toCharArray()) {
+        switch (ch) {
+          case '"' -> s.append("\\\"");
+          case '\\' -> s.append("\\\\");
+          case '\n' -> s.append("\\n");
+          case '\r' -> s.append("\\r");
+          case '\t' -> s.append("\\t");
+          default -> {
+            if (ch < 0x20) {
+              s.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
+            } else {
+              s.append(ch);
+            }
+          }
+        }
+      }
+      return s.append('"').toString();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.berth.core.gpu;
+
+import java.util.List;
+
+/**
+ * {@code pci} (fedflow's {@code gpu-priority: pci}): the lowest device index first. NVML and
+ * nvidia-smi number devices in PCI bus order, so this is bus order. Same order as
+ * {@link FirstFit}; the name follows fedflow's configuration.
+ */
+public final class PciOrder implements PlacementPolicy {
+
+  /** The policy's name. */
+  public static final String NAME = "pci";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<DeviceState> order(List<DeviceState> fitting, PlacementRequest request) {
+    return List.copyOf(Candidates.byIndex(fitting));
+  }
+}

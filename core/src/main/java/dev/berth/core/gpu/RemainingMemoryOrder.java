@@ -1,0 +1,24 @@
+package dev.berth.core.gpu;
+
+import java.util.List;
+
+/**
+ * {@code remain-mem} (fedflow's {@code gpu-priority: remain-mem}): the device with the most free
+ * memory first, ties by index. Same order as {@link MostFree}; the name follows fedflow's
+ * configuration.
+ */
+public final class RemainingMemoryOrder implements PlacementPolicy {
+
+  /** The policy's name. */
+  public static final String NAME = "remain-mem";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<DeviceState> order(List<DeviceState> fitting, PlacementRequest request) {
+    return Candidates.sorted(fitting, MostFree.MOST_FREE_FIRST);
+  }
+}

@@ -1,0 +1,284 @@
+package dev.berth.core.resources;
+
+import dev.berth.core.gpu.DeviceState;
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.PlacementPolicies;
+import dev.berth.core.gpu.PlacementPolicy;
+import dev.berth.core.gpu.PlacementRequest;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.GpuRequest;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.RunState;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The GPUs for one decision pass: what the probe saw on each device minus what Berth promised to
+ * tasks whose usage the probe cannot see yet, with fedflow's limits per device
+ * ({@code utilization-limit.cuda-memory}, {@code remain-limit.cuda-memory}), the per-device task
+ * cap and whole-device exclusivity. Placement is planned first ({@link #plan}, side-effect free)
+ * and committed only when the host admits the task too ({@link #commit}), so one pass never hands
+ * out the same free memory twice.
+ */
+public final class DeviceLedger {
+
+  private final SchedulerConfig config;
+  private final Map<Integer, Slot> slots = new TreeMap<>();
+  private final Instant now;
+  private long sequence;
+
+  private DeviceLedger(SchedulerConfig config, HostSnapshot snapshot, RunState state, Instant now) {
+    this.config = config;
+    this.now = now;
+    this.sequence = state.gpuPlacements();
+    GpuReading reading = snapshot.gpus();
+    for (GpuDevice d : reading.devices()) {
+      slots.put(d.index(), new Slot(d, d.freeMemoryBytes(), state.lastPlacedAt().get(d.index()),
+          reading.stableSince().get(d.index())));
+    }
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : state.running().entrySet()) {
+      Placement p = e.getValue().placement();
+      List<Integer> indices = p.gpuIndices();
+      if (indices.isEmpty()) {
+        continue;
+      }
+      boolean visible = !e.getValue().at().isAfter(snapshot.takenAt());
+      long measured = visible ? reading.taskMemoryBytes().getOrDefault(e.getKey(), 0L) : 0L;
+      boolean exclusive = state.task(e.getKey()).spec().gpu().wholeDevices() > 0;
+      long perDevice = p.gpuMemoryBytes() / indices.size();
+      long outstanding = Math.max(0, perDevice - measured / indices.size());
+      for (int i : indices) {
+        Slot s = slots.get(i);
+        if (s != null) {
+          s.free -= outstanding;
+          s.reserved += perDevice;
+          s.tasks++;
+          s.exclusive |= exclusive;
+        }
+      }
+    }
+  }
+
+  /** Builds the ledger for one pass. */
+  public static DeviceLedger of(SchedulerConfig config, HostSnapshot snapshot, RunState state, Instant now) {
+    return new DeviceLedger(config, snapshot, state, now);
+  }
+
+  /** Whether any GPU is known. */
+  public boolean hasDevices() {
+    return !slots.isEmpty();
+  }
+
+  /**
+   * Plans where a task goes, without reserving anything.
+   *
+   * @param blacklist devices where the task failed and that a retry avoids
+   * @param followDevice the device the task must share with the tasks it follows, if any
+   */
+  public Plan plan(GpuRequest request, Set<Integer> blacklist, Optional<Integer> followDevice) {
+    if (!request.wantsGpu()) {
+      return Plan.cpu();
+    }
+    GpuRequest effective = followDevice.map(request::pinnedTo).orElse(request);
+    List<Slot> allowed = slots.values().stream().filter(s -> effective.allows(s.device.index())).toList();
+    if (slots.isEmpty()) {
+      return Plan.never("needs a GPU, but no GPU is available to Berth (use --gpus to choose devices)");
+    }
+    if (allowed.isEmpty()) {
+      return Plan.never("needs " + describeAllowed(effective) + ", but the devices are "
+          + String.join(", ", slots.values().stream().map(s -> s.device.id()).toList()));
+    }
+    List<Slot> usable = allowed.stream().filter(s -> !blacklist.contains(s.device.index())).toList();
+    if (usable.isEmpty()) {
+      return Plan.never("failed on every device it may use ("
+          + String.join(", ", allowed.stream().map(s -> s.device.id()).toList()) + "); a retry avoids those");
+    }
+    if (request.wholeDevices() > usable.size()) {
+      return Plan.never("needs " + request.wholeDevices() + " whole GPUs, but only " + usable.size()
+          + " may be used");
+    }
+    if (request.memoryBytes() > 0) {
+      long best = usable.stream().mapToLong(this::capacity).max().orElse(0);
+      if (request.memoryBytes() > best) {
+        Slot biggest = usable.stream().max(java.util.Comparator.comparingLong(this::capacity)).orElseThrow();
+        return Plan.never("can never be placed: " + new Refusal(Resource.GPU_MEMORY, biggest.device.id(),
+            request.memoryBytes(), best, 0, limitRule(biggest)).describe());
+      }
+    }
+    List<Refusal> refusals = new ArrayList<>();
+    List<DeviceState> fitting = new ArrayList<>();
+    for (Slot s : usable) {
+      Optional<Refusal> r = refusal(s, request);
+      if (r.isPresent()) {
+        refusals.add(r.get());
+      } else {
+        fitting.add(new DeviceState(s.device.index(), s.device.totalMemoryBytes(), Math.max(0, s.free), s.reserved,
+            s.tasks, s.lastPlacedAt, s.stableSince));
+      }
+    }
+    int needed = Math.max(1, request.wholeDevices());
+    if (fitting.size() < needed) {
+      return Plan.refused(refusals);
+    }
+    PlacementPolicy policy = PlacementPolicies.byName(request.placement().orElse(config.placement()));
+    PlacementRequest placement = new PlacementRequest(request.memoryBytes(), now, config.seed(), sequence);
+    List<DeviceState> ordered = policy.order(fitting, placement);
+    if (ordered.size() < needed) {
+      refusals.add(new Refusal(Resource.GPUS, "any", needed, ordered.size(), 0,
+          "placement " + policy.name() + " (put-interval / available-interval)"));
+      return Plan.refused(refusals);
+    }
+    List<Integer> chosen = ordered.subList(0, needed).stream().map(DeviceState::index).sorted().toList();
+    long perDevice = request.wholeDevices() > 0 ? 0 : request.memoryBytes();
+    return Plan.on(chosen, perDevice, request.wholeDevices() > 0);
+  }
+
+  /** Reserves what a plan chose and returns the GPU memory reserved in all. */
+  public long commit(Plan plan) {
+    if (plan.devices().isEmpty()) {
+      return 0;
+    }
+    long total = 0;
+    for (int i : plan.devices()) {
+      Slot s = slots.get(i);
+      long amount = plan.exclusive() ? s.device.totalMemoryBytes() : plan.memoryPerDevice();
+      s.free -= plan.exclusive() ? Math.max(0, s.free) : amount;
+      s.reserved += amount;
+      s.tasks++;
+      s.exclusive |= plan.exclusive();
+      s.lastPlacedAt = now;
+      total += amount;
+    }
+    sequence++;
+    return total;
+  }
+
+  /** Per device: memory still free for new tasks after reservations and limits, by index. */
+  public SortedMap<Integer, Long> usableMemory() {
+    SortedMap<Integer, Long> usable = new TreeMap<>();
+    slots.forEach((i, s) -> usable.put(i, Math.max(0, s.free - floor(s))));
+    return usable;
+  }
+
+  private Optional<Refusal> refusal(Slot s, GpuRequest request) {
+    String id = s.device.id();
+    if (s.exclusive) {
+      return Optional.of(new Refusal(Resource.GPUS, id, 1, 0, s.reserved, "held whole by another task"));
+    }
+    if (config.maxPerDevice() > 0 && s.tasks >= config.maxPerDevice()) {
+      return Optional.of(new Refusal(Resource.DEVICE_TASKS, id, 1, 0, s.tasks, "scheduler.max-per-device"));
+    }
+    if (request.wholeDevices() > 0) {
+      if (s.tasks > 0) {
+        return Optional.of(new Refusal(Resource.GPUS, id, 1, 0, s.reserved, "in use by " + s.tasks + " Berth task(s)"));
+      }
+      long needFree = (long) Math.ceil(s.device.totalMemoryBytes() * config.cudaMemoryUtilizationLimit());
+      if (s.free < needFree) {
+        return Optional.of(new Refusal(Resource.GPU_MEMORY, id, needFree, Math.max(0, s.free), 0,
+            "a whole device must be mostly free [utilization-limit.cuda-memory]"));
+      }
+      return Optional.empty();
+    }
+    long usable = s.free - floor(s);
+    if (request.memoryBytes() > usable) {
+      String rule = s.free < request.memoryBytes() ? "free device memory" : limitRule(s);
+      return Optional.of(new Refusal(Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, rule));
+    }
+    return Optional.empty();
+  }
+
+  /** The most a share on this device could ever get: total minus the limits' floor. */
+  private long capacity(Slot s) {
+    return Math.max(0, s.device.totalMemoryBytes() - floor(s));
+  }
+
+  private long floor(Slot s) {
+    return Math.max(floorByLimit(s), config.remainCudaMemoryBytes());
+  }
+
+  private long floorByLimit(Slot s) {
+    return BigDecimal.valueOf(s.device.totalMemoryBytes())
+        .multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(config.cudaMemoryUtilizationLimit())))
+        .setScale(0, RoundingMode.CEILING).longValueExact();
+  }
+
+  private String limitRule(Slot s) {
+    if (floor(s) == 0) {
+      return "device memory";
+    }
+    return floorByLimit(s) >= config.remainCudaMemoryBytes() ? "utilization-limit.cuda-memory" : "remain-limit.cuda-memory";
+  }
+
+  private static String describeAllowed(GpuRequest r) {
+    if (r.pinned().isPresent()) {
+      return "cuda:" + r.pinned().getAsInt();
+    }
+    return "one of the targets " + r.targets();
+  }
+
+  private static final class Slot {
+    final GpuDevice device;
+    long free;
+    long reserved;
+    int tasks;
+    boolean exclusive;
+    Instant lastPlacedAt;
+    final Instant stableSince;
+
+    Slot(GpuDevice device, long free, Instant lastPlacedAt, Instant stableSince) {
+      this.device = device;
+      this.free = free;
+      this.lastPlacedAt = lastPlacedAt;
+      this.stableSince = stableSince;
+    }
+  }
+
+  /**
+   * Where a task would go.
+   *
+   * @param devices chosen device indices; empty for a CPU task or when not placed
+   * @param memoryPerDevice GPU memory to reserve on each (for a share)
+   * @param exclusive whether the devices are taken whole
+   * @param never why the task can never be placed, when it cannot
+   * @param refusals why it is not placed now, when it is not
+   */
+  public record Plan(List<Integer> devices, long memoryPerDevice, boolean exclusive, Optional<String> never,
+      List<Refusal> refusals) {
+
+    static Plan cpu() {
+      return new Plan(List.of(), 0, false, Optional.empty(), List.of());
+    }
+
+    static Plan on(List<Integer> devices, long memoryPerDevice, boolean exclusive) {
+      return new Plan(devices, memoryPerDevice, exclusive, Optional.empty(), List.of());
+    }
+
+    static Plan never(String reason) {
+      return new Plan(List.of(), 0, false, Optional.of(reason), List.of());
+    }
+
+    static Plan refused(List<Refusal> refusals) {
+      return new Plan(List.of(), 0, false, Optional.empty(), List.copyOf(refusals));
+    }
+
+    /** Whether the task can be placed now. */
+    public boolean placed() {
+      return never.isEmpty() && refusals.isEmpty();
+    }
+
+    /** The device name for the placement: {@code cpu}, {@code cuda:1} or {@code cuda:0,cuda:1}. */
+    public String deviceName() {
+      return devices.isEmpty() ? Placement.CPU : Placement.gpuDevice(devices);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.units.DurationText;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Decides whether an attempt's ordinary failure is retried, and when the retry may start. Every
+ * answer is derived from the task's history: the number of ordinary failures so far is the retry
+ * count, and the retry's earliest start is the failure's time plus the policy's delay.
+ */
+public final class Retries {
+
+  /** Outcomes that use the task's {@code retries} budget. */
+  public static final Set<Outcome> ORDINARY_FAILURES =
+      EnumSet.of(Outcome.FAILED, Outcome.KILLED, Outcome.START_FAILED, Outcome.TIMED_OUT);
+
+  private Retries() {}
+
+  /**
+   * The event that ends the running attempt, retrying when the budget allows.
+   *
+   * @param killedFor why Berth killed the process, or empty when it exited on its own
+   */
+  public static TaskEvent.Ended ending(
+      TaskRecord task, Instant at, int exitCode, Optional<Decision.Kill> killedFor) {
+    if (killedFor.isPresent() && killedFor.get().outcome() == Outcome.CANCELLED) {
+      return Endings.cancelled(at, exitCode, killedFor.get().reason());
+    }
+    if (killedFor.isPresent() && killedFor.get().outcome() == Outcome.TIMED_OUT) {
+      return retryIfAllowed(task, new TaskEvent.Ended(
+          at, Outcome.TIMED_OUT, exitCode, killedFor.get().reason(), TaskState.TIMED_OUT));
+    }
+    return retryIfAllowed(task, Endings.exited(at, exitCode));
+  }
+
+  /** Turns a failing ending into a retry (target {@code INIT}) when the task has retries left. */
+  public static TaskEvent.Ended retryIfAllowed(TaskRecord task, TaskEvent.Ended ending) {
+    boolean failed = ending.target() == TaskState.EXCEPTION || ending.target() == TaskState.TIMED_OUT;
+    if (!failed || !ORDINARY_FAILURES.contains(ending.outcome())) {
+      return ending;
+    }
+    int used = failures(task.history().attempts());
+    int allowed = task.spec().retry().retries();
+    if (used >= allowed) {
+      return ending;
+    }
+    String retry = "retry " + (used + 1) + " of " + allowed;
+    var delay = task.spec().retry().delayBefore(used + 1);
+    if (!delay.isZero()) {
+      retry += " in " + DurationText.format(delay);
+    }
+    String message = ending.message() == null ? retry : ending.message() + "; " + retry;
+    return new TaskEvent.Ended(ending.at(), ending.outcome(), ending.exitCode(), message, TaskState.INIT);
+  }
+
+  /**
+   * When a task waiting to be retried may start, or empty when it may start now (it is not waiting
+   * for a retry delay).
+   */
+  public static Optional<Instant> readyAt(TaskRecord task) {
+    List<TaskEvent> events = task.history().events();
+    if (task.state() != TaskState.INIT || events.isEmpty()) {
+      return Optional.empty();
+    }
+    if (!(events.get(events.size() - 1) instanceof TaskEvent.Ended last)) {
+      return Optional.empty();
+    }
+    int used = failures(task.history().attempts());
+    return Optional.of(last.at().plus(task.spec().retry().delayBefore(Math.max(1, used))));
+  }
+
+  /** Attempts that ended in an ordinary failure. */
+  static int failures(List<Attempt> attempts) {
+    int n = 0;
+    for (Attempt a : attempts) {
+      if (a.end().isPresent() && ORDINARY_FAILURES.contains(a.end().get().outcome())) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

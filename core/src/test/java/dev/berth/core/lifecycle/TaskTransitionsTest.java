@@ -1,0 +1,204 @@
+package dev.berth.core.lifecycle;
+
+import static dev.berth.core.lifecycle.TaskState.AVAILABLE;
+import static dev.berth.core.lifecycle.TaskState.CANCELLED;
+import static dev.berth.core.lifecycle.TaskState.EXCEPTION;
+import static dev.berth.core.lifecycle.TaskState.EXITED;
+import static dev.berth.core.lifecycle.TaskState.FINISHED;
+import static dev.berth.core.lifecycle.TaskState.INIT;
+import static dev.berth.core.lifecycle.TaskState.INTERRUPT;
+import static dev.berth.core.lifecycle.TaskState.LOADING;
+import static dev.berth.core.lifecycle.TaskState.QUEUED;
+import static dev.berth.core.lifecycle.TaskState.RUNNING;
+import static dev.berth.core.lifecycle.TaskState.TIMED_OUT;
+import static dev.berth.core.lifecycle.TaskState.TRAINING;
+import static dev.berth.core.lifecycle.TaskState.UNREACHABLE;
+import static dev.berth.core.lifecycle.TaskState.WAITING;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.model.TaskId;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The transition table stated a second time, independently of the source, so that a change to
+ * either one is noticed.
+ */
+class TaskTransitionsTest {
+
+  private static final TaskId TASK = TaskId.of("t1");
+
+  private static final Map<TaskState, Set<TaskState>> EXPECTED = expected();
+
+  private static Map<TaskState, Set<TaskState>> expected() {
+    Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
+    t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
+    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(AVAILABLE, EnumSet.of(LOADING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(TRAINING, EnumSet.of(FINISHED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(RUNNING, EnumSet.of(EXITED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION));
+    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED));
+    t.put(EXITED, EnumSet.noneOf(TaskState.class));
+    t.put(EXCEPTION, EnumSet.noneOf(TaskState.class));
+    t.put(CANCELLED, EnumSet.noneOf(TaskState.class));
+    t.put(TIMED_OUT, EnumSet.noneOf(TaskState.class));
+    t.put(UNREACHABLE, EnumSet.noneOf(TaskState.class));
+    return t;
+  }
+
+  @Test
+  void theExpectedTableCoversEveryState() {
+    assertThat(EXPECTED.keySet()).containsExactlyInAnyOrder(TaskState.values());
+  }
+
+  @Test
+  void isLegalMatchesTheTableForEveryPairOfStates() {
+    int checked = 0;
+    for (TaskState from : TaskState.values()) {
+      for (TaskState to : TaskState.values()) {
+        boolean legal = EXPECTED.get(from).contains(to);
+        assertThat(TaskTransitions.isLegal(from, to))
+            .as("%s -> %s should be %s", from, to, legal ? "legal" : "illegal")
+            .isEqualTo(legal);
+        checked++;
+      }
+    }
+    int n = TaskState.values().length;
+    assertThat(checked).as("every one of the %d x %d pairs is checked", n, n).isEqualTo(n * n);
+  }
+
+  @Test
+  void checkThrowsExactlyForTheIllegalPairsNamingBothStates() {
+    int thrown = 0;
+    for (TaskState from : TaskState.values()) {
+      for (TaskState to : TaskState.values()) {
+        if (EXPECTED.get(from).contains(to)) {
+          assertThatCode(() -> TaskTransitions.check(TASK, from, to))
+              .as("%s -> %s is legal", from, to)
+              .doesNotThrowAnyException();
+        } else {
+          assertThatThrownBy(() -> TaskTransitions.check(TASK, from, to))
+              .as("%s -> %s is illegal", from, to)
+              .isInstanceOfSatisfying(IllegalTransitionException.class, e -> {
+                assertThat(e.task()).isEqualTo(TASK);
+                assertThat(e.from()).isEqualTo(from);
+                assertThat(e.to()).isEqualTo(to);
+              })
+              .hasMessageContaining("from " + from)
+              .hasMessageContaining("to " + to)
+              .hasMessageContaining("t1");
+          thrown++;
+        }
+      }
+    }
+    int legalCount = EXPECTED.values().stream().mapToInt(Set::size).sum();
+    int n = TaskState.values().length;
+    assertThat(thrown)
+        .as("%d pairs minus %d legal moves must throw", n * n, legalCount)
+        .isEqualTo(n * n - legalCount);
+  }
+
+  @Test
+  void anIllegalTransitionIsAnIllegalStateExceptionThatListsTheLegalNextStates() {
+    assertThatThrownBy(() -> TaskTransitions.check(TASK, FINISHED, RUNNING))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("EXITED")
+        .hasMessageContaining("EXCEPTION");
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void nextIsTheRowOfTheTable(TaskState from) {
+    assertThat(TaskTransitions.next(from)).containsExactlyInAnyOrderElementsOf(EXPECTED.get(from));
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void nextCannotBeModified(TaskState from) {
+    Set<TaskState> next = TaskTransitions.next(from);
+    assertThatThrownBy(() -> next.add(EXITED)).isInstanceOf(UnsupportedOperationException.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TaskState.class, names = {"EXITED", "EXCEPTION", "CANCELLED", "TIMED_OUT", "UNREACHABLE"})
+  void terminalStatesHaveNoExits(TaskState terminal) {
+    assertThat(terminal.isTerminal()).isTrue();
+    assertThat(TaskTransitions.next(terminal)).as("exits of %s", terminal).isEmpty();
+  }
+
+  @Test
+  void exactlyTheFiveEndStatesAreTerminal() {
+    assertThat(EnumSet.allOf(TaskState.class).stream().filter(TaskState::isTerminal))
+        .containsExactlyInAnyOrder(EXITED, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE);
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void everyNonTerminalStateCanReachATerminalState(TaskState start) {
+    if (start.isTerminal()) {
+      return;
+    }
+    Set<TaskState> seen = EnumSet.of(start);
+    Deque<TaskState> todo = new ArrayDeque<>(Set.of(start));
+    while (!todo.isEmpty()) {
+      for (TaskState next : TaskTransitions.next(todo.pop())) {
+        if (seen.add(next)) {
+          todo.push(next);
+        }
+      }
+    }
+    assertThat(seen).as("states reachable from %s", start).anyMatch(TaskState::isTerminal);
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void everyStateIsReachableFromQueued(TaskState target) {
+    Set<TaskState> seen = EnumSet.of(QUEUED);
+    Deque<TaskState> todo = new ArrayDeque<>(Set.of(QUEUED));
+    while (!todo.isEmpty()) {
+      for (TaskState next : TaskTransitions.next(todo.pop())) {
+        if (seen.add(next)) {
+          todo.push(next);
+        }
+      }
+    }
+    assertThat(seen).as("states reachable from QUEUED").contains(target);
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void everyNonTerminalStateCanBeCancelledOrFailedAndNoStateLoopsToItself(TaskState from) {
+    assertThat(TaskTransitions.isLegal(from, from)).as("%s -> %s", from, from).isFalse();
+    if (!from.isTerminal()) {
+      assertThat(TaskTransitions.next(from))
+          .as("a live task in %s must have a way to end", from)
+          .containsAnyOf(CANCELLED, EXCEPTION, EXITED);
+    }
+  }
+
+  @Test
+  void nothingGoesBackToQueued() {
+    for (TaskState from : TaskState.values()) {
+      assertThat(TaskTransitions.isLegal(from, QUEUED)).as("%s -> QUEUED", from).isFalse();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TaskState.class)
+  void aProcessExistsExactlyInTheStatesBetweenLaunchAndEnd(TaskState s) {
+    Set<TaskState> withProcess = EnumSet.of(AVAILABLE, LOADING, WAITING, TRAINING, RUNNING, FINISHED, INTERRUPT);
+    assertThat(s.hasProcess()).as("%s has a process", s).isEqualTo(withProcess.contains(s));
+  }
+}

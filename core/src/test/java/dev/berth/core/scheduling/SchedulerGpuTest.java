@@ -1,0 +1,211 @@
+package dev.berth.core.scheduling;
+
+import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
+import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
+import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.GpuReading;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.resources.Resource;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class SchedulerGpuTest {
+
+  private static final SchedulerConfig LOOSE =
+      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement("first-fit").build();
+
+  private static GpuDevice gpu(int index, long totalGiB, long freeGiB) {
+    return new GpuDevice(index, "GPU-" + index, "Test GPU", totalGiB * GIB, (totalGiB - freeGiB) * GIB, freeGiB * GIB,
+        -1, true, List.of());
+  }
+
+  private static HostSnapshot host(Instant at, GpuDevice... gpus) {
+    return new HostSnapshot(at, 64, -1, 512 * GIB, 512 * GIB, new TreeMap<>()).withGpus(GpuReading.of(List.of(gpus)));
+  }
+
+  private static TaskSpec.Builder task(String id) {
+    return TaskSpec.builder(id, "g").command("train").cpus(0);
+  }
+
+  private static RunState state(SchedulerConfig config, TaskSpec... tasks) {
+    return new RunState(new RunSpec("r", "w", config, List.of(new GroupSpec("g", List.of(tasks)))));
+  }
+
+  private static Map<String, String> devicesOf(Decisions d) {
+    Map<String, String> where = new TreeMap<>();
+    d.starts().forEach(s -> where.put(s.task().value(), s.placement().device()));
+    return where;
+  }
+
+  @Test
+  void twoSharesInOnePassNeverSeeTheSameFreeMemoryTwice() {
+    RunState state = state(LOOSE, task("a").gpuMemoryBytes(16 * GIB).build(), task("b").gpuMemoryBytes(16 * GIB).build(),
+        task("c").gpuMemoryBytes(16 * GIB).build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).as("16+16 GiB would overcommit a 24 GiB device").containsExactly(
+        Map.entry("a", "cuda:0"), Map.entry("b", "cuda:1"));
+    assertThat(d.waiting()).singleElement().satisfies(w -> {
+      assertThat(w.task()).isEqualTo(id("c"));
+      assertThat(w.refusals()).allSatisfy(r -> assertThat(r.resource()).isEqualTo(Resource.GPU_MEMORY));
+      assertThat(w.refusals()).extracting(r -> r.device()).containsExactly("cuda:0", "cuda:1");
+      assertThat(w.refusals().get(0).free()).as("24 - 16 GiB left on cuda:0").isEqualTo(8 * GIB);
+      assertThat(w.refusals().get(0).reserved()).isEqualTo(16 * GIB);
+    });
+  }
+
+  @Test
+  void fedflowsCudaLimitsKeepHeadroomOnEachDevice() {
+    SchedulerConfig config = LOOSE.toBuilder().cudaMemoryUtilizationLimit(0.8).remainCudaMemoryBytes(2 * GIB).build();
+    RunState state = state(config, task("fits").gpuMemoryBytes(19 * GIB).build(), task("over").gpuMemoryBytes(20 * GIB).build());
+
+    Decisions d = new Scheduler(config).decide(state, host(T0, gpu(0, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).containsOnlyKeys("fits");
+    assertThat(d.actions()).anySatisfy(a -> assertThat(a).isEqualTo(new Decision.Fail(id("over"),
+        "can never be placed: gpu-memory on cuda:0: asked 20 GiB, free 19.2 GiB [utilization-limit.cuda-memory]")));
+  }
+
+  @Test
+  void aPinnedTaskOnlyEverRunsOnItsDevice() {
+    RunState state = state(LOOSE, task("p").device("cuda:1").gpuMemoryBytes(GIB).build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).containsExactly(Map.entry("p", "cuda:1"));
+  }
+
+  @Test
+  void aTaskPinnedToADeviceThatDoesNotExistFailsAtOnce() {
+    RunState state = state(LOOSE, task("p").device("cuda:5").build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24)), T0);
+
+    assertThat(d.actions()).last().isEqualTo(new Decision.Fail(id("p"), "needs cuda:5, but the devices are cuda:0"));
+  }
+
+  @Test
+  void aGpuTaskOnAHostWithoutGpusFailsAtOnceAndCpuTasksStillRun() {
+    RunState state = state(LOOSE, task("gpu").gpuMemoryBytes(GIB).build(), task("cpu").build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0), T0);
+
+    assertThat(devicesOf(d)).containsExactly(Map.entry("cpu", "cpu"));
+    assertThat(d.actions()).anySatisfy(a -> assertThat(a).isInstanceOf(Decision.Fail.class)
+        .extracting(Decision::task).isEqualTo(id("gpu")));
+  }
+
+  @Test
+  void wholeDevicesAreExclusiveAndSharesDoNotJoinThem() {
+    RunState state = state(LOOSE, task("pair").gpus(2).build(), task("share").gpuMemoryBytes(GIB).build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24), gpu(2, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).containsEntry("pair", "cuda:0,cuda:1").containsEntry("share", "cuda:2");
+    assertThat(d.starts().get(0).placement().gpuMemoryBytes()).isEqualTo(48 * GIB);
+  }
+
+  @Test
+  void tasksWithoutAGpuBackfillWhileGpuTasksWaitForMemory() {
+    RunState state = state(LOOSE, task("big").gpuMemoryBytes(30 * GIB).targets(List.of(0)).build(),
+        task("cpu").build());
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 40, 20)), T0);
+
+    assertThat(devicesOf(d)).containsExactly(Map.entry("cpu", "cpu"));
+    assertThat(d.waiting()).extracting(Waiting::task).containsExactly(id("big"));
+  }
+
+  @Test
+  void maxPerDeviceCapsTheTasksOnOneGpu() {
+    SchedulerConfig config = LOOSE.toBuilder().maxPerDevice(1).build();
+    RunState state = state(config, task("a").gpuMemoryBytes(GIB).build(), task("b").gpuMemoryBytes(GIB).build());
+
+    Decisions d = new Scheduler(config).decide(state, host(T0, gpu(0, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).containsOnlyKeys("a");
+    assertThat(d.waiting().get(0).refusals().get(0).rule()).isEqualTo("scheduler.max-per-device");
+  }
+
+  @Test
+  void aReservationIsReleasedWhenMeasuredUsageTakesOver() {
+    RunState state = state(LOOSE, task("a").gpuMemoryBytes(16 * GIB).build(), task("b").gpuMemoryBytes(8 * GIB).build());
+    Scheduler scheduler = new Scheduler(LOOSE);
+    Decisions first = scheduler.decide(state, host(T0, gpu(0, 24, 20)), T0);
+    assertThat(devicesOf(first)).as("4 GiB used by someone else: 20 - 16 leaves 4 for b's 8").containsOnlyKeys("a");
+    carryOut(state, first, T0);
+    Instant later = T0.plusSeconds(5);
+    HostSnapshot unmeasured = host(later, gpu(0, 24, 8));
+    HostSnapshot measured = unmeasured.withGpus(
+        new GpuReading(unmeasured.gpus().devices(), new TreeMap<>(Map.of(id("a"), 16 * GIB)), new TreeMap<>()));
+
+    assertThat(devicesOf(scheduler.decide(state, unmeasured, later)))
+        .as("8 free, but a's 16 GiB promise is not visible yet: nothing for b").isEmpty();
+    assertThat(devicesOf(scheduler.decide(state, measured, later)))
+        .as("a's usage is measured, so the 8 GiB free are really free").containsExactly(Map.entry("b", "cuda:0"));
+  }
+
+  @Test
+  void aRetryAvoidsTheDeviceThatFailedItAndFailsWhenNoneIsLeft() {
+    TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(3).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
+    carryOut(state, scheduler.decide(state, two, T0), T0);
+    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+
+    Decisions second = scheduler.decide(state, two, T0);
+    assertThat(devicesOf(second)).containsExactly(Map.entry("t", "cuda:1"));
+    carryOut(state, second, T0);
+    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+
+    Decisions third = scheduler.decide(state, two, T0);
+    assertThat(third.actions()).singleElement().isInstanceOf(Decision.Fail.class)
+        .extracting(a -> ((Decision.Fail) a).reason()).asString().contains("failed on every device it may use (cuda:0, cuda:1)");
+  }
+
+  @Test
+  void anOutOfMemoryOrBusyEndingDoesNotBlacklistTheDevice() {
+    TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(1).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot one = host(T0, gpu(0, 24, 24));
+    carryOut(state, scheduler.decide(state, one, T0), T0);
+    state.apply(id("t"), new TaskEvent.Ended(T0, Outcome.GPU_OOM, 1, "CUDA out of memory", TaskState.INIT));
+
+    assertThat(devicesOf(scheduler.decide(state, one, T0))).containsExactly(Map.entry("t", "cuda:0"));
+  }
+
+  @Test
+  void followRunsOnTheDeviceTheFollowedTaskUsed() {
+    TaskSpec first = task("first").gpuMemoryBytes(GIB).build();
+    TaskSpec second = task("second").gpuMemoryBytes(GIB)
+        .follow(dev.berth.core.deps.Dependency.allSucceeded(List.of(id("first")))).build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().placement("most-free").build();
+    RunState state = state(mostFree, first, second);
+    Scheduler scheduler = new Scheduler(mostFree);
+    carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);
+    assertThat(state.task(id("first")).history().attempts().get(0).placement().device()).isEqualTo("cuda:1");
+    state.apply(id("first"), Endings.exited(T0, 0));
+
+    Decisions d = scheduler.decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 4)), T0);
+
+    assertThat(devicesOf(d)).as("most-free would pick cuda:0, follow keeps cuda:1").containsExactly(Map.entry("second", "cuda:1"));
+  }
+}

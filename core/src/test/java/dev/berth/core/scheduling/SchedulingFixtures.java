@@ -1,0 +1,93 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.HostSnapshot;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Small builders for the scheduling tests. (Core's tests cannot use the testkit module, which
+ * depends on core.)
+ */
+final class SchedulingFixtures {
+
+  static final long MIB = 1L << 20;
+  static final long GIB = 1L << 30;
+  static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+  private SchedulingFixtures() {}
+
+  /** No process cap, no CPU gate, no memory floor. */
+  static SchedulerConfig.Builder unlimited() {
+    return SchedulerConfig.builder()
+        .maxProcess(0)
+        .cpuUtilizationLimit(1)
+        .memoryUtilizationLimit(1)
+        .remainMemoryBytes(0);
+  }
+
+  static TaskSpec task(String id, String group, long memoryBytes, double cpus, int priority) {
+    return TaskSpec.builder(id, group)
+        .command("run", id)
+        .memoryBytes(memoryBytes)
+        .cpus(cpus)
+        .priority(priority)
+        .build();
+  }
+
+  static TaskSpec task(String id, String group, long memoryBytes, double cpus) {
+    return task(id, group, memoryBytes, cpus, 0);
+  }
+
+  static GroupSpec group(String name, TaskSpec... tasks) {
+    return new GroupSpec(name, List.of(tasks));
+  }
+
+  static RunSpec run(SchedulerConfig config, GroupSpec... groups) {
+    return new RunSpec("run", "runs/run", config, List.of(groups));
+  }
+
+  /** A reading at {@code at} with unknown CPU utilization and no task measured. */
+  static HostSnapshot host(Instant at, int cpus, long total, long available) {
+    return new HostSnapshot(at, cpus, -1, total, available, new TreeMap<>());
+  }
+
+  static HostSnapshot host(Instant at, int cpus, double utilization, long total, long available,
+      Map<TaskId, Long> measured) {
+    return new HostSnapshot(at, cpus, utilization, total, available, new TreeMap<>(measured));
+  }
+
+  static TaskId id(String value) {
+    return TaskId.of(value);
+  }
+
+  /**
+   * Does what the runtime does with a pass: release, launch (one-stage), fail and settle, at
+   * {@code at}. Kill decisions are left to the caller, which decides how the process exits.
+   */
+  static void carryOut(RunState state, Decisions decisions, Instant at) {
+    for (Decision d : decisions.actions()) {
+      TaskEvent e;
+      if (d instanceof Decision.Release) {
+        e = new TaskEvent.Released(at);
+      } else if (d instanceof Decision.Start s) {
+        e = new TaskEvent.Launched(at, s.attempt(), s.placement(), 1000 + state.task(s.task()).seq(), false);
+      } else if (d instanceof Decision.Fail f) {
+        e = new TaskEvent.Settled(at, TaskState.EXCEPTION, f.reason());
+      } else if (d instanceof Decision.Settle s) {
+        e = new TaskEvent.Settled(at, s.state(), s.reason());
+      } else {
+        continue;
+      }
+      state.apply(d.task(), e);
+    }
+  }
+}

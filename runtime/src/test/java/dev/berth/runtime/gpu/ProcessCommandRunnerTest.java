@@ -1,0 +1,67 @@
+package dev.berth.runtime.gpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.DisabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+@DisabledOnOs(OS.WINDOWS)
+class ProcessCommandRunnerTest {
+
+  private final ProcessCommandRunner runner = new ProcessCommandRunner();
+
+  @Test
+  void bothOutputsAndTheExitCodeAreReturned() throws IOException {
+    CommandRunner.Result r = runner.run(List.of("sh", "-c", "echo out; echo err >&2; exit 3"), Duration.ofSeconds(10));
+    assertThat(r.exitCode()).isEqualTo(3);
+    assertThat(r.stdout()).isEqualTo("out\n");
+    assertThat(r.stderr()).isEqualTo("err\n");
+    assertThat(r.timedOut()).isFalse();
+    assertThat(r.succeeded()).isFalse();
+  }
+
+  @Test
+  void argumentsAreNotInterpretedByAShell() throws IOException {
+    CommandRunner.Result r = runner.run(List.of("echo", "$HOME", "a;b"), Duration.ofSeconds(10));
+    assertThat(r.stdout()).isEqualTo("$HOME a;b\n");
+    assertThat(r.succeeded()).isTrue();
+  }
+
+  @Test
+  void aCommandPastItsTimeoutIsKilledAndReported() throws IOException {
+    long start = System.nanoTime();
+    CommandRunner.Result r = runner.run(List.of("sh", "-c", "echo started; exec sleep 30"), Duration.ofMillis(300));
+    long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+    assertThat(r.timedOut()).isTrue();
+    assertThat(r.exitCode()).isEqualTo(-1);
+    assertThat(r.stdout()).isEqualTo("started\n");
+    assertThat(tookMillis).as("killed at 300 ms, not after the 30 s sleep").isLessThan(10_000);
+  }
+
+  @Test
+  void largeOutputOnBothStreamsDoesNotDeadlock() throws IOException {
+    CommandRunner.Result r = runner.run(
+        List.of("sh", "-c", "yes e | head -c 300000 >&2; yes o | head -c 300000"),
+        Duration.ofSeconds(20));
+    assertThat(r.timedOut()).isFalse();
+    assertThat(r.stdout()).hasSize(300_000);
+    assertThat(r.stderr()).hasSize(300_000);
+  }
+
+  @Test
+  void aMissingProgramIsAnIoException() {
+    assertThatThrownBy(() -> runner.run(List.of("berth-no-such-program-xyz"), Duration.ofSeconds(1)))
+        .isInstanceOf(IOException.class);
+  }
+
+  @Test
+  void anEmptyCommandIsRejected() {
+    assertThatThrownBy(() -> runner.run(List.of(), Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class);
+  }
+}

@@ -1,0 +1,212 @@
+package dev.berth.spi;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunStatus;
+import dev.berth.core.scheduling.RunState;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The durable record of one run, so that a run survives the scheduler being killed: the spec it
+ * started with, every task event in the order it happened, the run's end, and the results and
+ * named items tasks hand back.
+ *
+ * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #putResult}
+ * and {@link #putItem} only buffer; {@link #flush} writes everything buffered since the last flush as
+ * one unit (a group commit) and returns when it is durable. {@link #finish} flushes too. What was
+ * buffered but not flushed when the process dies is lost, and a new process that opens the journal
+ * sees exactly the flushed prefix: never a part of a flush.
+ *
+ * <p><b>Threads.</b> One writer thread owns a journal; implementations do not synchronize. Other
+ * processes may read the same journal while it is written, and see whole flushes only.
+ *
+ * <p><b>Replay.</b> {@link #replay()} returns what has been flushed; the caller rebuilds the run's
+ * state with the core's own fold, {@link Replay#applyTo(RunState)}.
+ */
+public interface Journal extends AutoCloseable {
+
+  /**
+   * Records that the run started: its name, its spec as canonical JSON (the journal keeps the text
+   * and its SHA-256) and the start time. Called once per journal, before anything else is written;
+   * durable when it returns.
+   *
+   * @throws IllegalStateException when the journal already holds a run
+   * @throws JournalException when it cannot be written
+   */
+  void start(String runName, String specJson, Instant startedAt) throws JournalException;
+
+  /**
+   * Buffers one task event; it becomes durable with the next {@link #flush}.
+   *
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   */
+  void append(TaskId task, TaskEvent event);
+
+  /**
+   * Buffers a task's result, replacing the one stored before: keys to JSON values such as
+   * {@code "0.93"} or {@code "{\"loss\": [1.2, 0.8]}"}. Durable with the next {@link #flush}.
+   *
+   * @throws IllegalArgumentException when a value is not JSON (implementations that parse JSON check)
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   */
+  void putResult(TaskId task, Map<String, String> result);
+
+  /**
+   * Buffers one named item of a task (a JSON value), replacing an item of the same name. Durable
+   * with the next {@link #flush}.
+   *
+   * @throws IllegalArgumentException when the value is not JSON (implementations that parse JSON check)
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   */
+  void putItem(TaskId task, String name, String json);
+
+  /**
+   * Writes everything buffered, in call order, as one atomic unit and returns when it is durable.
+   * Does nothing when nothing is buffered. On failure the buffer is kept, so a later flush may retry.
+   *
+   * @throws JournalException when it cannot be written
+   */
+  void flush() throws JournalException;
+
+  /**
+   * Records how and when the run ended, flushing what is buffered in the same unit; durable when it
+   * returns. A resumed run may finish again; the last end wins.
+   *
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   * @throws JournalException when it cannot be written
+   */
+  void finish(RunStatus status, Instant finishedAt) throws JournalException;
+
+  /**
+   * What has been flushed so far (buffered writes are not included).
+   *
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   * @throws JournalException when it cannot be read
+   */
+  Replay replay() throws JournalException;
+
+  /** Flushes what is buffered and releases the journal. Closing twice does nothing. */
+  @Override
+  void close() throws JournalException;
+
+  /**
+   * The run as the journal knows it.
+   *
+   * @param name the run's name
+   * @param specJson the spec it started with, as canonical JSON
+   * @param specSha256 SHA-256 of {@code specJson}'s UTF-8 bytes, as 64 lower-case hex digits
+   * @param startedAt when it started
+   * @param status how it ended; empty while it has not ended
+   * @param finishedAt when it ended; empty while it has not ended
+   */
+  record RunInfo(
+      String name, String specJson, String specSha256, Instant startedAt, Optional<RunStatus> status,
+      Optional<Instant> finishedAt) {
+
+    /** Validates. */
+    public RunInfo {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(specJson, "specJson");
+      Objects.requireNonNull(specSha256, "specSha256");
+      Objects.requireNonNull(startedAt, "startedAt");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(finishedAt, "finishedAt");
+      if (status.isPresent() != finishedAt.isPresent()) {
+        throw new IllegalArgumentException("a run's status and finish time are both set or both empty");
+      }
+    }
+
+    /** A run that started and has not ended; computes the spec's SHA-256. */
+    public static RunInfo started(String name, String specJson, Instant startedAt) {
+      return new RunInfo(name, specJson, sha256(specJson), startedAt, Optional.empty(), Optional.empty());
+    }
+
+    /** This run, ended. */
+    public RunInfo finished(RunStatus status, Instant at) {
+      return new RunInfo(name, specJson, specSha256, startedAt, Optional.of(status), Optional.of(at));
+    }
+
+    /** SHA-256 of the text's UTF-8 bytes, as 64 lower-case hex digits. */
+    public static String sha256(String text) {
+      try {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException("every Java runtime has SHA-256", e);
+      }
+    }
+  }
+
+  /**
+   * One journalled task event.
+   *
+   * @param seq its position in append order: 1 for the first event of the run, then 2, 3, ...
+   * @param task the task it happened to
+   * @param event what happened
+   */
+  record Entry(long seq, TaskId task, TaskEvent event) {
+
+    /** Validates. */
+    public Entry {
+      Objects.requireNonNull(task, "task");
+      Objects.requireNonNull(event, "event");
+      if (seq < 1) {
+        throw new IllegalArgumentException("seq must be >= 1 but was " + seq);
+      }
+    }
+  }
+
+  /**
+   * Everything a journal holds.
+   *
+   * @param run the run
+   * @param events every event in append order
+   * @param results each task's result (keys to JSON values), by task
+   * @param items each task's named items (names to JSON values), by task
+   */
+  record Replay(
+      RunInfo run, List<Entry> events, SortedMap<TaskId, SortedMap<String, String>> results,
+      SortedMap<TaskId, SortedMap<String, String>> items) {
+
+    /** Validates and copies. */
+    public Replay {
+      Objects.requireNonNull(run, "run");
+      events = List.copyOf(events);
+      results = deepCopy(results);
+      items = deepCopy(items);
+    }
+
+    /**
+     * Folds the events into {@code state} with the core's own fold, {@link RunState#apply}; pass a
+     * fresh {@code new RunState(spec)} built from the stored spec.
+     */
+    public void applyTo(RunState state) {
+      for (Entry e : events) {
+        state.apply(e.task(), e.event());
+      }
+    }
+
+    /** The sequence number of the last event, or 0 when there is none. */
+    public long lastSeq() {
+      return events.isEmpty() ? 0 : events.get(events.size() - 1).seq();
+    }
+
+    private static SortedMap<TaskId, SortedMap<String, String>> deepCopy(
+        Map<TaskId, ? extends Map<String, String>> byTask) {
+      SortedMap<TaskId, SortedMap<String, String>> copy = new TreeMap<>();
+      byTask.forEach((task, values) -> copy.put(task, Collections.unmodifiableSortedMap(new TreeMap<>(values))));
+      return Collections.unmodifiableSortedMap(copy);
+    }
+  }
+}
