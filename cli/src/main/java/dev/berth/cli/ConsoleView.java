@@ -130,7 +130,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
   }
 
   /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
-  synchronized void summary(RunReport report, java.nio.file.Path reportFile) {
+  synchronized void summary(RunReport report, java.nio.file.Path reportFile, java.nio.file.Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
     var t = report.totals();
     String status = report.status().name();
@@ -147,7 +147,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
         }
       }
     }
-    out.println("report: " + reportFile);
+    out.println("report: " + html + " (and report.json, report.md, results.csv beside it)");
   }
 
   @Override

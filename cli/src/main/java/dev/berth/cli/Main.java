@@ -10,7 +10,9 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
-    subcommands = {RunCommand.class, ValidateCommand.class, CancelCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      RunCommand.class, ValidateCommand.class, CancelCommand.class, DevicesCommand.class, CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
 
   /** Runs the command line and exits with its code. */

@@ -3,7 +3,11 @@ package dev.berth.cli;
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.control.CancelRequests;
 import dev.berth.runtime.control.RunLock;
+import dev.berth.report.ReportFiles;
+import dev.berth.report.ReportOptions;
+import dev.berth.report.WrittenReports;
 import dev.berth.runtime.engine.Engine;
+import dev.berth.runtime.engine.RunListeners;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunResult;
 import dev.berth.core.gpu.DeviceSelection;
@@ -81,6 +85,13 @@ final class RunCommand implements Callable<Integer> {
     boolean color = terminal && System.getenv("NO_COLOR") == null;
     InstantSource clock = InstantSource.system();
     CountDownLatch done = new CountDownLatch(1);
+    Notifications notifications;
+    try {
+      notifications = Notifications.of(spec, layout, clock, out, System::getenv);
+    } catch (IllegalArgumentException e) {
+      command.commandLine().getErr().println("berth: " + specOptions.spec + ": " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
     RunLock lock;
     try {
       lock = RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
@@ -89,12 +100,14 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.BAD_INPUT;
     }
     try (lock;
+        notifications;
         SystemTimers timers = new SystemTimers(e -> command.commandLine().getErr().println("berth: timer failed: " + e));
         LocalProcessExecutor executor = new LocalProcessExecutor();
         GpuProbe gpuProbe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner());
         ConsoleView console = new ConsoleView(out, terminal, color, clock)) {
       gpuProbe.lastError().ifPresent(why -> out.println("gpus: " + why));
-      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers, console);
+      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers,
+          RunListeners.of(console, notifications));
       CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
       Thread hook = new Thread(() -> {
         engine.cancel("interrupted");
@@ -104,7 +117,10 @@ final class RunCommand implements Callable<Integer> {
       try {
         RunResult result = engine.run();
         console.close();
-        console.summary(result.report(), result.reportFile());
+        WrittenReports written = ReportFiles.writeAll(result.report(), layout.runDir(),
+            ReportOptions.defaults().withObjective(Notifications.objective(spec)));
+        written.warnings().forEach(w -> out.println("report: " + w));
+        console.summary(result.report(), result.reportFile(), written.html());
         return result.report().status() == dev.berth.core.report.RunStatus.SUCCEEDED
             ? ExitCodes.OK
             : ExitCodes.TASKS_FAILED;

@@ -72,7 +72,30 @@ public final class ConfigKeys {
           "under placement auto: how long a GPU's free memory must not have dropped before it is used",
           Values.DURATION, SchedulerConfig.Builder::availableInterval, c -> durationText(c.availableInterval())),
       new ConfigEntry<>("scheduler.seed", "seed of the random placement policies (random, twobin, weighted)",
-          Values.wholeNumber(0), (b, v) -> b.seed(v), c -> Long.toString(c.seed())));
+          Values.wholeNumber(0), (b, v) -> b.seed(v), c -> Long.toString(c.seed())),
+      smtp("enable", "mail the reports", Values.BOOLEAN, c -> Boolean.toString(c.enable())),
+      smtp("server-host", "SMTP server", Values.TEXT, c -> c.serverHost()),
+      smtp("server-port", "SMTP port; 0 = 25, or 465 with tls, or 587 with starttls", Values.wholeNumber(0),
+          c -> Integer.toString(c.serverPort())),
+      smtp("user", "login user and sender address", Values.TEXT, c -> c.user()),
+      smtp("password", "login password (prefer password-env)", Values.TEXT, c -> c.password().isEmpty() ? "" : "****"),
+      smtp("password-env", "environment variable that holds the password", Values.TEXT, c -> c.passwordEnv()),
+      smtp("receiver", "who gets the mail: an address or a list", Values.TEXT_LIST, c -> String.join(", ", c.receivers())),
+      smtp("tls", "connect with TLS (implicit TLS, usually port 465)", Values.BOOLEAN, c -> Boolean.toString(c.tls())),
+      smtp("starttls", "upgrade the connection with STARTTLS (usually port 587)", Values.BOOLEAN,
+          c -> Boolean.toString(c.starttls())),
+      smtp("min-interval", "least time between two mails of the same kind", Values.DURATION,
+          c -> durationText(c.minInterval())),
+      smtp("max-numbers", "most mails in one run; 0 = no limit", Values.wholeNumber(0),
+          c -> Integer.toString(c.maxNumbers())),
+      smtp("send", "which reports are mailed: group (after each group, as fedflow), run, or both", Values.TEXT,
+          c -> c.send()));
+
+  private static <T> ConfigEntry<T> smtp(String key, String meaning, ValueParser<T> parser,
+      java.util.function.Function<dev.berth.core.model.SmtpConfig, String> shown) {
+    return new ConfigEntry<>("smtp." + key, meaning, parser, (b, v) -> b.smtp(b.smtp().with(key, v)),
+        c -> shown.apply(c.smtp()));
+  }
 
   private ConfigKeys() {}
 

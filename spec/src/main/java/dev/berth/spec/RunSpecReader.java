@@ -11,7 +11,7 @@ import java.util.Map;
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
 final class RunSpecReader {
 
-  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "groups");
+  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective", "notify", "groups");
 
   private RunSpecReader() {}
 
@@ -43,7 +43,8 @@ final class RunSpecReader {
     DependencyResolver dependencies = new DependencyResolver();
     List<GroupSpec> resolved = dependencies.resolve(groups(groups, root.key("groups"), config, builtIns, dependencies));
     try {
-      return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")));
+      return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")),
+          ReportingReader.read(map.get("objective"), map.get("notify"), root));
     } catch (IllegalArgumentException e) {
       // The core model's checks were all made above with better messages; this is a backstop so
       // that a rule added there later still reaches the user as one line, not a stack trace.

@@ -13,7 +13,6 @@ final class UnsupportedConfig {
   private record Rule(Predicate<String> matches, String hint) {}
 
   private static final List<Rule> RULES = List.of(
-      new Rule(section("smtp"), "; Berth does not send e-mail"),
       new Rule(section("gpu-priority"), "; set scheduler.placement: pci, total-mem or remain-mem"
           + " (with -reverse for the reverse order) instead"),
       new Rule(section("task"), ""),

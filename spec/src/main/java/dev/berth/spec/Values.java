@@ -130,6 +130,18 @@ final class Values {
     return text;
   };
 
+  /** One text value or a list of them. */
+  static final ValueParser<java.util.List<String>> TEXT_LIST = (node, field) -> {
+    if (node instanceof YamlNode.Sequence seq) {
+      java.util.List<String> out = new java.util.ArrayList<>();
+      for (int i = 0; i < seq.items().size(); i++) {
+        out.add(TEXT.parse(seq.items().get(i), field.index(i)));
+      }
+      return java.util.List.copyOf(out);
+    }
+    return java.util.List.of(TEXT.parse(node, field));
+  };
+
   /** true or false. */
   static final ValueParser<Boolean> BOOLEAN = (node, field) -> {
     if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {

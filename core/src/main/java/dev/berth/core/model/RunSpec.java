@@ -16,10 +16,11 @@ import java.util.regex.Pattern;
  * @param groupsInParallel whether tasks of all groups may mix, ordered only by their dependencies
  * @param gpus which GPUs to use: {@code auto}, {@code none}, indices such as {@code 0,2}, or
  *     simulated devices such as {@code sim:2x80GiB} (the command line may override it)
+ * @param reporting sweep objective and notifications
  */
 public record RunSpec(
     String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel,
-    String gpus) {
+    String gpus, Reporting reporting) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -31,6 +32,7 @@ public record RunSpec(
     Objects.requireNonNull(workdir, "workdir");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(gpus, "gpus");
+    Objects.requireNonNull(reporting, "reporting");
     groups = List.copyOf(groups);
     Map<TaskId, String> owner = new HashMap<>();
     Map<String, Boolean> groupNames = new HashMap<>();
@@ -52,17 +54,17 @@ public record RunSpec(
 
   /** A run whose groups run one after another. */
   public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups) {
-    this(name, workdir, config, groups, false, "auto");
+    this(name, workdir, config, groups, false, "auto", Reporting.NONE);
   }
 
   /** A run that uses whatever GPUs are found. */
   public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel) {
-    this(name, workdir, config, groups, groupsInParallel, "auto");
+    this(name, workdir, config, groups, groupsInParallel, "auto", Reporting.NONE);
   }
 
   /** The same run with another GPU selection. */
   public RunSpec withGpus(String selection) {
-    return new RunSpec(name, workdir, config, groups, groupsInParallel, selection);
+    return new RunSpec(name, workdir, config, groups, groupsInParallel, selection, reporting);
   }
 
   private static void checkDependencies(List<GroupSpec> groups, boolean groupsInParallel) {

@@ -31,6 +31,7 @@ import java.util.Objects;
  * @param availableInterval how long a device must have been stable before {@code auto} uses it
  *     ({@code scheduler.available-interval})
  * @param seed seed of the random placement policies ({@code scheduler.seed})
+ * @param smtp mail settings ({@code smtp.*})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -50,7 +51,8 @@ public record SchedulerConfig(
     int maxPerDevice,
     Duration putInterval,
     Duration availableInterval,
-    long seed) {
+    long seed,
+    SmtpConfig smtp) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -81,6 +83,7 @@ public record SchedulerConfig(
     nonNegative("scheduler.max-per-device", maxPerDevice);
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
+    Objects.requireNonNull(smtp, "smtp");
     if (putInterval.isNegative() || availableInterval.isNegative()) {
       throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
     }
@@ -111,7 +114,8 @@ public record SchedulerConfig(
         .maxPerDevice(maxPerDevice)
         .putInterval(putInterval)
         .availableInterval(availableInterval)
-        .seed(seed);
+        .seed(seed)
+        .smtp(smtp);
   }
 
   private static void nonNegative(String key, long value) {
@@ -152,8 +156,20 @@ public record SchedulerConfig(
     private Duration putInterval = Duration.ofSeconds(5);
     private Duration availableInterval = Duration.ofSeconds(5);
     private long seed;
+    private SmtpConfig smtp = SmtpConfig.DEFAULTS;
 
     private Builder() {}
+
+    /** {@code smtp.*}. */
+    public Builder smtp(SmtpConfig v) {
+      smtp = v;
+      return this;
+    }
+
+    /** The mail settings set so far. */
+    public SmtpConfig smtp() {
+      return smtp;
+    }
 
     /** {@code scheduler.default-cuda-memory}. */
     public Builder defaultCudaMemoryBytes(long v) {
@@ -269,7 +285,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed);
+          seed, smtp);
     }
   }
 }

@@ -130,7 +130,8 @@ public final class DeviceLedger {
     if (fitting.size() < needed) {
       return Plan.refused(refusals);
     }
-    PlacementPolicy policy = PlacementPolicies.byName(request.placement().orElse(config.placement()));
+    PlacementPolicy policy = PlacementPolicies.byName(
+        request.placement().orElse(config.placement()), config.putInterval(), config.availableInterval());
     PlacementRequest placement = new PlacementRequest(request.memoryBytes(), now, config.seed(), sequence);
     List<DeviceState> ordered = policy.order(fitting, placement);
     if (ordered.size() < needed) {

@@ -10,42 +10,75 @@ import dev.berth.core.model.TaskId;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.DoubleRange;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import net.jqwik.api.constraints.Size;
+import java.util.stream.LongStream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class HostLedgerPropertyTest {
 
   private static final long MIB = 1L << 20;
   private static final Instant READING = Instant.parse("2026-01-01T00:00:00Z");
+  private static final long[] MILLI_CPUS = {0L, 1L, 250L, 999L, 1000L, 2000L, 5000L};
 
-  @Provide
-  Arbitrary<Resources> requests() {
-    return Combinators.combine(
-            Arbitraries.longs().between(0, 8192).map(n -> n * MIB),
-            Arbitraries.of(0L, 1L, 250L, 999L, 1000L, 2000L, 5000L))
-        .as(Resources::new);
+  static LongStream seeds() {
+    return LongStream.range(0, 300);
   }
 
-  @Property(tries = 300)
-  void reservationsInOnePassNeverOvercommitMemoryOrCores(
-      @ForAll @IntRange(min = 1, max = 16) int cpus,
-      @ForAll @LongRange(min = 0, max = 32_768) long totalMiB,
-      @ForAll @DoubleRange(min = 0, max = 1) double availableShare,
-      @ForAll @DoubleRange(min = 0.05, max = 1) double memoryLimit,
-      @ForAll @LongRange(min = 0, max = 8192) long remainMiB,
-      @ForAll @Size(max = 40) List<@From("requests") Resources> asks) {
+  /** A long in [min, max]; one time in eight an edge: min, min + 1, 0, 1, max - 1 or max. */
+  private static long between(Random rnd, long min, long max) {
+    if (rnd.nextInt(8) == 0) {
+      long[] edges = {min, min + 1, 0, 1, max - 1, max};
+      return Math.max(min, Math.min(max, edges[rnd.nextInt(edges.length)]));
+    }
+    return rnd.nextLong(min, max + 1);
+  }
+
+  /**
+   * A double in [min, max]; one time in eight min or max, otherwise uniform, half of the time with
+   * two decimals (as a typed-in limit would be) and half of the time at full precision.
+   */
+  private static double between(Random rnd, double min, double max) {
+    if (rnd.nextInt(8) == 0) {
+      return rnd.nextBoolean() ? min : max;
+    }
+    double d = min + rnd.nextDouble() * (max - min);
+    if (rnd.nextBoolean()) {
+      d = BigDecimal.valueOf(d).setScale(2, RoundingMode.HALF_UP).doubleValue();
+    }
+    return Math.max(min, Math.min(max, d));
+  }
+
+  /** A list size in [0, max]; one time in eight empty or full, otherwise uniform. */
+  private static int size(Random rnd, int max) {
+    if (rnd.nextInt(8) == 0) {
+      return rnd.nextBoolean() ? 0 : max;
+    }
+    return rnd.nextInt(max + 1);
+  }
+
+  private static Resources request(Random rnd) {
+    return new Resources(between(rnd, 0, 8192) * MIB, MILLI_CPUS[rnd.nextInt(MILLI_CPUS.length)]);
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void reservationsInOnePassNeverOvercommitMemoryOrCores(long seed) {
+    Random rnd = new Random(seed);
+    int cpus = (int) between(rnd, 1, 16);
+    long totalMiB = between(rnd, 0, 32_768);
+    double availableShare = between(rnd, 0.0, 1.0);
+    double memoryLimit = between(rnd, 0.05, 1.0);
+    long remainMiB = between(rnd, 0, 8192);
+    List<Resources> asks = new ArrayList<>();
+    for (int i = size(rnd, 40); i > 0; i--) {
+      asks.add(request(rnd));
+    }
+
     long total = totalMiB * MIB;
     long available = (long) (total * availableShare);
     SchedulerConfig config = SchedulerConfig.builder()
@@ -62,31 +95,46 @@ class HostLedgerPropertyTest {
     long cores = 0;
     for (Resources r : asks) {
       HostLedger.Admission a = ledger.tryReserve(r);
-      assertThat(a.placement().isPresent()).as("placed xor refused").isEqualTo(a.refusals().isEmpty());
+      assertThat(a.placement().isPresent()).as("seed %d: placed xor refused", seed).isEqualTo(a.refusals().isEmpty());
       boolean fitsCores = r.milliCpus() == 0 || cores + r.milliCpus() <= cpus * 1000L;
       boolean fitsMemory = available - memory - r.memoryBytes() >= floor;
       assertThat(a.placement().isPresent())
-          .as("%s with %d B and %d millicores already reserved, %d B available, floor %d B", r, memory, cores,
-              available, floor)
+          .as("seed %d: %s with %d B and %d millicores already reserved, %d B available, floor %d B", seed, r, memory,
+              cores, available, floor)
           .isEqualTo(fitsCores && fitsMemory);
       if (a.placement().isPresent()) {
         memory += r.memoryBytes();
         cores += r.milliCpus();
-        assertThat(a.placement().get()).isEqualTo(Placement.cpu(r.memoryBytes(), r.milliCpus()));
+        assertThat(a.placement().get()).as("seed %d: placement of %s", seed, r)
+            .isEqualTo(Placement.cpu(r.memoryBytes(), r.milliCpus()));
       }
-      assertThat(ledger.usableMemory()).isEqualTo(Math.max(0, available - memory - floor));
+      assertThat(ledger.usableMemory()).as("seed %d: usable memory after %s", seed, r)
+          .isEqualTo(Math.max(0, available - memory - floor));
     }
-    assertThat(cores).isLessThanOrEqualTo(cpus * 1000L);
+    assertThat(cores).as("seed %d: millicores reserved vs %d cpus", seed, cpus).isLessThanOrEqualTo(cpus * 1000L);
     if (memory > 0) {
-      assertThat(available - memory).as("memory left after admissions vs floor").isGreaterThanOrEqualTo(floor);
+      assertThat(available - memory).as("seed %d: memory left after admissions vs floor", seed)
+          .isGreaterThanOrEqualTo(floor);
     }
   }
 
-  @Property(tries = 300)
-  void outstandingMemoryIsReservedMinusMeasuredNeverBelowZeroAndInFullAfterTheReading(
-      @ForAll @Size(max = 12) List<@LongRange(min = 0, max = 4096) Long> reservedMiB,
-      @ForAll @Size(max = 12) List<@LongRange(min = -1, max = 4096) Long> measuredMiB,
-      @ForAll @Size(max = 12) List<@IntRange(min = -3, max = 3) Integer> launchOffsets) {
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void outstandingMemoryIsReservedMinusMeasuredNeverBelowZeroAndInFullAfterTheReading(long seed) {
+    Random rnd = new Random(seed);
+    List<Long> reservedMiB = new ArrayList<>();
+    for (int i = size(rnd, 12); i > 0; i--) {
+      reservedMiB.add(between(rnd, 0, 4096));
+    }
+    List<Long> measuredMiB = new ArrayList<>();
+    for (int i = size(rnd, 12); i > 0; i--) {
+      measuredMiB.add(between(rnd, -1, 4096));
+    }
+    List<Integer> launchOffsets = new ArrayList<>();
+    for (int i = size(rnd, 12); i > 0; i--) {
+      launchOffsets.add((int) between(rnd, -3, 3));
+    }
+
     long total = 1L << 45;
     long available = 1L << 44;
     SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
@@ -108,6 +156,8 @@ class HostLedgerPropertyTest {
     SchedulerConfig config = SchedulerConfig.builder()
         .maxProcess(0).cpuUtilizationLimit(1).memoryUtilizationLimit(1).remainMemoryBytes(0).build();
     HostLedger ledger = HostLedger.of(config, new HostSnapshot(READING, 4, -1, total, available, measured), running);
-    assertThat(ledger.usableMemory()).isEqualTo(available - expectedOutstanding);
+    assertThat(ledger.usableMemory())
+        .as("seed %d: reserved MiB %s, measured MiB %s, launch offsets %s", seed, reservedMiB, measuredMiB, launchOffsets)
+        .isEqualTo(available - expectedOutstanding);
   }
 }

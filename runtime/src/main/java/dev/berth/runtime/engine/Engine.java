@@ -306,6 +306,7 @@ public final class Engine {
     env.put("BERTH_DEVICE", placement.device());
     List<Integer> gpuIndices = placement.gpuIndices();
     if (!gpuIndices.isEmpty()) {
+      env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID"); // the order NVML and nvidia-smi number devices in
       env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpuIndices.stream().map(String::valueOf).toList()));
       env.put("BERTH_GPU_MEMORY_BYTES", Long.toString(placement.gpuMemoryBytes()));
     } else if (!snapshot.gpus().devices().isEmpty()) {

@@ -1,0 +1,186 @@
+package dev.berth.cli;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SmtpConfig;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.report.Delivery;
+import dev.berth.report.HtmlOptions;
+import dev.berth.report.Mailer;
+import dev.berth.report.Objective;
+import dev.berth.report.SmtpSettings;
+import dev.berth.report.WebhookEvent;
+import dev.berth.report.WebhookNotifier;
+import dev.berth.report.WebhookSettings;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.engine.RunListener;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Mails group and run reports and posts webhook events as a run goes on. Mail is sent on its own
+ * thread and webhooks are asynchronous, so neither slows the engine; a failure is printed and never
+ * fails the run.
+ */
+final class Notifications implements RunListener, AutoCloseable {
+
+  private final Mailer mailer;
+  private final SmtpConfig smtp;
+  private final WebhookNotifier webhook;
+  private final Objective objective;
+  private final RunLayout layout;
+  private final InstantSource clock;
+  private final PrintStream out;
+  private final ExecutorService mail = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "berth-mail");
+    t.setDaemon(true);
+    return t;
+  });
+  private final List<CompletableFuture<Delivery>> pending = new ArrayList<>();
+  private RunState state;
+  private Instant startedAt;
+  private int[] unfinished;
+
+  private Notifications(Mailer mailer, SmtpConfig smtp, WebhookNotifier webhook, Objective objective, RunLayout layout,
+      InstantSource clock, PrintStream out) {
+    this.mailer = mailer;
+    this.smtp = smtp;
+    this.webhook = webhook;
+    this.objective = objective;
+    this.layout = layout;
+    this.clock = clock;
+    this.out = out;
+  }
+
+  /**
+   * Builds the notifications a spec asks for.
+   *
+   * @throws IllegalArgumentException naming the setting when the mail or webhook settings are not usable
+   */
+  static Notifications of(RunSpec spec, RunLayout layout, InstantSource clock, PrintStream out,
+      Function<String, String> env) {
+    SmtpConfig smtp = spec.config().smtp();
+    Mailer mailer = smtp.enable() ? new Mailer(SmtpSettings.fromKeys(smtpKeys(smtp), env), clock) : null;
+    WebhookNotifier webhook = spec.reporting().webhookUrl()
+        .map(url -> WebhookNotifier.create(WebhookSettings.of(url, spec.reporting().webhookEvents())))
+        .orElse(null);
+    return new Notifications(mailer, smtp, webhook, objective(spec), layout, clock, out);
+  }
+
+  /** The spec's sweep objective in the report module's terms, or null. */
+  static Objective objective(RunSpec spec) {
+    return spec.reporting().objectiveKey()
+        .map(k -> spec.reporting().maximize() ? Objective.max(k) : Objective.min(k)).orElse(null);
+  }
+
+  private static Map<String, Object> smtpKeys(SmtpConfig c) {
+    Map<String, Object> keys = new LinkedHashMap<>();
+    keys.put("enable", c.enable());
+    keys.put("server-host", c.serverHost());
+    if (c.serverPort() > 0) {
+      keys.put("server-port", c.serverPort());
+    }
+    if (!c.user().isEmpty()) {
+      keys.put("user", c.user());
+    }
+    if (!c.password().isEmpty()) {
+      keys.put("password", c.password());
+    }
+    if (!c.passwordEnv().isEmpty()) {
+      keys.put("password-env", c.passwordEnv());
+    }
+    keys.put("receiver", c.receivers());
+    keys.put("tls", c.tls());
+    keys.put("starttls", c.starttls());
+    keys.put("min-interval", c.minInterval().toMillis() + "ms");
+    keys.put("max-numbers", c.maxNumbers());
+    return keys;
+  }
+
+  @Override
+  public void runStarted(RunState runState) {
+    state = runState;
+    startedAt = clock.instant();
+    unfinished = new int[runState.spec().groups().size()];
+    for (TaskRecord r : runState.tasks()) {
+      unfinished[r.groupIndex()]++;
+    }
+  }
+
+  @Override
+  public void taskEvent(TaskRecord task, TaskEvent event) {
+    if (!event.target().isTerminal()) {
+      return;
+    }
+    if (webhook != null && task.state() != TaskState.EXITED) {
+      RunReport report = report();
+      report.groups().stream().flatMap(g -> g.tasks().stream())
+          .filter(t -> t.id().equals(task.spec().id().value())).findFirst()
+          .ifPresent((TaskReport t) -> track(webhook.taskFailed(report, t)));
+    }
+    if (--unfinished[task.groupIndex()] == 0) {
+      String group = task.spec().group();
+      RunReport report = report();
+      if (webhook != null) {
+        track(webhook.groupEnded(report, group));
+      }
+      if (mailer != null && smtp.mailsGroups()) {
+        track(CompletableFuture.supplyAsync(() -> mailer.sendGroup(report, group, html()), mail));
+      }
+    }
+  }
+
+  @Override
+  public void runFinished(RunReport report) {
+    if (webhook != null) {
+      track(webhook.runEnded(report));
+    }
+    if (mailer != null && smtp.mailsRun()) {
+      track(CompletableFuture.supplyAsync(() -> mailer.sendRun(report, html()), mail));
+    }
+  }
+
+  /** Waits a bounded time for mails and webhooks still in flight, printing any that failed. */
+  @Override
+  public void close() {
+    try {
+      CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      out.println("notifications: some were still in flight when Berth stopped");
+    }
+    mail.shutdownNow();
+  }
+
+  private void track(CompletableFuture<Delivery> delivery) {
+    pending.add(delivery.whenComplete((d, e) -> {
+      if (e != null) {
+        out.println("notification failed: " + e);
+      } else if (d.status() == Delivery.Status.FAILED) {
+        out.println("notification failed: " + d.detail());
+      }
+    }));
+  }
+
+  private RunReport report() {
+    return RunReport.of(state, startedAt, clock.instant(), false, spec -> layout.taskDir(spec).toString());
+  }
+
+  private HtmlOptions html() {
+    HtmlOptions options = HtmlOptions.defaults();
+    return objective == null ? options : options.withObjective(objective);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.berth.report;
+
+import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/** Times derived from attempts, shared by the tables, the CSV and the charts. */
+final class Attempts {
+
+  private Attempts() {}
+
+  /**
+   * A task's run time: the sum of its ended attempts' durations, retries included, because that is what the
+   * task cost; null when no attempt has ended.
+   */
+  static Duration runTime(TaskReport t) {
+    Duration total = null;
+    for (AttemptReport a : t.attempts()) {
+      if (a.startedAt() != null && a.finishedAt() != null) {
+        Duration d = Duration.between(a.startedAt(), a.finishedAt());
+        total = total == null ? d : total.plus(d);
+      }
+    }
+    return total;
+  }
+
+  /** The last attempt, or null when the task never started. */
+  static AttemptReport last(TaskReport t) {
+    List<AttemptReport> a = t.attempts();
+    return a.isEmpty() ? null : a.get(a.size() - 1);
+  }
+
+  /** Where an attempt's bar ends: its finish, or for one still running the end of the report. */
+  static Instant end(AttemptReport a, Instant reportEnd) {
+    if (a.finishedAt() != null) {
+      return a.finishedAt();
+    }
+    return reportEnd != null && reportEnd.isAfter(a.startedAt()) ? reportEnd : a.startedAt();
+  }
+
+  /** The instant the charts start at: the run start, or the first attempt when that came earlier. */
+  static Instant origin(RunReport r) {
+    Instant t = r.startedAt();
+    for (var g : r.groups()) {
+      for (TaskReport task : g.tasks()) {
+        for (AttemptReport a : task.attempts()) {
+          if (a.startedAt() != null && (t == null || a.startedAt().isBefore(t))) {
+            t = a.startedAt();
+          }
+        }
+      }
+    }
+    return t == null ? Instant.EPOCH : t;
+  }
+
+  /** The instant the charts end at: the run end, or the last attempt end when that came later. */
+  static Instant horizon(RunReport r) {
+    Instant t = r.finishedAt() != null ? r.finishedAt() : origin(r);
+    for (var g : r.groups()) {
+      for (TaskReport task : g.tasks()) {
+        for (AttemptReport a : task.attempts()) {
+          if (a.startedAt() != null) {
+            Instant e = end(a, r.finishedAt());
+            if (e.isAfter(t)) {
+              t = e;
+            }
+          }
+        }
+      }
+    }
+    return t;
+  }
+
+  /** What went wrong with a task, in the most specific words the report has. */
+  static String message(TaskReport t) {
+    if (t.error() != null && !t.error().isBlank()) {
+      return t.error();
+    }
+    AttemptReport a = last(t);
+    return a == null || a.error() == null ? "" : a.error();
+  }
+
+  /** How the task's last attempt ended, e.g. {@code FAILED, exit 1}, or the task status when it never ran. */
+  static String outcome(TaskReport t) {
+    AttemptReport a = last(t);
+    if (a == null) {
+      return "never started";
+    }
+    return a.exitCode() == null ? a.outcome() : a.outcome() + ", exit " + a.exitCode();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.berth.report;
+
+import java.nio.charset.StandardCharsets;
+
+/** Escaping for every output format; everything a task, a spec or a result supplies passes through here. */
+final class Escape {
+
+  private Escape() {}
+
+  /** Text safe in HTML (and XML) content and in quoted attribute values. */
+  static String html(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> {
+          // Control characters other than tab and newlines are not allowed in XML, which keeps the page parseable.
+          if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
+            b.append('\uFFFD');
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Text safe in a Markdown table cell: backslash escapes for the characters that would end the cell or
+   * start markup (so pasted text never turns into HTML), and {@code <br>} for line breaks.
+   */
+  static String markdown(String s) {
+    if (s == null) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    String text = s.replace("\r\n", "\n").replace('\r', '\n');
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      switch (c) {
+        case '\\', '|', '<', '>', '*', '`', '[', ']' -> b.append('\\').append(c);
+        case '\n' -> b.append("<br>");
+        default -> b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  /** One RFC 4180 field: quoted when it holds a comma, a quote or a line break, quotes doubled. */
+  static String csv(String s) {
+    if (s == null) {
+      return "";
+    }
+    if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
+      return s;
+    }
+    return '"' + s.replace("\"", "\"\"") + '"';
+  }
+
+  /** One path segment of a relative URL, percent-encoded except for RFC 3986 unreserved characters. */
+  static String urlSegment(String s) {
+    if (s.equals(".") || s.equals("..")) {
+      // Dot segments would climb folders instead of naming one.
+      return s.replace(".", "%2E");
+    }
+    StringBuilder b = new StringBuilder();
+    for (byte x : s.getBytes(StandardCharsets.UTF_8)) {
+      int c = x & 0xff;
+      if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+        b.append((char) c);
+      } else {
+        b.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+    }
+    return b.toString();
+  }
+
+  /** Text for a Slack-compatible {@code text} field, where only these three characters are markup. */
+  static String slack(String s) {
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+}

@@ -1,0 +1,38 @@
+package dev.berth.report;
+
+import java.util.Objects;
+
+/**
+ * What the HTML report shows besides the run itself.
+ *
+ * @param title the page heading, or null for the run name
+ * @param results task results for the success tables and the sweep
+ * @param objective what ranks the sweep, or null to keep submission order
+ */
+public record HtmlOptions(String title, TaskResults results, Objective objective) {
+
+  /** Checks the results are given. */
+  public HtmlOptions {
+    Objects.requireNonNull(results, "results (use TaskResults.empty())");
+  }
+
+  /** No title, no results, no objective. */
+  public static HtmlOptions defaults() {
+    return new HtmlOptions(null, TaskResults.empty(), null);
+  }
+
+  /** A copy with this heading. */
+  public HtmlOptions withTitle(String title) {
+    return new HtmlOptions(title, results, objective);
+  }
+
+  /** A copy with these results. */
+  public HtmlOptions withResults(TaskResults results) {
+    return new HtmlOptions(title, results, objective);
+  }
+
+  /** A copy ranking the sweep by this objective. */
+  public HtmlOptions withObjective(Objective objective) {
+    return new HtmlOptions(title, results, objective);
+  }
+}

@@ -1,0 +1,140 @@
+package dev.berth.report;
+
+import dev.berth.core.report.GroupReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code report.md}: the run as GitHub-flavoured Markdown, for pasting into notes or issues. Every value from
+ * the run is escaped so that it cannot end a table cell or turn into markup; line breaks in cells become
+ * {@code <br>} and messages are cut to {@value #MAX_MESSAGE} characters (the HTML report has them whole).
+ */
+public final class MarkdownReport {
+
+  /** Longest message kept in a table cell. */
+  public static final int MAX_MESSAGE = 300;
+
+  private MarkdownReport() {}
+
+  /** The report without task results or sweep ranking. */
+  public static String render(RunReport report) {
+    return render(report, TaskResults.empty(), null);
+  }
+
+  /**
+   * The report with task results in the success tables and, when the run has matrix tasks, a sweep section.
+   *
+   * @param objective what ranks the sweep, or null to keep submission order
+   */
+  public static String render(RunReport report, TaskResults results, Objective objective) {
+    StringBuilder md = new StringBuilder();
+    md.append("# Berth run ").append(Escape.markdown(report.run())).append(": ").append(report.status()).append("\n\n");
+    md.append(summaryLine(report)).append("\n");
+    SweepTable sweep = SweepTable.of(report, results.byTask(), objective);
+    if (!sweep.isEmpty()) {
+      md.append("\n## ").append(Escape.markdown(sweep.title())).append("\n\n");
+      sweep(md, sweep);
+    }
+    for (GroupReport g : report.groups()) {
+      group(md, GroupView.of(g, results.byTask()), results.byTask());
+    }
+    if (!results.warnings().isEmpty()) {
+      md.append("\n## Notes\n\n");
+      for (String w : results.warnings()) {
+        md.append("- ").append(Escape.markdown(w)).append('\n');
+      }
+    }
+    return md.toString();
+  }
+
+  private static String summaryLine(RunReport r) {
+    List<String> parts = new ArrayList<>();
+    parts.add(Escape.markdown(Summary.totals(r.totals())));
+    if (r.startedAt() != null) {
+      parts.add("started " + Formats.iso(r.startedAt()));
+    }
+    parts.add(r.finishedAt() == null ? "still running" : "ended " + Formats.iso(r.finishedAt()));
+    if (Summary.took(r) != null) {
+      parts.add("took " + Formats.duration(Summary.took(r)));
+    }
+    return String.join(" · ", parts);
+  }
+
+  private static void group(StringBuilder md, GroupView v, Map<String, ? extends Map<String, ?>> results) {
+    GroupReport g = v.group();
+    md.append("\n## Group ").append(Escape.markdown(g.name())).append(": ")
+        .append(Summary.ratio(g.totals())).append(" succeeded\n");
+    if (!v.succeeded().isEmpty()) {
+      List<String> head = new ArrayList<>(List.of("task"));
+      head.addAll(v.resultKeys());
+      head.addAll(v.stageTimes() ? List.of("load time", "train time") : List.of("run time"));
+      head.add("attempts");
+      md.append("\n**Succeeded**\n\n");
+      MarkdownTable table = new MarkdownTable(head);
+      for (TaskReport t : v.succeeded()) {
+        Map<String, ?> r = Values.resultsOf(results, t.id());
+        List<String> row = new ArrayList<>(List.of(t.id()));
+        for (String k : v.resultKeys()) {
+          row.add(Formats.value(r.get(k)));
+        }
+        if (v.stageTimes()) {
+          row.add(Formats.seconds(r.get(GroupView.LOAD_TIME)));
+          row.add(Formats.seconds(r.get(GroupView.TRAIN_TIME)));
+        } else {
+          row.add(Formats.duration(Attempts.runTime(t)));
+        }
+        row.add(Integer.toString(t.attempts().size()));
+        table.row(row);
+      }
+      table.render(md);
+    }
+    if (!v.unsuccessful().isEmpty()) {
+      md.append("\n**Not succeeded**\n\n");
+      MarkdownTable table = new MarkdownTable(List.of("task", "status", "last attempt", "attempts", "message"));
+      for (TaskReport t : v.unsuccessful()) {
+        table.row(List.of(t.id(), t.status().name(), Attempts.outcome(t), Integer.toString(t.attempts().size()),
+            cut(Attempts.message(t))));
+      }
+      table.render(md);
+    }
+  }
+
+  private static void sweep(StringBuilder md, SweepTable s) {
+    List<String> head = new ArrayList<>(List.of("#", "task"));
+    if (s.spansGroups()) {
+      head.add("group");
+    }
+    head.addAll(s.paramNames());
+    head.addAll(s.resultKeys());
+    head.add("status");
+    MarkdownTable table = new MarkdownTable(head);
+    int rank = 0;
+    for (SweepTable.Row r : s.rows()) {
+      List<String> row = new ArrayList<>(List.of(Integer.toString(++rank), r.taskId()));
+      if (s.spansGroups()) {
+        row.add(r.group());
+      }
+      for (String p : s.paramNames()) {
+        row.add(r.params().getOrDefault(p, ""));
+      }
+      for (String k : s.resultKeys()) {
+        row.add(Formats.value(r.results().get(k)));
+      }
+      row.add(r.status().name());
+      table.row(row);
+    }
+    table.render(md);
+  }
+
+  private static String cut(String message) {
+    String m = message.strip();
+    if (m.length() <= MAX_MESSAGE) {
+      return m;
+    }
+    int end = Character.isHighSurrogate(m.charAt(MAX_MESSAGE - 1)) ? MAX_MESSAGE - 1 : MAX_MESSAGE;
+    return m.substring(0, end) + "…";
+  }
+}

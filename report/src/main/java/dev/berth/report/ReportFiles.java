@@ -1,0 +1,44 @@
+package dev.berth.report;
+
+import dev.berth.core.report.RunReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Writes {@code report.html}, {@code report.md} and {@code results.csv} into a run folder, each atomically
+ * (temporary file, flushed to disk, renamed over the old one). {@code report.json} is not written here: the
+ * runtime writes it.
+ */
+public final class ReportFiles {
+
+  /** The HTML report's file name. */
+  public static final String HTML = "report.html";
+
+  /** The Markdown report's file name. */
+  public static final String MARKDOWN = "report.md";
+
+  /** The results table's file name. */
+  public static final String CSV = "results.csv";
+
+  private ReportFiles() {}
+
+  /**
+   * Reads the tasks' {@code result.json} files, renders the three reports and writes them.
+   *
+   * @param runDir the run's folder, where the task folders are and the reports go
+   * @throws IOException when a report cannot be written; a task's unreadable result is only a warning
+   */
+  public static WrittenReports writeAll(RunReport report, Path runDir, ReportOptions options) throws IOException {
+    Files.createDirectories(runDir);
+    TaskResults results = TaskResults.read(runDir, report);
+    HtmlOptions html = new HtmlOptions(options.title(), results, options.objective());
+    Path htmlFile = runDir.resolve(HTML);
+    Path mdFile = runDir.resolve(MARKDOWN);
+    Path csvFile = runDir.resolve(CSV);
+    AtomicFiles.write(htmlFile, HtmlReport.render(report, html));
+    AtomicFiles.write(mdFile, MarkdownReport.render(report, results, options.objective()));
+    AtomicFiles.write(csvFile, CsvResults.render(report, results.byTask()));
+    return new WrittenReports(htmlFile, mdFile, csvFile, results.warnings());
+  }
+}
