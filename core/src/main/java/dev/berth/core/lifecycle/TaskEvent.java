@@ -8,7 +8,8 @@ import java.util.Objects;
  * current state, attempts and reports are folds over the list of events.
  */
 public sealed interface TaskEvent
-    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Ended, TaskEvent.Settled {
+    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Staged, TaskEvent.Trained, TaskEvent.Reported,
+        TaskEvent.Ended, TaskEvent.Settled {
 
   /** When it happened. */
   Instant at();
@@ -51,6 +52,64 @@ public sealed interface TaskEvent
     @Override
     public TaskState target() {
       return twoStage ? TaskState.AVAILABLE : TaskState.RUNNING;
+    }
+  }
+
+  /**
+   * A two-stage task's process moved to another stage: {@code LOADING}, {@code WAITING} (loaded, or
+   * back after a GPU out-of-memory) or {@code FINISHED} (result reported).
+   *
+   * @param target the stage
+   */
+  record Staged(Instant at, TaskState target) implements TaskEvent {
+    /** Validates that the target is a stage. */
+    public Staged {
+      Objects.requireNonNull(at, "at");
+      if (target != TaskState.LOADING && target != TaskState.WAITING && target != TaskState.FINISHED) {
+        throw new IllegalArgumentException("a stage is LOADING, WAITING or FINISHED, not " + target);
+      }
+    }
+  }
+
+  /**
+   * A loaded two-stage task was handed a device and told to train.
+   *
+   * @param train 1-based number of this train call over the task's life (fedflow's train_numbers)
+   * @param placement the device and the GPU memory reserved there (host resources stay as launched)
+   */
+  record Trained(Instant at, int train, Placement placement) implements TaskEvent {
+    /** Validates. */
+    public Trained {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(placement, "placement");
+    }
+
+    @Override
+    public TaskState target() {
+      return TaskState.TRAINING;
+    }
+  }
+
+  /**
+   * A two-stage task reported trouble in a stage: running out of host or GPU memory, or an
+   * exception. Its process is still alive.
+   *
+   * @param outcome {@link Outcome#HOST_OOM}, {@link Outcome#GPU_OOM} or {@link Outcome#FAILED}
+   * @param stage {@code LOAD} or {@code TRAIN}
+   * @param message what the task said, with its traceback for an exception
+   */
+  record Reported(Instant at, Outcome outcome, String stage, String message) implements TaskEvent {
+    /** Validates. */
+    public Reported {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(stage, "stage");
+      Objects.requireNonNull(message, "message");
+    }
+
+    @Override
+    public TaskState target() {
+      return TaskState.INTERRUPT;
     }
   }
 

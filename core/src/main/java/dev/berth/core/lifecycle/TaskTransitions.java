@@ -55,15 +55,15 @@ public final class TaskTransitions {
     t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
     // INIT -> EXCEPTION: a request no host can satisfy, or a process that cannot be started.
     t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(AVAILABLE, EnumSet.of(LOADING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(TRAINING, EnumSet.of(FINISHED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     // RUNNING -> INIT: the attempt failed and the task will be retried with a fresh process.
     t.put(RUNNING, EnumSet.of(EXITED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION));
+    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION, CANCELLED, TIMED_OUT));
     // INTERRUPT -> WAITING keeps a loaded process after a GPU OOM; -> INIT starts a new one.
-    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED));
+    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED, TIMED_OUT));
     for (TaskState s : TaskState.values()) {
       t.putIfAbsent(s, EnumSet.noneOf(TaskState.class));
       t.put(s, Collections.unmodifiableSet(t.get(s)));

@@ -32,6 +32,7 @@ import java.util.Objects;
  *     ({@code scheduler.available-interval})
  * @param seed seed of the random placement policies ({@code scheduler.seed})
  * @param smtp mail settings ({@code smtp.*})
+ * @param oomGrowth factor a task's reservation grows by after it ran out of that memory ({@code scheduler.oom-growth})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -52,7 +53,8 @@ public record SchedulerConfig(
     Duration putInterval,
     Duration availableInterval,
     long seed,
-    SmtpConfig smtp) {
+    SmtpConfig smtp,
+    double oomGrowth) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -84,6 +86,9 @@ public record SchedulerConfig(
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
     Objects.requireNonNull(smtp, "smtp");
+    if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
+      throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
+    }
     if (putInterval.isNegative() || availableInterval.isNegative()) {
       throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
     }
@@ -115,7 +120,8 @@ public record SchedulerConfig(
         .putInterval(putInterval)
         .availableInterval(availableInterval)
         .seed(seed)
-        .smtp(smtp);
+        .smtp(smtp)
+        .oomGrowth(oomGrowth);
   }
 
   private static void nonNegative(String key, long value) {
@@ -157,8 +163,15 @@ public record SchedulerConfig(
     private Duration availableInterval = Duration.ofSeconds(5);
     private long seed;
     private SmtpConfig smtp = SmtpConfig.DEFAULTS;
+    private double oomGrowth = 1.5;
 
     private Builder() {}
+
+    /** {@code scheduler.oom-growth}. */
+    public Builder oomGrowth(double v) {
+      oomGrowth = v;
+      return this;
+    }
 
     /** {@code smtp.*}. */
     public Builder smtp(SmtpConfig v) {
@@ -285,7 +298,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, smtp);
+          seed, smtp, oomGrowth);
     }
   }
 }

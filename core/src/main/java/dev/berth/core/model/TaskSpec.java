@@ -27,6 +27,7 @@ import java.util.TreeMap;
  * @param queueTimeout longest wait for dependencies and resources before the task times out
  * @param timeout longest run of one attempt before it is killed
  * @param gpu what the task asks of the GPUs ({@link GpuRequest#NONE} for a CPU task)
+ * @param twoStage whether the task's process speaks Berth's load/train protocol (see docs/protocol.md)
  */
 public record TaskSpec(
     TaskId id,
@@ -41,7 +42,8 @@ public record TaskSpec(
     RetryPolicy retry,
     Optional<Duration> queueTimeout,
     Optional<Duration> timeout,
-    GpuRequest gpu) {
+    GpuRequest gpu,
+    boolean twoStage) {
 
   /** Validates and defensively copies. */
   public TaskSpec {
@@ -72,7 +74,7 @@ public record TaskSpec(
       TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
       int priority, SortedMap<String, String> params) {
     this(id, group, command, env, resources, priority, params, Optional.empty(), Optional.empty(), RetryPolicy.NONE,
-        Optional.empty(), Optional.empty(), GpuRequest.NONE);
+        Optional.empty(), Optional.empty(), GpuRequest.NONE, false);
   }
 
   /** The tasks this one names in {@code after} and {@code follow}, without repeats, in order. */
@@ -93,6 +95,7 @@ public record TaskSpec(
     b.queueTimeout = queueTimeout;
     b.timeout = timeout;
     b.gpu = gpu;
+    b.twoStage = twoStage;
     return b;
   }
 
@@ -118,6 +121,7 @@ public record TaskSpec(
     private Optional<Duration> timeout = Optional.empty();
     private GpuRequest gpu = GpuRequest.NONE;
     private boolean gpuImplied;
+    private boolean twoStage;
     private boolean cpuPinned;
     private long defaultGpuMemory;
 
@@ -232,7 +236,13 @@ public record TaskSpec(
         gpu = gpu.withMemory(defaultGpuMemory > 0 ? defaultGpuMemory : 1);
       }
       return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params, after,
-          follow, retry, queueTimeout, timeout, gpu);
+          follow, retry, queueTimeout, timeout, gpu, twoStage);
+    }
+
+    /** Whether the task speaks the load/train protocol. */
+    public Builder twoStage(boolean speaksProtocol) {
+      this.twoStage = speaksProtocol;
+      return this;
     }
 
     /** What the task asks of the GPUs. */

@@ -6,7 +6,6 @@ import dev.berth.core.gpu.PlacementPolicies;
 import dev.berth.core.gpu.PlacementPolicy;
 import dev.berth.core.gpu.PlacementRequest;
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
@@ -46,13 +45,13 @@ public final class DeviceLedger {
       slots.put(d.index(), new Slot(d, d.freeMemoryBytes(), state.lastPlacedAt().get(d.index()),
           reading.stableSince().get(d.index())));
     }
-    for (Map.Entry<TaskId, TaskEvent.Launched> e : state.running().entrySet()) {
+    for (Map.Entry<TaskId, RunState.Occupancy> e : state.occupancy().entrySet()) {
       Placement p = e.getValue().placement();
       List<Integer> indices = p.gpuIndices();
       if (indices.isEmpty()) {
         continue;
       }
-      boolean visible = !e.getValue().at().isAfter(snapshot.takenAt());
+      boolean visible = !e.getValue().since().isAfter(snapshot.takenAt());
       long measured = visible ? reading.taskMemoryBytes().getOrDefault(e.getKey(), 0L) : 0L;
       boolean exclusive = state.task(e.getKey()).spec().gpu().wholeDevices() > 0;
       long perDevice = p.gpuMemoryBytes() / indices.size();
@@ -164,6 +163,11 @@ public final class DeviceLedger {
     return total;
   }
 
+  /** The largest share of one device any task could ever get (0 without GPUs), in bytes. */
+  public long maxShare() {
+    return slots.values().stream().mapToLong(this::capacity).max().orElse(0);
+  }
+
   /** Per device: memory still free for new tasks after reservations and limits, by index. */
   public SortedMap<Integer, Long> usableMemory() {
     SortedMap<Integer, Long> usable = new TreeMap<>();
@@ -256,7 +260,8 @@ public final class DeviceLedger {
   public record Plan(List<Integer> devices, long memoryPerDevice, boolean exclusive, Optional<String> never,
       List<Refusal> refusals) {
 
-    static Plan cpu() {
+    /** A CPU task's plan: no device. */
+    public static Plan cpu() {
       return new Plan(List.of(), 0, false, Optional.empty(), List.of());
     }
 

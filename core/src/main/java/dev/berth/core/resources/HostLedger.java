@@ -128,6 +128,11 @@ public final class HostLedger {
     return Admission.placed(Placement.cpu(request.memoryBytes(), request.milliCpus()));
   }
 
+  /** The most memory any task could ever be admitted with on this host, in bytes. */
+  public long maxMemory() {
+    return Math.max(0, totalMemory - floorMemory);
+  }
+
   /** Memory still free for new tasks after reservations and limits, in bytes. */
   public long usableMemory() {
     return Math.max(0, freeMemory - floorMemory);

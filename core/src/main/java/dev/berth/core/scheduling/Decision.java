@@ -7,7 +7,8 @@ import dev.berth.core.model.TaskId;
 
 /** One thing the runtime must do, decided by the {@link Scheduler}. */
 public sealed interface Decision
-    permits Decision.Release, Decision.Start, Decision.Fail, Decision.Settle, Decision.Kill {
+    permits Decision.Release, Decision.Start, Decision.Fail, Decision.Settle, Decision.Kill, Decision.Train,
+        Decision.Resume, Decision.Exit {
 
   /** The task the decision is about. */
   TaskId task();
@@ -39,4 +40,16 @@ public sealed interface Decision
    * Repeated in every pass until the exit is seen; the runtime acts on the first.
    */
   record Kill(TaskId task, Outcome outcome, String reason) implements Decision {}
+
+  /** Tell a loaded two-stage task to train on this device ({@code train}: its 1-based train call). */
+  record Train(TaskId task, int train, Placement placement) implements Decision {}
+
+  /** A two-stage task that ran out of GPU memory keeps its process and waits for a device again. */
+  record Resume(TaskId task) implements Decision {}
+
+  /**
+   * Tell a two-stage task's process to exit: it finished, failed, or used up its budget. Repeated in
+   * every pass until the exit is seen; the runtime acts on the first.
+   */
+  record Exit(TaskId task, String reason) implements Decision {}
 }

@@ -1,5 +1,6 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskHistory;
 import dev.berth.core.lifecycle.TaskState;
@@ -35,6 +36,7 @@ public final class RunState {
   private final NavigableSet<TaskRecord> ready = new TreeSet<>(START_ORDER);
   private final NavigableSet<TaskRecord> queued = new TreeSet<>(Comparator.comparingInt(TaskRecord::seq));
   private final SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
+  private final SortedMap<TaskId, Occupancy> occupancy = new TreeMap<>();
   private final int[] unfinishedPerGroup;
   private final Instant[] groupActivatedAt;
   private int unfinished;
@@ -82,12 +84,22 @@ public final class RunState {
       ready.add(r);
     }
     if (event instanceof TaskEvent.Launched l) {
+      occupancy.put(id, new Occupancy(l.at(), l.placement()));
+    } else if (event instanceof TaskEvent.Trained t) {
+      Placement host = running.get(id).placement();
+      occupancy.put(id, new Occupancy(t.at(), new Placement(t.placement().device(), host.memoryBytes(),
+          host.milliCpus(), t.placement().gpuMemoryBytes())));
+    } else if (event instanceof TaskEvent.Reported && running.containsKey(id)) {
+      occupancy.put(id, new Occupancy(event.at(), running.get(id).placement()));
+    }
+    if (!after.hasProcess()) {
+      occupancy.remove(id);
+    }
+    if (event instanceof TaskEvent.Launched l) {
       running.put(id, l);
-      List<Integer> gpus = l.placement().gpuIndices();
-      gpus.forEach(i -> lastPlacedAt.put(i, l.at()));
-      if (!gpus.isEmpty()) {
-        gpuPlacements++;
-      }
+      countPlacement(l.placement(), l.at());
+    } else if (event instanceof TaskEvent.Trained t) {
+      countPlacement(t.placement(), t.at());
     } else if (!after.hasProcess()) {
       running.remove(id);
     }
@@ -98,6 +110,14 @@ public final class RunState {
       if (active < groupActivatedAt.length && groupActivatedAt[active] == null) {
         groupActivatedAt[active] = event.at();
       }
+    }
+  }
+
+  private void countPlacement(Placement p, Instant at) {
+    List<Integer> gpus = p.gpuIndices();
+    gpus.forEach(i -> lastPlacedAt.put(i, at));
+    if (!gpus.isEmpty()) {
+      gpuPlacements++;
     }
   }
 
@@ -127,6 +147,22 @@ public final class RunState {
     }
     return Optional.ofNullable(groupActivatedAt[r.groupIndex()]);
   }
+
+  /**
+   * What each task with a process holds now: its launch's host resources plus, while a two-stage
+   * task trains, its device; and since when it holds the device part.
+   */
+  public SortedMap<TaskId, Occupancy> occupancy() {
+    return Collections.unmodifiableSortedMap(occupancy);
+  }
+
+  /**
+   * What a task with a process holds.
+   *
+   * @param since when it took the device (for a one-stage task: when it launched)
+   * @param placement host resources, device and GPU memory
+   */
+  public record Occupancy(Instant since, Placement placement) {}
 
   /** When Berth last placed a task on each GPU, by device index. */
   public SortedMap<Integer, Instant> lastPlacedAt() {

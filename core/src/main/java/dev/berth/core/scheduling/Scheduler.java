@@ -6,12 +6,15 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GpuRequest;
+import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.DeviceLedger;
 import dev.berth.core.resources.HostLedger;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
+import dev.berth.core.resources.Resource;
 import dev.berth.core.units.DurationText;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,17 +47,22 @@ import java.util.Optional;
 public final class Scheduler {
 
   private final SchedulerConfig config;
+  private final Attempts attempts;
 
   /** A scheduler applying this configuration. */
   public Scheduler(SchedulerConfig config) {
     this.config = config;
+    this.attempts = new Attempts(config);
   }
 
   /** Runs one decision pass. Does not change {@code state}. */
   public Decisions decide(RunState state, HostSnapshot snapshot, Instant now) {
     Pass pass = new Pass(now);
     List<TaskRecord> released = releaseQueued(state, pass);
-    admitReady(state, snapshot, released, pass);
+    DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
+    afterReports(state, pass);
+    trainLoaded(state, devices, pass);
+    admitReady(state, snapshot, devices, released, pass);
     killOverdue(state, pass);
     return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
   }
@@ -117,17 +125,60 @@ public final class Scheduler {
     return Optional.ofNullable(pending);
   }
 
-  private void admitReady(RunState state, HostSnapshot snapshot, List<TaskRecord> released, Pass pass) {
+  /** Attempts' endings and reservations as the history has them. */
+  public Attempts attempts() {
+    return attempts;
+  }
+
+  private void afterReports(RunState state, Pass pass) {
+    for (TaskId id : state.running().keySet()) {
+      attempts.afterReport(state.task(id)).ifPresent(pass.actions::add);
+    }
+  }
+
+  /**
+   * Loaded two-stage tasks get devices before new tasks do, and never wait for a process slot:
+   * their process already exists (fedflow deadlocks here when every slot holds a loaded task).
+   */
+  private void trainLoaded(RunState state, DeviceLedger devices, Pass pass) {
+    List<TaskRecord> loaded = new ArrayList<>();
+    for (TaskId id : state.running().keySet()) {
+      TaskRecord r = state.task(id);
+      if (r.state() == TaskState.WAITING) {
+        loaded.add(r);
+      }
+    }
+    loaded.sort(RunState.START_ORDER);
+    for (TaskRecord r : loaded) {
+      var gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare()));
+      DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+      if (plan.never().isPresent()) {
+        pass.actions.add(new Decision.Exit(r.spec().id(), plan.never().get()));
+        continue;
+      }
+      if (!plan.placed()) {
+        pass.waiting.add(new Waiting(r.spec().id(), plan.refusals()));
+        continue;
+      }
+      long gpuMemory = devices.commit(plan);
+      pass.actions.add(new Decision.Train(r.spec().id(), Attempts.trains(r) + 1,
+          new Placement(plan.deviceName(), 0, 0, gpuMemory)));
+    }
+  }
+
+  private void admitReady(RunState state, HostSnapshot snapshot, DeviceLedger devices, List<TaskRecord> released,
+      Pass pass) {
     List<TaskRecord> ordered = new ArrayList<>(state.ready());
     if (!released.isEmpty()) {
       ordered.addAll(released);
       ordered.sort(RunState.START_ORDER);
     }
     HostLedger ledger = HostLedger.of(config, snapshot, state.running());
-    DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
+    int waitingTwoStage = countLoading(state);
     for (TaskRecord r : ordered) {
       TaskId id = r.spec().id();
-      Optional<Refusal> never = ledger.impossible(r.spec().resources());
+      Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
+      Optional<Refusal> never = ledger.impossible(request);
       if (never.isPresent()) {
         pass.actions.add(new Decision.Fail(id, "can never be placed: " + never.get().describe()));
         continue;
@@ -137,8 +188,8 @@ public final class Scheduler {
         pass.actions.add(new Decision.Fail(id, conflict.get()));
         continue;
       }
-      DeviceLedger.Plan plan = devices.plan(
-          r.spec().gpu(), DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+      GpuRequest gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare()));
+      DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Fail(id, plan.never().get()));
         continue;
@@ -161,11 +212,20 @@ public final class Scheduler {
         pass.blockedCount++;
         continue;
       }
+      if (r.spec().twoStage()) {
+        // A two-stage task starts and loads on the CPU; its device comes when it is loaded.
+        if (config.maxWaiting() > 0 && waitingTwoStage >= config.maxWaiting()) {
+          pass.waiting.add(new Waiting(id, List.of(new Refusal(
+              Resource.PROCESSES, HostLedger.HOST, 1, 0, waitingTwoStage, "scheduler.max-waiting"))));
+          continue;
+        }
+        plan = DeviceLedger.Plan.cpu();
+      }
       if (!plan.placed()) {
         pass.waiting.add(new Waiting(id, plan.refusals()));
         continue;
       }
-      HostLedger.Admission admission = ledger.tryReserve(r.spec().resources());
+      HostLedger.Admission admission = ledger.tryReserve(request);
       if (admission.placement().isEmpty()) {
         pass.waiting.add(new Waiting(id, admission.refusals()));
         continue;
@@ -174,17 +234,35 @@ public final class Scheduler {
       long gpuMemory = devices.commit(plan);
       Placement placement = new Placement(plan.deviceName(), host.memoryBytes(), host.milliCpus(), gpuMemory);
       pass.actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement));
+      if (r.spec().twoStage()) {
+        waitingTwoStage++;
+      }
     }
+  }
+
+  /** Two-stage tasks started but not training: fedflow's "waiting" count, capped by max-waiting. */
+  private static int countLoading(RunState state) {
+    int n = 0;
+    for (TaskId id : state.running().keySet()) {
+      TaskState s = state.task(id).state();
+      if (s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.WAITING) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */
   private static boolean queueTimedOut(TaskRecord r, Pass pass) {
     Optional<Duration> limit = r.spec().queueTimeout();
     List<TaskEvent> events = r.history().events();
-    if (limit.isEmpty() || events.isEmpty()) {
+    if (limit.isEmpty()) {
       return false;
     }
-    Instant readySince = Retries.readyAt(r).orElse(events.get(events.size() - 1).at());
+    // A task released in this very pass has no event yet: it becomes ready now.
+    Instant readySince = events.isEmpty()
+        ? pass.now
+        : Retries.readyAt(r).orElse(events.get(events.size() - 1).at());
     Instant deadline = readySince.plus(limit.get());
     if (pass.now.isBefore(deadline)) {
       pass.wakeAt(deadline);

@@ -43,13 +43,13 @@ class TaskTransitionsTest {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
     t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
     t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(AVAILABLE, EnumSet.of(LOADING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(TRAINING, EnumSet.of(FINISHED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(RUNNING, EnumSet.of(EXITED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION));
-    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED));
+    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(EXITED, EnumSet.noneOf(TaskState.class));
     t.put(EXCEPTION, EnumSet.noneOf(TaskState.class));
     t.put(CANCELLED, EnumSet.noneOf(TaskState.class));

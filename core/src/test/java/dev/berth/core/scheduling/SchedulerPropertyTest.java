@@ -330,8 +330,17 @@ class SchedulerPropertyTest {
         .isLessThanOrEqualTo(reading.availableMemoryBytes() - w.floor());
     for (Decision.Start s : d.starts()) {
       TaskSpec spec = state.task(s.task()).spec();
-      assertThat(s.placement().memoryBytes()).as("seed %d: memory placed for %s", w.seed(), s.task())
-          .isEqualTo(spec.resources().memoryBytes());
+      long hostOoms = state.task(s.task()).history().attempts().stream()
+          .filter(a -> a.end().map(end -> end.outcome() == Outcome.HOST_OOM).orElse(false)).count();
+      java.math.BigDecimal grown = java.math.BigDecimal.valueOf(spec.resources().memoryBytes())
+          .multiply(java.math.BigDecimal.valueOf(1.5).pow((int) hostOoms))
+          .setScale(0, java.math.RoundingMode.CEILING);
+      long cap = Math.max(spec.resources().memoryBytes(), reading.totalMemoryBytes() - w.floor());
+      long expected = hostOoms == 0 || spec.resources().memoryBytes() == 0
+          ? spec.resources().memoryBytes() : Math.min(grown.min(java.math.BigDecimal.valueOf(Long.MAX_VALUE)).longValue(), cap);
+      assertThat(s.placement().memoryBytes())
+          .as("seed %d: memory placed for %s after %d host OOMs (x1.5 each, capped at %d)", w.seed(), s.task(), hostOoms, cap)
+          .isEqualTo(expected);
       assertThat(s.placement().milliCpus()).as("seed %d: millicores placed for %s", w.seed(), s.task())
           .isEqualTo(spec.resources().milliCpus());
       assertThat(s.attempt()).as("seed %d: attempt number of %s", w.seed(), s.task())

@@ -355,7 +355,7 @@ class SchedulerTest {
   }
 
   @Test
-  void aRetriedTaskStartsWithTheNextAttemptNumber() {
+  void aRetriedTaskStartsWithTheNextAttemptNumberAndABiggerReservationAfterAHostOom() {
     RunState state = new RunState(run(ROOMY, group("g", task("a", "g", GIB, 1))));
     Scheduler scheduler = new Scheduler(ROOMY);
     carryOut(state, scheduler.decide(state, IDLE, at(0)), at(0));
@@ -363,7 +363,8 @@ class SchedulerTest {
 
     Decisions d = scheduler.decide(state, IDLE, at(2));
 
-    assertThat(d.actions()).containsExactly(new Decision.Start(id("a"), 2, Placement.cpu(GIB, 1000)));
+    assertThat(d.actions()).as("1 GiB grown by scheduler.oom-growth 1.5")
+        .containsExactly(new Decision.Start(id("a"), 2, Placement.cpu(GIB * 3 / 2, 1000)));
     carryOut(state, d, at(2));
     assertThat(state.task(id("a")).history().attemptCount()).isEqualTo(2);
   }

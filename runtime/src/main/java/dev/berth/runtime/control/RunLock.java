@@ -19,12 +19,27 @@ import java.util.Optional;
  */
 public final class RunLock implements AutoCloseable {
 
+  /**
+   * The locks this JVM holds, by lock file. POSIX record locks belong to the process, and closing
+   * any descriptor of the file releases them all, so this JVM must never open (and close) the lock
+   * file of a folder it holds; it answers from here instead.
+   */
+  private static final java.util.Map<Path, RunLock> HELD = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final FileChannel channel;
   private final FileLock lock;
+  private final Path key;
+  private final String text;
 
-  private RunLock(FileChannel channel, FileLock lock) {
+  private RunLock(FileChannel channel, FileLock lock, Path key, String text) {
     this.channel = channel;
     this.lock = lock;
+    this.key = key;
+    this.text = text;
+  }
+
+  private static Path key(Path runDir) {
+    return file(runDir).toAbsolutePath().normalize();
   }
 
   /** The lock file of a run folder. */
@@ -37,7 +52,12 @@ public final class RunLock implements AutoCloseable {
    *
    * @throws LockedException naming the holder when another process holds it
    */
-  public static RunLock acquire(Path runDir, long pid, Instant now) throws IOException, LockedException {
+  public static synchronized RunLock acquire(Path runDir, long pid, Instant now)
+      throws IOException, LockedException {
+    RunLock mine = HELD.get(key(runDir));
+    if (mine != null) {
+      throw new LockedException(runDir, mine.text);
+    }
     Path file = file(runDir);
     Files.createDirectories(file.getParent());
     FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -53,13 +73,20 @@ public final class RunLock implements AutoCloseable {
       throw new LockedException(runDir, holder);
     }
     ch.truncate(0);
-    ch.write(ByteBuffer.wrap(("pid " + pid + ", started " + now + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+    String text = "pid " + pid + ", started " + now;
+    ch.write(ByteBuffer.wrap((text + "\n").getBytes(StandardCharsets.UTF_8)), 0);
     ch.force(true);
-    return new RunLock(ch, lock);
+    RunLock held = new RunLock(ch, lock, key(runDir), text);
+    HELD.put(held.key, held);
+    return held;
   }
 
   /** Who holds the lock of this run folder, or empty when no live run holds it. */
   public static Optional<String> holder(Path runDir) throws IOException {
+    RunLock mine = HELD.get(key(runDir));
+    if (mine != null) {
+      return Optional.of(mine.text);
+    }
     Path file = file(runDir);
     if (!Files.exists(file)) {
       return Optional.empty();
@@ -88,6 +115,7 @@ public final class RunLock implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    HELD.remove(key, this);
     lock.release();
     channel.close();
   }

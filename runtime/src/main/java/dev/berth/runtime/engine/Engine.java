@@ -54,6 +54,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 public final class Engine {
 
   private static final long TERMINATE_GRACE_MILLIS = 5_000;
+  private static final int STDERR_TAIL_BYTES = 16 * 1024;
 
   private static final GpuProbe NO_GPUS = new GpuProbe() {
     @Override
@@ -234,6 +235,9 @@ public final class Engine {
         kill(kill);
       } else if (d instanceof Decision.Start start) {
         launch(state.task(start.task()), start.attempt(), start.placement());
+        // A process that could not start ended its attempt at once: decide again for its retry or
+        // its dependants instead of waiting for the next probe tick.
+        progressed |= !state.task(start.task()).state().hasProcess();
       }
     }
     return progressed;
@@ -258,8 +262,14 @@ public final class Engine {
 
   private void kill(Decision.Kill kill) {
     Execution e = executions.get(kill.task());
-    if (e != null && killing.putIfAbsent(kill.task(), kill) == null) {
+    if (e == null) {
+      return;
+    }
+    Decision.Kill earlier = killing.putIfAbsent(kill.task(), kill);
+    if (earlier == null) {
       e.terminate(TERMINATE_GRACE_MILLIS);
+    } else if (kill.outcome() == Outcome.CANCELLED && earlier.outcome() != Outcome.CANCELLED) {
+      killing.put(kill.task(), kill); // a cancel during a timeout kill wins: the attempt ends cancelled, no retry
     }
   }
 
@@ -335,7 +345,8 @@ public final class Engine {
     if (current == null || current.attempt() != attempt) {
       return; // not the attempt the task is in now; nothing to end
     }
-    record(id, Retries.ending(r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id))));
+    String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), STDERR_TAIL_BYTES);
+    record(id, scheduler.attempts().ended(r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail));
   }
 
   private void cancelAll(String reason) {

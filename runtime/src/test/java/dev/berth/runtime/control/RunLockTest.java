@@ -29,9 +29,10 @@ class RunLockTest {
   void theHolderIsNamedByPidAndStartTime() throws Exception {
     try (RunLock lock = RunLock.acquire(dir, 4242, NOW)) {
       assertThat(RunLock.holder(dir)).contains("pid 4242, started 2026-01-01T00:00:00Z");
-      assertThat(Files.readString(RunLock.file(dir))).isEqualTo("pid 4242, started 2026-01-01T00:00:00Z\n");
-      assertThat(RunLock.file(dir)).isEqualTo(dir.resolve(".berth").resolve("lock"));
     }
+    // read only after close: closing any descriptor of the file would drop the holder's POSIX lock
+    assertThat(Files.readString(RunLock.file(dir))).isEqualTo("pid 4242, started 2026-01-01T00:00:00Z\n");
+    assertThat(RunLock.file(dir)).isEqualTo(dir.resolve(".berth").resolve("lock"));
   }
 
   @Test
@@ -59,9 +60,9 @@ class RunLockTest {
   void aShorterHolderLineReplacesALongerOneCompletely() throws Exception {
     RunLock.acquire(dir, 123456789, NOW).close();
 
-    try (RunLock lock = RunLock.acquire(dir, 7, NOW)) {
-      assertThat(RunLock.holder(dir)).contains("pid 7, started 2026-01-01T00:00:00Z");
-    }
+    RunLock.acquire(dir, 7, NOW).close();
+
+    assertThat(Files.readString(RunLock.file(dir))).isEqualTo("pid 7, started 2026-01-01T00:00:00Z\n");
   }
 
   // ---- across processes ----

@@ -1,0 +1,68 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A one-stage task that dies of an out-of-memory error is retried whole with a bigger reservation,
+ * under fedflow's budgets, which count attempts.
+ */
+class OomRetryRunTest {
+
+  private static final long MIB = 1L << 20;
+  private static final long GIB = 1L << 30;
+
+  @TempDir Path dir;
+
+  @Test
+  void gpuAndHostOutOfMemoryDeathsAreRetriedWithGrowingReservationsUntilTheBudgetIsUsed() throws Exception {
+    Path spec = dir.resolve("oom.yaml");
+    Files.writeString(spec, """
+        name: oom
+        workdir: %s
+        gpus: sim:1x24GiB
+        config:
+          scheduler: {load-nretry: 3, train-nretry: 3}
+          remain-limit: {memory: 1MiB, cuda-memory: 0}
+          utilization-limit: {cpu: 1.0, cuda-memory: 1.0}
+        groups:
+          - name: g
+            cpus: 0
+            tasks:
+              - id: gpu-oom-once
+                gpu-memory: 4GiB
+                memory: 8MiB
+                command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo 'RuntimeError: CUDA out of memory.' >&2; exit 1; fi"]
+              - id: host-oom-always
+                memory: 8MiB
+                command: [sh, -c, "kill -9 $$"]
+        """.formatted(dir.resolve("out")));
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
+    JsonNode tasks = new ObjectMapper().readTree(dir.resolve("out/report.json").toFile())
+        .get("groups").get(0).get("tasks");
+    JsonNode gpu = tasks.get(0).get("attempts");
+    assertThat(tasks.get(0).get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(gpu).hasSize(2);
+    assertThat(gpu.get(0).get("outcome").asText()).isEqualTo("GPU_OOM");
+    assertThat(gpu.get(0).get("reservedGpuMemoryBytes").asLong()).isEqualTo(4 * GIB);
+    assertThat(gpu.get(1).get("reservedGpuMemoryBytes").asLong()).as("x1.5").isEqualTo(6 * GIB);
+
+    JsonNode host = tasks.get(1).get("attempts");
+    assertThat(tasks.get(1).get("status").asText()).isEqualTo("FAILED");
+    assertThat(tasks.get(1).get("error").asText()).startsWith("LoadNumbersExceed");
+    assertThat(host).as("load-nretry: 3 counts attempts").hasSize(3);
+    assertThat(host).allSatisfy(a -> assertThat(a.get("outcome").asText()).isEqualTo("HOST_OOM"));
+    assertThat(host.get(0).get("reservedMemoryBytes").asLong()).isEqualTo(8 * MIB);
+    assertThat(host.get(1).get("reservedMemoryBytes").asLong()).isEqualTo(12 * MIB);
+    assertThat(host.get(2).get("reservedMemoryBytes").asLong()).isEqualTo(18 * MIB);
+  }
+}

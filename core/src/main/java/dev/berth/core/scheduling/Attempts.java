@@ -1,0 +1,155 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.SchedulerConfig;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a task's history says about its attempts: out-of-memory counts, train calls, the
+ * reservations the next attempt gets, and how an attempt that just ended ends. Pure.
+ *
+ * <p>fedflow's budgets count attempts, not retries: with {@code scheduler.load-nretry: 3} a task
+ * gets at most 3 attempts that end out of host memory; the third fails it with
+ * {@code LoadNumbersExceed}. Likewise {@code train-nretry} caps train calls (including the first),
+ * failing with {@code TrainNumbersExceed}. These budgets are separate from {@code retries}, which
+ * counts retries after ordinary failures.
+ */
+public final class Attempts {
+
+  private final SchedulerConfig config;
+
+  /** Applies these budgets and growth factor. */
+  public Attempts(SchedulerConfig config) {
+    this.config = config;
+  }
+
+  /** Attempts that ended out of host memory. */
+  public static int hostOoms(TaskRecord r) {
+    return (int) ended(r.history().attempts(), Outcome.HOST_OOM);
+  }
+
+  /** Times the task ran out of GPU memory: reported by a two-stage task, or a one-stage death. */
+  public static int gpuOoms(TaskRecord r) {
+    int n = (int) ended(r.history().attempts(), Outcome.GPU_OOM);
+    for (TaskEvent e : r.history().events()) {
+      if (e instanceof TaskEvent.Reported rep && rep.outcome() == Outcome.GPU_OOM) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Train calls so far over the task's life (fedflow's train_numbers). */
+  public static int trains(TaskRecord r) {
+    return (int) r.history().events().stream().filter(TaskEvent.Trained.class::isInstance).count();
+  }
+
+  /** The host memory the next attempt reserves: the request grown once per host OOM, capped. */
+  public long memory(TaskRecord r, long cap) {
+    return grown(r.spec().resources().memoryBytes(), hostOoms(r), cap);
+  }
+
+  /** The GPU memory the next placement reserves: the request grown once per GPU OOM, capped. */
+  public long gpuMemory(TaskRecord r, long cap) {
+    return grown(r.spec().gpu().memoryBytes(), gpuOoms(r), cap);
+  }
+
+  private long grown(long bytes, int times, long cap) {
+    if (times == 0 || bytes == 0) {
+      return bytes;
+    }
+    BigDecimal grown = BigDecimal.valueOf(bytes)
+        .multiply(BigDecimal.valueOf(config.oomGrowth()).pow(times)).setScale(0, RoundingMode.CEILING);
+    return grown.compareTo(BigDecimal.valueOf(cap)) > 0 ? Math.max(bytes, cap) : grown.longValueExact();
+  }
+
+  /**
+   * What a two-stage task in {@code INTERRUPT} or {@code FINISHED} should do next: resume waiting
+   * for a device (a GPU OOM within its train budget), or have its process exit.
+   */
+  public Optional<Decision> afterReport(TaskRecord r) {
+    if (r.state() == TaskState.FINISHED) {
+      return Optional.of(new Decision.Exit(r.spec().id(), "finished"));
+    }
+    if (r.state() != TaskState.INTERRUPT) {
+      return Optional.empty();
+    }
+    TaskEvent.Reported last = lastReport(r).orElseThrow();
+    if (last.outcome() == Outcome.GPU_OOM && trains(r) < config.trainNretry()) {
+      return Optional.of(new Decision.Resume(r.spec().id()));
+    }
+    return Optional.of(new Decision.Exit(r.spec().id(), last.outcome() + " in " + last.stage()));
+  }
+
+  /**
+   * The event that ends the running attempt, given how its process exited.
+   *
+   * @param killedFor why Berth killed it, if it did
+   * @param stderrTail the end of its standard error, to recognise an out-of-memory death
+   */
+  public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
+      String stderrTail) {
+    if (killedFor.isPresent()) {
+      return Retries.ending(r, at, exitCode, killedFor);
+    }
+    if (r.state() == TaskState.FINISHED) {
+      String note = exitCode == 0 ? null : "result kept; the process then exited with code " + exitCode;
+      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.EXITED);
+    }
+    if (r.state() == TaskState.INTERRUPT) {
+      TaskEvent.Reported last = lastReport(r).orElseThrow();
+      String message = last.stage() + ": " + last.message();
+      if (last.outcome() == Outcome.FAILED) {
+        return Retries.retryIfAllowed(r, new TaskEvent.Ended(at, Outcome.FAILED, exitCode, message, TaskState.EXCEPTION));
+      }
+      if (last.outcome() == Outcome.HOST_OOM) {
+        return oom(r, at, exitCode, Outcome.HOST_OOM, message);
+      }
+      return new TaskEvent.Ended(at, Outcome.GPU_OOM, exitCode,
+          "TrainNumbersExceed: ran out of GPU memory in " + trains(r) + " of " + config.trainNretry()
+              + " train calls [scheduler.train-nretry]; last: " + last.message(), TaskState.EXCEPTION);
+    }
+    Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail);
+    if (oom.isPresent()) {
+      String what = oom.get() == Outcome.GPU_OOM ? "ran out of GPU memory" : "ran out of host memory";
+      return oom(r, at, exitCode, oom.get(), what + " (exit code " + exitCode + ")");
+    }
+    return Retries.retryIfAllowed(r, Endings.exited(at, exitCode));
+  }
+
+  private TaskEvent.Ended oom(TaskRecord r, Instant at, int exitCode, Outcome kind, String message) {
+    boolean host = kind == Outcome.HOST_OOM;
+    int used = (host ? hostOoms(r) : (int) ended(r.history().attempts(), Outcome.GPU_OOM)) + 1;
+    int budget = host ? config.loadNretry() : config.trainNretry();
+    if (used < budget) {
+      return new TaskEvent.Ended(at, kind, exitCode,
+          message + "; retry " + used + " of " + (budget - 1) + " with a bigger reservation", TaskState.INIT);
+    }
+    String exceed = host ? "LoadNumbersExceed" : "TrainNumbersExceed";
+    String key = host ? "scheduler.load-nretry" : "scheduler.train-nretry";
+    return new TaskEvent.Ended(at, kind, exitCode,
+        exceed + ": out of memory in " + used + " of " + budget + " attempts [" + key + "]; last: " + message,
+        TaskState.EXCEPTION);
+  }
+
+  private static Optional<TaskEvent.Reported> lastReport(TaskRecord r) {
+    List<TaskEvent> events = r.history().events();
+    for (int i = events.size() - 1; i >= 0; i--) {
+      if (events.get(i) instanceof TaskEvent.Reported rep) {
+        return Optional.of(rep);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static long ended(List<Attempt> attempts, Outcome outcome) {
+    return attempts.stream().filter(a -> a.end().map(e -> e.outcome() == outcome).orElse(false)).count();
+  }
+}
