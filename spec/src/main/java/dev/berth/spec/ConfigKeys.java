@@ -83,7 +83,7 @@ public final class ConfigKeys {
       smtp("user", "login user and sender address", Values.TEXT, c -> c.user()),
       smtp("password", "login password (prefer password-env)", Values.TEXT, c -> c.password().isEmpty() ? "" : "****"),
       smtp("password-env", "environment variable that holds the password", Values.TEXT, c -> c.passwordEnv()),
-      smtp("receiver", "who gets the mail: an address or a list", Values.TEXT_LIST, c -> String.join(", ", c.receivers())),
+      smtp("receiver", "who gets the mail: an address or a list", Values.TEXT_LIST, c -> "[" + String.join(", ", c.receivers()) + "]"),
       smtp("tls", "connect with TLS (implicit TLS, usually port 465)", Values.BOOLEAN, c -> Boolean.toString(c.tls())),
       smtp("starttls", "upgrade the connection with STARTTLS (usually port 587)", Values.BOOLEAN,
           c -> Boolean.toString(c.starttls())),
@@ -129,15 +129,15 @@ public final class ConfigKeys {
    */
   public static String toYaml(SchedulerConfig config) {
     StringBuilder out = new StringBuilder();
-    String section = null;
-    for (Map.Entry<String, String> e : values(config).entrySet()) {
-      int dot = e.getKey().indexOf('.');
-      String thisSection = e.getKey().substring(0, dot);
-      if (!thisSection.equals(section)) {
-        out.append(thisSection).append(":\n");
-        section = thisSection;
-      }
-      out.append("  ").append(e.getKey().substring(dot + 1)).append(": ").append(e.getValue()).append('\n');
+    Map<String, String> values = values(config);
+    for (String section : sections()) {
+      out.append(section).append(":\n");
+      values.forEach((key, value) -> {
+        if (key.startsWith(section + ".")) {
+          out.append("  ").append(key.substring(section.length() + 1)).append(": ")
+              .append(value.isEmpty() ? "\"\"" : value).append('\n');
+        }
+      });
     }
     return out.toString();
   }

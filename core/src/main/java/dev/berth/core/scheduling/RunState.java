@@ -30,36 +30,26 @@ public final class RunState {
   public static final Comparator<TaskRecord> START_ORDER =
       Comparator.comparingInt((TaskRecord r) -> -r.spec().priority()).thenComparingInt(TaskRecord::seq);
 
-  private final RunSpec spec;
+  private RunSpec spec;
   private final List<TaskRecord> tasks = new ArrayList<>();
   private final Map<TaskId, TaskRecord> byId = new TreeMap<>();
   private final NavigableSet<TaskRecord> ready = new TreeSet<>(START_ORDER);
   private final NavigableSet<TaskRecord> queued = new TreeSet<>(Comparator.comparingInt(TaskRecord::seq));
   private final SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
   private final SortedMap<TaskId, Occupancy> occupancy = new TreeMap<>();
-  private final int[] unfinishedPerGroup;
-  private final Instant[] groupActivatedAt;
+  private final List<Integer> unfinishedPerGroup = new ArrayList<>();
+  private final List<Instant> groupActivatedAt = new ArrayList<>();
   private int unfinished;
   private Instant startedAt;
+  private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
   private long gpuPlacements;
 
   /** A fresh run: every task {@link TaskState#QUEUED}. */
   public RunState(RunSpec spec) {
     this.spec = spec;
-    List<GroupSpec> groups = spec.groups();
-    unfinishedPerGroup = new int[groups.size()];
-    groupActivatedAt = new Instant[groups.size()];
-    int seq = 0;
-    for (int g = 0; g < groups.size(); g++) {
-      for (TaskSpec t : groups.get(g).tasks()) {
-        TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), seq++, g);
-        tasks.add(r);
-        byId.put(t.id(), r);
-        queued.add(r);
-        unfinishedPerGroup[g]++;
-        unfinished++;
-      }
+    for (GroupSpec g : spec.groups()) {
+      index(g);
     }
   }
 
@@ -73,6 +63,7 @@ public final class RunState {
     TaskRecord r = task(id);
     TaskState before = r.state();
     r.history().append(event);
+    lastEventTime = event.at();
     TaskState after = r.state();
     if (before == TaskState.QUEUED) {
       queued.remove(r);
@@ -104,12 +95,9 @@ public final class RunState {
       running.remove(id);
     }
     if (after.isTerminal() && !before.isTerminal()) {
-      unfinishedPerGroup[r.groupIndex()]--;
+      unfinishedPerGroup.set(r.groupIndex(), unfinishedPerGroup.get(r.groupIndex()) - 1);
       unfinished--;
-      int active = activeGroup();
-      if (active < groupActivatedAt.length && groupActivatedAt[active] == null) {
-        groupActivatedAt[active] = event.at();
-      }
+      activate(activeGroup(), event.at());
     }
   }
 
@@ -121,14 +109,49 @@ public final class RunState {
     }
   }
 
+  /**
+   * Adds a group after the run started (the session API's submissions). Its tasks are validated
+   * with the run's, so a dependency on an unknown task or a cycle is refused.
+   *
+   * @throws IllegalArgumentException when the group's name or a task id is taken, or a dependency is invalid
+   */
+  public void add(GroupSpec group) {
+    List<GroupSpec> groups = new ArrayList<>(spec.groups());
+    groups.add(group);
+    RunSpec grown = new RunSpec(spec.name(), spec.workdir(), spec.config(), groups, spec.groupsInParallel(),
+        spec.gpus(), spec.reporting());
+    spec = grown;
+    index(group);
+    if (startedAt != null) {
+      activate(activeGroup(), startedAt.isAfter(lastEventTime) ? startedAt : lastEventTime);
+    }
+  }
+
+  private void index(GroupSpec group) {
+    int g = unfinishedPerGroup.size();
+    unfinishedPerGroup.add(0);
+    groupActivatedAt.add(null);
+    for (TaskSpec t : group.tasks()) {
+      TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), tasks.size(), g);
+      tasks.add(r);
+      byId.put(t.id(), r);
+      queued.add(r);
+      unfinishedPerGroup.set(g, unfinishedPerGroup.get(g) + 1);
+      unfinished++;
+    }
+  }
+
+  private void activate(int group, Instant at) {
+    if (group < groupActivatedAt.size() && groupActivatedAt.get(group) == null) {
+      groupActivatedAt.set(group, at);
+    }
+  }
+
   /** Records when the run started: the moment the first group (or, in parallel mode, every task) became pending. */
   public void started(Instant at) {
     if (startedAt == null) {
       startedAt = at;
-      int active = activeGroup();
-      if (active < groupActivatedAt.length && groupActivatedAt[active] == null) {
-        groupActivatedAt[active] = at;
-      }
+      activate(activeGroup(), at);
     }
   }
 
@@ -145,7 +168,7 @@ public final class RunState {
     if (spec.groupsInParallel()) {
       return Optional.ofNullable(startedAt);
     }
-    return Optional.ofNullable(groupActivatedAt[r.groupIndex()]);
+    return Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
   }
 
   /**
@@ -210,12 +233,12 @@ public final class RunState {
 
   /** Index of the first group that still has unfinished tasks, or the group count when all are done. */
   public int activeGroup() {
-    for (int g = 0; g < unfinishedPerGroup.length; g++) {
-      if (unfinishedPerGroup[g] > 0) {
+    for (int g = 0; g < unfinishedPerGroup.size(); g++) {
+      if (unfinishedPerGroup.get(g) > 0) {
         return g;
       }
     }
-    return unfinishedPerGroup.length;
+    return unfinishedPerGroup.size();
   }
 
   /** Whether every task is in a terminal state. */

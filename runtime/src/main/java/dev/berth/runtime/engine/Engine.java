@@ -87,6 +87,7 @@ public final class Engine {
   private Timers.Cancellable wake;
   private Instant wakeAt;
   private RunResult result;
+  private boolean open;
 
   /** An engine for a run on a host without GPUs. */
   public Engine(
@@ -108,6 +109,46 @@ public final class Engine {
     this.clock = clock;
     this.timers = timers;
     this.listener = listener;
+  }
+
+  /**
+   * Keeps the run going after every task has ended, until {@link #closeSubmissions()}: for a
+   * session that {@link #submit submits} groups as it goes. Call before starting.
+   */
+  public Engine keepOpen() {
+    if (startedAt != null) {
+      throw new IllegalStateException("keepOpen must be called before the run starts");
+    }
+    open = true;
+    return this;
+  }
+
+  /**
+   * Adds a group to the running run. Safe to call from any thread.
+   *
+   * @return completes when the group is part of the run, or exceptionally when it is invalid
+   *     (a task id already used, a dependency on an unknown task, a cycle)
+   */
+  public java.util.concurrent.CompletableFuture<Void> submit(dev.berth.core.model.GroupSpec group) {
+    java.util.concurrent.CompletableFuture<Void> added = new java.util.concurrent.CompletableFuture<>();
+    inbox.add(() -> {
+      if (result != null) {
+        added.completeExceptionally(new IllegalStateException("the run has ended"));
+        return;
+      }
+      try {
+        state.add(group);
+        added.complete(null);
+      } catch (IllegalArgumentException e) {
+        added.completeExceptionally(e);
+      }
+    });
+    return added;
+  }
+
+  /** Lets an open run end once every task has ended. Safe to call from any thread. */
+  public void closeSubmissions() {
+    inbox.add(() -> open = false);
   }
 
   /** Runs the whole run on the calling thread and returns when every task has ended. */
@@ -213,7 +254,7 @@ public final class Engine {
     } else {
       settleCancelled();
     }
-    if (state.isFinished() && executions.isEmpty()) {
+    if (state.isFinished() && executions.isEmpty() && (!open || cancelReason != null)) {
       finish();
     }
   }
