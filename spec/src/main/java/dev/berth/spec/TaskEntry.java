@@ -20,10 +20,11 @@ import java.util.stream.Stream;
  * @param matrix the variables to expand over; {@link Matrix#NONE} without one
  * @param settings the entry's own settings, before its group's defaults apply
  */
-record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix, SettingValues settings) {
+record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix, SettingValues settings,
+    JavaTask java) {
 
   /** Keys only a task may set; everything else a task may set is a {@link TaskSettings} key. */
-  static final List<String> OWN_KEYS = List.of("id", "command", "matrix");
+  static final List<String> OWN_KEYS = List.of("id", "command", "matrix", "java", "classpath", "jvm-args");
 
   /** Parses the entry at {@code field}. */
   static TaskEntry parse(YamlNode node, Field field) throws SpecException {
@@ -34,13 +35,22 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
     Template id = new Template(
         Values.TEXT.parse(Keys.required(map, "id", field, "is required, e.g. id: train-{lr}"), field.key("id")),
         field.key("id"));
-    List<Template> command = command(
-        Keys.required(map, "command", field, "is required: the program and its arguments as a list,"
-            + " e.g. [python3, train.py]"),
-        field.key("command"));
+    JavaTask java = JavaTask.parse(map, field);
+    List<Template> command;
+    if (java != null) {
+      if (map.get("command") != null) {
+        throw field.key("command").problem("a task has either command or java, not both");
+      }
+      command = List.of();
+    } else {
+      command = command(
+          Keys.required(map, "command", field, "is required: the program and its arguments as a list,"
+              + " e.g. [python3, train.py], or java: with a class implementing dev.berth.task.BerthTask"),
+          field.key("command"));
+    }
     YamlNode matrixNode = map.get("matrix");
     Matrix matrix = matrixNode == null ? Matrix.NONE : Matrix.parse(matrixNode, field.key("matrix"));
-    return new TaskEntry(field, id, command, matrix, SettingValues.parse(map, field));
+    return new TaskEntry(field, id, command, matrix, SettingValues.parse(map, field), java);
   }
 
   /** Every key a task may set. */
@@ -100,6 +110,10 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       List<String> argv = new ArrayList<>();
       for (Template arg : command) {
         argv.add(arg.fill(values));
+      }
+      if (java != null) {
+        argv = java.command(values);
+        builder.twoStage(true);
       }
       builder.command(argv).params(combination);
       effective.applyTo(builder, new Expansion(taskId, values, dependencies), config);

@@ -34,7 +34,8 @@ final class TaskSettings {
       TaskSetting.of("device", Values.DEVICE, (task, d, x) -> task.device(d)),
       TaskSetting.of("targets", Values.DEVICE_INDICES, (task, list, x) -> task.targets(list)),
       TaskSetting.of("placement", Values.PLACEMENT, (task, p, x) -> task.placement(p)),
-      TaskSetting.of("blacklist", Values.BOOLEAN, (task, b, x) -> task.blacklist(b)));
+      TaskSetting.of("blacklist", Values.BOOLEAN, (task, b, x) -> task.blacklist(b)),
+      TaskSetting.of("two-stage", Values.BOOLEAN, (task, b, x) -> task.twoStage(b)));
 
   private TaskSettings() {}
 

@@ -18,6 +18,7 @@ import dev.berth.core.scheduling.Retries;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.runtime.control.channel.ControlCommand;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.spi.Execution;
@@ -80,6 +81,8 @@ public final class Engine {
   private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
   private final Map<TaskId, Execution> executions = new TreeMap<>();
   private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
+  private final java.util.Set<TaskId> exiting = new java.util.TreeSet<>();
+  private final TwoStageChannel channel;
   private HostSnapshot snapshot;
   private Instant startedAt;
   private String cancelReason;
@@ -101,6 +104,27 @@ public final class Engine {
       RunSpec spec, RunLayout layout, Executor executor, HostProbe probe, GpuProbe gpuProbe, InstantSource clock,
       Timers timers, RunListener listener) {
     this.gpus = new GpuTracker(gpuProbe);
+    this.channel = new TwoStageChannel(layout.runDir(), inbox::add, new TwoStageChannel.Handler() {
+      @Override
+      public void record(TaskId task, TaskEvent event) {
+        Engine.this.record(task, event);
+      }
+
+      @Override
+      public TaskRecord task(TaskId task) {
+        return state.task(task);
+      }
+
+      @Override
+      public java.nio.file.Path taskDir(TaskId task) {
+        return Engine.this.layout.taskDir(state.task(task).spec());
+      }
+
+      @Override
+      public Instant now() {
+        return Engine.this.clock.instant();
+      }
+    });
     this.state = new RunState(spec);
     this.scheduler = new Scheduler(spec.config());
     this.layout = layout;
@@ -274,6 +298,14 @@ public final class Engine {
         progressed = true;
       } else if (d instanceof Decision.Kill kill) {
         kill(kill);
+      } else if (d instanceof Decision.Train train) {
+        channel.send(d.task(), ControlCommand.train(train.placement().device()));
+        record(d.task(), new TaskEvent.Trained(now, train.train(), train.placement()));
+      } else if (d instanceof Decision.Resume) {
+        record(d.task(), new TaskEvent.Staged(now, TaskState.WAITING));
+        progressed = true;
+      } else if (d instanceof Decision.Exit exit) {
+        askToExit(exit);
       } else if (d instanceof Decision.Start start) {
         launch(state.task(start.task()), start.attempt(), start.placement());
         // A process that could not start ended its attempt at once: decide again for its retry or
@@ -293,12 +325,27 @@ public final class Engine {
     try {
       Execution execution = executor.launch(request, code -> inbox.add(() -> exited(id, attempt, code)));
       executions.put(id, execution);
-      record(id, new TaskEvent.Launched(clock.instant(), attempt, placement, execution.pid(), false));
+      record(id, new TaskEvent.Launched(clock.instant(), attempt, placement, execution.pid(), spec.twoStage()));
     } catch (LaunchException e) {
       Instant now = clock.instant();
-      record(id, new TaskEvent.Launched(now, attempt, placement, -1, false));
+      record(id, new TaskEvent.Launched(now, attempt, placement, -1, spec.twoStage()));
       record(id, Retries.retryIfAllowed(r, Endings.startFailed(now, e.getMessage())));
     }
+  }
+
+  /** Asks a two-stage task's process to exit, and terminates it if it has not after a grace period. */
+  private void askToExit(Decision.Exit exit) {
+    TaskId id = exit.task();
+    if (!exiting.add(id)) {
+      return;
+    }
+    channel.send(id, ControlCommand.exit());
+    Execution e = executions.get(id);
+    timers.schedule(java.time.Duration.ofMillis(TERMINATE_GRACE_MILLIS), () -> inbox.add(() -> {
+      if (executions.get(id) == e && e != null && e.isAlive()) {
+        e.terminate(TERMINATE_GRACE_MILLIS);
+      }
+    }));
   }
 
   private void kill(Decision.Kill kill) {
@@ -356,7 +403,11 @@ public final class Engine {
     env.put("BERTH_ATTEMPT", Integer.toString(attempt));
     env.put("BERTH_DEVICE", placement.device());
     List<Integer> gpuIndices = placement.gpuIndices();
-    if (!gpuIndices.isEmpty()) {
+    if (spec.twoStage()) {
+      // The device is chosen after loading, so a two-stage task sees every GPU and trains on the one named.
+      env.putAll(channel.register(spec.id(), attempt));
+      env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
+    } else if (!gpuIndices.isEmpty()) {
       env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID"); // the order NVML and nvidia-smi number devices in
       env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpuIndices.stream().map(String::valueOf).toList()));
       env.put("BERTH_GPU_MEMORY_BYTES", Long.toString(placement.gpuMemoryBytes()));
@@ -381,6 +432,8 @@ public final class Engine {
 
   private void exited(TaskId id, int attempt, int exitCode) {
     executions.remove(id);
+    exiting.remove(id);
+    channel.forget(id);
     TaskRecord r = state.task(id);
     TaskEvent.Launched current = r.history().currentLaunch().orElse(null);
     if (current == null || current.attempt() != attempt) {
@@ -443,6 +496,7 @@ public final class Engine {
     if (wake != null) {
       wake.cancel();
     }
+    channel.close();
     RunReport report = RunReport.of(
         state, startedAt, clock.instant(), cancelReason != null, spec -> layout.taskDir(spec).toString())
         .withDevices(snapshot.gpus().devices().stream()

@@ -146,6 +146,7 @@ class PythonTaskTest {
         .redirectError(dir.resolve("stderr.log").toFile());
     Map<String, String> env = builder.environment();
     env.keySet().removeIf(k -> k.startsWith("BERTH_"));
+    env.put("PYTHONDONTWRITEBYTECODE", "1"); // keep the source tree clean
     env.put("BERTH_CONTROL", server.socketPath().toString());
     env.put("BERTH_TASK_ID", TASK.value());
     env.put("BERTH_TOKEN", token);

@@ -1,0 +1,116 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two-stage tasks end to end: a real Python script using the shipped helper and a real child JVM
+ * running a Java task, each loading on the CPU, then training on the device Berth hands it,
+ * surviving a GPU out-of-memory error by waiting for a device again with the process kept.
+ */
+class TwoStageRunTest {
+
+  private static final Path REPO = Path.of("").toAbsolutePath().getParent();
+
+  @TempDir Path dir;
+
+  private JsonNode report() throws Exception {
+    return new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
+  }
+
+  @Test
+  void aPythonTaskTrainsAgainOnAGpuAfterAnOutOfMemoryWithoutReloading() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")) || Files.isExecutable(Path.of("/usr/local/bin/python3")),
+        "python3 is needed for this test");
+    Path spec = dir.resolve("py.yaml");
+    Files.writeString(spec, """
+        name: py
+        workdir: %s
+        gpus: sim:2x24GiB
+        config:
+          remain-limit: {memory: 1MiB, cuda-memory: 0}
+          utilization-limit: {cpu: 1.0, cuda-memory: 1.0}
+        groups:
+          - name: g
+            memory: 64MiB
+            gpu-memory: 2GiB
+            two-stage: true
+            tasks:
+              - id: fit
+                env: {BERTH_DEMO_OOM_ONCE: "1", PYTHONPATH: "%s"}
+                command: [python3, "%s"]
+        """.formatted(dir.resolve("out"), REPO.resolve("examples/python"),
+            REPO.resolve("examples/python/two_stage_demo.py")));
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    JsonNode task = report().get("groups").get(0).get("tasks").get(0);
+    assertThat(task.get("attempts")).as("one process: the OOM did not restart it").hasSize(1);
+    JsonNode result = new ObjectMapper().readTree(dir.resolve("out/g/fit/result.json").toFile());
+    assertThat(result.get("trains").asInt()).as("trained twice in the same process").isEqualTo(2);
+    assertThat(result.get("device").asText()).startsWith("cuda:");
+    assertThat(result.get("slope").asDouble()).isBetween(2.9, 3.1);
+    assertThat(new ObjectMapper().readTree(dir.resolve("out/g/fit/items.json").toFile()).get("samples").asInt())
+        .isEqualTo(2000);
+  }
+
+  @Test
+  void aJavaTaskRunsInAChildJvmAndItsResultIsKept() throws Exception {
+    Path src = dir.resolve("src/demo/Square.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, """
+        package demo;
+        import dev.berth.task.*;
+        import java.util.Map;
+        public class Square implements BerthTask {
+          private int n;
+          @Override public void load(TaskContext ctx) { n = Integer.parseInt(ctx.params().getOrDefault("n", "7")); }
+          @Override public Map<String, Object> train(Device device, TaskContext ctx) {
+            ctx.setItem("seen", n);
+            return Map.of("square", n * n, "device", device.name());
+          }
+        }
+        """);
+    Path classes = dir.resolve("classes");
+    Files.createDirectories(classes);
+    int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+        "-cp", System.getProperty("java.class.path"), src.toString());
+    assertThat(compiled).isZero();
+    Path spec = dir.resolve("java.yaml");
+    Files.writeString(spec, """
+        name: j
+        workdir: %s
+        config:
+          remain-limit: {memory: 1MiB}
+          utilization-limit: {cpu: 1.0}
+        groups:
+          - name: g
+            tasks:
+              - id: "sq-{n}"
+                matrix: {n: [3, 4]}
+                java: demo.Square
+                classpath: ["%s"]
+                jvm-args: [-Xmx64m]
+                memory: 128MiB
+        """.formatted(dir.resolve("out"), classes));
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    for (int n : List.of(3, 4)) {
+      JsonNode result = new ObjectMapper().readTree(dir.resolve("out/g/sq-" + n + "/result.json").toFile());
+      assertThat(result.get("square").asInt()).isEqualTo(n * n);
+      assertThat(result.get("device").asText()).isEqualTo("cpu");
+    }
+  }
+}

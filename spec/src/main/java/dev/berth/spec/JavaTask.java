@@ -1,0 +1,91 @@
+package dev.berth.spec;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * A task written in Java: {@code java: com.example.TrainTask} with {@code classpath: [...]} and
+ * {@code jvm-args: [...]}. It runs in a child JVM through Berth's worker, which speaks the two-stage
+ * protocol, so a crash or an OutOfMemoryError in the task never reaches the scheduler.
+ *
+ * @param className the class implementing {@code dev.berth.task.BerthTask}
+ * @param classpath entries, relative to the spec's folder unless absolute
+ * @param jvmArgs JVM options such as {@code -Xmx4g}
+ */
+record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs) {
+
+  /** The worker's main class, in the task-api module that Berth ships. */
+  static final String WORKER = "dev.berth.task.worker.WorkerMain";
+
+  private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+
+  /** The task's Java settings, or null when it has no {@code java} key. */
+  static JavaTask parse(YamlNode.Mapping map, Field field) throws SpecException {
+    YamlNode java = map.get("java");
+    if (java == null) {
+      for (String key : List.of("classpath", "jvm-args")) {
+        if (map.get(key) != null) {
+          throw field.key(key).problem("only applies to a Java task; add java: com.example.YourTask");
+        }
+      }
+      return null;
+    }
+    String name = Values.TEXT.parse(java, field.key("java"));
+    if (!CLASS_NAME.matcher(name).matches() && !name.contains("{")) {
+      throw field.key("java").problem("'" + name + "' is not a Java class name, e.g. com.example.TrainTask");
+    }
+    return new JavaTask(new Template(name, field.key("java")), templates(map.get("classpath"), field.key("classpath")),
+        templates(map.get("jvm-args"), field.key("jvm-args")));
+  }
+
+  /** The argument vector that starts the worker JVM for this task. */
+  List<String> command(Map<String, String> values) throws SpecException {
+    List<String> argv = new ArrayList<>();
+    argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    for (Template t : jvmArgs) {
+      argv.add(t.fill(values));
+    }
+    List<String> cp = new ArrayList<>();
+    String specDir = values.getOrDefault("spec_dir", ".");
+    for (Template t : classpath) {
+      Path entry = Path.of(t.fill(values));
+      cp.add((entry.isAbsolute() ? entry : Path.of(specDir).resolve(entry)).normalize().toString());
+    }
+    cp.add(workerLocation());
+    argv.add("-cp");
+    argv.add(String.join(File.pathSeparator, cp));
+    argv.add(WORKER);
+    argv.add(className.fill(values));
+    return argv;
+  }
+
+  private static List<Template> templates(YamlNode node, Field field) throws SpecException {
+    if (node == null) {
+      return List.of();
+    }
+    List<Template> out = new ArrayList<>();
+    if (node instanceof YamlNode.Sequence seq) {
+      for (int i = 0; i < seq.items().size(); i++) {
+        out.add(new Template(Values.TEXT.parse(seq.items().get(i), field.index(i)), field.index(i)));
+      }
+    } else {
+      out.add(new Template(Values.TEXT.parse(node, field), field));
+    }
+    return List.copyOf(out);
+  }
+
+  /** Where the worker's classes are: Berth's own jar, or the task-api classes in a development build. */
+  private static String workerLocation() {
+    try {
+      return Path.of(dev.berth.task.worker.WorkerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("cannot locate Berth's task worker", e);
+    }
+  }
+}

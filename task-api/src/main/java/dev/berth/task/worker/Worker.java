@@ -1,0 +1,324 @@
+package dev.berth.task.worker;
+
+import dev.berth.task.BerthTask;
+import dev.berth.task.Device;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.IntConsumer;
+
+/**
+ * Runs one task process: under Berth, the control protocol (see {@code docs/protocol.md}); by
+ * hand, without {@code BERTH_CONTROL}, load then train on the CPU with the result printed.
+ */
+final class Worker {
+
+  static final int SUCCESS = 0;
+  static final int SETUP_ERROR = 2;
+  static final int FAILED = 3;
+
+  /** Marks the end of the command stream in the queue; compared by identity. */
+  private static final String END = new String("end of stream");
+
+  private enum Phase { NEW, WAITING, DONE }
+
+  private final Map<String, String> env;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final IntConsumer halt;
+  private final ClassLoader loader;
+  private final System.Logger logger;
+
+  /**
+   * @param halt ends the process when Berth goes away while the task's code runs, which the worker
+   *     cannot interrupt
+   */
+  Worker(Map<String, String> env, PrintStream out, PrintStream err, IntConsumer halt, ClassLoader loader) {
+    this.env = env;
+    this.out = out;
+    this.err = err;
+    this.halt = halt;
+    this.loader = loader;
+    this.logger = new StderrLogger(WorkerContext.taskId(env), err);
+  }
+
+  /** Runs the task class named by the only argument; returns the exit code. */
+  int run(String[] args) {
+    if (args.length != 1) {
+      err.println("usage: java -cp <classpath> " + WorkerMain.class.getName() + " <task class>");
+      return SETUP_ERROR;
+    }
+    String control = env.get("BERTH_CONTROL");
+    return control == null || control.isEmpty() ? standalone(args[0]) : controlled(args[0], Path.of(control));
+  }
+
+  private int standalone(String className) {
+    BerthTask task;
+    try {
+      task = TaskLoader.create(className, loader);
+    } catch (TaskLoader.SetupException e) {
+      err.println(e.getMessage());
+      return SETUP_ERROR;
+    }
+    WorkerContext context = new WorkerContext(
+        env, (key, value) -> logger.log(System.Logger.Level.INFO, "item " + key + " = " + Json.write(value)), logger);
+    try {
+      logger.log(System.Logger.Level.INFO, "BERTH_CONTROL is not set: loading, then training on cpu");
+      long start = System.nanoTime();
+      task.load(context);
+      logger.log(System.Logger.Level.INFO, "loaded in " + millisSince(start) + " ms");
+      start = System.nanoTime();
+      Map<String, Object> result = task.train(Device.cpu(), context);
+      logger.log(System.Logger.Level.INFO, "trained in " + millisSince(start) + " ms");
+      out.println(Json.write(result == null ? Map.of() : result));
+      out.flush();
+      return SUCCESS;
+    } catch (Throwable t) {
+      logger.log(System.Logger.Level.ERROR, "the task failed", t);
+      return FAILED;
+    }
+  }
+
+  private int controlled(String className, Path socketPath) {
+    String taskId = env.get("BERTH_TASK_ID");
+    String token = env.get("BERTH_TOKEN");
+    if (taskId == null || taskId.isEmpty() || token == null || token.isEmpty()) {
+      err.println("BERTH_CONTROL is set but BERTH_TASK_ID or BERTH_TOKEN is missing; is this process started by Berth?");
+      return SETUP_ERROR;
+    }
+    LineSocket socket;
+    try {
+      socket = LineSocket.connect(socketPath);
+    } catch (IOException e) {
+      err.println("cannot connect to Berth's control socket " + socketPath + ": " + e.getMessage());
+      return SETUP_ERROR;
+    }
+    try (socket) {
+      return new Session(socket).run(className, taskId, token);
+    } catch (UncheckedIOException e) {
+      err.println("lost the connection to Berth: " + e.getCause().getMessage());
+      return SETUP_ERROR;
+    }
+  }
+
+  /** A message in the order of its keys and values, as the protocol document shows it. */
+  private static Map<String, Object> line(Object... keysAndValues) {
+    Map<String, Object> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
+  }
+
+  private static long millisSince(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1_000_000;
+  }
+
+  /** One connection's protocol: commands come in on a reader thread and run on this one. */
+  private final class Session {
+    private final LineSocket socket;
+    private final BlockingQueue<String> commands = new LinkedBlockingQueue<>();
+    private volatile boolean busy;
+    private Phase phase = Phase.NEW;
+    private int exitCode = SUCCESS;
+    private long loadTimeMs;
+
+    Session(LineSocket socket) {
+      this.socket = socket;
+    }
+
+    int run(String className, String taskId, String token) {
+      send(line("type", "hello", "task", taskId, "token", token, "protocol", 1, "pid", ProcessHandle.current().pid()));
+      Thread reader = new Thread(this::read, "berth-control-reader");
+      reader.setDaemon(true);
+      reader.start();
+      BerthTask task;
+      try {
+        task = TaskLoader.create(className, loader);
+      } catch (TaskLoader.SetupException e) {
+        err.println(e.getMessage());
+        String traceback = e.getCause() == null ? e.getMessage() : Failures.traceback(e.getCause());
+        send(line("type", "exception", "stage", "LOAD", "message", e.getMessage(), "traceback", traceback));
+        phase = Phase.DONE;
+        exitCode = SETUP_ERROR;
+        return awaitExit(null);
+      }
+      WorkerContext context = new WorkerContext(env, this::sendItem, logger);
+      return awaitExit(new Stages(task, context));
+    }
+
+    /** Follows commands until {@code exit}, or until the channel closes. */
+    private int awaitExit(Stages stages) {
+      while (true) {
+        String line;
+        try {
+          line = commands.take();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return SETUP_ERROR;
+        }
+        if (line == END) {
+          if (phase == Phase.DONE) {
+            return exitCode;
+          }
+          err.println("the connection to Berth closed before the task was told to exit");
+          return SETUP_ERROR;
+        }
+        String type;
+        Object device;
+        try {
+          Object parsed = Json.parse(line);
+          if (!(parsed instanceof Map<?, ?> command) || !(command.get("type") instanceof String t)) {
+            return protocolError("a command without a type: " + line);
+          }
+          type = t;
+          device = command.get("device");
+        } catch (IllegalArgumentException e) {
+          return protocolError(e.getMessage() + ": " + line);
+        }
+        if (type.equals("exit")) {
+          return exitCode;
+        }
+        if (phase == Phase.DONE) {
+          // Berth may have sent it before it read our last message; only exit matters now.
+          logger.log(System.Logger.Level.WARNING, "ignoring " + type + ": the task only waits for exit now");
+          continue;
+        }
+        if (type.equals("load") && phase == Phase.NEW) {
+          stages.load();
+        } else if (type.equals("train") && phase == Phase.WAITING) {
+          if (!(device instanceof String name) || name.isBlank()) {
+            return protocolError("a train command without a device: " + line);
+          }
+          stages.train(new Device(name));
+        } else {
+          return protocolError("unexpected command '" + type + "' while " + (phase == Phase.NEW ? "not loaded" : "loaded"));
+        }
+      }
+    }
+
+    private int protocolError(String what) {
+      err.println("protocol error: " + what);
+      return SETUP_ERROR;
+    }
+
+    /** The user's task and what running its stages does to the session. */
+    private final class Stages {
+      private final BerthTask task;
+      private final WorkerContext context;
+
+      Stages(BerthTask task, WorkerContext context) {
+        this.task = task;
+        this.context = context;
+      }
+
+      void load() {
+        status("LOADING");
+        long start = System.nanoTime();
+        Throwable failure = null;
+        busy = true;
+        try {
+          task.load(context);
+        } catch (Throwable t) {
+          failure = t;
+        } finally {
+          busy = false;
+        }
+        if (failure == null) {
+          loadTimeMs = millisSince(start);
+          phase = Phase.WAITING;
+          status("WAITING");
+        } else {
+          fail(failure instanceof OutOfMemoryError, "LOAD", failure);
+        }
+      }
+
+      void train(Device device) {
+        status("TRAINING");
+        long start = System.nanoTime();
+        Throwable failure = null;
+        String result = null;
+        busy = true;
+        try {
+          Map<String, Object> map = task.train(device, context);
+          result = Json.write(map == null ? Map.of() : map);
+        } catch (Throwable t) {
+          failure = t;
+        } finally {
+          busy = false;
+        }
+        if (failure == null) {
+          socketLine("{\"type\":\"result\",\"result\":" + result + "}");
+          send(line("type", "finished", "loadTimeMs", loadTimeMs, "trainTimeMs", millisSince(start)));
+          phase = Phase.DONE;
+          exitCode = SUCCESS;
+        } else if (Failures.trainOom(failure) != null) {
+          logger.log(System.Logger.Level.WARNING, "out of memory on " + device + "; waiting for another train", failure);
+          send(line("type", "oom", "stage", "TRAIN", "message", Failures.message(Failures.trainOom(failure))));
+          exitCode = FAILED; // until a later train succeeds
+          status("WAITING");
+        } else {
+          fail(false, "TRAIN", failure);
+        }
+      }
+
+      private void fail(boolean oom, String stage, Throwable failure) {
+        logger.log(System.Logger.Level.ERROR, (oom ? "out of memory" : "failed") + " in " + stage, failure);
+        if (oom) {
+          send(line("type", "oom", "stage", stage, "message", Failures.message(failure)));
+        } else {
+          send(line("type", "exception", "stage", stage, "message", Failures.message(failure),
+              "traceback", Failures.traceback(failure)));
+        }
+        phase = Phase.DONE;
+        exitCode = FAILED;
+      }
+    }
+
+    private void read() {
+      try {
+        for (String line = socket.readLine(); line != null; line = socket.readLine()) {
+          commands.add(line);
+        }
+      } catch (IOException e) {
+        // closed by us or by Berth: the end of the stream follows either way
+      }
+      commands.add(END);
+      if (busy) {
+        err.println("the connection to Berth closed while the task was running; exiting");
+        halt.accept(SETUP_ERROR);
+      }
+    }
+
+    private void status(String status) {
+      send(line("type", "status", "status", status));
+    }
+
+    private void sendItem(String key, Object value) {
+      String text = Json.write(line("type", "item", "key", key, "value", value));
+      try {
+        socket.writeLine(text);
+      } catch (IOException e) {
+        // the reader sees the closed channel and ends the process; the task need not know
+        logger.log(System.Logger.Level.WARNING, "item " + key + " not sent: " + e.getMessage());
+      }
+    }
+
+    private void send(Map<String, Object> message) {
+      socketLine(Json.write(message));
+    }
+
+    private void socketLine(String line) {
+      try {
+        socket.writeLine(line);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+}
