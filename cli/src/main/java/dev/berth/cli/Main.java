@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
     versionProvider = Main.Version.class,
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
     subcommands = {
-      RunCommand.class, ValidateCommand.class, CancelCommand.class, DevicesCommand.class, ConfigCommand.class,
+      RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
+      CancelCommand.class, DevicesCommand.class, ConfigCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -43,6 +43,18 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
   boolean noProgress;
 
+  @Option(names = "--fresh", description = "Start over: move an earlier run in the same workdir aside first.")
+  boolean fresh;
+
+  @Option(
+      names = "--allow-changed",
+      paramLabel = "stored|new",
+      description = "When resuming a run whose spec changed: go on with the spec it started with (stored), or"
+          + " apply the changes (new: tasks keep their history by id, finished ones do not run again).")
+  String allowChangedText;
+
+  RunJournal.AllowChanged allowChanged;
+
   @Option(
       names = "--gpus",
       paramLabel = "WHICH",
@@ -61,6 +73,13 @@ final class RunCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
+    if (allowChangedText != null) {
+      if (!allowChangedText.equals("stored") && !allowChangedText.equals("new")) {
+        command.commandLine().getErr().println("berth: --allow-changed must be stored or new, not " + allowChangedText);
+        return ExitCodes.BAD_INPUT;
+      }
+      allowChanged = RunJournal.AllowChanged.valueOf(allowChangedText.toUpperCase(java.util.Locale.ROOT));
+    }
     if (gpus != null) {
       try {
         DeviceSelection.parse(gpus);
@@ -77,70 +96,6 @@ final class RunCommand implements Callable<Integer> {
       out.println("dry run: nothing started");
       return ExitCodes.OK;
     }
-    return execute(spec, layout, out);
-  }
-
-  private int execute(RunSpec spec, RunLayout layout, PrintStream out) throws InterruptedException, IOException {
-    boolean terminal = System.console() != null && !noProgress;
-    boolean color = terminal && System.getenv("NO_COLOR") == null;
-    InstantSource clock = InstantSource.system();
-    CountDownLatch done = new CountDownLatch(1);
-    Notifications notifications;
-    try {
-      notifications = Notifications.of(spec, layout, clock, out, System::getenv);
-    } catch (IllegalArgumentException e) {
-      command.commandLine().getErr().println("berth: " + specOptions.spec + ": " + e.getMessage());
-      return ExitCodes.BAD_INPUT;
-    }
-    RunLock lock;
-    try {
-      lock = RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
-    } catch (RunLock.LockedException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
-      return ExitCodes.BAD_INPUT;
-    }
-    try (lock;
-        notifications;
-        SystemTimers timers = new SystemTimers(e -> command.commandLine().getErr().println("berth: timer failed: " + e));
-        LocalProcessExecutor executor = new LocalProcessExecutor();
-        GpuProbe gpuProbe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner());
-        ConsoleView console = new ConsoleView(out, terminal, color, clock)) {
-      gpuProbe.lastError().ifPresent(why -> out.println("gpus: " + why));
-      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers,
-          RunListeners.of(console, notifications));
-      CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
-      Thread hook = new Thread(() -> {
-        engine.cancel("interrupted");
-        awaitQuietly(done);
-      }, "berth-shutdown");
-      Runtime.getRuntime().addShutdownHook(hook);
-      try {
-        RunResult result = engine.run();
-        console.close();
-        WrittenReports written = ReportFiles.writeAll(result.report(), layout.runDir(),
-            ReportOptions.defaults().withObjective(Notifications.objective(spec)));
-        written.warnings().forEach(w -> out.println("report: " + w));
-        console.summary(result.report(), result.reportFile(), written.html());
-        return result.report().status() == dev.berth.core.report.RunStatus.SUCCEEDED
-            ? ExitCodes.OK
-            : ExitCodes.TASKS_FAILED;
-      } finally {
-        requests.close();
-        done.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the JVM is already exiting because of Ctrl-C; the hook is what let us get here
-        }
-      }
-    }
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    return new LocalRun(out, command.commandLine().getErr(), !noProgress).execute(spec, layout, allowChanged, fresh);
   }
 }

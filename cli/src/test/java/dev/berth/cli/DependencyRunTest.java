@@ -203,6 +203,25 @@ class DependencyRunTest {
   }
 
   @Test
+  void aCancelRequestLeftOverFromAnEarlierRunDoesNotCancelTheNextRun() throws IOException {
+    Path spec = spec(CONFIG + """
+        groups:
+          - name: g
+            tasks:
+              - {id: a, command: ["true"]}
+        """);
+    // `berth cancel` saw the earlier run still holding the lock, and wrote after it had ended
+    Path stale = dev.berth.runtime.control.CancelRequests.submit(dir.resolve("out"),
+        new dev.berth.runtime.control.CancelRequests.Request(java.util.List.of(), "meant for the earlier run"));
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(report().get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(stale).doesNotExist();
+  }
+
+  @Test
   void cancelReachesALiveRunWhichCancelsTheTaskAndItsDependants() throws Exception {
     Path fifo = dir.resolve("started.fifo");
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();

@@ -32,7 +32,8 @@ import java.util.TreeMap;
  * processes may read the same journal while it is written, and see whole flushes only.
  *
  * <p><b>Replay.</b> {@link #replay()} returns what has been flushed; the caller rebuilds the run's
- * state with the core's own fold, {@link Replay#applyTo(RunState)}.
+ * state with the core's own fold: a {@code new RunState(spec)} of the stored spec, then
+ * {@link Replay#applyTo(RunState)}.
  */
 public interface Journal extends AutoCloseable {
 
@@ -89,12 +90,13 @@ public interface Journal extends AutoCloseable {
   void finish(RunStatus status, Instant finishedAt) throws JournalException;
 
   /**
-   * What has been flushed so far (buffered writes are not included).
+   * What has been flushed so far (buffered writes are not included); empty when no run has started,
+   * e.g. when the scheduler died between creating the journal and starting the run.
    *
-   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   * @throws IllegalStateException after {@link #close}
    * @throws JournalException when it cannot be read
    */
-  Replay replay() throws JournalException;
+  Optional<Replay> replay() throws JournalException;
 
   /** Flushes what is buffered and releases the journal. Closing twice does nothing. */
   @Override

@@ -17,5 +17,10 @@ public enum Outcome {
   /** Killed by Berth because it ran past its timeout. */
   TIMED_OUT,
   /** Killed by Berth because the task or run was cancelled. */
-  CANCELLED
+  CANCELLED,
+  /**
+   * The scheduler stopped while the attempt ran and could not learn how it ended; the task runs
+   * again without using any retry budget.
+   */
+  INTERRUPTED
 }

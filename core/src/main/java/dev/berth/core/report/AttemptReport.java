@@ -1,6 +1,10 @@
 package dev.berth.core.report;
 
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import java.time.Duration;
+import java.util.List;
 import java.time.Instant;
 
 /**
@@ -17,6 +21,9 @@ import java.time.Instant;
  * @param reservedCpus cores reserved
  * @param outcome how it ended (an {@link dev.berth.core.lifecycle.Outcome} name), or {@code RUNNING}
  * @param error what went wrong, or null
+ * @param stage for a two-stage task that failed, the stage it failed in ({@code LOAD} or {@code TRAIN}), or null
+ * @param loadTimeMs for a two-stage task, how long loading took, or null
+ * @param trainTimeMs for a two-stage task, how long its last train call took, or null
  */
 public record AttemptReport(
     int number,
@@ -29,21 +36,68 @@ public record AttemptReport(
     long reservedGpuMemoryBytes,
     double reservedCpus,
     String outcome,
-    String error) {
+    String error,
+    String stage,
+    Long loadTimeMs,
+    Long trainTimeMs) {
+
+  /** An attempt without stage information (a one-stage task). */
+  public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
+      long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome, String error) {
+    this(number, startedAt, finishedAt, exitCode, device, pid, reservedMemoryBytes, reservedGpuMemoryBytes, reservedCpus,
+        outcome, error, null, null, null);
+  }
 
   /** The report of a folded attempt. */
   public static AttemptReport of(Attempt a) {
+    return of(a, List.of());
+  }
+
+  /**
+   * The report of a folded attempt, with stage times and the failing stage taken from the task's
+   * events during the attempt.
+   */
+  public static AttemptReport of(Attempt a, List<TaskEvent> events) {
+    Instant end = a.end().map(TaskEvent.Ended::at).orElse(null);
+    Instant loading = null;
+    Long loadMs = null;
+    Instant training = null;
+    Long trainMs = null;
+    String stage = null;
+    String device = a.placement().device();
+    long gpuMemory = a.placement().gpuMemoryBytes();
+    for (TaskEvent e : events) {
+      if (e.at().isBefore(a.startedAt()) || (end != null && e.at().isAfter(end))) {
+        continue;
+      }
+      if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADING) {
+        loading = s.at();
+      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.WAITING && loading != null && loadMs == null) {
+        loadMs = Duration.between(loading, s.at()).toMillis();
+      } else if (e instanceof TaskEvent.Trained t) {
+        training = t.at();
+        device = t.placement().device();
+        gpuMemory = t.placement().gpuMemoryBytes();
+      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.FINISHED && training != null) {
+        trainMs = Duration.between(training, s.at()).toMillis();
+      } else if (e instanceof TaskEvent.Reported r) {
+        stage = r.stage();
+      }
+    }
     return new AttemptReport(
         a.number(),
         a.startedAt(),
         a.end().map(e -> e.at()).orElse(null),
         a.end().map(e -> e.exitCode()).orElse(null),
-        a.placement().device(),
+        device,
         a.pid(),
         a.placement().memoryBytes(),
-        a.placement().gpuMemoryBytes(),
+        gpuMemory,
         a.placement().milliCpus() / 1000.0,
         a.end().map(e -> e.outcome().name()).orElse("RUNNING"),
-        a.end().map(e -> e.message()).orElse(null));
+        a.end().map(e -> e.message()).orElse(null),
+        stage,
+        loadMs,
+        trainMs);
   }
 }

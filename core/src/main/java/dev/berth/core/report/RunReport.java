@@ -72,7 +72,7 @@ public record RunReport(
   private static TaskReport task(TaskRecord r, Function<TaskSpec, String> workdirOf) {
     List<AttemptReport> attempts = new ArrayList<>();
     for (Attempt a : r.history().attempts()) {
-      attempts.add(AttemptReport.of(a));
+      attempts.add(AttemptReport.of(a, r.history().events()));
     }
     TaskStatus status = TaskStatus.of(r.state());
     String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);

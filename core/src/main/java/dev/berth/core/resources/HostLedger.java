@@ -128,6 +128,17 @@ public final class HostLedger {
     return Admission.placed(Placement.cpu(request.memoryBytes(), request.milliCpus()));
   }
 
+  /**
+   * A refusal for every task that asks for cores, when none is left; empty while cores are free.
+   */
+  public Optional<Refusal> noCoreLeft() {
+    if (coresInUse < coreCapacity) {
+      return Optional.empty();
+    }
+    return Optional.of(new Refusal(Resource.CPUS, HOST, 1, 0, coresInUse,
+        config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+  }
+
   /** The most memory any task could ever be admitted with on this host, in bytes. */
   public long maxMemory() {
     return Math.max(0, totalMemory - floorMemory);

@@ -32,11 +32,17 @@ public final class Attempts {
 
   /** Attempts that ended out of host memory. */
   public static int hostOoms(TaskRecord r) {
+    if (r.history().attemptCount() == 0) {
+      return 0;
+    }
     return (int) ended(r.history().attempts(), Outcome.HOST_OOM);
   }
 
   /** Times the task ran out of GPU memory: reported by a two-stage task, or a one-stage death. */
   public static int gpuOoms(TaskRecord r) {
+    if (r.history().attemptCount() == 0) {
+      return 0;
+    }
     int n = (int) ended(r.history().attempts(), Outcome.GPU_OOM);
     for (TaskEvent e : r.history().events()) {
       if (e instanceof TaskEvent.Reported rep && rep.outcome() == Outcome.GPU_OOM) {

@@ -22,10 +22,10 @@ final class DeviceRules {
    * a retry avoids when the task asks for it (ipyparallel's blacklist).
    */
   static Set<Integer> blacklist(TaskRecord r) {
-    Set<Integer> devices = new TreeSet<>();
-    if (!r.spec().gpu().blacklist()) {
-      return devices;
+    if (!r.spec().gpu().blacklist() || !r.spec().gpu().wantsGpu() || r.history().attemptCount() == 0) {
+      return Set.of();
     }
+    Set<Integer> devices = new TreeSet<>();
     for (Attempt a : r.history().attempts()) {
       Outcome o = a.end().map(e -> e.outcome()).orElse(null);
       if (o == Outcome.FAILED || o == Outcome.KILLED) {
@@ -37,12 +37,18 @@ final class DeviceRules {
 
   /** The GPU the tasks this one follows ran on, if they ran on one. */
   static Optional<Integer> followDevice(TaskRecord r, RunState state) {
+    if (r.spec().follow().isEmpty()) {
+      return Optional.empty();
+    }
     List<Integer> devices = followDevices(r, state).values().stream().distinct().toList();
     return devices.isEmpty() ? Optional.empty() : Optional.of(devices.get(0));
   }
 
   /** Why the followed tasks cannot be followed: they ran on different GPUs and all must be followed. */
   static Optional<String> followConflict(TaskRecord r, RunState state) {
+    if (r.spec().follow().isEmpty()) {
+      return Optional.empty();
+    }
     var devices = followDevices(r, state);
     if (r.spec().follow().map(Dependency::all).orElse(false) && devices.values().stream().distinct().count() > 1) {
       List<String> where = new ArrayList<>();

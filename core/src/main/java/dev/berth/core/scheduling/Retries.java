@@ -66,6 +66,9 @@ public final class Retries {
    * for a retry delay).
    */
   public static Optional<Instant> readyAt(TaskRecord task) {
+    if (task.history().attemptCount() == 0) {
+      return Optional.empty();
+    }
     List<TaskEvent> events = task.history().events();
     if (task.state() != TaskState.INIT || events.isEmpty()) {
       return Optional.empty();

@@ -40,6 +40,7 @@ public final class RunState {
   private final List<Integer> unfinishedPerGroup = new ArrayList<>();
   private final List<Instant> groupActivatedAt = new ArrayList<>();
   private int unfinished;
+  private int readyNeedingCare;
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
@@ -68,11 +69,11 @@ public final class RunState {
     if (before == TaskState.QUEUED) {
       queued.remove(r);
     }
-    if (before == TaskState.INIT) {
-      ready.remove(r);
+    if (before == TaskState.INIT && ready.remove(r) && needsCare(r)) {
+      readyNeedingCare--;
     }
-    if (after == TaskState.INIT) {
-      ready.add(r);
+    if (after == TaskState.INIT && ready.add(r) && needsCare(r)) {
+      readyNeedingCare++;
     }
     if (event instanceof TaskEvent.Launched l) {
       occupancy.put(id, new Occupancy(l.at(), l.placement()));
@@ -195,6 +196,20 @@ public final class RunState {
   /** How many attempts have been placed on GPUs so far: the sequence the random policies use. */
   public long gpuPlacements() {
     return gpuPlacements;
+  }
+
+  /**
+   * Whether a ready task must be looked at in every pass even when the host has no core left: it
+   * asks for no cores, it has a queue-timeout that may fall due, or it waits for a retry delay.
+   */
+  public static boolean needsCare(TaskRecord r) {
+    return r.spec().resources().milliCpus() == 0 || r.spec().queueTimeout().isPresent()
+        || r.history().attemptCount() > 0;
+  }
+
+  /** How many ready tasks {@link #needsCare need care}. */
+  public int readyNeedingCare() {
+    return readyNeedingCare;
   }
 
   /** Tasks still waiting for their group or their dependencies, in submission order. */

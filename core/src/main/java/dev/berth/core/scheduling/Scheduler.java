@@ -175,8 +175,19 @@ public final class Scheduler {
     }
     HostLedger ledger = HostLedger.of(config, snapshot, state.running());
     int waitingTwoStage = countLoading(state);
-    for (TaskRecord r : ordered) {
+    int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
+    for (int i = 0; i < ordered.size(); i++) {
+      TaskRecord r = ordered.get(i);
       TaskId id = r.spec().id();
+      boolean care = RunState.needsCare(r);
+      if (care) {
+        careLeft--;
+      } else if (careLeft == 0 && pass.blockedBy.isEmpty() && ledger.noCoreLeft().isPresent()) {
+        // Every task from here on asks for cores and none is left: stop instead of refusing each in turn.
+        pass.blockedBy = ledger.noCoreLeft();
+        pass.blockedCount += ordered.size() - i;
+        break;
+      }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
       Optional<Refusal> never = ledger.impossible(request);
       if (never.isPresent()) {
@@ -188,7 +199,8 @@ public final class Scheduler {
         pass.actions.add(new Decision.Fail(id, conflict.get()));
         continue;
       }
-      GpuRequest gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare()));
+      GpuRequest gpu = r.spec().gpu().wantsGpu()
+          ? r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare())) : r.spec().gpu();
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Fail(id, plan.never().get()));

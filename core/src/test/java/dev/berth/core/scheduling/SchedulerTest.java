@@ -147,10 +147,9 @@ class SchedulerTest {
         task("low", "g", 0, 1, 0), task("high", "g", 0, 1, 2), task("mid", "g", 0, 1, 1))));
     Decisions d = new Scheduler(ROOMY).decide(state, twoCpus, at(0));
     assertThat(startIds(d)).containsExactly("high", "mid");
-    assertThat(d.waiting()).singleElement().satisfies(w -> {
-      assertThat(w.task()).isEqualTo(id("low"));
-      assertThat(w.refusals()).singleElement().extracting(Refusal::resource).isEqualTo(Resource.CPUS);
-    });
+    assertThat(d.waiting()).as("with no core left the pass stops rather than refusing each task").isEmpty();
+    assertThat(d.blockedBy()).get().extracting(Refusal::resource).isEqualTo(Resource.CPUS);
+    assertThat(d.blockedCount()).as("low is held back").isEqualTo(1);
   }
 
   @Test

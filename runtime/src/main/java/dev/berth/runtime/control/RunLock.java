@@ -48,7 +48,9 @@ public final class RunLock implements AutoCloseable {
   }
 
   /**
-   * Takes the lock and writes who holds it.
+   * Takes the lock and writes who holds it. Cancel requests still in the folder were written for an
+   * earlier run (a request is only written while a run holds the lock), so they are discarded here
+   * and cannot cancel this one.
    *
    * @throws LockedException naming the holder when another process holds it
    */
@@ -78,6 +80,7 @@ public final class RunLock implements AutoCloseable {
     ch.force(true);
     RunLock held = new RunLock(ch, lock, key(runDir), text);
     HELD.put(held.key, held);
+    discardStaleRequests(runDir);
     return held;
   }
 
@@ -103,6 +106,17 @@ public final class RunLock implements AutoCloseable {
       }
       probe.release();
       return Optional.empty();
+    }
+  }
+
+  private static void discardStaleRequests(Path runDir) throws IOException {
+    Path folder = CancelRequests.folder(runDir);
+    if (Files.isDirectory(folder)) {
+      try (java.nio.file.DirectoryStream<Path> stale = Files.newDirectoryStream(folder, "cancel-*.json")) {
+        for (Path f : stale) {
+          Files.deleteIfExists(f);
+        }
+      }
     }
   }
 

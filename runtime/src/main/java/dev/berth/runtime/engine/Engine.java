@@ -25,6 +25,8 @@ import dev.berth.spi.Execution;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.HostProbe;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Timers;
@@ -91,6 +93,9 @@ public final class Engine {
   private Instant wakeAt;
   private RunResult result;
   private boolean open;
+  private Journal journal = Journals.NONE;
+  private Journal.Replay restored;
+  private final List<Runnable> unannounced = new ArrayList<>();
 
   /** An engine for a run on a host without GPUs. */
   public Engine(
@@ -133,6 +138,32 @@ public final class Engine {
     this.clock = clock;
     this.timers = timers;
     this.listener = listener;
+  }
+
+  /**
+   * Records every event in this journal, flushed before the event is acted on or shown. The caller
+   * has already started the journal (or, when resuming, opened it). Call before starting.
+   */
+  public Engine journal(Journal j) {
+    if (startedAt != null) {
+      throw new IllegalStateException("the journal must be set before the run starts");
+    }
+    this.journal = j;
+    return this;
+  }
+
+  /**
+   * Resumes a run from what its journal holds: the events are folded into the state, attempts that
+   * were running when the last scheduler stopped are settled (their exit code recorded, adopted if
+   * still alive, or counted as interrupted), and retry counts carry over. Call before starting.
+   */
+  public Engine resume(Journal.Replay replay) {
+    if (startedAt != null) {
+      throw new IllegalStateException("resume must be called before the run starts");
+    }
+    replay.applyTo(state);
+    restored = replay;
+    return this;
   }
 
   /**
@@ -190,12 +221,50 @@ public final class Engine {
     if (startedAt != null) {
       throw new IllegalStateException("engine already started");
     }
-    startedAt = clock.instant();
+    startedAt = restored != null ? restored.run().startedAt() : clock.instant();
     state.started(startedAt);
     listener.runStarted(state);
+    if (restored != null) {
+      Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), this::record, this::adopt);
+    }
     readProbe();
     scheduleTick();
+    commit();
     reconcile();
+    commit();
+  }
+
+  /** Watches a process an earlier scheduler started; when it ends, its attempt ends as Recovery decides. */
+  private void adopt(TaskId id, AdoptedExecution execution) {
+    executions.put(id, execution);
+    int attempt = state.task(id).history().attemptCount();
+    execution.onExit().thenRun(() -> inbox.add(() -> adoptedExited(id, attempt)));
+  }
+
+  private void adoptedExited(TaskId id, int attempt) {
+    executions.remove(id);
+    TaskRecord r = state.task(id);
+    if (r.history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false)) {
+      Decision.Kill kill = killing.remove(id);
+      record(id, kill != null
+          ? scheduler.attempts().ended(r, clock.instant(), 143, Optional.of(kill), "")
+          : Recovery.endOfAdopted(r, layout, clock.instant()));
+    }
+  }
+
+  /**
+   * Makes what was recorded durable, then tells the listener: nothing is shown before it is in the
+   * journal. One flush per engine step is the group commit.
+   */
+  private void commit() {
+    try {
+      journal.flush();
+    } catch (JournalException e) {
+      throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
+    }
+    List<Runnable> announce = new ArrayList<>(unannounced);
+    unannounced.clear();
+    announce.forEach(Runnable::run);
   }
 
   /** Processes every message waiting in the inbox, then decides once. Call from the loop thread. */
@@ -204,7 +273,9 @@ public final class Engine {
     while ((next = inbox.poll()) != null) {
       next.run();
     }
+    commit();
     reconcile();
+    commit();
   }
 
   /**
@@ -270,7 +341,7 @@ public final class Engine {
       while (again) {
         Decisions decisions = scheduler.decide(state, snapshot, clock.instant());
         again = act(decisions);
-        listener.decided(decisions);
+        unannounced.add(() -> listener.decided(decisions));
         if (!again) {
           wakeAt(decisions.wakeAt().orElse(null));
         }
@@ -316,20 +387,28 @@ public final class Engine {
     return progressed;
   }
 
+  /**
+   * Starts an attempt. Its launch is journalled before the process exists (write-ahead), so a
+   * scheduler killed at any point never leaves a task process the journal does not know about; a
+   * resumed run finds such a process by the variables it was given (see {@link Recovery}).
+   */
   private void launch(TaskRecord r, int attempt, Placement placement) {
     TaskSpec spec = r.spec();
+    TaskId id = spec.id();
+    record(id, new TaskEvent.Launched(clock.instant(), attempt, placement, -1, spec.twoStage()));
+    commit();
     LaunchRequest request = new LaunchRequest(
         spec.id(), attempt, spec.command(), environment(spec, attempt, placement), layout.taskDir(spec),
         layout.stdout(spec), layout.stderr(spec));
-    TaskId id = spec.id();
     try {
-      Execution execution = executor.launch(request, code -> inbox.add(() -> exited(id, attempt, code)));
+      java.nio.file.Path dir = layout.taskDir(spec);
+      Execution execution = executor.launch(request, code -> {
+        ExitMarks.write(dir, attempt, code);
+        inbox.add(() -> exited(id, attempt, code));
+      });
       executions.put(id, execution);
-      record(id, new TaskEvent.Launched(clock.instant(), attempt, placement, execution.pid(), spec.twoStage()));
     } catch (LaunchException e) {
-      Instant now = clock.instant();
-      record(id, new TaskEvent.Launched(now, attempt, placement, -1, spec.twoStage()));
-      record(id, Retries.retryIfAllowed(r, Endings.startFailed(now, e.getMessage())));
+      record(id, Retries.retryIfAllowed(r, Endings.startFailed(clock.instant(), e.getMessage())));
     }
   }
 
@@ -465,14 +544,16 @@ public final class Engine {
 
   private void record(TaskId id, TaskEvent event) {
     state.apply(id, event);
-    listener.taskEvent(state.task(id), event);
+    journal.append(id, event);
+    TaskRecord r = state.task(id);
+    unannounced.add(() -> listener.taskEvent(r, event));
   }
 
   private void readProbe() {
     SortedMap<TaskId, Long> pids = new TreeMap<>();
-    state.running().forEach((id, launch) -> {
-      if (launch.pid() > 0) {
-        pids.put(id, launch.pid());
+    executions.forEach((id, execution) -> {
+      if (execution.pid() > 0) {
+        pids.put(id, execution.pid());
       }
     });
     Instant now = clock.instant();
@@ -502,10 +583,14 @@ public final class Engine {
         .withDevices(snapshot.gpus().devices().stream()
             .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
     try {
+      journal.finish(report.status(), report.finishedAt());
       ReportWriter.write(report, layout.reportJson());
+    } catch (JournalException e) {
+      throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + layout.reportJson(), e);
     }
+    commit();
     result = new RunResult(report, layout.reportJson());
     listener.runFinished(report);
   }

@@ -65,6 +65,17 @@ class RunLockTest {
     assertThat(Files.readString(RunLock.file(dir))).isEqualTo("pid 7, started 2026-01-01T00:00:00Z\n");
   }
 
+  @Test
+  void takingTheLockDiscardsCancelRequestsLeftForAnEarlierRun() throws Exception {
+    Path stale = CancelRequests.submit(dir, new CancelRequests.Request(List.of(), "for the earlier run"));
+
+    try (RunLock lock = RunLock.acquire(dir, 1, NOW)) {
+      assertThat(stale).doesNotExist();
+      Path fresh = CancelRequests.submit(dir, new CancelRequests.Request(List.of("a"), "for this run"));
+      assertThat(fresh).as("requests written while the lock is held stay").exists();
+    }
+  }
+
   // ---- across processes ----
 
   /** Run in a second JVM: tries to take the lock of the folder in args[0] and says what happened. */

@@ -1,0 +1,71 @@
+package dev.berth.cli;
+
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.journal.JournalReader;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * A run as its journal tells it, read without disturbing a live run: the state (the core's fold
+ * over the stored events) and the report folded from it.
+ *
+ * @param layout the run's folder
+ * @param replay what the journal holds
+ * @param state the fold of its events
+ */
+record JournalView(RunLayout layout, Journal.Replay replay, RunState state) {
+
+  /** Reads the run in {@code runDir}; a missing, foreign or damaged journal is a {@link RunJournal.UserError}. */
+  static JournalView read(Path runDir) throws RunJournal.UserError {
+    if (!Files.isDirectory(runDir)) {
+      throw new RunJournal.UserError(runDir + ": no such run workdir");
+    }
+    Path file = RunJournal.file(runDir);
+    if (!Files.exists(file)) {
+      throw new RunJournal.UserError(runDir + ": not a Berth run workdir (no " + file + ")");
+    }
+    try (JournalReader reader = JournalReader.open(file)) {
+      Optional<Journal.Replay> replay = reader.read();
+      if (replay.isEmpty()) {
+        throw new RunJournal.UserError(runDir + ": the run here never started");
+      }
+      return new JournalView(new RunLayout(runDir), replay.get(), JournalReader.state(replay.get()));
+    } catch (JournalException e) {
+      throw new RunJournal.UserError(e.getMessage());
+    } catch (RuntimeException e) {
+      throw new RunJournal.UserError(file + ": cannot be read as a Berth journal: " + e.getMessage());
+    }
+  }
+
+  /** The run folder to use when none is given: the most recently changed run under ./berth-out. */
+  static Optional<Path> latest() {
+    Path root = Path.of("berth-out");
+    if (!Files.isDirectory(root)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> runs = Files.list(root)) {
+      return runs.filter(p -> Files.exists(RunJournal.file(p)))
+          .max(Comparator.comparing(p -> RunJournal.file(p).toFile().lastModified()));
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The report as of {@code now} (or the run's end, when it ended). */
+  RunReport report(Instant now) {
+    Instant end = replay.run().finishedAt().orElse(null);
+    boolean cancelled = replay.run().status().map(s -> s == RunStatus.CANCELLED).orElse(false);
+    return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, cancelled,
+        spec -> layout.taskDir(spec).toString());
+  }
+}

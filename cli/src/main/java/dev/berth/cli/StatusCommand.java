@@ -1,0 +1,126 @@
+package dev.berth.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.report.GroupReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.core.units.DurationText;
+import dev.berth.runtime.control.RunLock;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code berth status [WORKDIR]}: where a run stands, read from its journal (safe while it runs):
+ * per group counts, per task state, device, attempt, run time, and why a waiting task is not placed.
+ */
+@Command(name = "status", description = "Show where a run stands: per group counts and per task state, device,"
+    + " attempt, run time and why a waiting task is not placed. Safe while the run is live.")
+final class StatusCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKDIR",
+      description = "The run's workdir (default: the most recent run under ./berth-out).")
+  Path workdir;
+
+  @Option(names = "--json", description = "Print JSON for scripts.")
+  boolean json;
+
+  @Spec CommandSpec command;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter out = command.commandLine().getOut();
+    Path dir = workdir != null ? workdir : JournalView.latest().orElse(null);
+    if (dir == null) {
+      command.commandLine().getErr().println("berth: no run found under ./berth-out; name the run's workdir");
+      return ExitCodes.BAD_INPUT;
+    }
+    JournalView view;
+    try {
+      view = JournalView.read(dir);
+    } catch (RunJournal.UserError e) {
+      command.commandLine().getErr().println("berth: " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    Instant now = Instant.now();
+    Optional<String> holder = RunLock.holder(dir);
+    JsonNode waiting = readWaiting(dir);
+    RunReport report = view.report(now);
+    ObjectNode root = JSON.createObjectNode();
+    root.put("run", report.run());
+    root.put("live", holder.isPresent());
+    holder.ifPresent(h -> root.put("holder", h));
+    root.put("status", view.replay().run().status().map(Enum::name).orElse(holder.isPresent() ? "RUNNING" : "STOPPED"));
+    ArrayNode groups = root.putArray("groups");
+    for (GroupReport g : report.groups()) {
+      var t = g.totals();
+      groups.addObject().put("name", g.name()).put("total", t.total()).put("succeeded", t.succeeded())
+          .put("failed", t.failed() + t.timedOut() + t.unreachable()).put("cancelled", t.cancelled())
+          .put("pending", t.pending());
+    }
+    ArrayNode tasks = root.putArray("tasks");
+    for (TaskRecord r : view.state().tasks()) {
+      ObjectNode n = tasks.addObject();
+      n.put("id", r.spec().id().value()).put("group", r.spec().group()).put("state", r.state().name());
+      List<Attempt> attempts = r.history().attempts();
+      n.put("attempt", attempts.size());
+      if (!attempts.isEmpty()) {
+        Attempt last = attempts.get(attempts.size() - 1);
+        n.put("device", last.placement().device());
+        Instant end = last.end().map(e -> e.at()).orElse(now);
+        n.put("runtimeMs", Duration.between(last.startedAt(), end).toMillis());
+      }
+      r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
+      if (waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
+        n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
+      } else if ((r.state() == TaskState.INIT || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
+        n.put("waitingFor", waiting.get("blockedBy").asText());
+      }
+    }
+    if (json) {
+      out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+      return ExitCodes.OK;
+    }
+    out.println(report.run() + ": " + root.get("status").asText()
+        + holder.map(h -> " (" + h + ")").orElse(""));
+    for (JsonNode g : groups) {
+      out.printf("  %-16s %d/%d succeeded, %d failed, %d cancelled, %d pending%n", g.get("name").asText(),
+          g.get("succeeded").asInt(), g.get("total").asInt(), g.get("failed").asInt(), g.get("cancelled").asInt(),
+          g.get("pending").asInt());
+    }
+    for (JsonNode t : tasks) {
+      String runtime = t.has("runtimeMs") ? DurationText.format(Duration.ofMillis(t.get("runtimeMs").asLong())) : "";
+      out.printf("  %-24s %-11s %-12s #%d %8s %s%n", t.get("id").asText(), t.get("state").asText(),
+          t.path("device").asText(""), t.get("attempt").asInt(), runtime,
+          t.has("waitingFor") ? "waiting: " + t.get("waitingFor").asText() : t.path("reason").asText(""));
+    }
+    return ExitCodes.OK;
+  }
+
+  private static JsonNode readWaiting(Path dir) {
+    Path file = StatusFile.of(dir);
+    try {
+      return Files.exists(file) ? JSON.readTree(file.toFile()) : JSON.createObjectNode();
+    } catch (IOException e) {
+      return JSON.createObjectNode();
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.berth.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.resources.Refusal;
+import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.Waiting;
+import dev.berth.runtime.engine.RunListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Keeps {@code .berth/waiting.json} up to date for {@code berth status}: why each waiting task is
+ * not placed, as the latest decision pass said. Written at most twice a second on its own thread,
+ * so the engine never waits for it.
+ */
+final class StatusFile implements RunListener, AutoCloseable {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path file;
+  private final AtomicReference<Decisions> latest = new AtomicReference<>();
+  private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "berth-status");
+    t.setDaemon(true);
+    return t;
+  });
+
+  StatusFile(Path runDir) {
+    this.file = runDir.resolve(".berth").resolve("waiting.json");
+    writer.scheduleWithFixedDelay(this::write, 500, 500, TimeUnit.MILLISECONDS);
+  }
+
+  /** The file's location in a run folder. */
+  static Path of(Path runDir) {
+    return runDir.resolve(".berth").resolve("waiting.json");
+  }
+
+  @Override
+  public void decided(Decisions decisions) {
+    latest.set(decisions);
+  }
+
+  @Override
+  public void close() {
+    writer.shutdownNow();
+    write();
+  }
+
+  private void write() {
+    Decisions d = latest.getAndSet(null);
+    if (d == null) {
+      return;
+    }
+    ObjectNode root = JSON.createObjectNode();
+    d.blockedBy().ifPresent(r -> root.put("blockedBy", r.describe()).put("blockedCount", d.blockedCount()));
+    ObjectNode tasks = root.putObject("tasks");
+    for (Waiting w : d.waiting()) {
+      tasks.put(w.task().value(), String.join("; ", w.refusals().stream().map(Refusal::describe).toList()));
+    }
+    try {
+      Files.createDirectories(file.getParent());
+      Path tmp = file.resolveSibling("waiting.json.tmp");
+      Files.write(tmp, JSON.writeValueAsBytes(root));
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      // status is a convenience; the run goes on without it
+    }
+  }
+}

@@ -1,0 +1,320 @@
+package dev.berth.client;
+
+import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.units.ByteSize;
+import dev.berth.report.Objective;
+import dev.berth.runtime.engine.RunListener;
+import dev.berth.spi.Executor;
+import dev.berth.spi.GpuProbe;
+import dev.berth.spi.HostProbe;
+import dev.berth.spi.Timers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How a {@link Berth} session runs: its name and folder, the scheduler configuration (every key of
+ * a spec's {@code config:}), the GPUs to use, and what the final reports rank by. Immutable; made
+ * with {@link #builder()}, which checks everything when {@link Builder#build()} is called.
+ */
+public final class BerthOptions {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
+  private static final java.util.Set<String> ISSUED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+  private final String name;
+  private final Path workdir;
+  private final SchedulerConfig config;
+  private final String gpus;
+  private final Objective objective;
+  private final boolean writeReports;
+  private final RunListener listener;
+  private final Executor executor;
+  private final HostProbe hostProbe;
+  private final GpuProbe gpuProbe;
+  private final InstantSource clock;
+  private final Timers timers;
+
+  private BerthOptions(Builder b, String name, Path workdir, SchedulerConfig config) {
+    this.name = name;
+    this.workdir = workdir;
+    this.config = config;
+    this.gpus = b.gpus;
+    this.objective = b.objective;
+    this.writeReports = b.writeReports;
+    this.listener = b.listener;
+    this.executor = b.executor;
+    this.hostProbe = b.hostProbe;
+    this.gpuProbe = b.gpuProbe;
+    this.clock = b.clock;
+    this.timers = b.timers;
+  }
+
+  /** A builder with the defaults: see each setter. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Every default: a fresh session name, {@code berth-out/<name>}, the default configuration, GPUs {@code auto}. */
+  public static BerthOptions defaults() {
+    return builder().build();
+  }
+
+  /** The session's name, the run name in its report. */
+  public String name() {
+    return name;
+  }
+
+  /** The session's folder, where each task gets {@code <group>/<task>/} and the reports go. */
+  public Path workdir() {
+    return workdir;
+  }
+
+  /** The scheduler configuration. */
+  public SchedulerConfig config() {
+    return config;
+  }
+
+  /** The GPU selection text. */
+  public String gpus() {
+    return gpus;
+  }
+
+  /** What the final reports' sweep section ranks by, if anything. */
+  public Optional<Objective> objective() {
+    return Optional.ofNullable(objective);
+  }
+
+  /** Whether {@link Berth#close()} writes {@code report.html}, {@code report.md} and {@code results.csv}. */
+  public boolean writeReports() {
+    return writeReports;
+  }
+
+  /** The extra engine listener, or {@link RunListener#NONE}. */
+  public RunListener listener() {
+    return listener;
+  }
+
+  Optional<Executor> executor() {
+    return Optional.ofNullable(executor);
+  }
+
+  Optional<HostProbe> hostProbe() {
+    return Optional.ofNullable(hostProbe);
+  }
+
+  Optional<GpuProbe> gpuProbe() {
+    return Optional.ofNullable(gpuProbe);
+  }
+
+  Optional<InstantSource> clock() {
+    return Optional.ofNullable(clock);
+  }
+
+  Optional<Timers> timers() {
+    return Optional.ofNullable(timers);
+  }
+
+  /**
+   * Builds {@link BerthOptions}. Configuration setters change one key of the configuration held so
+   * far, in call order: call {@link #config(SchedulerConfig)} first to start from a whole
+   * configuration (for example one loaded from a config file), then adjust keys.
+   */
+  public static final class Builder {
+    private String name;
+    private Path workdir;
+    private SchedulerConfig.Builder config = SchedulerConfig.builder();
+    private String gpus = DeviceSelection.DEFAULT;
+    private Objective objective;
+    private boolean writeReports = true;
+    private RunListener listener = RunListener.NONE;
+    private Executor executor;
+    private HostProbe hostProbe;
+    private GpuProbe gpuProbe;
+    private InstantSource clock;
+    private Timers timers;
+
+    private Builder() {}
+
+    /**
+     * The session's name ({@code [A-Za-z0-9._-]+}); default {@code session-<date>-<time>}, made unique
+     * among the folders under {@code berth-out}.
+     */
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    /** The session's folder; default {@code berth-out/<name>} under the current directory. */
+    public Builder workdir(Path workdir) {
+      this.workdir = Objects.requireNonNull(workdir, "workdir");
+      return this;
+    }
+
+    /** The session's folder; see {@link #workdir(Path)}. */
+    public Builder workdir(String workdir) {
+      return workdir(Path.of(workdir));
+    }
+
+    /** The whole scheduler configuration, replacing every key set so far. */
+    public Builder config(SchedulerConfig config) {
+      this.config = config.toBuilder();
+      return this;
+    }
+
+    /** {@code scheduler.max-process}: most task processes at once; 0 = unlimited. Default 20. */
+    public Builder maxProcess(int n) {
+      config.maxProcess(n);
+      return this;
+    }
+
+    /** {@code scheduler.max-waiting}: most two-stage tasks loaded but not training; 0 = unlimited. Default 10. */
+    public Builder maxWaiting(int n) {
+      config.maxWaiting(n);
+      return this;
+    }
+
+    /** {@code scheduler.cores}: cores Berth may hand out; 0 = every logical CPU. */
+    public Builder cores(int n) {
+      config.cores(n);
+      return this;
+    }
+
+    /** {@code scheduler.interval}: how often the host is probed. Default 1s. */
+    public Builder interval(Duration interval) {
+      config.interval(interval);
+      return this;
+    }
+
+    /** {@code scheduler.default-memory}, e.g. {@code 512MiB}: the reservation of a task that gives none. Default 2GB. */
+    public Builder defaultMemory(String size) {
+      config.defaultMemoryBytes(ByteSize.parse(size));
+      return this;
+    }
+
+    /** {@code scheduler.default-cuda-memory}, e.g. {@code 1GiB}: the GPU memory of a GPU task that gives none. Default 2GB. */
+    public Builder defaultGpuMemory(String size) {
+      config.defaultCudaMemoryBytes(ByteSize.parse(size));
+      return this;
+    }
+
+    /** {@code utilization-limit.cpu}: no start while other processes keep the CPUs this busy. Default 0.8. */
+    public Builder cpuUtilizationLimit(double fraction) {
+      config.cpuUtilizationLimit(fraction);
+      return this;
+    }
+
+    /** {@code utilization-limit.memory}: host memory utilization a start may not push past. Default 0.8. */
+    public Builder memoryUtilizationLimit(double fraction) {
+      config.memoryUtilizationLimit(fraction);
+      return this;
+    }
+
+    /** {@code remain-limit.memory}, e.g. {@code 4GB}: host memory that must stay free. Default 4GB. */
+    public Builder remainMemory(String size) {
+      config.remainMemoryBytes(ByteSize.parse(size));
+      return this;
+    }
+
+    /** {@code scheduler.placement}: the GPU placement policy. Default {@code best-fit}. */
+    public Builder placement(String policy) {
+      config.placement(policy);
+      return this;
+    }
+
+    /**
+     * Which GPUs to use: {@code auto} (NVML, then nvidia-smi, then none), {@code none}, indices such
+     * as {@code 0,2}, or simulated devices such as {@code sim:2x24GiB}. Default {@code auto}.
+     */
+    public Builder gpus(String selection) {
+      this.gpus = selection;
+      return this;
+    }
+
+    /** What the final reports' sweep section ranks by; none by default. */
+    public Builder objective(Objective objective) {
+      this.objective = objective;
+      return this;
+    }
+
+    /** Whether closing writes the HTML, Markdown and CSV reports next to {@code report.json}. Default true. */
+    public Builder writeReports(boolean write) {
+      this.writeReports = write;
+      return this;
+    }
+
+    /**
+     * An extra listener of the engine, called on the engine's thread after the session's own
+     * bookkeeping for each event; it must return quickly and must not call the session's blocking
+     * methods. Default none.
+     */
+    public Builder listener(RunListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** For tests: the executor instead of a {@code LocalProcessExecutor}; the session closes it. */
+    Builder executor(Executor executor) {
+      this.executor = executor;
+      return this;
+    }
+
+    /** For tests: the host probe instead of an {@code OshiHostProbe}. */
+    Builder hostProbe(HostProbe probe) {
+      this.hostProbe = probe;
+      return this;
+    }
+
+    /** For tests: the GPU probe instead of the one {@link #gpus} selects; the session closes it. */
+    Builder gpuProbe(GpuProbe probe) {
+      this.gpuProbe = probe;
+      return this;
+    }
+
+    /** For tests: the clock and its timers together, e.g. a {@code FakeClock}. */
+    <C extends InstantSource & Timers> Builder clock(C clock) {
+      this.clock = clock;
+      this.timers = clock;
+      return this;
+    }
+
+    /**
+     * Checks every option and builds.
+     *
+     * @throws IllegalArgumentException stating the broken rule: the name's characters, a
+     *     configuration key's range, the GPU selection's form
+     */
+    public BerthOptions build() {
+      String n = name;
+      if (n == null) {
+        n = freshName();
+      } else if (!NAME.matcher(n).matches()) {
+        throw new IllegalArgumentException("session name '" + n + "' must match [A-Za-z0-9._-]+");
+      }
+      SchedulerConfig c = config.build();
+      try {
+        DeviceSelection.parse(gpus);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("gpus: " + e.getMessage(), e);
+      }
+      Path dir = workdir != null ? workdir : Path.of("berth-out", n);
+      return new BerthOptions(this, n, dir, c);
+    }
+
+    private static String freshName() {
+      String base = "session-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+      String candidate = base;
+      for (int i = 2; Files.exists(Path.of("berth-out", candidate)) || !ISSUED.add(candidate); i++) {
+        candidate = base + "-" + i;
+      }
+      return candidate;
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.berth.client;
+
+import dev.berth.spi.Execution;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.Executor;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Wraps the session's {@code LocalProcessExecutor} so that closing the session leaves nothing
+ * behind. Terminations work as the executor's own (the whole process tree gets the polite signal at
+ * once and a kill after the grace period) but the delayed kills run on this guard's thread, which
+ * {@link #close()} stops after running the kills still pending, at once; and the executor's exit
+ * threads are remembered so the session can wait for them to end.
+ */
+final class ProcessGuard implements Executor {
+
+  private final Executor delegate;
+  private final ScheduledThreadPoolExecutor killer;
+  private final Set<Thread> exitThreads = ConcurrentHashMap.newKeySet();
+
+  private final Set<Guarded> live = ConcurrentHashMap.newKeySet();
+
+  ProcessGuard(Executor delegate, ThreadGroup group, String name) {
+    this.delegate = delegate;
+    this.killer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(group, r, "berth-session-kill-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    Guarded[] self = new Guarded[1];
+    Execution e = delegate.launch(request, code -> {
+      exitThreads.add(Thread.currentThread());
+      synchronized (self) {
+        if (self[0] != null) {
+          live.remove(self[0]);
+        }
+        self[0] = null;
+      }
+      onExit.exited(code);
+    });
+    Guarded g = new Guarded(e);
+    synchronized (self) {
+      if (e.isAlive()) {
+        self[0] = g;
+        live.add(g);
+      }
+    }
+    return g;
+  }
+
+  /**
+   * Kills at once, with their trees, the processes still running: after the engine stopped
+   * abnormally, nothing else would.
+   */
+  void killRemaining() {
+    for (Guarded g : List.copyOf(live)) {
+      g.execution.terminate(0);
+    }
+  }
+
+  /** Closes the executor, kills what still waits for its kill, and stops the kill thread. */
+  @Override
+  public void close() {
+    killRemaining();
+    delegate.close();
+    List<Runnable> pending = killer.shutdownNow();
+    pending.forEach(Runnable::run);
+  }
+
+  /** The threads that reported exits, to wait for after {@link #close()}. */
+  List<Thread> threads() {
+    return List.copyOf(exitThreads);
+  }
+
+  /** Waits up to {@code millis} for the kill thread to end. */
+  void awaitKiller(long millis) throws InterruptedException {
+    killer.awaitTermination(millis, TimeUnit.MILLISECONDS);
+  }
+
+  private final class Guarded implements Execution {
+    private final Execution execution;
+
+    Guarded(Execution execution) {
+      this.execution = execution;
+    }
+
+    @Override
+    public long pid() {
+      return execution.pid();
+    }
+
+    @Override
+    public boolean isAlive() {
+      return execution.isAlive();
+    }
+
+    @Override
+    public void terminate(long graceMillis) {
+      var root = execution.pid() > 0 ? ProcessHandle.of(execution.pid()) : java.util.Optional.<ProcessHandle>empty();
+      if (graceMillis <= 0 || root.isEmpty() || !execution.isAlive()) {
+        execution.terminate(graceMillis);
+        return;
+      }
+      // Taken before any signal: children of a process that dies are handed to another parent.
+      Set<ProcessHandle> tree = treeOf(root.get());
+      tree.forEach(ProcessHandle::destroy);
+      try {
+        killer.schedule(new Kill(tree), graceMillis, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException closed) {
+        new Kill(tree).run();
+      }
+    }
+  }
+
+  /** Kills whatever of a tree is still alive, with what its living members started since. */
+  private record Kill(Set<ProcessHandle> snapshot) implements Runnable {
+    @Override
+    public void run() {
+      Set<ProcessHandle> tree = new LinkedHashSet<>();
+      for (ProcessHandle member : snapshot) {
+        if (member.isAlive()) {
+          tree.addAll(treeOf(member));
+        }
+      }
+      tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private static Set<ProcessHandle> treeOf(ProcessHandle root) {
+    Set<ProcessHandle> tree = new LinkedHashSet<>();
+    tree.add(root);
+    root.descendants().forEach(tree::add);
+    return tree;
+  }
+}

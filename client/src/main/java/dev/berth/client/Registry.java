@@ -1,0 +1,140 @@
+package dev.berth.client;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import dev.berth.core.report.TaskStatus;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.engine.RunListener;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The session's engine listener: keeps each {@link TaskHandle}'s live state and completes its
+ * future when the task ends. Runs on the engine's loop thread, so it only copies what it needs and
+ * hands completions to the callback threads; it never reads files or waits.
+ */
+final class Registry implements RunListener {
+
+  private final Map<TaskId, TaskHandle> live = new ConcurrentHashMap<>();
+  private final AtomicInteger unfinished = new AtomicInteger();
+  private final Executor callbacks;
+  private final RunListener user;
+  private final RunLayout layout;
+  final CompletableFuture<RunReport> finished = new CompletableFuture<>();
+
+  Registry(Executor callbacks, RunListener user, RunLayout layout) {
+    this.callbacks = callbacks;
+    this.user = user;
+    this.layout = layout;
+  }
+
+  /** Starts tracking a task about to be submitted. */
+  void track(TaskHandle handle) {
+    live.put(TaskId.of(handle.id()), handle);
+    unfinished.incrementAndGet();
+  }
+
+  /** Tasks submitted and not ended. */
+  int unfinished() {
+    return unfinished.get();
+  }
+
+  /** The engine refused these tasks' group: their handles fail with {@code why}. */
+  void refused(List<TaskHandle> handles, Throwable why) {
+    for (TaskHandle h : handles) {
+      if (live.remove(TaskId.of(h.id())) != null) {
+        unfinished.decrementAndGet();
+        deliver(() -> h.done.completeExceptionally(why));
+      }
+    }
+  }
+
+  /** The engine stopped: every handle still waiting fails with {@code why}. */
+  void failAll(Throwable why) {
+    for (TaskId id : List.copyOf(live.keySet())) {
+      TaskHandle h = live.remove(id);
+      if (h != null) {
+        unfinished.decrementAndGet();
+        deliver(() -> h.done.completeExceptionally(why));
+      }
+    }
+    finished.completeExceptionally(why);
+  }
+
+  @Override
+  public void runStarted(RunState state) {
+    safely(() -> user.runStarted(state));
+  }
+
+  @Override
+  public void taskEvent(TaskRecord task, TaskEvent event) {
+    TaskId id = task.spec().id();
+    boolean ended = task.state().isTerminal();
+    TaskHandle h = ended ? live.remove(id) : live.get(id);
+    if (h != null) {
+      List<AttemptReport> attempts = task.history().attempts().stream().map(AttemptReport::of).toList();
+      h.update(task.state(), attempts);
+      if (ended) {
+        unfinished.decrementAndGet();
+        TaskResult result = new TaskResult(report(task, attempts), layout.taskDir(task.spec()), task.spec().twoStage());
+        deliver(() -> h.done.complete(result));
+      }
+    }
+    safely(() -> user.taskEvent(task, event));
+  }
+
+  @Override
+  public void probed(HostSnapshot snapshot) {
+    safely(() -> user.probed(snapshot));
+  }
+
+  @Override
+  public void decided(Decisions decisions) {
+    safely(() -> user.decided(decisions));
+  }
+
+  @Override
+  public void runFinished(RunReport report) {
+    safely(() -> user.runFinished(report));
+    finished.complete(report);
+  }
+
+  private TaskReport report(TaskRecord r, List<AttemptReport> attempts) {
+    TaskSpec s = r.spec();
+    TaskStatus status = TaskStatus.of(r.state());
+    String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
+    return new TaskReport(s.id().value(), s.group(), status, s.command(), layout.taskDir(s).toString(), s.params(), error,
+        attempts);
+  }
+
+  /** A failing user listener must not stop the engine: its exception goes to the thread's handler. */
+  private static void safely(Runnable call) {
+    try {
+      call.run();
+    } catch (RuntimeException e) {
+      Thread t = Thread.currentThread();
+      t.getUncaughtExceptionHandler().uncaughtException(t, e);
+    }
+  }
+
+  private void deliver(Runnable completion) {
+    try {
+      callbacks.execute(completion);
+    } catch (RejectedExecutionException closing) {
+      completion.run();
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package dev.berth.client;
+
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One task to run: its id, its argument vector and any of the spec's task keys (see
+ * {@link TaskSettings}). Made by {@link Tasks#command} or {@link Tasks#java}; run by
+ * {@link Berth#submit(TaskBuilder)}, {@link Berth#executeTask(TaskBuilder)}, or as part of a group
+ * ({@link Groups}). Keys left unset take the group's and then the configuration's value when the
+ * task is submitted, as in a YAML spec. Mutable and not thread-safe; each submission takes a copy.
+ */
+public final class TaskBuilder extends TaskSettings<TaskBuilder> {
+
+  private final String id;
+  private List<String> command;
+  private final Map<String, String> params = new LinkedHashMap<>();
+  private boolean twoStage;
+
+  TaskBuilder(String id, List<String> command) {
+    this(id, command, new SettingValues());
+  }
+
+  TaskBuilder(String id, List<String> command, SettingValues values) {
+    super(values);
+    TaskId.of(id); // the id names the task's folder: check it where it is written
+    this.id = id;
+    command(command);
+  }
+
+  private TaskBuilder(TaskBuilder other) {
+    super(other.values);
+    this.id = other.id;
+    this.command = other.command;
+    this.params.putAll(other.params);
+    this.twoStage = other.twoStage;
+  }
+
+  /** The task's id. */
+  public String id() {
+    return id;
+  }
+
+  /** The argument vector. */
+  public List<String> command() {
+    return command;
+  }
+
+  /**
+   * Replaces the argument vector; it is never passed through a shell.
+   *
+   * @throws IllegalArgumentException when empty or the program is blank
+   */
+  public TaskBuilder command(List<String> argv) {
+    List<String> copy = List.copyOf(argv);
+    if (copy.isEmpty() || copy.get(0).isBlank()) {
+      throw new IllegalArgumentException("task " + id + ": the command must name a program, e.g. [python3, train.py]");
+    }
+    this.command = copy;
+    return this;
+  }
+
+  /**
+   * Adds a parameter: shown in reports and sweep tables, and passed as {@code BERTH_PARAM_<NAME>}.
+   * The value becomes text as {@link Tasks} describes for placeholders.
+   */
+  public TaskBuilder param(String name, Object value) {
+    Objects.requireNonNull(name, "name");
+    params.put(name, Placeholders.text(value));
+    return this;
+  }
+
+  /** Adds parameters; see {@link #param(String, Object)}. */
+  public TaskBuilder params(Map<String, ?> values) {
+    values.forEach(this::param);
+    return this;
+  }
+
+  /** The parameters, in the order they were added. */
+  public Map<String, String> params() {
+    return java.util.Collections.unmodifiableMap(params);
+  }
+
+  /**
+   * Whether the task's process speaks Berth's load/train protocol (docs/protocol.md), as Java tasks
+   * made by {@link Tasks#java} do. Default false.
+   */
+  public TaskBuilder twoStage(boolean speaksProtocol) {
+    this.twoStage = speaksProtocol;
+    return this;
+  }
+
+  /** Whether the task speaks the load/train protocol. */
+  public boolean twoStage() {
+    return twoStage;
+  }
+
+  /** An independent copy. */
+  public TaskBuilder copy() {
+    return new TaskBuilder(this);
+  }
+
+  /**
+   * The task as the core model has it, in {@code group}, with unset keys taken from {@code config}.
+   * Dependencies are taken as the task ids written; globs and {@code group:NAME} need the other
+   * tasks and are only resolved by a session or a {@link RunBuilder}.
+   *
+   * @throws IllegalArgumentException when a value breaks a rule of the model, or a dependency is a glob
+   */
+  public TaskSpec toSpec(String group, SchedulerConfig config) {
+    GroupSpec g = Resolver.standalone(group, this, config);
+    return g.tasks().get(0);
+  }
+}

@@ -1,0 +1,76 @@
+package dev.berth.client;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A task with placeholders, expanded once per parameter combination: the Java form of a spec task
+ * with a {@code matrix}. {@code {name}} in the id, the command, {@code env} values and dependency
+ * entries is replaced by the value of {@code name}; {@code {{name}}} keeps the braces; other braces
+ * are kept as written. Used by {@link GroupBuilder#matrix}, {@link Berth#tune} and {@link Berth#map},
+ * where {@code {}} stands for the whole input.
+ *
+ * <p>Example: {@code Tasks.template("train-{lr}", "python3", "train.py", "--lr", "{lr}").memory("1GiB")}.
+ */
+public final class TaskTemplate extends TaskSettings<TaskTemplate> {
+
+  private final String id;
+  private final List<String> command;
+  private boolean twoStage;
+
+  TaskTemplate(String id, List<String> command) {
+    this.id = Objects.requireNonNull(id, "id");
+    if (id.isBlank()) {
+      throw new IllegalArgumentException("a task template needs an id pattern such as train-{lr}");
+    }
+    List<String> copy = List.copyOf(command);
+    if (copy.isEmpty() || copy.get(0).isBlank()) {
+      throw new IllegalArgumentException("template " + id + ": the command must name a program, e.g. [python3, train.py]");
+    }
+    this.command = copy;
+  }
+
+  /** The id pattern, e.g. {@code train-{lr}}. */
+  public String id() {
+    return id;
+  }
+
+  /** The command with its placeholders. */
+  public List<String> command() {
+    return command;
+  }
+
+  /** Whether the expanded tasks speak the load/train protocol; see {@link TaskBuilder#twoStage(boolean)}. */
+  public TaskTemplate twoStage(boolean speaksProtocol) {
+    this.twoStage = speaksProtocol;
+    return this;
+  }
+
+  /**
+   * The task for one combination of values; the values also become the task's parameters.
+   *
+   * @throws IllegalArgumentException when a placeholder has no value or the id is not a valid task id
+   */
+  public TaskBuilder expand(Map<String, String> values) {
+    return expand(values, null, values);
+  }
+
+  /** Expands with {@code bare} as the value of {@code {}} (null keeps {@code {}} as written). */
+  TaskBuilder expand(Map<String, String> values, String bare, Map<String, String> params) {
+    String taskId = Placeholders.fill(id, values, bare, "id of template " + id);
+    List<String> argv = new ArrayList<>();
+    for (String arg : command) {
+      argv.add(Placeholders.fill(arg, values, bare, "command of task " + taskId));
+    }
+    SettingValues filled = this.values.filled(v -> Placeholders.fill(v, values, bare, "task " + taskId));
+    TaskBuilder task;
+    try {
+      task = new TaskBuilder(taskId, argv, filled);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("template " + id + " gives " + e.getMessage(), e);
+    }
+    return task.params(params).twoStage(twoStage);
+  }
+}

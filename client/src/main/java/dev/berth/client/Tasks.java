@@ -1,0 +1,144 @@
+package dev.berth.client;
+
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Makes tasks: command tasks, Java tasks and templates.
+ *
+ * <p>Values given for parameters and matrix variables become text this way: strings as they are; a
+ * {@code double} or {@code float} as Java prints it ({@code 0.1}, {@code 1.0}) but without an
+ * exponent ({@code 1.0E-4} becomes {@code 0.0001}); a {@code BigDecimal} in plain notation; any other
+ * value through {@link String#valueOf}. Pass strings to control the text exactly.
+ */
+public final class Tasks {
+
+  /** The class that runs a {@code BerthTask} as a task process (module {@code berth-task-api}). */
+  public static final String WORKER_MAIN = "dev.berth.task.worker.WorkerMain";
+
+  /** The interface a Java task implements (module {@code berth-task-api}). */
+  public static final String BERTH_TASK = "dev.berth.task.BerthTask";
+
+  private Tasks() {}
+
+  /**
+   * A command task: {@code argv} runs as given, never through a shell (write {@code "sh", "-c", "..."}
+   * for one), in the task's own folder {@code <workdir>/<group>/<id>/}.
+   *
+   * @throws IllegalArgumentException when the id is not letters, digits and {@code . _ - + = @ ,}, or argv is empty
+   */
+  public static TaskBuilder command(String id, String... argv) {
+    return command(id, Arrays.asList(argv));
+  }
+
+  /** A command task; see {@link #command(String, String...)}. */
+  public static TaskBuilder command(String id, List<String> argv) {
+    return new TaskBuilder(id, argv);
+  }
+
+  /**
+   * A task template: {@code {name}} in the id, the command, {@code env} values and dependencies is
+   * filled once per combination of values (see {@link TaskTemplate}).
+   */
+  public static TaskTemplate template(String idPattern, String... argv) {
+    return template(idPattern, Arrays.asList(argv));
+  }
+
+  /** A task template; see {@link #template(String, String...)}. */
+  public static TaskTemplate template(String idPattern, List<String> argv) {
+    return new TaskTemplate(idPattern, argv);
+  }
+
+  /**
+   * A Java task: a class implementing {@code dev.berth.task.BerthTask} (module
+   * {@code berth-task-api}), run as {@code java -cp <this JVM's java.class.path> }
+   * {@value #WORKER_MAIN} {@code <class>} with the load/train protocol ({@code twoStage(true)}).
+   *
+   * @throws IllegalArgumentException when the class does not implement {@code BerthTask}, is
+   *     abstract, or has no public no-argument constructor, or the worker is not on its class path
+   */
+  public static TaskBuilder java(String id, Class<?> taskClass) {
+    return java(id, taskClass, List.of());
+  }
+
+  /** A Java task run with these JVM options, e.g. {@code -Xmx2g}; see {@link #java(String, Class)}. */
+  public static TaskBuilder java(String id, Class<?> taskClass, List<String> jvmArgs) {
+    checkTaskClass(taskClass);
+    return java(id, taskClass.getName(), System.getProperty("java.class.path"), jvmArgs);
+  }
+
+  /**
+   * A Java task by class name with an explicit class path, which must hold the task class and
+   * {@code berth-task-api}; nothing is checked before the task runs.
+   */
+  public static TaskBuilder java(String id, String taskClassName, String classpath, List<String> jvmArgs) {
+    Objects.requireNonNull(taskClassName, "taskClassName");
+    if (classpath == null || classpath.isBlank()) {
+      throw new IllegalArgumentException("a Java task needs a class path holding " + taskClassName + " and berth-task-api");
+    }
+    List<String> argv = new ArrayList<>();
+    argv.add(javaExecutable());
+    argv.addAll(jvmArgs);
+    argv.add("-cp");
+    argv.add(classpath);
+    argv.add(WORKER_MAIN);
+    argv.add(taskClassName);
+    return new TaskBuilder(id, argv).twoStage(true);
+  }
+
+  /** The {@code java} launcher of this JVM. */
+  static String javaExecutable() {
+    boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+    return Path.of(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java").toString();
+  }
+
+  private static void checkTaskClass(Class<?> c) {
+    Objects.requireNonNull(c, "taskClass");
+    if (!implementsBerthTask(c)) {
+      throw new IllegalArgumentException(c.getName() + " does not implement " + BERTH_TASK
+          + "; a Java task implements it (module berth-task-api)");
+    }
+    if (c.isInterface() || Modifier.isAbstract(c.getModifiers()) || !Modifier.isPublic(c.getModifiers())) {
+      throw new IllegalArgumentException(c.getName() + " must be a public, concrete class to run as a task");
+    }
+    if (c.getEnclosingClass() != null && !Modifier.isStatic(c.getModifiers())) {
+      throw new IllegalArgumentException(c.getName() + " is an inner class; make it static or top-level to run as a task");
+    }
+    try {
+      if (!Modifier.isPublic(c.getConstructor().getModifiers())) {
+        throw new NoSuchMethodException();
+      }
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(c.getName() + " needs a public no-argument constructor to run as a task");
+    }
+    try {
+      Class.forName(WORKER_MAIN, false, c.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalArgumentException(WORKER_MAIN + " is not on the class path of " + c.getName()
+          + "; add the dependency dev.berth:berth-task-api");
+    }
+  }
+
+  private static boolean implementsBerthTask(Class<?> c) {
+    Deque<Class<?>> todo = new ArrayDeque<>();
+    todo.add(c);
+    while (!todo.isEmpty()) {
+      Class<?> k = todo.poll();
+      if (k.getName().equals(BERTH_TASK)) {
+        return true;
+      }
+      if (k.getSuperclass() != null) {
+        todo.add(k.getSuperclass());
+      }
+      todo.addAll(Arrays.asList(k.getInterfaces()));
+    }
+    return false;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.berth.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.model.SchedulerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class BerthOptionsTest {
+
+  @Test
+  void theDefaultsAreAFreshNameUnderBerthOutTheDefaultConfigurationAndAutoGpus() {
+    BerthOptions a = BerthOptions.defaults();
+    BerthOptions b = BerthOptions.defaults();
+
+    assertThat(a.name()).startsWith("session-").isNotEqualTo(b.name());
+    assertThat(a.workdir()).isEqualTo(Path.of("berth-out", a.name()));
+    assertThat(a.config()).isEqualTo(SchedulerConfig.DEFAULTS);
+    assertThat(a.gpus()).isEqualTo("auto");
+    assertThat(a.writeReports()).isTrue();
+    assertThat(a.objective()).isEmpty();
+  }
+
+  @Test
+  void convenienceSettersChangeOneKeyOfTheConfigurationGivenBefore() {
+    SchedulerConfig base = SchedulerConfig.builder().maxWaiting(3).seed(9).build();
+
+    BerthOptions o = BerthOptions.builder().name("s").config(base).maxProcess(2).cores(8).interval(Duration.ofMillis(250))
+        .defaultMemory("1GiB").defaultGpuMemory("2GiB").cpuUtilizationLimit(0.5).memoryUtilizationLimit(0.9)
+        .remainMemory("1GB").placement("first-fit").maxWaiting(4).build();
+
+    assertThat(o.config()).isEqualTo(base.toBuilder().maxProcess(2).cores(8).interval(Duration.ofMillis(250))
+        .defaultMemoryBytes(1L << 30).defaultCudaMemoryBytes(2L << 30).cpuUtilizationLimit(0.5)
+        .memoryUtilizationLimit(0.9).remainMemoryBytes(1_000_000_000L).placement("first-fit").maxWaiting(4).build());
+    assertThat(o.workdir()).isEqualTo(Path.of("berth-out", "s"));
+  }
+
+  @Test
+  void buildStatesTheRuleThatAnOptionBreaks() {
+    assertThatThrownBy(() -> BerthOptions.builder().name("my session").build())
+        .hasMessage("session name 'my session' must match [A-Za-z0-9._-]+");
+    assertThatThrownBy(() -> BerthOptions.builder().maxProcess(-1).build())
+        .hasMessage("scheduler.max-process must be >= 0 but was -1");
+    assertThatThrownBy(() -> BerthOptions.builder().cpuUtilizationLimit(1.5).build())
+        .hasMessageContaining("utilization-limit.cpu must be a fraction in (0, 1]");
+    assertThatThrownBy(() -> BerthOptions.builder().gpus("two").build())
+        .hasMessageStartingWith("gpus: 'two' is not a GPU selection");
+    assertThatThrownBy(() -> BerthOptions.builder().placement("nearest").build())
+        .hasMessageContaining("scheduler.placement must name a policy");
+    assertThatThrownBy(() -> BerthOptions.builder().defaultMemory("much"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void simulatedGpusAreAValidSelection() {
+    assertThat(BerthOptions.builder().gpus("sim:2x24GiB").build().gpus()).isEqualTo("sim:2x24GiB");
+    assertThat(BerthOptions.builder().gpus("0,2").build().gpus()).isEqualTo("0,2");
+  }
+}

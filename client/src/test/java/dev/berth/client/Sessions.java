@@ -1,0 +1,65 @@
+package dev.berth.client;
+
+import dev.berth.runtime.engine.RunListener;
+import dev.berth.testkit.FakeClock;
+import dev.berth.testkit.FakeExecutor;
+import dev.berth.testkit.FakeHostProbe;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Session options for tests. */
+final class Sessions {
+
+  private Sessions() {}
+
+  /** Real processes, no GPUs, limits that a busy build machine cannot block: for end-to-end tests. */
+  static BerthOptions.Builder real(Path dir, RunListener listener) {
+    return BerthOptions.builder()
+        .name("test")
+        .workdir(dir.resolve("session"))
+        .gpus("none")
+        .defaultMemory("16MiB")
+        .remainMemory("0")
+        .cpuUtilizationLimit(1.0)
+        .memoryUtilizationLimit(1.0)
+        .listener(listener);
+  }
+
+  /** Fake processes, a fake host with 16 cores and a clock that never moves: for exact tests. */
+  static BerthOptions.Builder fake(Path dir, FakeExecutor executor, RunListener listener) {
+    return BerthOptions.builder()
+        .name("fake")
+        .workdir(dir.resolve("session"))
+        .gpus("none")
+        .defaultMemory("16MiB")
+        .executor(executor)
+        .hostProbe(new FakeHostProbe().cpus(16))
+        .clock(new FakeClock())
+        .listener(listener);
+  }
+
+  /** The names of live threads that Berth started, e.g. {@code berth-timers}. */
+  static List<String> berthThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(Thread::isAlive)
+        .map(Thread::getName)
+        .filter(n -> n.startsWith("berth-"))
+        .sorted()
+        .toList();
+  }
+
+  /** This JVM's live child processes, described. */
+  static List<String> childProcesses() {
+    return ProcessHandle.current().descendants()
+        .filter(ProcessHandle::isAlive)
+        .map(p -> p.pid() + " " + p.info().commandLine().orElse("?"))
+        .toList();
+  }
+
+  /** {@code name=value} pairs, for readable assertions on result maps. */
+  static String describe(Map<String, ?> m) {
+    return m.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
+  }
+}

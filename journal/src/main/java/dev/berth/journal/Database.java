@@ -1,0 +1,151 @@
+package dev.berth.journal;
+
+import dev.berth.spi.JournalException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteException;
+import org.sqlite.SQLiteOpenMode;
+
+/** Opening SQLite connections to journal files, and SQLite errors as {@link JournalException}s. */
+final class Database {
+
+  /** How long a connection waits for another one's lock before it gives up. */
+  private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+  private Database() {}
+
+  /** A writing connection to a file that does not exist yet; creates the file and the schema. */
+  static Connection create(Path file, Durability durability) throws JournalException {
+    if (Files.exists(file)) {
+      throw new JournalException(file, "already exists; open it to resume its run, or remove it");
+    }
+    try {
+      Path parent = file.toAbsolutePath().getParent();
+      if (parent != null) {
+        Files.createDirectories(parent);
+      }
+    } catch (IOException e) {
+      throw new JournalException(file, "cannot create its folder: " + e.getMessage(), e);
+    }
+    Connection c = connect(file, false, durability, true);
+    try {
+      walMode(c);
+      Schema.create(c);
+      return c;
+    } catch (SQLException e) {
+      close(c);
+      throw problem(file, e);
+    }
+  }
+
+  /** A connection to an existing journal, after checking that it is one. */
+  static Connection open(Path file, boolean readOnly, Durability durability) throws JournalException {
+    if (!Files.exists(file)) {
+      throw new JournalException(file, "no such file");
+    }
+    if (!Files.isRegularFile(file)) {
+      throw new JournalException(file, "not a file");
+    }
+    try {
+      if (Files.size(file) == 0) {
+        throw new JournalException(file, "not a Berth journal: the file is empty");
+      }
+    } catch (IOException e) {
+      throw new JournalException(file, "cannot read: " + e.getMessage(), e);
+    }
+    Connection c = connect(file, readOnly, durability, false);
+    try {
+      Schema.check(c, file);
+      if (!readOnly) {
+        walMode(c);
+      }
+      return c;
+    } catch (SQLException e) {
+      close(c);
+      throw problem(file, e);
+    } catch (JournalException e) {
+      close(c);
+      throw e;
+    }
+  }
+
+  /** Fails unless SQLite's quick check finds the file intact; reads every page. */
+  static void quickCheck(Connection c, Path file) throws JournalException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA quick_check")) {
+      String first = rs.next() ? rs.getString(1) : "no answer";
+      if (!"ok".equals(first)) {
+        throw new JournalException(file, "the database is corrupt or truncated (SQLite: " + first + ")");
+      }
+    } catch (SQLException e) {
+      throw problem(file, e);
+    }
+  }
+
+  /** Switches to WAL mode (a no-op for a journal, whose file remembers it). */
+  private static void walMode(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA journal_mode = WAL")) {
+      if (!rs.next() || !"wal".equalsIgnoreCase(rs.getString(1))) {
+        throw new SQLException("the file system does not allow SQLite's WAL mode");
+      }
+    }
+  }
+
+  private static Connection connect(Path file, boolean readOnly, Durability durability, boolean create)
+      throws JournalException {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setReadOnly(readOnly);
+    if (!create) {
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    }
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    if (!readOnly) {
+      config.setSynchronous(durability == Durability.FULL
+          ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+    }
+    try {
+      return config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+    } catch (SQLException e) {
+      throw problem(file, e);
+    }
+  }
+
+  /** The SQLite error as a one-line problem with {@code file}. */
+  static JournalException problem(Path file, SQLException e) {
+    int code = (e instanceof SQLiteException s ? s.getResultCode().code : e.getErrorCode()) & 0xff;
+    String detail = " (SQLite: " + sqliteMessage(e) + ")";
+    String problem = switch (code) {
+      case 26 -> "not a Berth journal: not a SQLite database (or an encrypted or corrupt one)";
+      case 11 -> "the database is corrupt or truncated" + detail;
+      case 13 -> "the disk is full" + detail;
+      case 14 -> "cannot open the file" + detail;
+      case 8 -> "the file is read-only" + detail;
+      case 5, 6 -> "the database is locked by another process" + detail;
+      case 10 -> "I/O error" + detail;
+      default -> "SQLite error" + detail;
+    };
+    return new JournalException(file, problem, e);
+  }
+
+  /** SQLite's own words: the driver writes them in the last parentheses of its message. */
+  private static String sqliteMessage(SQLException e) {
+    String m = e.getMessage() == null ? "no message" : e.getMessage().strip();
+    int open = m.lastIndexOf('(');
+    return open >= 0 && m.endsWith(")") ? m.substring(open + 1, m.length() - 1) : m;
+  }
+
+  /** Closes without throwing; for connections that are already failing. */
+  static void close(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // the original problem is the one worth reporting
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package dev.berth.journal;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@link TaskEvent} to and from JSON, exactly: every field round-trips, instants keep their
+ * nanoseconds. The {@code type} field says which event it is:
+ *
+ * <pre>
+ * {"at":"2024-05-01T10:00:00.123456789Z","type":"released"}
+ * {"at":"...","attempt":1,"pid":4242,"placement":{"device":"cpu","gpu-memory":0,"memory":1073741824,
+ *  "milli-cpus":1000},"two-stage":false,"type":"launched"}
+ * {"at":"...","target":"LOADING","type":"staged"}
+ * {"at":"...","placement":{...},"train":2,"type":"trained"}
+ * {"at":"...","message":"CUDA out of memory","outcome":"GPU_OOM","stage":"TRAIN","type":"reported"}
+ * {"at":"...","exit-code":1,"message":"exit code 1","outcome":"FAILED","target":"INIT","type":"ended"}
+ * {"at":"...","reason":"cancelled by the user","target":"CANCELLED","type":"settled"}
+ * </pre>
+ *
+ * {@code exit-code} and {@code message} are {@code null} when absent.
+ */
+public final class EventCodec {
+
+  private EventCodec() {}
+
+  /** The event's canonical JSON text. */
+  public static String encode(TaskEvent event) {
+    return toJson(event).toString();
+  }
+
+  /**
+   * The event written by {@link #encode}.
+   *
+   * @throws IllegalArgumentException naming the field when the text is not such an event
+   */
+  public static TaskEvent decode(String json) {
+    return fromJson(JsonParser.parse(json));
+  }
+
+  /**
+   * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code staged},
+   * {@code trained}, {@code reported}, {@code ended} or {@code settled}.
+   *
+   * @throws IllegalArgumentException for an event type this codec does not know
+   */
+  public static String type(TaskEvent event) {
+    if (event instanceof TaskEvent.Released) {
+      return "released";
+    } else if (event instanceof TaskEvent.Launched) {
+      return "launched";
+    } else if (event instanceof TaskEvent.Staged) {
+      return "staged";
+    } else if (event instanceof TaskEvent.Trained) {
+      return "trained";
+    } else if (event instanceof TaskEvent.Reported) {
+      return "reported";
+    } else if (event instanceof TaskEvent.Ended) {
+      return "ended";
+    } else if (event instanceof TaskEvent.Settled) {
+      return "settled";
+    }
+    throw new IllegalArgumentException("the journal cannot write a " + event.getClass().getSimpleName() + " event");
+  }
+
+  static Json toJson(TaskEvent event) {
+    Map<String, Json> f = new LinkedHashMap<>();
+    f.put("type", Json.of(type(event)));
+    f.put("at", Json.of(event.at().toString()));
+    if (event instanceof TaskEvent.Launched l) {
+      f.put("attempt", Json.of(l.attempt()));
+      f.put("placement", placement(l.placement()));
+      f.put("pid", Json.of(l.pid()));
+      f.put("two-stage", Json.of(l.twoStage()));
+    } else if (event instanceof TaskEvent.Staged s) {
+      f.put("target", Json.of(s.target().name()));
+    } else if (event instanceof TaskEvent.Trained t) {
+      f.put("train", Json.of(t.train()));
+      f.put("placement", placement(t.placement()));
+    } else if (event instanceof TaskEvent.Reported r) {
+      f.put("outcome", Json.of(r.outcome().name()));
+      f.put("stage", Json.of(r.stage()));
+      f.put("message", Json.of(r.message()));
+    } else if (event instanceof TaskEvent.Ended e) {
+      f.put("outcome", Json.of(e.outcome().name()));
+      f.put("exit-code", e.exitCode() == null ? Json.NULL : Json.of(e.exitCode()));
+      f.put("message", e.message() == null ? Json.NULL : Json.of(e.message()));
+      f.put("target", Json.of(e.target().name()));
+    } else if (event instanceof TaskEvent.Settled s) {
+      f.put("target", Json.of(s.target().name()));
+      f.put("reason", Json.of(s.reason()));
+    }
+    return new Json.Obj(f);
+  }
+
+  static TaskEvent fromJson(Json json) {
+    Fields f = Fields.of(json, "");
+    String type = f.string("type");
+    TaskEvent event = switch (type) {
+      case "released" -> new TaskEvent.Released(f.instant("at"));
+      case "launched" -> new TaskEvent.Launched(
+          f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
+          f.bool("two-stage"));
+      case "staged" -> new TaskEvent.Staged(f.instant("at"), f.enumValue("target", TaskState.class));
+      case "trained" -> new TaskEvent.Trained(f.instant("at"), f.intValue("train"), placement(f.object("placement")));
+      case "reported" -> new TaskEvent.Reported(
+          f.instant("at"), f.enumValue("outcome", Outcome.class), f.string("stage"), f.string("message"));
+      case "ended" -> new TaskEvent.Ended(
+          f.instant("at"), f.enumValue("outcome", Outcome.class),
+          f.present("exit-code") ? f.intValue("exit-code") : null, f.stringOrNull("message"),
+          f.enumValue("target", TaskState.class));
+      case "settled" -> new TaskEvent.Settled(
+          f.instant("at"), f.enumValue("target", TaskState.class), f.string("reason"));
+      default -> throw f.wrong("type", "released, launched, staged, trained, reported, ended or settled");
+    };
+    f.done();
+    return event;
+  }
+
+  private static Json placement(Placement p) {
+    Map<String, Json> f = new LinkedHashMap<>();
+    f.put("device", Json.of(p.device()));
+    f.put("memory", Json.of(p.memoryBytes()));
+    f.put("milli-cpus", Json.of(p.milliCpus()));
+    f.put("gpu-memory", Json.of(p.gpuMemoryBytes()));
+    return new Json.Obj(f);
+  }
+
+  private static Placement placement(Fields f) {
+    Placement p = new Placement(f.string("device"), f.longValue("memory"), f.longValue("milli-cpus"),
+        f.longValue("gpu-memory"));
+    f.done();
+    return p;
+  }
+}

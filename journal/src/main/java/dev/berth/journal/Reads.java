@@ -1,0 +1,113 @@
+package dev.berth.journal;
+
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunStatus;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** The queries that read a journal back, shared by the writer and the read-only reader. */
+final class Reads {
+
+  private Reads() {}
+
+  /** Everything, from one consistent snapshot; empty when no run has started. */
+  static Optional<Journal.Replay> replay(Connection c, Path file) throws JournalException {
+    return snapshot(c, file, () -> {
+      Optional<Journal.RunInfo> run = run(c, file);
+      if (run.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Journal.Replay(
+          run.get(), events(c, file, 0), values(c, "result", "key"), values(c, "item", "name")));
+    });
+  }
+
+  /** The events after {@code seq}, in order, from one snapshot. */
+  static List<Journal.Entry> eventsAfter(Connection c, Path file, long seq) throws JournalException {
+    return snapshot(c, file, () -> events(c, file, seq));
+  }
+
+  /** The run, if it started. */
+  static Optional<Journal.RunInfo> run(Connection c, Path file) throws SQLException, JournalException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(
+            "SELECT name, spec_json, spec_sha256, started_at, status, finished_at FROM run WHERE id = 1")) {
+      if (!rs.next()) {
+        return Optional.empty();
+      }
+      try {
+        String status = rs.getString(5);
+        String finished = rs.getString(6);
+        return Optional.of(new Journal.RunInfo(
+            rs.getString(1), rs.getString(2), rs.getString(3), Instant.parse(rs.getString(4)),
+            Optional.ofNullable(status).map(RunStatus::valueOf), Optional.ofNullable(finished).map(Instant::parse)));
+      } catch (RuntimeException e) {
+        throw new JournalException(file, "damaged Berth journal: the run cannot be read: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  private static List<Journal.Entry> events(Connection c, Path file, long afterSeq)
+      throws SQLException, JournalException {
+    List<Journal.Entry> events = new ArrayList<>();
+    try (PreparedStatement s = c.prepareStatement("SELECT seq, task, json FROM event WHERE seq > ? ORDER BY seq")) {
+      s.setLong(1, afterSeq);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          long seq = rs.getLong(1);
+          try {
+            events.add(new Journal.Entry(seq, TaskId.of(rs.getString(2)), EventCodec.decode(rs.getString(3))));
+          } catch (RuntimeException e) {
+            throw new JournalException(file, "damaged Berth journal: event " + seq + " cannot be read: "
+                + e.getMessage(), e);
+          }
+        }
+      }
+    }
+    return events;
+  }
+
+  private static SortedMap<TaskId, SortedMap<String, String>> values(Connection c, String table, String key)
+      throws SQLException {
+    SortedMap<TaskId, SortedMap<String, String>> values = new TreeMap<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT task, " + key + ", json FROM " + table)) {
+      while (rs.next()) {
+        values.computeIfAbsent(TaskId.of(rs.getString(1)), t -> new TreeMap<>()).put(rs.getString(2), rs.getString(3));
+      }
+    }
+    return values;
+  }
+
+  /** Runs reads inside one read transaction, so that they see one flush boundary. */
+  private static <T> T snapshot(Connection c, Path file, Query<T> query) throws JournalException {
+    try (Statement s = c.createStatement()) {
+      s.execute("BEGIN");
+      try {
+        return query.run();
+      } finally {
+        s.execute("COMMIT");
+      }
+    } catch (SQLException e) {
+      throw Database.problem(file, e);
+    } catch (IllegalArgumentException e) {
+      throw new JournalException(file, "damaged Berth journal: " + e.getMessage(), e);
+    }
+  }
+
+  private interface Query<T> {
+    T run() throws SQLException, JournalException;
+  }
+}

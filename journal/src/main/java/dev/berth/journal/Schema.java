@@ -1,0 +1,134 @@
+package dev.berth.journal;
+
+import dev.berth.spi.JournalException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The journal's tables and the check that a file holds them in a version this code understands.
+ * One journal file holds one run.
+ */
+final class Schema {
+
+  /** The version this code writes and reads. */
+  static final int VERSION = 1;
+
+  /** SQLite's {@code application_id} of a Berth journal: "BRTH" in ASCII. */
+  static final int APPLICATION_ID = 0x42525448;
+
+  private static final List<String> TABLES = List.of("berth_schema", "run", "event", "result", "item");
+
+  private static final List<String> DDL = List.of(
+      "CREATE TABLE berth_schema (version INTEGER NOT NULL) STRICT",
+      "INSERT INTO berth_schema (version) VALUES (" + VERSION + ")",
+      """
+      CREATE TABLE run (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        name TEXT NOT NULL,
+        spec_json TEXT NOT NULL,
+        spec_sha256 TEXT NOT NULL CHECK (length(spec_sha256) = 64),
+        started_at TEXT NOT NULL,
+        status TEXT CHECK (status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')),
+        finished_at TEXT,
+        CHECK ((status IS NULL) = (finished_at IS NULL))
+      ) STRICT""",
+      """
+      CREATE TABLE event (
+        seq INTEGER PRIMARY KEY CHECK (seq >= 1),
+        run_id INTEGER NOT NULL REFERENCES run (id),
+        task TEXT NOT NULL,
+        type TEXT NOT NULL,
+        json TEXT NOT NULL
+      ) STRICT""",
+      """
+      CREATE TABLE result (
+        run_id INTEGER NOT NULL REFERENCES run (id),
+        task TEXT NOT NULL,
+        key TEXT NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (task, key)
+      ) STRICT""",
+      """
+      CREATE TABLE item (
+        run_id INTEGER NOT NULL REFERENCES run (id),
+        task TEXT NOT NULL,
+        name TEXT NOT NULL,
+        json TEXT NOT NULL,
+        PRIMARY KEY (task, name)
+      ) STRICT""",
+      "PRAGMA application_id = " + APPLICATION_ID);
+
+  private Schema() {}
+
+  /** Creates the tables in one transaction. */
+  static void create(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      try {
+        for (String sql : DDL) {
+          s.execute(sql);
+        }
+        s.execute("COMMIT");
+      } catch (SQLException e) {
+        s.execute("ROLLBACK");
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Checks that the file is a Berth journal of a version this code reads.
+   *
+   * @throws JournalException naming the problem: another program's database, a newer or unknown version
+   */
+  static void check(Connection c, Path file) throws JournalException, SQLException {
+    try (Statement s = c.createStatement()) {
+      int applicationId;
+      try (ResultSet rs = s.executeQuery("PRAGMA application_id")) {
+        applicationId = rs.next() ? rs.getInt(1) : 0;
+      }
+      Set<String> tables = new TreeSet<>();
+      try (ResultSet rs = s.executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table'")) {
+        while (rs.next()) {
+          tables.add(rs.getString(1));
+        }
+      }
+      if ((applicationId != 0 && applicationId != APPLICATION_ID) || !tables.contains("berth_schema")) {
+        throw new JournalException(file, "not a Berth journal: "
+            + (tables.isEmpty() ? "an empty SQLite database" : "a SQLite database without Berth's tables "
+            + "(another program's?)"));
+      }
+      List<Integer> versions = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("SELECT version FROM berth_schema")) {
+        while (rs.next()) {
+          versions.add(rs.getInt(1));
+        }
+      }
+      if (versions.size() != 1) {
+        throw new JournalException(file, "damaged Berth journal: " + versions.size()
+            + " schema versions recorded instead of one");
+      }
+      int version = versions.get(0);
+      if (version > VERSION) {
+        throw new JournalException(file, "journal schema version " + version + " is newer than this Berth reads ("
+            + VERSION + "); use the Berth that wrote it or a newer one");
+      }
+      if (version != VERSION) {
+        throw new JournalException(file, "unknown journal schema version " + version + " (this Berth reads "
+            + VERSION + ")");
+      }
+      for (String table : TABLES) {
+        if (!tables.contains(table)) {
+          throw new JournalException(file, "damaged Berth journal: table " + table + " is missing");
+        }
+      }
+    }
+  }
+}

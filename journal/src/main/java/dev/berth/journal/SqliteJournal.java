@@ -1,0 +1,215 @@
+package dev.berth.journal;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunStatus;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A {@link Journal} in one SQLite file (WAL mode, foreign keys on, {@code synchronous=FULL} unless
+ * {@link Durability#NORMAL} is asked for). Buffered writes go to the file in one transaction per
+ * {@link #flush()}; other processes read the file at the same time with {@link JournalReader}.
+ *
+ * <p>One writer: the caller makes sure no second process writes the same file (Berth's run lock
+ * does). Not thread-safe: one thread writes.
+ */
+public final class SqliteJournal implements Journal {
+
+  private final Path file;
+  private final Connection connection;
+  private final Writes writes;
+  private final List<Writes.Write> buffer = new ArrayList<>();
+  private long nextSeq;
+  private boolean started;
+  private boolean closed;
+
+  private SqliteJournal(Path file, Connection connection) throws JournalException {
+    this.file = file;
+    this.connection = connection;
+    try (Statement s = connection.createStatement();
+        ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM run), (SELECT coalesce(max(seq), 0) FROM event)")) {
+      rs.next();
+      started = rs.getInt(1) > 0;
+      nextSeq = rs.getLong(2) + 1;
+      writes = new Writes(connection);
+    } catch (SQLException e) {
+      Database.close(connection);
+      throw Database.problem(file, e);
+    }
+  }
+
+  /** Creates a journal in a new file (and its folder), durable to {@link Durability#FULL}. */
+  public static SqliteJournal create(Path db) throws JournalException {
+    return create(db, Durability.FULL);
+  }
+
+  /**
+   * Creates a journal in a new file (and its folder).
+   *
+   * @throws JournalException when the file exists or cannot be created
+   */
+  public static SqliteJournal create(Path db, Durability durability) throws JournalException {
+    return new SqliteJournal(db, Database.create(db, durability));
+  }
+
+  /** Opens an existing journal to resume its run, durable to {@link Durability#FULL}. */
+  public static SqliteJournal open(Path db) throws JournalException {
+    return open(db, Durability.FULL);
+  }
+
+  /**
+   * Opens an existing journal to resume its run, after checking the whole file.
+   *
+   * @throws JournalException when the file is missing, not a SQLite database, corrupt or truncated,
+   *     another program's database, or of a newer schema version
+   */
+  public static SqliteJournal open(Path db, Durability durability) throws JournalException {
+    Connection c = Database.open(db, false, durability);
+    try {
+      Database.quickCheck(c, db);
+    } catch (JournalException e) {
+      Database.close(c);
+      throw e;
+    }
+    return new SqliteJournal(db, c);
+  }
+
+  /** The journal file. */
+  public Path file() {
+    return file;
+  }
+
+  @Override
+  public void start(String runName, String specJson, Instant startedAt) throws JournalException {
+    open();
+    if (started) {
+      throw new IllegalStateException(file + " already holds a run");
+    }
+    commit(List.of(), Writes.start(RunInfo.started(runName, specJson, startedAt)));
+    started = true;
+  }
+
+  @Override
+  public void append(TaskId task, TaskEvent event) {
+    writable();
+    Objects.requireNonNull(task, "task");
+    buffer.add(new Writes.Event(task, EventCodec.type(event), EventCodec.encode(event)));
+  }
+
+  @Override
+  public void putResult(TaskId task, Map<String, String> result) {
+    writable();
+    Objects.requireNonNull(task, "task");
+    result.forEach((key, json) -> checkJson(json, "result " + key + " of task " + task));
+    buffer.add(new Writes.Result(task, new TreeMap<>(result)));
+  }
+
+  @Override
+  public void putItem(TaskId task, String name, String json) {
+    writable();
+    Objects.requireNonNull(task, "task");
+    Objects.requireNonNull(name, "name");
+    checkJson(json, "item " + name + " of task " + task);
+    buffer.add(new Writes.Item(task, name, json));
+  }
+
+  @Override
+  public void flush() throws JournalException {
+    open();
+    if (!buffer.isEmpty()) {
+      commit(buffer, null);
+    }
+  }
+
+  @Override
+  public void finish(RunStatus status, Instant finishedAt) throws JournalException {
+    writable();
+    commit(buffer, Writes.finish(status, finishedAt));
+  }
+
+  @Override
+  public Optional<Replay> replay() throws JournalException {
+    open();
+    return Reads.replay(connection, file);
+  }
+
+  @Override
+  public void close() throws JournalException {
+    if (closed) {
+      return;
+    }
+    try {
+      if (started) {
+        flush();
+      }
+    } finally {
+      closed = true;
+      writes.close();
+      Database.close(connection);
+    }
+  }
+
+  /** The connection, for tests that look at its settings. */
+  Connection connection() {
+    return connection;
+  }
+
+  /** Drops what is buffered and closes, as if the process died here. For tests of recovery. */
+  void abandon() {
+    buffer.clear();
+    closed = true;
+    writes.close();
+    Database.close(connection);
+  }
+
+  /** Writes {@code pending} (cleared on success) and then {@code last}, if any, in one transaction. */
+  private void commit(List<Writes.Write> pending, Writes.Write last) throws JournalException {
+    List<Writes.Write> all = new ArrayList<>(pending);
+    if (last != null) {
+      all.add(last);
+    }
+    try {
+      nextSeq = writes.commit(all, nextSeq);
+      if (!pending.isEmpty()) {
+        pending.clear();
+      }
+    } catch (SQLException e) {
+      throw Database.problem(file, e);
+    }
+  }
+
+  private void writable() {
+    open();
+    if (!started) {
+      throw new IllegalStateException(file + ": start the run before writing to its journal");
+    }
+  }
+
+  private void open() {
+    if (closed) {
+      throw new IllegalStateException(file + " is closed");
+    }
+  }
+
+  private static void checkJson(String json, String what) {
+    Objects.requireNonNull(json, what);
+    try {
+      JsonParser.parse(json);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + " is " + e.getMessage(), e);
+    }
+  }
+}

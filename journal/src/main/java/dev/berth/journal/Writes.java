@@ -1,0 +1,134 @@
+package dev.berth.journal;
+
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunStatus;
+import dev.berth.spi.Journal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The writer's prepared statements and the one transaction a flush is. Events are numbered here,
+ * in the order they were appended, continuing after the last stored one.
+ */
+final class Writes implements AutoCloseable {
+
+  /** One buffered write. */
+  sealed interface Write permits Event, Result, Item, Run {}
+
+  /** An event, already encoded. */
+  record Event(TaskId task, String type, String json) implements Write {}
+
+  /** A task's whole result. */
+  record Result(TaskId task, Map<String, String> values) implements Write {}
+
+  /** One named item. */
+  record Item(TaskId task, String name, String json) implements Write {}
+
+  /** The run row: inserted when {@code info} is set, else its end is updated. */
+  record Run(Journal.RunInfo info, RunStatus status, Instant finishedAt) implements Write {}
+
+  private final Statement plain;
+  private final PreparedStatement insertEvent;
+  private final PreparedStatement deleteResult;
+  private final PreparedStatement insertResult;
+  private final PreparedStatement upsertItem;
+  private final PreparedStatement insertRun;
+  private final PreparedStatement finishRun;
+
+  Writes(Connection c) throws SQLException {
+    plain = c.createStatement();
+    insertEvent = c.prepareStatement("INSERT INTO event (seq, run_id, task, type, json) VALUES (?, 1, ?, ?, ?)");
+    deleteResult = c.prepareStatement("DELETE FROM result WHERE task = ?");
+    insertResult = c.prepareStatement("INSERT INTO result (run_id, task, key, json) VALUES (1, ?, ?, ?)");
+    upsertItem = c.prepareStatement("INSERT INTO item (run_id, task, name, json) VALUES (1, ?, ?, ?)"
+        + " ON CONFLICT (task, name) DO UPDATE SET json = excluded.json");
+    insertRun = c.prepareStatement("INSERT INTO run (id, name, spec_json, spec_sha256, started_at) VALUES (1, ?, ?, ?, ?)");
+    finishRun = c.prepareStatement("UPDATE run SET status = ?, finished_at = ? WHERE id = 1");
+  }
+
+  static Write start(Journal.RunInfo info) {
+    return new Run(info, null, null);
+  }
+
+  static Write finish(RunStatus status, Instant at) {
+    return new Run(null, status, at);
+  }
+
+  /** Writes everything in one transaction and returns the next free sequence number. */
+  long commit(List<Write> writes, long nextSeq) throws SQLException {
+    plain.execute("BEGIN IMMEDIATE");
+    try {
+      long seq = nextSeq;
+      boolean events = false;
+      for (Write w : writes) {
+        if (w instanceof Event e) {
+          insertEvent.setLong(1, seq++);
+          insertEvent.setString(2, e.task().value());
+          insertEvent.setString(3, e.type());
+          insertEvent.setString(4, e.json());
+          insertEvent.addBatch();
+          events = true;
+        } else {
+          write(w);
+        }
+      }
+      if (events) {
+        insertEvent.executeBatch();
+      }
+      plain.execute("COMMIT");
+      return seq;
+    } catch (SQLException | RuntimeException e) {
+      insertEvent.clearBatch();
+      try {
+        plain.execute("ROLLBACK");
+      } catch (SQLException rollback) {
+        e.addSuppressed(rollback);
+      }
+      throw e;
+    }
+  }
+
+  private void write(Write w) throws SQLException {
+    if (w instanceof Result r) {
+      deleteResult.setString(1, r.task().value());
+      deleteResult.executeUpdate();
+      for (Map.Entry<String, String> v : r.values().entrySet()) {
+        insertResult.setString(1, r.task().value());
+        insertResult.setString(2, v.getKey());
+        insertResult.setString(3, v.getValue());
+        insertResult.executeUpdate();
+      }
+    } else if (w instanceof Item i) {
+      upsertItem.setString(1, i.task().value());
+      upsertItem.setString(2, i.name());
+      upsertItem.setString(3, i.json());
+      upsertItem.executeUpdate();
+    } else if (w instanceof Run run && run.info() != null) {
+      insertRun.setString(1, run.info().name());
+      insertRun.setString(2, run.info().specJson());
+      insertRun.setString(3, run.info().specSha256());
+      insertRun.setString(4, run.info().startedAt().toString());
+      insertRun.executeUpdate();
+    } else if (w instanceof Run run) {
+      finishRun.setString(1, run.status().name());
+      finishRun.setString(2, run.finishedAt().toString());
+      finishRun.executeUpdate();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Statement s : List.of(plain, insertEvent, deleteResult, insertResult, upsertItem, insertRun, finishRun)) {
+      try {
+        s.close();
+      } catch (SQLException ignored) {
+        // closing the connection releases it anyway
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package dev.berth.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import java.time.Instant;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class EventCodecTest {
+
+  private static final Instant AT = Instant.parse("2024-05-01T10:00:00.123456789Z");
+
+  @Test
+  void eachTypeIsWrittenWithItsDiscriminatorAndEveryField() {
+    assertThat(EventCodec.encode(new TaskEvent.Released(AT)))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"type\":\"released\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Launched(AT, 2, new Placement("cuda:1", 10, 1500, 20), 77, true)))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"attempt\":2,\"pid\":77,\"placement\":{\"device\":"
+            + "\"cuda:1\",\"gpu-memory\":20,\"memory\":10,\"milli-cpus\":1500},\"two-stage\":true,\"type\":\"launched\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Ended(AT, Outcome.START_FAILED, null, null, TaskState.EXCEPTION)))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"exit-code\":null,\"message\":null,"
+            + "\"outcome\":\"START_FAILED\",\"target\":\"EXCEPTION\",\"type\":\"ended\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Settled(AT, TaskState.UNREACHABLE, "a failed")))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"reason\":\"a failed\",\"target\":\"UNREACHABLE\","
+            + "\"type\":\"settled\"}");
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+  void randomEventsOfEveryTypeSurviveTheRoundTripExactly(long seed) {
+    Random random = new Random(seed);
+    RandomSpecs text = new RandomSpecs(seed);
+    for (int i = 0; i < 200; i++) {
+      TaskEvent event = randomEvent(random, text);
+
+      assertThat(EventCodec.decode(EventCodec.encode(event))).isEqualTo(event);
+    }
+  }
+
+  @Test
+  void everyKindOfEventTheCoreKnowsHasAType() {
+    Random random = new Random(1);
+    RandomSpecs text = new RandomSpecs(1);
+    java.util.Set<Class<?>> seen = new java.util.HashSet<>();
+    for (int i = 0; i < 500; i++) {
+      TaskEvent event = randomEvent(random, text);
+      seen.add(event.getClass());
+      assertThat(EventCodec.type(event)).isNotBlank();
+    }
+
+    assertThat(seen).containsExactlyInAnyOrder(TaskEvent.class.getPermittedSubclasses());
+  }
+
+  @Test
+  void theTwoStageEventsAreWrittenWithTheirFields() {
+    assertThat(EventCodec.encode(new TaskEvent.Staged(AT, TaskState.LOADING)))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"target\":\"LOADING\",\"type\":\"staged\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Trained(AT, 3, new Placement("cuda:0", 0, 0, 7))))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"placement\":{\"device\":\"cuda:0\","
+            + "\"gpu-memory\":7,\"memory\":0,\"milli-cpus\":0},\"train\":3,\"type\":\"trained\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Reported(AT, Outcome.GPU_OOM, "TRAIN", "CUDA out of memory")))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"message\":\"CUDA out of memory\","
+            + "\"outcome\":\"GPU_OOM\",\"stage\":\"TRAIN\",\"type\":\"reported\"}");
+  }
+
+  @Test
+  void instantsKeepTheirNanosecondsAndFarDates() {
+    for (Instant at : new Instant[] {Instant.EPOCH, Instant.ofEpochSecond(-1, 1), Instant.MIN, Instant.MAX, AT}) {
+      assertThat(EventCodec.decode(EventCodec.encode(new TaskEvent.Released(at))).at()).isEqualTo(at);
+    }
+  }
+
+  @Test
+  void anUnknownTypeOrAMissingFieldIsNamed() {
+    assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"paused\",\"at\":\"2024-05-01T10:00:00Z\"}"))
+        .hasMessage("type must be released, launched, staged, trained, reported, ended or settled but was \"paused\"");
+    assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"settled\",\"at\":\"2024-05-01T10:00:00Z\",\"reason\":\"x\"}"))
+        .hasMessage("target is missing");
+    assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"released\",\"at\":\"yesterday\"}"))
+        .hasMessageStartingWith("at must be an ISO-8601 instant");
+    assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"released\",\"at\":\"2024-05-01T10:00:00Z\",\"x\":1}"))
+        .hasMessage("x is not a known field");
+  }
+
+  static TaskEvent randomEvent(Random random, RandomSpecs text) {
+    Instant at = Instant.ofEpochSecond(random.nextInt() & 0x7fffffffL, random.nextInt(1_000_000_000));
+    TaskState[] terminal = {TaskState.EXITED, TaskState.EXCEPTION, TaskState.CANCELLED, TaskState.TIMED_OUT,
+        TaskState.UNREACHABLE};
+    TaskState[] stages = {TaskState.LOADING, TaskState.WAITING, TaskState.FINISHED};
+    return switch (random.nextInt(7)) {
+      case 0 -> new TaskEvent.Released(at);
+      case 4 -> new TaskEvent.Staged(at, stages[random.nextInt(stages.length)]);
+      case 5 -> new TaskEvent.Trained(at, random.nextInt(), new Placement(text.any(), random.nextLong(),
+          random.nextLong(), random.nextLong()));
+      case 6 -> new TaskEvent.Reported(at, Outcome.values()[random.nextInt(Outcome.values().length)], text.any(),
+          text.any());
+      case 1 -> new TaskEvent.Launched(at, 1 + random.nextInt(Integer.MAX_VALUE),
+          new Placement(random.nextBoolean() ? "cpu" : text.any(), random.nextLong(), random.nextLong(),
+              random.nextLong()), random.nextLong(), random.nextBoolean());
+      case 2 -> new TaskEvent.Ended(at, Outcome.values()[random.nextInt(Outcome.values().length)],
+          random.nextBoolean() ? null : random.nextInt(), random.nextBoolean() ? null : text.any(),
+          TaskState.values()[random.nextInt(TaskState.values().length)]);
+      default -> new TaskEvent.Settled(at, terminal[random.nextInt(terminal.length)], text.any());
+    };
+  }
+}

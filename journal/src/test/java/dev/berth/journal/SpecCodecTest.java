@@ -1,0 +1,100 @@
+package dev.berth.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SmtpConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.testkit.TaskSpecs;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class SpecCodecTest {
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20})
+  void everyFieldOfARandomSpecSurvivesTheRoundTrip(long seed) {
+    RunSpec spec = new RandomSpecs(seed).run();
+
+    RunSpec back = SpecCodec.decode(SpecCodec.encode(spec));
+
+    assertThat(back).isEqualTo(RandomSpecs.withoutPassword(spec));
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {21, 22, 23, 24, 25})
+  void theTextIsCanonicalEqualSpecsGiveEqualTextAndDecodingChangesNothing(long seed) {
+    RunSpec spec = new RandomSpecs(seed).run();
+    String text = SpecCodec.encode(spec);
+
+    assertThat(SpecCodec.encode(new RandomSpecs(seed).run())).isEqualTo(text);
+    assertThat(SpecCodec.encode(SpecCodec.decode(text))).isEqualTo(text);
+    assertThat(text).doesNotContain("\n", " :", ": ");
+  }
+
+  @Test
+  void theSmtpPasswordIsNeverWritten() {
+    SmtpConfig smtp = SmtpConfig.DEFAULTS.with("password", "hunter2-secret");
+    RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
+        .config(SchedulerConfig.builder().smtp(smtp).build()).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(text).doesNotContain("hunter2-secret").doesNotContain("\"password\"");
+    assertThat(SpecCodec.decode(text).config().smtp().password()).isEmpty();
+  }
+
+  @Test
+  void theJsonUsesTheSpecFilesKeys() {
+    TaskSpec task = TaskSpec.builder("train-1", "train").command("python3", "t.py").memoryBytes(1L << 30).cpus(1.5)
+        .build();
+    RunSpec spec = TaskSpecs.run("r").group("train", task).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(text).contains("\"scheduler\":{", "\"max-process\":20", "\"utilization-limit\":{",
+        "\"remain-limit\":{", "\"groups\":[{\"name\":\"train\",\"tasks\":[{", "\"memory\":1073741824",
+        "\"cpus\":1.5", "\"interval\":\"PT1S\"", "\"timeout\":null", "\"command\":[\"python3\",\"t.py\"]");
+  }
+
+  @Test
+  void aFieldOfTheWrongTypeIsNamedWithItsPath() {
+    String text = SpecCodec.encode(TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build())
+        .replace("\"memory\":0,\"params\"", "\"memory\":\"lots\",\"params\"");
+
+    assertThatThrownBy(() -> SpecCodec.decode(text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("groups[0].tasks[0].memory must be a whole number but was \"lots\"");
+  }
+
+  @Test
+  void missingAndUnknownFieldsAreRefused() {
+    String text = SpecCodec.encode(TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build());
+
+    assertThatThrownBy(() -> SpecCodec.decode(text.replace("\"gpus\":\"auto\",", "")))
+        .hasMessage("gpus is missing");
+    assertThatThrownBy(() -> SpecCodec.decode(text.replace("\"priority\":0", "\"priority\":0,\"colour\":1")))
+        .hasMessage("groups[0].tasks[0].colour is not a known field");
+  }
+
+  @Test
+  void decodingValidatesWithTheModelsRules() {
+    String text = SpecCodec.encode(TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build())
+        .replace("\"command\":[\"true\"]", "\"command\":[]");
+
+    assertThatThrownBy(() -> SpecCodec.decode(text)).hasMessageContaining("command must not be empty");
+  }
+
+  @Test
+  void fractionalCoresAreExactToTheThousandth() {
+    for (double cpus : List.of(0.0, 0.001, 0.5, 1.0, 2.125, 1000.999)) {
+      RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").cpus(cpus).build()).build();
+
+      assertThat(SpecCodec.decode(SpecCodec.encode(spec))).isEqualTo(spec);
+    }
+  }
+}

@@ -1,0 +1,251 @@
+package dev.berth.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
+import dev.berth.testkit.TaskSpecs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SqliteJournalTest {
+
+  private static final TaskId A = TaskId.of("a");
+  private static final Instant T0 = Instant.parse("2024-05-01T10:00:00.5Z");
+
+  @TempDir Path dir;
+
+  private Path db() {
+    return dir.resolve("journal.db");
+  }
+
+  @Test
+  void aNewJournalUsesWalFullSyncForeignKeysAndBerthsApplicationId() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      assertThat(pragma(journal.connection(), "journal_mode")).isEqualTo("wal");
+      assertThat(pragma(journal.connection(), "synchronous")).isEqualTo("2");
+      assertThat(pragma(journal.connection(), "foreign_keys")).isEqualTo("1");
+      assertThat(pragma(journal.connection(), "application_id")).isEqualTo(Integer.toString(Schema.APPLICATION_ID));
+    }
+    try (SqliteJournal journal = SqliteJournal.open(db(), Durability.NORMAL)) {
+      assertThat(pragma(journal.connection(), "journal_mode")).isEqualTo("wal");
+      assertThat(pragma(journal.connection(), "synchronous")).isEqualTo("1");
+    }
+  }
+
+  @Test
+  void createMakesTheFolderAndRefusesAnExistingFile() throws Exception {
+    Path nested = dir.resolve("run/.berth/journal.db");
+    SqliteJournal.create(nested).close();
+
+    assertThatThrownBy(() -> SqliteJournal.create(nested))
+        .isInstanceOf(JournalException.class)
+        .hasMessage(nested + ": already exists; open it to resume its run, or remove it");
+  }
+
+  @Test
+  void aMissingFileIsNamed() {
+    assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(db() + ": no such file");
+    assertThatThrownBy(() -> JournalReader.open(db())).hasMessage(db() + ": no such file");
+    assertThat(db()).doesNotExist();
+  }
+
+  @Test
+  void anEmptyFileIsNotAJournal() throws Exception {
+    Files.createFile(db());
+
+    assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(db() + ": not a Berth journal: the file is empty");
+  }
+
+  @Test
+  void garbageIsNotASqliteDatabaseAndIsLeftAlone() throws Exception {
+    byte[] garbage = "this is a text file, not a database\n".repeat(300).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Files.write(db(), garbage);
+
+    assertThatThrownBy(() -> SqliteJournal.open(db()))
+        .isInstanceOf(JournalException.class)
+        .hasMessage(db() + ": not a Berth journal: not a SQLite database (or an encrypted or corrupt one)");
+    assertThatThrownBy(() -> JournalReader.open(db()))
+        .hasMessage(db() + ": not a Berth journal: not a SQLite database (or an encrypted or corrupt one)");
+    assertThat(Files.readAllBytes(db())).isEqualTo(garbage);
+  }
+
+  @Test
+  void aTruncatedJournalIsReportedAsCorrupt() throws Exception {
+    writeEvents(db(), 3000);
+    long size = Files.size(db());
+    try (var channel = java.nio.channels.FileChannel.open(db(), java.nio.file.StandardOpenOption.WRITE)) {
+      channel.truncate(size / 2);
+    }
+
+    assertThatThrownBy(() -> SqliteJournal.open(db()))
+        .isInstanceOf(JournalException.class)
+        .hasMessageStartingWith(db() + ": the database is corrupt")
+        .message().doesNotContain("\n");
+    assertThatThrownBy(() -> {
+      try (JournalReader reader = JournalReader.open(db())) {
+        reader.read();
+      }
+    }).isInstanceOf(JournalException.class).hasMessageStartingWith(db() + ": the database is corrupt");
+  }
+
+  @Test
+  void aJournalCutInsideItsHeaderIsReportedAsCorrupt() throws Exception {
+    writeEvents(db(), 10);
+    try (var channel = java.nio.channels.FileChannel.open(db(), java.nio.file.StandardOpenOption.WRITE)) {
+      channel.truncate(50);
+    }
+
+    assertThatThrownBy(() -> SqliteJournal.open(db())).isInstanceOf(JournalException.class)
+        .hasMessage(db() + ": the database is corrupt or truncated (SQLite: database disk image is malformed)");
+  }
+
+  @Test
+  void anotherProgramsDatabaseIsNotAJournal() throws Exception {
+    sql(db(), "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)");
+
+    assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(
+        db() + ": not a Berth journal: a SQLite database without Berth's tables (another program's?)");
+    assertThatThrownBy(() -> JournalReader.open(db())).hasMessage(
+        db() + ": not a Berth journal: a SQLite database without Berth's tables (another program's?)");
+  }
+
+  @Test
+  void anEmptySqliteDatabaseIsNotAJournal() throws Exception {
+    sql(db(), "PRAGMA user_version = 7");
+
+    assertThatThrownBy(() -> SqliteJournal.open(db()))
+        .hasMessage(db() + ": not a Berth journal: an empty SQLite database");
+  }
+
+  @Test
+  void aNewerSchemaVersionIsRefusedByWriterAndReader() throws Exception {
+    SqliteJournal.create(db()).close();
+    sql(db(), "UPDATE berth_schema SET version = 2");
+    String message = db() + ": journal schema version 2 is newer than this Berth reads (1); use the Berth that wrote"
+        + " it or a newer one";
+
+    assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(message);
+    assertThatThrownBy(() -> JournalReader.open(db())).hasMessage(message);
+  }
+
+  @Test
+  void anUnknownSchemaVersionIsRefused() throws Exception {
+    SqliteJournal.create(db()).close();
+    sql(db(), "UPDATE berth_schema SET version = 0");
+
+    assertThatThrownBy(() -> SqliteJournal.open(db()))
+        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1)");
+  }
+
+  @Test
+  void anEventThatCannotBeDecodedIsNamedBySequenceNumber() throws Exception {
+    writeEvents(db(), 2);
+    sql(db(), "UPDATE event SET json = '{\"type\":\"paused\"}' WHERE seq = 2");
+
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThatThrownBy(reader::read).hasMessageStartingWith(
+          db() + ": damaged Berth journal: event 2 cannot be read: type must be released, launched");
+    }
+  }
+
+  @Test
+  void theReaderSeesWholeFlushesWhileTheWriterRuns() throws Exception {
+    try (SqliteJournal writer = SqliteJournal.create(db()); JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read()).isEmpty();
+      writer.start("r", "{}", T0);
+      writer.append(A, new TaskEvent.Released(T0));
+      writer.flush();
+
+      assertThat(reader.read().orElseThrow().events()).hasSize(1);
+
+      writer.append(A, new TaskEvent.Released(T0.plusSeconds(1)));
+      writer.append(A, new TaskEvent.Released(T0.plusSeconds(2)));
+      assertThat(reader.eventsAfter(1)).isEmpty();
+      writer.flush();
+
+      assertThat(reader.eventsAfter(1)).extracting(Journal.Entry::seq).containsExactly(2L, 3L);
+    }
+  }
+
+  @Test
+  void theReaderOpensAJournalWhoseWriterIsGone() throws Exception {
+    writeEvents(db(), 5);
+
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read().orElseThrow().events()).hasSize(5);
+    }
+  }
+
+  @Test
+  void theStoredSpecRebuildsTheRunStateWithTheCoresFold() throws Exception {
+    RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build(), TaskSpecs.task("b").build()).build();
+    try (SqliteJournal writer = SqliteJournal.create(db())) {
+      writer.start(spec.name(), SpecCodec.encode(spec), T0);
+      writer.append(A, new TaskEvent.Released(T0));
+      writer.append(A, new TaskEvent.Settled(T0, TaskState.CANCELLED, "no longer wanted"));
+    }
+
+    try (JournalReader reader = JournalReader.open(db())) {
+      Journal.Replay replay = reader.read().orElseThrow();
+      RunState state = JournalReader.state(replay);
+
+      assertThat(state.spec()).isEqualTo(spec);
+      assertThat(state.task(A).state()).isEqualTo(TaskState.CANCELLED);
+      assertThat(state.task(TaskId.of("b")).state()).isEqualTo(TaskState.QUEUED);
+      assertThat(replay.run().specSha256()).isEqualTo(Journal.RunInfo.sha256(SpecCodec.encode(spec)));
+    }
+  }
+
+  @Test
+  void resultsAndItemsMustBeJson() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      journal.start("r", "{}", T0);
+
+      assertThatThrownBy(() -> journal.putResult(A, Map.of("acc", "0.9", "note", "good")))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("result note of task a is not JSON: unexpected character 'g' at character 1");
+      assertThatThrownBy(() -> journal.putItem(A, "w", "{"))
+          .hasMessage("item w of task a is not JSON: expected a string key at character 2");
+      journal.putItem(A, "w", " [1, {\"x\": null}] ");
+      journal.flush();
+      assertThat(journal.replay().orElseThrow().items().get(A)).containsEntry("w", " [1, {\"x\": null}] ");
+    }
+  }
+
+  private static void writeEvents(Path db, int count) throws Exception {
+    try (SqliteJournal journal = SqliteJournal.create(db)) {
+      journal.start("r", "{}", T0);
+      for (int i = 0; i < count; i++) {
+        journal.append(TaskId.of("t" + i), new TaskEvent.Settled(T0, TaskState.CANCELLED, "reason " + "x".repeat(200)));
+      }
+    }
+  }
+
+  private static String pragma(Connection c, String name) throws Exception {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + name)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  private static void sql(Path db, String sql) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+}

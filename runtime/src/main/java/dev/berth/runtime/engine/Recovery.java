@@ -1,0 +1,104 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.Attempts;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Settles the attempts that were running when the previous scheduler of a run stopped. Each one
+ * is found by the variables Berth started it with (or, failing that, by a recorded pid and the
+ * process's start time, so a recycled pid is not mistaken for it) and then:
+ * <ul>
+ *   <li>ends with its real exit code when its exit mark was written before the scheduler stopped;
+ *   <li>is adopted and awaited when it is a one-stage task still running — Berth cannot learn an
+ *       adopted process's exit code, so when it ends it counts as succeeded only if it left a
+ *       {@code result.json} newer than its start, and otherwise as interrupted;
+ *   <li>is ended as interrupted otherwise (a two-stage task's channel died with the scheduler, so
+ *       its process is stopped), and runs again without using any retry budget.
+ * </ul>
+ */
+final class Recovery {
+
+  /** How far a process's start may be from its recorded launch and still be the same process. */
+  private static final Duration SAME_PROCESS = Duration.ofSeconds(10);
+
+  interface Recorder {
+    void record(TaskId task, TaskEvent event);
+  }
+
+  interface Adopter {
+    void adopt(TaskId task, AdoptedExecution execution);
+  }
+
+  private Recovery() {}
+
+  static void settle(RunState state, RunLayout layout, Instant now, Attempts attempts, Recorder recorder,
+      Adopter adopter) {
+    Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir());
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
+      TaskRecord r = state.task(e.getKey());
+      TaskEvent.Launched launch = e.getValue();
+      Path dir = layout.taskDir(r.spec());
+      OptionalInt code = ExitMarks.read(dir, launch.attempt());
+      if (code.isPresent()) {
+        String tail = code.getAsInt() == 0 ? "" : Tails.read(layout.stderr(r.spec()), 16 * 1024);
+        recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
+        continue;
+      }
+      Optional<ProcessHandle> alive = sameProcess(launch)
+          .or(() -> Optional.ofNullable(orphans.get(r.spec().id()))
+              .filter(o -> o.attempt() == launch.attempt()).map(Orphans.Orphan::process));
+      if (alive.isPresent() && !r.spec().twoStage() && r.state() == TaskState.RUNNING) {
+        adopter.adopt(r.spec().id(), new AdoptedExecution(alive.get()));
+        continue;
+      }
+      alive.ifPresent(p -> new AdoptedExecution(p).terminate(2_000));
+      recorder.record(r.spec().id(), endOfAdopted(r, layout, now));
+    }
+  }
+
+  /** How an attempt whose exit code Berth could not see ends. */
+  static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
+    TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
+    OptionalInt code = ExitMarks.read(layout.taskDir(r.spec()), launch.attempt());
+    if (r.state() == TaskState.FINISHED || resultWrittenSince(layout.taskDir(r.spec()), launch.at())) {
+      return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
+          "ended while Berth was stopped; its result.json is kept", TaskState.EXITED);
+    }
+    return new TaskEvent.Ended(now, Outcome.INTERRUPTED, null,
+        "the scheduler stopped while this attempt ran; the task runs again", TaskState.INIT);
+  }
+
+  private static boolean resultWrittenSince(Path taskDir, Instant since) {
+    try {
+      Path result = taskDir.resolve("result.json");
+      return Files.isRegularFile(result) && !Files.getLastModifiedTime(result).toInstant().isBefore(since.minusSeconds(1));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static Optional<ProcessHandle> sameProcess(TaskEvent.Launched launch) {
+    if (launch.pid() <= 0) {
+      return Optional.empty();
+    }
+    return ProcessHandle.of(launch.pid())
+        .filter(ProcessHandle::isAlive)
+        .filter(p -> p.info().startInstant()
+            .map(start -> Duration.between(start, launch.at()).abs().compareTo(SAME_PROCESS) <= 0)
+            .orElse(false));
+  }
+}

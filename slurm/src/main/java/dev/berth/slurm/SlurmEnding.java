@@ -1,0 +1,52 @@
+package dev.berth.slurm;
+
+import java.util.Objects;
+
+/**
+ * How a Slurm job ended, as reported to the {@link dev.berth.spi.ExitListener} and kept on the
+ * {@link SlurmExecution}.
+ *
+ * <p>The exit code is the program's own, read from the exit-code file the batch script writes, when
+ * the file is there. Otherwise it follows the outcome:
+ *
+ * <table>
+ *   <caption>Exit codes without an exit-code file</caption>
+ *   <tr><th>outcome</th><th>exit code</th></tr>
+ *   <tr><td>SUCCEEDED, FAILED</td><td>Slurm's: the code, or 128 + the signal (FAILED is never 0)</td></tr>
+ *   <tr><td>HOST_OOM</td><td>{@value #MEMORY_KILL_EXIT} (128 + SIGKILL)</td></tr>
+ *   <tr><td>TIMED_OUT, CANCELLED</td><td>{@value #TERMINATED_EXIT} (128 + SIGTERM, what Slurm sends first)</td></tr>
+ *   <tr><td>INFRASTRUCTURE</td><td>{@value #INFRASTRUCTURE_EXIT} (EX_TEMPFAIL: try again)</td></tr>
+ * </table>
+ *
+ * @param jobId the job
+ * @param state the last state Slurm reported; {@link SlurmState#UNKNOWN} when Slurm forgot the job
+ * @param outcome what it means for the attempt
+ * @param exitCode the code given to the exit listener
+ * @param fromExitCodeFile whether the code is the program's, read from the exit-code file
+ * @param reason for people, e.g. {@code "Slurm job 10 TIMEOUT (TimeLimit): killed at its time limit"}
+ */
+public record SlurmEnding(
+    SlurmJobId jobId, SlurmState state, SlurmOutcome outcome, int exitCode, boolean fromExitCodeFile, String reason) {
+
+  /** The code of a memory kill when the program's own code is unknown. */
+  public static final int MEMORY_KILL_EXIT = 128 + 9;
+  /** The code of a time-out or cancellation when the program's own code is unknown. */
+  public static final int TERMINATED_EXIT = 128 + 15;
+  /** The code of an infrastructure failure or a lost job when the program's own code is unknown. */
+  public static final int INFRASTRUCTURE_EXIT = 75;
+
+  /** Validates. */
+  public SlurmEnding {
+    Objects.requireNonNull(jobId, "jobId");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(reason, "reason");
+    if (!Objects.requireNonNull(outcome, "outcome").isTerminal()) {
+      throw new IllegalArgumentException("an ending needs a terminal outcome, not " + outcome);
+    }
+  }
+
+  /** Whether the attempt should count against the task's retry budget: not for infrastructure failures. */
+  public boolean countsAgainstRetries() {
+    return outcome != SlurmOutcome.INFRASTRUCTURE;
+  }
+}

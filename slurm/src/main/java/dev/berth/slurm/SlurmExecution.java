@@ -1,0 +1,138 @@
+package dev.berth.slurm;
+
+import dev.berth.core.model.TaskId;
+import dev.berth.spi.Execution;
+import dev.berth.spi.ExitListener;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * One attempt running as a Slurm job (or array element). It has no local process, so {@link #pid()}
+ * is -1; {@link #jobId()} names the job, {@link #state()} is the last state the tracker saw and
+ * {@link #ending()} says how it ended once the exit has been reported.
+ */
+public final class SlurmExecution implements Execution {
+
+  private final SlurmJobId jobId;
+  private final TaskId task;
+  private final int attempt;
+  private final Path exitCodeFile;
+  private final Path slurmLog;
+  private final long slurmLogOffset;
+  private final ExitListener listener;
+  private final Consumer<SlurmExecution> canceller;
+  private volatile SlurmState state = SlurmState.PENDING;
+  private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
+  /** When the tracker first found the job unknown to squeue, in its clock's nanoseconds; tracker thread only. */
+  private long missingSince = -1;
+
+  SlurmExecution(
+      SlurmJobId jobId, TaskId task, int attempt, Path exitCodeFile, Path slurmLog, long slurmLogOffset,
+      ExitListener listener, Consumer<SlurmExecution> canceller) {
+    this.jobId = jobId;
+    this.task = task;
+    this.attempt = attempt;
+    this.exitCodeFile = exitCodeFile;
+    this.slurmLog = slurmLog;
+    this.slurmLogOffset = slurmLogOffset;
+    this.listener = listener;
+    this.canceller = canceller;
+  }
+
+  /** The Slurm job, e.g. {@code 27} or {@code 23_1}. */
+  public SlurmJobId jobId() {
+    return jobId;
+  }
+
+  /** The task this attempt belongs to. */
+  public TaskId task() {
+    return task;
+  }
+
+  /** The attempt number. */
+  public int attempt() {
+    return attempt;
+  }
+
+  /** The last state Slurm reported; {@link SlurmState#PENDING} before the first report. */
+  public SlurmState state() {
+    return state;
+  }
+
+  /** How the job ended; empty while it runs. Set before the exit listener is called. */
+  public Optional<SlurmEnding> ending() {
+    return Optional.ofNullable(ending.get());
+  }
+
+  /** Always -1: the process runs on a cluster node. */
+  @Override
+  public long pid() {
+    return -1;
+  }
+
+  @Override
+  public boolean isAlive() {
+    return ending.get() == null;
+  }
+
+  /**
+   * Cancels the job with {@code scancel}, which returns at once. Slurm sends SIGTERM and, after the
+   * cluster's {@code KillWait}, SIGKILL, so the grace period is the cluster's, not {@code graceMillis}.
+   * The exit is reported as {@link SlurmOutcome#CANCELLED} with exit code 143.
+   */
+  @Override
+  public void terminate(long graceMillis) {
+    if (isAlive()) {
+      canceller.accept(this);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Slurm job " + jobId + " (task " + task + " attempt " + attempt + ", " + state + ")";
+  }
+
+  Path exitCodeFile() {
+    return exitCodeFile;
+  }
+
+  Path slurmLog() {
+    return slurmLog;
+  }
+
+  long slurmLogOffset() {
+    return slurmLogOffset;
+  }
+
+  ExitListener listener() {
+    return listener;
+  }
+
+  /** Records a reported state; whether it differs from the last one. */
+  boolean observe(SlurmState seen) {
+    SlurmState before = state;
+    state = seen;
+    return before != seen;
+  }
+
+  /** Sets the ending; false when it was already set, so an exit is reported once. */
+  boolean end(SlurmEnding how) {
+    if (ending.compareAndSet(null, how)) {
+      if (how.state() != SlurmState.UNKNOWN) {
+        state = how.state();
+      }
+      return true;
+    }
+    return false;
+  }
+
+  long missingSince() {
+    return missingSince;
+  }
+
+  void missingSince(long nanos) {
+    missingSince = nanos;
+  }
+}

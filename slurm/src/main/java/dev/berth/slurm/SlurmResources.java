@@ -1,0 +1,39 @@
+package dev.berth.slurm;
+
+import dev.berth.core.model.GpuRequest;
+import dev.berth.core.model.Resources;
+import dev.berth.core.model.TaskSpec;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one job asks of Slurm, taken from the task: memory, cores, GPUs and the time limit.
+ *
+ * @param memoryBytes host memory; 0 leaves it to the cluster's default ({@code DefMemPerCPU})
+ * @param milliCpus cores in thousandths; rounded up to whole cores, at least one
+ * @param gpu whole GPUs or a GPU-memory share; a pin to one device or targets cannot be honoured on Slurm
+ * @param timeout the attempt's time limit, rounded up to whole minutes
+ */
+public record SlurmResources(long memoryBytes, long milliCpus, GpuRequest gpu, Optional<Duration> timeout) {
+
+  /** One core, the cluster's default memory, no GPU, no time limit of its own. */
+  public static final SlurmResources DEFAULT = new SlurmResources(0, 1000, GpuRequest.NONE, Optional.empty());
+
+  /** Validates. */
+  public SlurmResources {
+    new Resources(memoryBytes, milliCpus);
+    Objects.requireNonNull(gpu, "gpu");
+    Objects.requireNonNull(timeout, "timeout");
+  }
+
+  /** The resources {@code task} asks for. */
+  public static SlurmResources of(TaskSpec task) {
+    return new SlurmResources(task.resources().memoryBytes(), task.resources().milliCpus(), task.gpu(), task.timeout());
+  }
+
+  /** The same with another memory request, e.g. a raised one after an out-of-memory kill. */
+  public SlurmResources withMemoryBytes(long bytes) {
+    return new SlurmResources(bytes, milliCpus, gpu, timeout);
+  }
+}

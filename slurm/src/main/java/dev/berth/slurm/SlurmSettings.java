@@ -1,0 +1,203 @@
+package dev.berth.slurm;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * How Berth uses a Slurm cluster. Built with {@link #builder()}; {@link #defaults()} asks for nothing
+ * beyond the task's own resources.
+ *
+ * @param partition {@code --partition}, if set
+ * @param account {@code --account}, if set
+ * @param qos {@code --qos}, if set
+ * @param time {@code --time} for tasks without a timeout of their own (Slurm's forms: {@code 30},
+ *     {@code 2:00:00}, {@code 1-00:00:00}, ...); empty leaves the partition's default
+ * @param extraArgs more sbatch options, passed as given before the script, e.g. {@code --constraint=a100}
+ * @param gpuMemoryGres how a GPU-memory share is asked for (default {@link GpuMemoryGres#NONE}: a whole GPU)
+ * @param workdirRoot where task folders go ({@code slurm.workdir-root}); it must be on a filesystem every
+ *     node mounts at the same path; empty means the run's workdir, see {@link #taskFolderRoot(Path)}
+ * @param pollInitial the tracker's first wait between squeue calls (default 200 ms)
+ * @param pollMax the longest wait, reached by doubling while nothing changes (default 5 s)
+ * @param commandTimeout the longest sbatch, squeue, sacct or scancel may take (default 60 s)
+ * @param lostAfter how long a job may be unknown to squeue and sacct, with no exit-code file, before
+ *     it is reported lost (default 2 min)
+ * @param checkPrograms whether launch fails at once when the program is not found on this machine
+ *     (default true; turn off when the nodes have software the submitting machine does not)
+ */
+public record SlurmSettings(
+    Optional<String> partition,
+    Optional<String> account,
+    Optional<String> qos,
+    Optional<String> time,
+    List<String> extraArgs,
+    GpuMemoryGres gpuMemoryGres,
+    Optional<Path> workdirRoot,
+    Duration pollInitial,
+    Duration pollMax,
+    Duration commandTimeout,
+    Duration lostAfter,
+    boolean checkPrograms) {
+
+  private static final Pattern WORD = Pattern.compile("[^\\s]+");
+  private static final Pattern TIME = Pattern.compile(
+      "[0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|UNLIMITED|INFINITE|unlimited|infinite");
+
+  /** Validates every field. */
+  public SlurmSettings {
+    checkWord("partition", partition);
+    checkWord("account", account);
+    checkWord("qos", qos);
+    Objects.requireNonNull(time, "time");
+    time.ifPresent(t -> {
+      if (!TIME.matcher(t).matches()) {
+        throw new IllegalArgumentException("slurm time '" + t + "' must be minutes, H:MM:SS or D-HH:MM:SS");
+      }
+    });
+    extraArgs = List.copyOf(extraArgs);
+    Objects.requireNonNull(gpuMemoryGres, "gpuMemoryGres");
+    Objects.requireNonNull(workdirRoot, "workdirRoot");
+    for (Duration d : List.of(pollInitial, pollMax, commandTimeout, lostAfter)) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("slurm durations must be > 0 but one was " + d);
+      }
+    }
+    if (pollMax.compareTo(pollInitial) < 0) {
+      throw new IllegalArgumentException("pollMax " + pollMax + " must be >= pollInitial " + pollInitial);
+    }
+  }
+
+  /** Nothing beyond the task's own resources, with the default timings. */
+  public static SlurmSettings defaults() {
+    return builder().build();
+  }
+
+  /** A builder with the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.partition = partition;
+    b.account = account;
+    b.qos = qos;
+    b.time = time;
+    b.extraArgs = extraArgs;
+    b.gpuMemoryGres = gpuMemoryGres;
+    b.workdirRoot = workdirRoot;
+    b.pollInitial = pollInitial;
+    b.pollMax = pollMax;
+    b.commandTimeout = commandTimeout;
+    b.lostAfter = lostAfter;
+    b.checkPrograms = checkPrograms;
+    return b;
+  }
+
+  /** Where the run's task folders go: {@link #workdirRoot} when set, else {@code runWorkdir}. */
+  public Path taskFolderRoot(Path runWorkdir) {
+    return workdirRoot.orElse(runWorkdir);
+  }
+
+  private static void checkWord(String what, Optional<String> value) {
+    Objects.requireNonNull(value, what);
+    if (value.isPresent() && !WORD.matcher(value.get()).matches()) {
+      throw new IllegalArgumentException("slurm " + what + " '" + value.get() + "' must be one word");
+    }
+  }
+
+  /** Builder for {@link SlurmSettings}; each setter's default is given on the record. */
+  public static final class Builder {
+    private Optional<String> partition = Optional.empty();
+    private Optional<String> account = Optional.empty();
+    private Optional<String> qos = Optional.empty();
+    private Optional<String> time = Optional.empty();
+    private List<String> extraArgs = List.of();
+    private GpuMemoryGres gpuMemoryGres = GpuMemoryGres.NONE;
+    private Optional<Path> workdirRoot = Optional.empty();
+    private Duration pollInitial = Duration.ofMillis(200);
+    private Duration pollMax = Duration.ofSeconds(5);
+    private Duration commandTimeout = Duration.ofSeconds(60);
+    private Duration lostAfter = Duration.ofMinutes(2);
+    private boolean checkPrograms = true;
+
+    private Builder() {}
+
+    /** {@code --partition}. */
+    public Builder partition(String value) {
+      this.partition = Optional.of(value);
+      return this;
+    }
+
+    /** {@code --account}. */
+    public Builder account(String value) {
+      this.account = Optional.of(value);
+      return this;
+    }
+
+    /** {@code --qos}. */
+    public Builder qos(String value) {
+      this.qos = Optional.of(value);
+      return this;
+    }
+
+    /** {@code --time} for tasks without a timeout. */
+    public Builder time(String value) {
+      this.time = Optional.of(value);
+      return this;
+    }
+
+    /** More sbatch options. */
+    public Builder extraArgs(List<String> args) {
+      this.extraArgs = List.copyOf(args);
+      return this;
+    }
+
+    /** How GPU-memory shares are asked for. */
+    public Builder gpuMemoryGres(GpuMemoryGres gres) {
+      this.gpuMemoryGres = gres;
+      return this;
+    }
+
+    /** Where task folders go. */
+    public Builder workdirRoot(Path root) {
+      this.workdirRoot = Optional.of(root);
+      return this;
+    }
+
+    /** The tracker's first and longest waits between squeue calls. */
+    public Builder poll(Duration initial, Duration max) {
+      this.pollInitial = initial;
+      this.pollMax = max;
+      return this;
+    }
+
+    /** The longest a Slurm command may take. */
+    public Builder commandTimeout(Duration timeout) {
+      this.commandTimeout = timeout;
+      return this;
+    }
+
+    /** How long a job may be unknown to Slurm before it is reported lost. */
+    public Builder lostAfter(Duration after) {
+      this.lostAfter = after;
+      return this;
+    }
+
+    /** Whether launch checks that the program exists on this machine. */
+    public Builder checkPrograms(boolean check) {
+      this.checkPrograms = check;
+      return this;
+    }
+
+    /** The validated settings. */
+    public SlurmSettings build() {
+      return new SlurmSettings(partition, account, qos, time, extraArgs, gpuMemoryGres, workdirRoot, pollInitial,
+          pollMax, commandTimeout, lostAfter, checkPrograms);
+    }
+  }
+}

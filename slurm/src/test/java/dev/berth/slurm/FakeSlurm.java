@@ -1,0 +1,198 @@
+package dev.berth.slurm;
+
+import dev.berth.runtime.gpu.CommandRunner;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A {@link CommandRunner} that acts as a small Slurm: sbatch queues a job, squeue and sacct answer in
+ * the formats the tracker asks for, scancel cancels. The test moves jobs to their ends. Thread-safe.
+ */
+final class FakeSlurm implements CommandRunner {
+
+  /** One job or array element as the fake keeps it. */
+  private static final class Job {
+    final String id;
+    final String name;
+    String state = "PENDING";
+    String reason = "Priority";
+    long waitStatus;
+    boolean inSqueue = true;
+    boolean inSacct = true;
+
+    Job(String id, String name) {
+      this.id = id;
+      this.name = name;
+    }
+  }
+
+  private final Map<String, Job> jobs = new LinkedHashMap<>();
+  private final List<List<String>> calls = new ArrayList<>();
+  private final Deque<Object> squeueAnswers = new ArrayDeque<>();
+  private final Map<String, CompletableFuture<Void>> watches = new HashMap<>();
+  private String refusal;
+  private int nextId = 100;
+
+  /** Every command run so far. */
+  synchronized List<List<String>> calls() {
+    return List.copyOf(calls);
+  }
+
+  /** The calls to {@code program}. */
+  synchronized List<List<String>> calls(String program) {
+    return calls.stream().filter(c -> c.get(0).equals(program)).toList();
+  }
+
+  /** The next sbatch fails with this standard error. */
+  synchronized FakeSlurm refuseNextSubmission(String stderr) {
+    refusal = stderr;
+    return this;
+  }
+
+  /** The next squeue call answers this instead (a {@link Result} or an {@link IOException}). */
+  synchronized FakeSlurm answerNextSqueue(Object answer) {
+    squeueAnswers.add(answer);
+    return this;
+  }
+
+  /** Completes once squeue is asked about exactly these ids ({@code "100,101"}). */
+  synchronized CompletableFuture<Void> whenSqueueAsksAbout(String ids) {
+    return watches.computeIfAbsent(ids, k -> new CompletableFuture<>());
+  }
+
+  /** Moves a job to {@code state}, ended with the raw wait status. */
+  synchronized FakeSlurm end(SlurmJobId id, String state, String reason, long waitStatus) {
+    Job job = job(id);
+    job.state = state;
+    job.reason = reason;
+    job.waitStatus = waitStatus;
+    return this;
+  }
+
+  /** Moves a job to {@code state} without ending it. */
+  synchronized FakeSlurm move(SlurmJobId id, String state) {
+    job(id).state = state;
+    return this;
+  }
+
+  /** squeue no longer lists the job, as after MinJobAge; sacct still does. */
+  synchronized FakeSlurm purgeFromSqueue(SlurmJobId id) {
+    job(id).inSqueue = false;
+    return this;
+  }
+
+  /** Neither squeue nor sacct knows the job. */
+  synchronized FakeSlurm forget(SlurmJobId id) {
+    job(id).inSqueue = false;
+    job(id).inSacct = false;
+    return this;
+  }
+
+  @Override
+  public synchronized Result run(List<String> argv, Duration timeout) throws IOException {
+    calls.add(argv);
+    return switch (argv.get(0)) {
+      case "sbatch" -> sbatch(argv);
+      case "squeue" -> squeue(argv);
+      case "sacct" -> sacct(argv);
+      case "scancel" -> scancel(argv);
+      default -> throw new IOException("Cannot run program \"" + argv.get(0) + "\": error=2, No such file or directory");
+    };
+  }
+
+  private Result sbatch(List<String> argv) {
+    if (refusal != null) {
+      String stderr = refusal;
+      refusal = null;
+      return new Result(1, "", stderr, false);
+    }
+    String id = Integer.toString(nextId++);
+    String name = option(argv, "--job-name=");
+    String array = option(argv, "--array=");
+    if (array.isEmpty()) {
+      jobs.put(id, new Job(id, name));
+    } else {
+      int last = Integer.parseInt(array.substring(2).split("%")[0]);
+      for (int i = 0; i <= last; i++) {
+        jobs.put(id + "_" + i, new Job(id + "_" + i, name));
+      }
+    }
+    return Result.exited(0, id + "\n");
+  }
+
+  private Result squeue(List<String> argv) throws IOException {
+    CompletableFuture<Void> watch = watches.get(option(argv, "--jobs="));
+    if (watch != null) {
+      watch.complete(null);
+    }
+    Object answer = squeueAnswers.poll();
+    if (answer instanceof IOException e) {
+      throw e;
+    }
+    if (answer instanceof Result r) {
+      return r;
+    }
+    Set<String> asked = ids(argv);
+    StringBuilder out = new StringBuilder();
+    for (Job job : jobs.values()) {
+      if (job.inSqueue && asked.contains(SlurmJobId.of(job.id).queryId())) {
+        out.append(job.id).append('|').append(job.id.replace('_', '0')).append('|').append(job.state).append('|')
+            .append(job.reason).append('|').append(job.waitStatus).append('|').append(job.name).append('\n');
+      }
+    }
+    if (out.length() == 0) {
+      return new Result(1, "", "slurm_load_jobs error: Invalid job id specified\n", false);
+    }
+    return Result.exited(0, out.toString());
+  }
+
+  private Result sacct(List<String> argv) {
+    Set<String> asked = ids(argv);
+    StringBuilder out = new StringBuilder();
+    for (Job job : jobs.values()) {
+      if (job.inSacct && asked.contains(SlurmJobId.of(job.id).queryId())) {
+        SlurmExit exit = SlurmExit.fromWaitStatus(job.waitStatus);
+        out.append(job.id).append('|').append(job.id).append('|').append(job.state).append('|').append(exit)
+            .append("|00:00:01||256M|").append(job.reason).append('\n');
+      }
+    }
+    return Result.exited(0, out.toString());
+  }
+
+  private Result scancel(List<String> argv) {
+    Job job = jobs.get(argv.get(1));
+    if (job != null && !SlurmState.parse(job.state).isTerminal()) {
+      job.state = "CANCELLED";
+      job.reason = "None";
+      job.waitStatus = 15;
+    }
+    return Result.exited(0, "");
+  }
+
+  private Job job(SlurmJobId id) {
+    Job job = jobs.get(id.value());
+    if (job == null) {
+      throw new IllegalArgumentException("no job " + id);
+    }
+    return job;
+  }
+
+  private static Set<String> ids(List<String> argv) {
+    return new TreeSet<>(Arrays.asList(option(argv, "--jobs=").split(",")));
+  }
+
+  private static String option(List<String> argv, String prefix) {
+    return argv.stream().filter(a -> a.startsWith(prefix)).map(a -> a.substring(prefix.length())).findFirst().orElse("");
+  }
+}
