@@ -27,6 +27,7 @@ public final class OshiHostProbe implements HostProbe {
   private final int logicalCpus;
   private long[] previousTicks;
   private double lastUtilization = -1;
+  private long previousOwnCpuMillis = ownCpuMillis();
 
   /** A probe of this machine. */
   public OshiHostProbe() {
@@ -45,13 +46,40 @@ public final class OshiHostProbe implements HostProbe {
     long[] ticks = processor.getSystemCpuLoadTicks();
     // OSHI caches the ticks for a moment; a reading that soon repeats the last figure.
     if (!Arrays.equals(ticks, previousTicks)) {
-      lastUtilization = previousTicks == null ? -1 : busyFraction(previousTicks, ticks);
+      long own = ownCpuMillis();
+      lastUtilization = previousTicks == null ? -1
+          : withoutOwn(busyFraction(previousTicks, ticks), own - previousOwnCpuMillis, totalTicks(previousTicks, ticks));
       previousTicks = ticks;
+      previousOwnCpuMillis = own;
     }
     double utilization = lastUtilization;
     long total = Math.max(0, memory.getTotal());
     long available = Math.max(0, memory.getAvailable());
     return new HostSnapshot(now, logicalCpus, utilization, total, available, treeMemory.measure(taskPids));
+  }
+
+  /**
+   * The busy share less what Berth's own JVM used: the utilization limit is about load from other
+   * processes, and on a small machine the scheduler's own start-up would otherwise hold back its tasks.
+   * OSHI's ticks are milliseconds summed over all CPUs, the same unit as the process's CPU time.
+   */
+  static double withoutOwn(double busy, long ownMillis, long totalMillis) {
+    if (busy < 0 || totalMillis <= 0) {
+      return busy;
+    }
+    return Math.max(0, busy - Math.max(0, ownMillis) / (double) totalMillis);
+  }
+
+  private static long totalTicks(long[] before, long[] after) {
+    long total = 0;
+    for (int i = 0; i < Math.min(before.length, after.length); i++) {
+      total += Math.max(0, after[i] - before[i]);
+    }
+    return total;
+  }
+
+  private static long ownCpuMillis() {
+    return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L);
   }
 
   /**
