@@ -14,7 +14,10 @@
 # `sleep BENCH_SLEEP`), timed from outside. It prints the medians, the lower bound
 #   max(critical path = LAYERS x SLEEP, total work / SLOTS = LAYERS x WIDTH x SLEEP / SLOTS)
 # and Berth's overhead over it, plus where Berth's time went: the median attempt length (process
-# start, the sleep, exit seen) and the median refill gap (from an attempt's end to the next start).
+# start, the sleep, exit seen) and the median refill gap (from an attempt's end to the next start),
+# and how busy the CPUs were during each Berth run (a shared machine makes every figure worse).
+# When bench/target/berth-benchmarks.jar exists (mvn -pl bench -am package), the control wiring
+# also gets the JVM floor: bench's SpawnFloor running the same sleeps SLOTS at a time, no scheduler.
 #
 # Run it on an otherwise idle machine. By default Berth starts nothing while other processes keep
 # the CPUs more than 80% busy (utilization-limit.cpu); BENCH_CPU_LIMIT=1.0 turns that gate off.
@@ -103,6 +106,12 @@ PY
 
 now() { python3 -c 'import time; print(f"{time.time():.6f}")'; }
 
+# cpu_sample: prints "total idle" jiffies from /proc/stat (0 0 where there is none)
+cpu_sample() { awk '/^cpu /{t=0; for(i=2;i<=NF;i++) t+=$i; print t, $5+$6; exit}' /proc/stat 2>/dev/null || echo "0 0"; }
+
+# busy T0 I0 T1 I1: how busy the CPUs were between two samples (all processes, Berth's own included)
+busy() { python3 -c "import sys; t0,i0,t1,i1=map(int,sys.argv[1:]); print(f'{1-(i1-i0)/max(1,t1-t0):.0%}')" "$@"; }
+
 median() { python3 -c 'import statistics,sys; print(f"{statistics.median(float(x) for x in sys.argv[1:]):.3f}")' "$@"; }
 
 # The launcher builds the jar when it is missing or older than the sources; do that untimed.
@@ -112,14 +121,19 @@ bound="$(python3 -c "print(f'{max($layers * $sleep_s, $layers * $width * $sleep_
 total="$((layers * width))"
 echo "bench-dag: $layers layers x $width tasks of sleep $sleep_s, $slots at a time; lower bound ${bound}s; $runs runs"
 echo "bench-dag: load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-printf '%-8s %-4s %10s %10s %10s %12s %10s\n' wiring run berth_s overhead make_s attempt_med gap_med
+floor_jar=bench/target/berth-benchmarks.jar
+if [ -f "$floor_jar" ]; then
+  echo "bench-dag: JVM floor (bench's SpawnFloor: $slots threads spawning the same $total sleeps, no scheduling) shown for 'none'"
+fi
+printf '%-8s %-6s %9s %9s %8s %8s %11s %9s %6s\n' wiring run berth_s overhead make_s jvm_s attempt_med gap_med busy
 
 for wiring in ${BENCH_WIRINGS:-full sparse none}; do
-  spans=(); makes=(); lens=(); gaps=()
+  spans=(); makes=(); lens=(); gaps=(); jvms=()
   for i in $(seq "$runs"); do
     spec="$tmp/$wiring-$i.yaml"
     makefile="$tmp/$wiring-$i.mk"
     generate "$wiring" "$spec" "$makefile" "bench-dag-$wiring" "$tmp/out-$wiring-$i"
+    read -r c0 i0 < <(cpu_sample)
     if ! ./berth run --no-progress "$spec" >"$tmp/log" 2>&1; then
       echo "bench-dag: berth run failed; its output:" >&2
       tail -n 40 "$tmp/log" >&2
@@ -129,6 +143,7 @@ for wiring in ${BENCH_WIRINGS:-full sparse none}; do
       echo "bench-dag: the launcher rebuilt berth inside a run (sources changed meanwhile); rerun" >&2
       exit 1
     fi
+    read -r c1 i1 < <(cpu_sample)
     read -r span len gap ok < <(makespan "$tmp/out-$wiring-$i/report.json")
     if [ "$ok" != "$total" ]; then
       echo "bench-dag: only $ok of $total tasks succeeded" >&2
@@ -138,15 +153,25 @@ for wiring in ${BENCH_WIRINGS:-full sparse none}; do
     make -s -j"$slots" -f "$makefile" all
     t1="$(now)"
     mk="$(python3 -c "print(f'{$t1 - $t0:.3f}')")"
+    jvm="-"
+    if [ "$wiring" = none ] && [ -f "$floor_jar" ]; then
+      rate="$(java -XX:+UseSerialGC -cp "$floor_jar" dev.berth.bench.SpawnFloor "$tmp/floor-$i" "$total" "$slots" \
+        sleep "$sleep_s")"
+      jvm="$(python3 -c "print(f'{$total / $rate:.3f}')")"
+      jvms+=("$jvm")
+    fi
     over="$(python3 -c "print(f'{($span / $bound - 1) * 100:+.1f}%')")"
-    printf '%-8s %-4s %10s %10s %10s %12s %10s\n' "$wiring" "$i" "$span" "$over" "$mk" "$len" "$gap"
+    printf '%-8s %-6s %9s %9s %8s %8s %11s %9s %6s\n' "$wiring" "$i" "$span" "$over" "$mk" "$jvm" "$len" "$gap" \
+      "$(busy "$c0" "$i0" "$c1" "$i1")"
     spans+=("$span"); makes+=("$mk"); lens+=("$len"); gaps+=("$gap")
   done
   ms="$(median "${spans[@]}")"
   mm="$(median "${makes[@]}")"
   over="$(python3 -c "print(f'{($ms / $bound - 1) * 100:+.1f}%')")"
   mover="$(python3 -c "print(f'{($mm / $bound - 1) * 100:+.1f}%')")"
-  printf '%-8s %-4s %10s %10s %10s %12s %10s\n' "$wiring" median "$ms" "$over" "$mm" "$(median "${lens[@]}")" \
+  mj="-"
+  if [ "${#jvms[@]}" -gt 0 ]; then mj="$(median "${jvms[@]}")"; fi
+  printf '%-8s %-6s %9s %9s %8s %8s %11s %9s\n' "$wiring" median "$ms" "$over" "$mm" "$mj" "$(median "${lens[@]}")" \
     "$(median "${gaps[@]}")"
   echo "bench-dag: $wiring: berth makespan ${ms}s (${over} vs bound ${bound}s), make -j$slots ${mm}s (${mover})"
 done

@@ -11,6 +11,8 @@
 # Run it on an otherwise idle machine: by default Berth starts nothing while other processes keep
 # the CPUs more than 80% busy (utilization-limit.cpu), so a busy machine measures that gate.
 # BENCH_CPU_LIMIT=1.0 turns the gate off for a diagnostic run.
+# BENCH_RUN_FLAGS adds flags to `berth run`, e.g. BENCH_RUN_FLAGS=--no-journal to measure what the
+# journal costs.
 # BENCH_BERTH replaces ./berth, e.g. BENCH_BERTH="java -XX:+UseSerialGC -jar saved/berth.jar" to time
 # a saved build while the sources are being edited (the launcher would rebuild inside a timed run);
 # it runs from the repository root.
@@ -67,7 +69,7 @@ spec() {
 
 # berth_run SPEC LOG: runs berth, showing its output only when it fails.
 berth_run() {
-  if ! "${berth[@]}" run --no-progress "$1" >"$2" 2>&1; then
+  if ! "${berth[@]}" run --no-progress ${BENCH_RUN_FLAGS:-} "$1" >"$2" 2>&1; then
     echo "bench-throughput: berth run $1 failed; its output:" >&2
     tail -n 40 "$2" >&2
     exit 1

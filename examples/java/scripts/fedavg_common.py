@@ -1,13 +1,15 @@
 """Shared by the federated-averaging example's train and aggregate scripts. Standard library only.
 
-The data: each client holds points of two 2-D Gaussian blobs (label 0 around (-1, -1), label 1 around
-(1, 1)), shifted a little per client so that the clients differ; the model is a logistic regression
-with weights [bias, w1, w2].
+The data: each client holds points of two 2-D Gaussian blobs (label 0 around (2, 2), label 1 around
+(4, 4)), shifted a little per client so that the clients differ; the model is a logistic regression
+with weights [bias, w1, w2], which needs a few rounds to learn its bias from a start at zero.
 """
 import json
 import math
 import os
 import random
+
+CENTRE = 3.0
 
 
 def client_data(client, n=200, seed=0):
@@ -16,7 +18,7 @@ def client_data(client, n=200, seed=0):
     rows = []
     for _ in range(n):
         label = rng.random() < 0.5
-        centre = 1.0 if label else -1.0
+        centre = CENTRE + (1.0 if label else -1.0)
         rows.append((rng.gauss(centre + shift, 1.2), rng.gauss(centre - shift, 1.2), 1 if label else 0))
     return rows
 
@@ -26,7 +28,7 @@ def test_data(n=1000):
     rows = []
     for _ in range(n):
         label = rng.random() < 0.5
-        centre = 1.0 if label else -1.0
+        centre = CENTRE + (1.0 if label else -1.0)
         rows.append((rng.gauss(centre, 1.2), rng.gauss(centre, 1.2), 1 if label else 0))
     return rows
 

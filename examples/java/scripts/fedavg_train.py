@@ -16,8 +16,8 @@ from fedavg_common import client_data, dependency_dirs, evaluate, sigmoid, write
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--client", type=int, required=True)
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--lr", type=float, default=0.1)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--lr", type=float, default=0.5)
     args = parser.parse_args()
 
     w = [0.0, 0.0, 0.0]

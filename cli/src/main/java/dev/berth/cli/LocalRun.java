@@ -50,6 +50,16 @@ final class LocalRun {
    */
   int execute(RunSpec spec, RunLayout layout, RunJournal.AllowChanged allow, boolean fresh)
       throws InterruptedException, IOException {
+    return execute(spec, layout, allow, fresh, true);
+  }
+
+  /**
+   * Runs (or resumes) the run in {@code layout}'s folder.
+   *
+   * @param journaled whether to keep a journal; without one the run cannot resume
+   */
+  int execute(RunSpec spec, RunLayout layout, RunJournal.AllowChanged allow, boolean fresh, boolean journaled)
+      throws InterruptedException, IOException {
     InstantSource clock = InstantSource.system();
     if (fresh) {
       RunJournal.setAside(layout.runDir(), clock.instant())
@@ -63,6 +73,10 @@ final class LocalRun {
       return ExitCodes.BAD_INPUT;
     }
     try (lock) {
+      if (!journaled) {
+        return run(new RunJournal.Opened(null, spec, java.util.Optional.empty(), java.util.Optional.empty()),
+            layout, clock);
+      }
       RunJournal.Opened opened;
       try {
         opened = RunJournal.open(layout.runDir(), spec, allow, clock.instant());
@@ -122,7 +136,10 @@ final class LocalRun {
         gpuProbe.lastError().ifPresent(why -> out.println("gpus: " + why));
       }
       Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers,
-          RunListeners.of(console, notifications, status)).journal(journal);
+          RunListeners.of(console, notifications, status));
+      if (journal != null) {
+        engine.journal(journal);
+      }
       opened.replay().ifPresent(engine::resume);
       CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
       Thread hook = new Thread(() -> {

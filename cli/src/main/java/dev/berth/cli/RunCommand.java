@@ -46,6 +46,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--fresh", description = "Start over: move an earlier run in the same workdir aside first.")
   boolean fresh;
 
+  @Option(names = "--no-journal", description = "Keep no journal: a little faster, but the run cannot be resumed.")
+  boolean noJournal;
+
   @Option(
       names = "--allow-changed",
       paramLabel = "stored|new",
@@ -96,6 +99,6 @@ final class RunCommand implements Callable<Integer> {
       out.println("dry run: nothing started");
       return ExitCodes.OK;
     }
-    return new LocalRun(out, command.commandLine().getErr(), !noProgress).execute(spec, layout, allowChanged, fresh);
+    return new LocalRun(out, command.commandLine().getErr(), !noProgress).execute(spec, layout, allowChanged, fresh, !noJournal);
   }
 }

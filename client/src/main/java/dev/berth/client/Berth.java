@@ -66,10 +66,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * still open when the JVM exits, so its processes do not outlive it.
  *
  * <p><b>Closing.</b> {@link #close()} cancels whatever has not ended (tasks not started end as
- * {@code CANCELLED}; running process trees get SIGTERM, and SIGKILL after 5 s or at once when the
- * session closes, whichever comes first), waits for the engine to end, writes the reports, stops
- * every thread the session started and releases the folder's lock; it returns when all of that is
- * done. To let tasks finish, wait for them ({@link #execute}, {@link TaskHandle#get()}) before
+ * {@code CANCELLED}; running process trees get SIGTERM, and SIGKILL if still alive 5 s later),
+ * waits for the engine to end, writes the reports, stops every thread the session started and
+ * releases the folder's lock; it returns when all of that is done, so no task process and no
+ * {@code berth-*} thread of the session is left. To let tasks finish, wait for them ({@link #execute}, {@link TaskHandle#get()}) before
  * closing. Every method except {@link #close()} and the getters throws {@link IllegalStateException}
  * once the session is closed.
  *
@@ -176,8 +176,8 @@ public final class Berth implements AutoCloseable {
       gpuProbe = options.gpuProbe()
           .orElseGet(() -> GpuProbes.select(DeviceSelection.parse(options.gpus()), new ProcessCommandRunner()));
       Berth berth = new Berth(options, runLock, gpuProbe);
-      berth.loop.start();
       Runtime.getRuntime().addShutdownHook(berth.shutdownHook);
+      berth.loop.start();
       return berth;
     } catch (RuntimeException | Error e) {
       if (gpuProbe != null) {

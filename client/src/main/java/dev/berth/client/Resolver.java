@@ -81,8 +81,8 @@ final class Resolver {
     SettingValues effective = g.defaults().overriddenBy(t.values);
     try {
       TaskSpec.Builder b = TaskSpec.builder(t.id(), g.name()).command(t.command()).params(t.params());
+      b.twoStage(t.java()); // a Java task speaks the protocol unless its own or its group's two-stage says no
       effective.applyTo(b, config);
-      b.twoStage(t.twoStage());
       if (effective.after != null) {
         b.after(dependency(t.id(), effective.after, allIds, idsByGroup, checkIds));
       }

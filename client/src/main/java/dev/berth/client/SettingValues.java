@@ -34,6 +34,7 @@ final class SettingValues {
   List<Integer> targets;
   String placement;
   Boolean blacklist;
+  Boolean twoStage;
 
   SettingValues copy() {
     SettingValues c = new SettingValues();
@@ -55,6 +56,7 @@ final class SettingValues {
     c.targets = targets;
     c.placement = placement;
     c.blacklist = blacklist;
+    c.twoStage = twoStage;
     return c;
   }
 
@@ -79,6 +81,7 @@ final class SettingValues {
     m.targets = pick(targets, task.targets);
     m.placement = pick(placement, task.placement);
     m.blacklist = pick(blacklist, task.blacklist);
+    m.twoStage = pick(twoStage, task.twoStage);
     return m;
   }
 
@@ -143,6 +146,9 @@ final class SettingValues {
     }
     if (blacklist != null) {
       task.blacklist(blacklist);
+    }
+    if (twoStage != null) {
+      task.twoStage(twoStage);
     }
     task.defaultGpuMemoryBytes(config.defaultCudaMemoryBytes());
   }

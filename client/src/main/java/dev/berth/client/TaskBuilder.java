@@ -4,6 +4,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
   private final String id;
   private List<String> command;
   private final Map<String, String> params = new LinkedHashMap<>();
-  private boolean twoStage;
+  private boolean java;
 
   TaskBuilder(String id, List<String> command) {
     this(id, command, new SettingValues());
@@ -39,7 +40,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
     this.id = other.id;
     this.command = other.command;
     this.params.putAll(other.params);
-    this.twoStage = other.twoStage;
+    this.java = other.java;
   }
 
   /** The task's id. */
@@ -84,21 +85,22 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
 
   /** The parameters, in the order they were added. */
   public Map<String, String> params() {
-    return java.util.Collections.unmodifiableMap(params);
+    return Collections.unmodifiableMap(params);
   }
 
-  /**
-   * Whether the task's process speaks Berth's load/train protocol (docs/protocol.md), as Java tasks
-   * made by {@link Tasks#java} do. Default false.
-   */
-  public TaskBuilder twoStage(boolean speaksProtocol) {
-    this.twoStage = speaksProtocol;
-    return this;
-  }
-
-  /** Whether the task speaks the load/train protocol. */
+  /** Whether the task speaks the load/train protocol, as set here or, for a Java task, by default. */
   public boolean twoStage() {
-    return twoStage;
+    return values.twoStage != null ? values.twoStage : java;
+  }
+
+  /** Whether the task was made by {@link Tasks#java}: it then speaks the protocol unless told otherwise. */
+  boolean java() {
+    return java;
+  }
+
+  TaskBuilder java(boolean isJava) {
+    this.java = isJava;
+    return this;
   }
 
   /** An independent copy. */

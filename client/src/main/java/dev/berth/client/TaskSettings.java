@@ -299,6 +299,16 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
     return self();
   }
 
+  /**
+   * Whether the task's process speaks Berth's load/train protocol ({@code two-stage}; see
+   * docs/protocol.md): Berth has it load on the CPU, then hands it a device to train on. Java tasks
+   * ({@link Tasks#java}) do by default; other tasks do not.
+   */
+  public S twoStage(boolean speaksProtocol) {
+    values.twoStage = speaksProtocol;
+    return self();
+  }
+
   private static String[] ids(TaskHandle... tasks) {
     return Arrays.stream(tasks).map(TaskHandle::id).toArray(String[]::new);
   }

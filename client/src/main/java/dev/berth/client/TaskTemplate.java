@@ -18,7 +18,6 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
 
   private final String id;
   private final List<String> command;
-  private boolean twoStage;
 
   TaskTemplate(String id, List<String> command) {
     this.id = Objects.requireNonNull(id, "id");
@@ -40,12 +39,6 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
   /** The command with its placeholders. */
   public List<String> command() {
     return command;
-  }
-
-  /** Whether the expanded tasks speak the load/train protocol; see {@link TaskBuilder#twoStage(boolean)}. */
-  public TaskTemplate twoStage(boolean speaksProtocol) {
-    this.twoStage = speaksProtocol;
-    return this;
   }
 
   /**
@@ -71,6 +64,6 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("template " + id + " gives " + e.getMessage(), e);
     }
-    return task.params(params).twoStage(twoStage);
+    return task.params(params);
   }
 }

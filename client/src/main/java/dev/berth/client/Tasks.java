@@ -1,14 +1,17 @@
 package dev.berth.client;
 
+import java.io.File;
 import java.lang.reflect.Modifier;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Makes tasks: command tasks, Java tasks and templates.
@@ -59,10 +62,12 @@ public final class Tasks {
   /**
    * A Java task: a class implementing {@code dev.berth.task.BerthTask} (module
    * {@code berth-task-api}), run as {@code java -cp <this JVM's java.class.path> }
-   * {@value #WORKER_MAIN} {@code <class>} with the load/train protocol ({@code twoStage(true)}).
+   * {@value #WORKER_MAIN} {@code <class>}. It speaks the load/train protocol ({@code two-stage})
+   * unless its own or its group's {@code twoStage(false)} says otherwise.
    *
    * @throws IllegalArgumentException when the class does not implement {@code BerthTask}, is
-   *     abstract, or has no public no-argument constructor, or the worker is not on its class path
+   *     abstract, not public, an inner class, or has no public no-argument constructor, or the
+   *     worker is not on its class path
    */
   public static TaskBuilder java(String id, Class<?> taskClass) {
     return java(id, taskClass, List.of());
@@ -71,32 +76,50 @@ public final class Tasks {
   /** A Java task run with these JVM options, e.g. {@code -Xmx2g}; see {@link #java(String, Class)}. */
   public static TaskBuilder java(String id, Class<?> taskClass, List<String> jvmArgs) {
     checkTaskClass(taskClass);
-    return java(id, taskClass.getName(), System.getProperty("java.class.path"), jvmArgs);
+    return command(id, javaCommand(taskClass.getName(), List.of(System.getProperty("java.class.path")), jvmArgs))
+        .java(true);
   }
 
   /**
-   * A Java task by class name with an explicit class path, which must hold the task class and
-   * {@code berth-task-api}; nothing is checked before the task runs.
+   * A Java task by class name with its own class path, as a spec's {@code java:}, {@code classpath:}
+   * and {@code jvm-args:} write it: the entries (absolute, or relative to the task's folder) and then
+   * the location of Berth's worker when this JVM can see it. Nothing is checked before the task runs.
    */
-  public static TaskBuilder java(String id, String taskClassName, String classpath, List<String> jvmArgs) {
+  public static TaskBuilder java(String id, String taskClassName, List<String> classpath, List<String> jvmArgs) {
     Objects.requireNonNull(taskClassName, "taskClassName");
-    if (classpath == null || classpath.isBlank()) {
+    List<String> entries = new ArrayList<>(classpath);
+    workerLocation().filter(w -> !entries.contains(w)).ifPresent(entries::add);
+    if (entries.isEmpty()) {
       throw new IllegalArgumentException("a Java task needs a class path holding " + taskClassName + " and berth-task-api");
     }
+    return command(id, javaCommand(taskClassName, entries, jvmArgs)).java(true);
+  }
+
+  private static List<String> javaCommand(String className, List<String> classpath, List<String> jvmArgs) {
     List<String> argv = new ArrayList<>();
     argv.add(javaExecutable());
     argv.addAll(jvmArgs);
     argv.add("-cp");
-    argv.add(classpath);
+    argv.add(String.join(File.pathSeparator, classpath));
     argv.add(WORKER_MAIN);
-    argv.add(taskClassName);
-    return new TaskBuilder(id, argv).twoStage(true);
+    argv.add(className);
+    return argv;
   }
 
-  /** The {@code java} launcher of this JVM. */
+  /** Where the worker's classes are (a jar or a classes folder), when this JVM can load them. */
+  static Optional<String> workerLocation() {
+    try {
+      Class<?> worker = Class.forName(WORKER_MAIN, false, Tasks.class.getClassLoader());
+      CodeSource source = worker.getProtectionDomain().getCodeSource();
+      return source == null ? Optional.empty() : Optional.of(Path.of(source.getLocation().toURI()).toString());
+    } catch (ClassNotFoundException | URISyntaxException | SecurityException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The {@code java} launcher of this JVM, named as a spec's {@code java:} task names it. */
   static String javaExecutable() {
-    boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
-    return Path.of(System.getProperty("java.home"), "bin", windows ? "java.exe" : "java").toString();
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static void checkTaskClass(Class<?> c) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
 import dev.berth.report.Objective;
 import dev.berth.spec.SpecLoader;
 import java.net.URISyntaxException;
@@ -54,11 +55,17 @@ class SpecEquivalenceTest {
                 .after(DependsOn.on("train-*", "pinned").any().whenEnded()).follow("whole").device("cpu"))
             .task(Tasks.command("cleanup", "sh", "-c", "rm -rf data").after("summary", "make-data")
                 .gpuMemoryBytes(0).memoryBytes(0)))
+        .group(Groups.builder("java").twoStage(true)
+            .task(Tasks.java("java-train", "com.example.TrainTask", List.of(dir + "/lib/tasks.jar"), List.of("-Xmx1g")))
+            .task(Tasks.command("protocol-script", "python3", dir + "/two_stage.py"))
+            .task(Tasks.java("plain-java", "com.example.Other", List.of(), List.of()).twoStage(false)))
         .build();
 
     assertThat(fromJava).isEqualTo(fromYaml);
     assertThat(Plan.of(fromJava)).isEqualTo(Plan.of(fromYaml));
     assertThat(Plan.of(fromJava).render()).isEqualTo(Plan.of(fromYaml).render());
+    assertThat(fromJava.tasks()).filteredOn(TaskSpec::twoStage).extracting(t -> t.id().value())
+        .containsExactly("java-train", "protocol-script");
   }
 
   @Test

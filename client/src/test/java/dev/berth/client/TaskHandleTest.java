@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.TaskStatus;
+import dev.berth.runtime.control.CancelRequests;
 import dev.berth.testkit.FakeExecutor;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -163,5 +165,19 @@ class TaskHandleTest {
     assertThat(h.group()).isEqualTo("solo");
     assertThat(again.group()).isEqualTo("solo_1");
     assertThat(h.workdir()).isEqualTo(berth.workdir().resolve("solo").resolve("solo"));
+  }
+
+  @Test
+  void berthCancelFromAnotherProcessReachesTheSessionWhichStaysOpen() throws Exception {
+    TaskHandle h = berth.submit(Tasks.command("remote", "run"));
+    events.awaitLaunch("remote");
+
+    CancelRequests.submit(berth.workdir(), new CancelRequests.Request(List.of(), "stopped from the shell"));
+
+    assertThat(h.get(Duration.ofSeconds(10)).status()).isEqualTo(TaskStatus.CANCELLED);
+    TaskHandle later = berth.submit(Tasks.command("later", "run"));
+    events.awaitLaunch("later");
+    executor.exit(TaskId.of("later"), 0);
+    assertThat(later.get(Duration.ofSeconds(10)).succeeded()).isTrue();
   }
 }

@@ -43,6 +43,7 @@ public final class RunState {
   private int readyNeedingCare;
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
+  private final SortedMap<Integer, Instant> addedAt = new TreeMap<>();
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
   private long gpuPlacements;
 
@@ -117,14 +118,25 @@ public final class RunState {
    * @throws IllegalArgumentException when the group's name or a task id is taken, or a dependency is invalid
    */
   public void add(GroupSpec group) {
+    add(group, lastEventTime);
+  }
+
+  /**
+   * Adds a group after the run started, at {@code at}: in parallel mode its tasks' queue-timeouts
+   * count from then, not from the start of the run.
+   *
+   * @throws IllegalArgumentException when the group's name or a task id is taken, or a dependency is invalid
+   */
+  public void add(GroupSpec group, Instant at) {
     List<GroupSpec> groups = new ArrayList<>(spec.groups());
     groups.add(group);
     RunSpec grown = new RunSpec(spec.name(), spec.workdir(), spec.config(), groups, spec.groupsInParallel(),
         spec.gpus(), spec.reporting());
     spec = grown;
     index(group);
+    addedAt.put(unfinishedPerGroup.size() - 1, at);
     if (startedAt != null) {
-      activate(activeGroup(), startedAt.isAfter(lastEventTime) ? startedAt : lastEventTime);
+      activate(activeGroup(), at);
     }
   }
 
@@ -167,7 +179,7 @@ public final class RunState {
    */
   public Optional<Instant> pendingSince(TaskRecord r) {
     if (spec.groupsInParallel()) {
-      return Optional.ofNullable(startedAt);
+      return Optional.ofNullable(addedAt.getOrDefault(r.groupIndex(), startedAt));
     }
     return Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
   }

@@ -168,16 +168,21 @@ public final class Scheduler {
 
   private void admitReady(RunState state, HostSnapshot snapshot, DeviceLedger devices, List<TaskRecord> released,
       Pass pass) {
-    List<TaskRecord> ordered = new ArrayList<>(state.ready());
+    java.util.Collection<TaskRecord> ordered = state.ready();
     if (!released.isEmpty()) {
-      ordered.addAll(released);
-      ordered.sort(RunState.START_ORDER);
+      // Tasks released in this pass join the ready ones in start order; without any, the ready set
+      // is already in order and is walked as it is, without a copy.
+      List<TaskRecord> merged = new ArrayList<>(ordered);
+      merged.addAll(released);
+      merged.sort(RunState.START_ORDER);
+      ordered = merged;
     }
     HostLedger ledger = HostLedger.of(config, snapshot, state.running());
     int waitingTwoStage = countLoading(state);
     int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
-    for (int i = 0; i < ordered.size(); i++) {
-      TaskRecord r = ordered.get(i);
+    int seen = 0;
+    for (TaskRecord r : ordered) {
+      seen++;
       TaskId id = r.spec().id();
       boolean care = RunState.needsCare(r);
       if (care) {
@@ -185,7 +190,7 @@ public final class Scheduler {
       } else if (careLeft == 0 && pass.blockedBy.isEmpty() && ledger.noCoreLeft().isPresent()) {
         // Every task from here on asks for cores and none is left: stop instead of refusing each in turn.
         pass.blockedBy = ledger.noCoreLeft();
-        pass.blockedCount += ordered.size() - i;
+        pass.blockedCount += ordered.size() - seen + 1;
         break;
       }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());

@@ -192,7 +192,7 @@ public final class Engine {
         return;
       }
       try {
-        state.add(group);
+        state.add(group, clock.instant());
         added.complete(null);
       } catch (IllegalArgumentException e) {
         added.completeExceptionally(e);
@@ -357,6 +357,7 @@ public final class Engine {
   /** Carries out decisions; returns whether another pass may decide more (a release or failure happened). */
   private boolean act(Decisions decisions) {
     boolean progressed = false;
+    List<Decision.Start> starts = new ArrayList<>();
     for (Decision d : decisions.actions()) {
       Instant now = clock.instant();
       if (d instanceof Decision.Release) {
@@ -378,25 +379,31 @@ public final class Engine {
       } else if (d instanceof Decision.Exit exit) {
         askToExit(exit);
       } else if (d instanceof Decision.Start start) {
-        launch(state.task(start.task()), start.attempt(), start.placement());
-        // A process that could not start ended its attempt at once: decide again for its retry or
-        // its dependants instead of waiting for the next probe tick.
-        progressed |= !state.task(start.task()).state().hasProcess();
+        TaskSpec spec = state.task(start.task()).spec();
+        record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage()));
+        starts.add(start);
       }
+    }
+    if (!starts.isEmpty()) {
+      commit(); // write-ahead: every launch of this pass is durable before any of its processes exists
+    }
+    for (Decision.Start start : starts) {
+      spawn(state.task(start.task()), start.attempt(), start.placement());
+      // A process that could not start ended its attempt at once: decide again for its retry or
+      // its dependants instead of waiting for the next probe tick.
+      progressed |= !state.task(start.task()).state().hasProcess();
     }
     return progressed;
   }
 
   /**
-   * Starts an attempt. Its launch is journalled before the process exists (write-ahead), so a
+   * Starts the process of an attempt whose launch is already journalled (write-ahead), so a
    * scheduler killed at any point never leaves a task process the journal does not know about; a
    * resumed run finds such a process by the variables it was given (see {@link Recovery}).
    */
-  private void launch(TaskRecord r, int attempt, Placement placement) {
+  private void spawn(TaskRecord r, int attempt, Placement placement) {
     TaskSpec spec = r.spec();
     TaskId id = spec.id();
-    record(id, new TaskEvent.Launched(clock.instant(), attempt, placement, -1, spec.twoStage()));
-    commit();
     LaunchRequest request = new LaunchRequest(
         spec.id(), attempt, spec.command(), environment(spec, attempt, placement), layout.taskDir(spec),
         layout.stdout(spec), layout.stderr(spec));
