@@ -18,14 +18,20 @@ class ConfigKeysTest {
     assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::name).containsExactly(
         "scheduler.max-process", "scheduler.max-waiting", "scheduler.interval", "scheduler.default-memory",
         "scheduler.cores", "scheduler.load-nretry", "scheduler.train-nretry", "utilization-limit.cpu",
-        "utilization-limit.memory", "remain-limit.memory");
+        "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
+        "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
+        "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
+        "scheduler.oom-growth", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
+        "smtp.password-env", "smtp.receiver", "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers",
+        "smtp.send");
     assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
   }
 
   @Test
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::defaultValue)
-        .containsExactly("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB");
+        .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
+            "0", "5s", "5s", "0", "1.5", "false");
   }
 
   @Test
@@ -46,7 +52,8 @@ class ConfigKeysTest {
           max-process: 20
           max-waiting: 10
           interval: 1s
-        """).contains("utilization-limit:\n  cpu: 0.8\n").endsWith("remain-limit:\n  memory: 4GB\n");
+        """).contains("utilization-limit:\n  cpu: 0.8\n  memory: 0.8\n  cuda-memory: 0.8\n")
+        .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").endsWith("  send: group\n");
   }
 
   @Test
