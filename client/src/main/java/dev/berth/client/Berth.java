@@ -11,6 +11,7 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.report.Totals;
+import dev.berth.journal.SpecCodec;
 import dev.berth.report.Objective;
 import dev.berth.report.ReportFiles;
 import dev.berth.report.ReportOptions;
@@ -27,6 +28,7 @@ import dev.berth.runtime.time.SystemTimers;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
+import dev.berth.spi.Journal;
 import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -100,14 +102,23 @@ public final class Berth implements AutoCloseable {
   private final Engine engine;
   private final Thread loop;
   private final Thread shutdownHook;
+  private final SessionJournal journal;
+  private final boolean resumed;
+  /** Every task's handle, resumed or submitted, in submission order. */
+  private final Map<String, TaskHandle> handles = new LinkedHashMap<>();
+  /** Groups resumed from the journal that this process has not submitted again yet. */
+  private final Map<String, GroupSpec> unclaimed = new LinkedHashMap<>();
+  private final Map<String, GroupHandle> unclaimedHandles = new LinkedHashMap<>();
   private volatile boolean closed;
   private volatile Throwable engineFailure;
   private RunReport finalReport;
   private int mapCount;
   private int tuneCount;
 
-  private Berth(BerthOptions options, RunLock runLock, GpuProbe gpuProbe) {
+  private Berth(BerthOptions options, RunLock runLock, GpuProbe gpuProbe, SessionJournal.Opened opened) {
     this.options = options;
+    this.journal = opened.journal();
+    this.resumed = opened.replay().isPresent();
     this.layout = new RunLayout(options.workdir());
     this.runLock = runLock;
     this.gpuProbe = gpuProbe;
@@ -140,13 +151,10 @@ public final class Berth implements AutoCloseable {
       this.systemTimers = new SystemTimers(e -> System.err.println("berth: timer failed: " + e));
       timers = systemTimers;
     }
-    Reporting reporting = new Reporting(
-        options.objective().map(Objective::key),
-        options.objective().map(o -> o.goal() == Objective.Goal.MAX).orElse(true),
-        Optional.empty(), List.of());
-    RunSpec spec = new RunSpec(name, options.workdir().toString(), options.config(), List.of(), true, options.gpus(),
-        reporting);
-    this.engine = new Engine(spec, layout, executor, hostProbe, gpuProbe, clock, timers, registry).keepOpen();
+    RunSpec spec = sessionSpec(options, resumed ? opened.storedSpec().groups() : List.of());
+    this.engine = new Engine(spec, layout, executor, hostProbe, gpuProbe, clock, timers, registry).keepOpen()
+        .journal(journal, SpecCodec::encode);
+    opened.replay().ifPresent(this::restore);
     this.loop = new Thread(threads, this::runEngine, "berth-session-" + name);
     loop.setDaemon(true);
     this.shutdownHook = new Thread(this::jvmExit, "berth-session-shutdown-" + name);
@@ -156,26 +164,44 @@ public final class Berth implements AutoCloseable {
    * Opens a session on this machine: a {@code LocalProcessExecutor}, an OSHI host probe, the GPU
    * probe the options select and the system clock, with the engine running on its own thread.
    *
-   * @throws IllegalStateException when another Berth run holds the session's folder
+   * <p>The session keeps a journal in {@code <workdir>/.berth/journal.db}. When the folder holds a
+   * session that did not finish (its process died, or {@code close()} was not reached), this one
+   * resumes it: its tasks are back, with their handles ({@link #handle}, {@link #handles()}), tasks
+   * that ended before are not run again, running attempts are adopted or settled as
+   * {@code berth resume} does, and groups submitted again unchanged return the resumed handles.
+   * A folder whose session finished is refused unless the options ask for
+   * {@link BerthOptions.Builder#fresh(boolean) fresh(true)}.
+   *
+   * @throws IllegalStateException when another Berth run holds the session's folder, when the
+   *     folder holds a finished session and the options do not ask for a fresh one, or when its
+   *     journal cannot be read
    * @throws IllegalArgumentException when the selected GPU indices do not exist
-   * @throws UncheckedIOException when the folder cannot be created
+   * @throws UncheckedIOException when the folder cannot be created or moved aside
    */
   public static Berth local(BerthOptions options) {
     Path runDir = options.workdir().toAbsolutePath().normalize();
+    Instant now = options.clock().map(InstantSource::instant).orElseGet(Instant::now);
+    long pid = ProcessHandle.current().pid();
     RunLock runLock;
     try {
+      if (options.fresh() && Files.isDirectory(runDir)) {
+        RunLock.acquire(runDir, pid, now).close(); // never move a live session's folder
+        SessionJournal.setAside(runDir, now);
+      }
       Files.createDirectories(runDir);
-      runLock = RunLock.acquire(runDir, ProcessHandle.current().pid(), Instant.now());
+      runLock = RunLock.acquire(runDir, pid, now);
     } catch (RunLock.LockedException e) {
       throw new IllegalStateException(e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the session folder " + runDir, e);
     }
     GpuProbe gpuProbe = null;
+    SessionJournal.Opened opened = null;
     try {
+      opened = SessionJournal.open(runDir, sessionSpec(options, List.of()), now);
       gpuProbe = options.gpuProbe()
           .orElseGet(() -> GpuProbes.select(DeviceSelection.parse(options.gpus()), new ProcessCommandRunner()));
-      Berth berth = new Berth(options, runLock, gpuProbe);
+      Berth berth = new Berth(options, runLock, gpuProbe, opened);
       Runtime.getRuntime().addShutdownHook(berth.shutdownHook);
       berth.loop.start();
       return berth;
@@ -183,8 +209,42 @@ public final class Berth implements AutoCloseable {
       if (gpuProbe != null) {
         gpuProbe.close();
       }
+      if (opened != null) {
+        closeQuietly(opened.journal());
+      }
       closeQuietly(runLock);
       throw e;
+    }
+  }
+
+  /** The session's run spec: the options' name, folder, configuration, GPUs and objective, with these groups. */
+  private static RunSpec sessionSpec(BerthOptions options, List<GroupSpec> groups) {
+    Reporting reporting = new Reporting(
+        options.objective().map(Objective::key),
+        options.objective().map(o -> o.goal() == Objective.Goal.MAX).orElse(true),
+        Optional.empty(), List.of());
+    return new RunSpec(options.name(), options.workdir().toString(), options.config(), groups, true, options.gpus(),
+        reporting);
+  }
+
+  /**
+   * Folds what the journal holds into the engine and makes a handle for every task it had: tasks
+   * that ended are complete handles, the others are fed by the engine like new ones. Before the
+   * engine starts, on the opening thread.
+   */
+  private void restore(Journal.Replay replay) {
+    engine.resume(replay);
+    for (GroupSpec g : engine.state().spec().groups()) {
+      List<TaskHandle> group = new ArrayList<>();
+      for (TaskSpec t : g.tasks()) {
+        TaskHandle h = new TaskHandle(t.id().value(), g.name(), layout.taskDir(t), this);
+        registry.restore(h, engine.state().task(t.id()));
+        handles.put(h.id(), h);
+        group.add(h);
+      }
+      known.put(g.name(), g.tasks().stream().map(t -> t.id().value()).toList());
+      unclaimed.put(g.name(), g);
+      unclaimedHandles.put(g.name(), new GroupHandle(g.name(), group));
     }
   }
 
@@ -211,6 +271,28 @@ public final class Berth implements AutoCloseable {
   /** The options the session was opened with. */
   public BerthOptions options() {
     return options;
+  }
+
+  /** Whether this session resumed an unfinished one from its folder's journal. */
+  public boolean resumed() {
+    return resumed;
+  }
+
+  /**
+   * The handle of a task of this session, submitted by this process or resumed from the journal;
+   * empty for an id the session does not know.
+   */
+  public Optional<TaskHandle> handle(String taskId) {
+    synchronized (lock) {
+      return Optional.ofNullable(handles.get(taskId));
+    }
+  }
+
+  /** Every task's handle, resumed ones first, in submission order. */
+  public List<TaskHandle> handles() {
+    synchronized (lock) {
+      return List.copyOf(handles.values());
+    }
   }
 
   /** Whether the session is open. */
@@ -249,7 +331,7 @@ public final class Berth implements AutoCloseable {
   public GroupHandle submitGroup(GroupBuilder group) {
     synchronized (lock) {
       ensureOpen();
-      GroupSpec spec = Resolver.resolve(List.of(group.pending()), known, options.config(), "session").get(0);
+      GroupSpec spec = Resolver.resolve(List.of(group.pending()), visible(), options.config(), "session").get(0);
       return register(spec);
     }
   }
@@ -290,7 +372,7 @@ public final class Berth implements AutoCloseable {
       ensureOpen();
       String group = freeGroupName(task.id());
       Resolver.Pending pending = new Resolver.Pending(group, new SettingValues(), List.of(task.copy()));
-      GroupSpec spec = Resolver.resolve(List.of(pending), known, options.config(), "session").get(0);
+      GroupSpec spec = Resolver.resolve(List.of(pending), visible(), options.config(), "session").get(0);
       return register(spec).tasks().get(0);
     }
   }
@@ -370,7 +452,7 @@ public final class Berth implements AutoCloseable {
   }
 
   private List<GroupSpec> resolveBatch() {
-    Map<String, List<String>> simulated = new LinkedHashMap<>(known);
+    Map<String, List<String>> simulated = new LinkedHashMap<>(visible());
     List<GroupSpec> out = new ArrayList<>();
     for (Object item : batch) {
       GroupSpec spec = item instanceof Resolver.Pending p
@@ -406,7 +488,7 @@ public final class Berth implements AutoCloseable {
       if (prefix == null) {
         do {
           prefix = "map" + (++mapCount);
-        } while (idTaken(prefix + "-0"));
+        } while (idTaken(prefix + "-0") && !resumedTask(prefix + "-0"));
       }
     }
     return map(Tasks.template(prefix + "-{index}", argv), inputs, options);
@@ -443,7 +525,7 @@ public final class Berth implements AutoCloseable {
     }
     synchronized (lock) {
       for (TaskBuilder t : tasks) {
-        if (idTaken(t.id())) {
+        if (idTaken(t.id()) && !resumedTask(t.id())) {
           throw new IllegalArgumentException("task id '" + t.id() + "' is already used in this session; task ids must be unique");
         }
       }
@@ -481,7 +563,7 @@ public final class Berth implements AutoCloseable {
       ensureOpen();
       do {
         group = "tune" + (++tuneCount);
-      } while (known.containsKey(group));
+      } while (known.containsKey(group) && !unclaimed.containsKey(group));
     }
     GroupResult result = execute(Groups.builder(group).tasks(trials));
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
@@ -543,6 +625,7 @@ public final class Berth implements AutoCloseable {
     }
     boolean interrupted = false;
     interrupted |= joinUninterruptibly(loop, 0);
+    closeQuietly(journal); // the engine recorded the session's end (unless it failed: then it stays resumable)
     if (guard != null) {
       guard.close();
     } else {
@@ -619,10 +702,19 @@ public final class Berth implements AutoCloseable {
     }
   }
 
+  /**
+   * The JVM exits with the session open: its task processes must not outlive it, but the session
+   * is not over, so nothing of this is journalled and the next session on the folder resumes it.
+   */
   private void jvmExit() {
     if (!closed) {
-      engine.cancel("the JVM is shutting down");
-      joinUninterruptibly(loop, 30_000);
+      journal.detach();
+      if (guard != null) {
+        guard.abandon();
+      } else {
+        engine.cancel("the JVM is shutting down");
+        joinUninterruptibly(loop, 30_000);
+      }
     }
   }
 
@@ -661,8 +753,20 @@ public final class Berth implements AutoCloseable {
     }
   }
 
-  /** Registers and submits a resolved group; the caller holds the lock. */
+  /**
+   * Registers and submits a resolved group; the caller holds the lock. A group resumed from the
+   * journal and submitted again unchanged is not added twice: its handles are returned.
+   */
   private GroupHandle register(GroupSpec group) {
+    GroupSpec stored = unclaimed.get(group.name());
+    if (stored != null) {
+      if (!stored.equals(group)) {
+        throw new IllegalArgumentException("group '" + group.name() + "' was resumed from the session's journal with"
+            + " other tasks or settings; submit it unchanged to get the handles of its tasks, or give it another name");
+      }
+      unclaimed.remove(group.name());
+      return unclaimedHandles.remove(group.name());
+    }
     check(group, known);
     List<TaskHandle> handles = new ArrayList<>();
     for (TaskSpec t : group.tasks()) {
@@ -671,6 +775,7 @@ public final class Berth implements AutoCloseable {
       handles.add(new TaskHandle(t.id().value(), group.name(), dir, this));
     }
     handles.forEach(registry::track);
+    handles.forEach(h -> this.handles.put(h.id(), h));
     known.put(group.name(), group.tasks().stream().map(t -> t.id().value()).toList());
     engine.submit(group).whenComplete((added, refused) -> {
       if (refused != null) {
@@ -705,6 +810,25 @@ public final class Berth implements AutoCloseable {
     return group;
   }
 
+  /**
+   * What a run of the program from its start would know at this point: every group but those
+   * resumed from the journal and not submitted again yet. Dependencies are resolved against it, so
+   * a group submitted again resolves exactly as it did the first time.
+   */
+  private Map<String, List<String>> visible() {
+    if (unclaimed.isEmpty()) {
+      return known;
+    }
+    Map<String, List<String>> visible = new LinkedHashMap<>(known);
+    unclaimed.keySet().forEach(visible::remove);
+    return visible;
+  }
+
+  /** Whether a task of a resumed group not submitted again has this id. */
+  private boolean resumedTask(String id) {
+    return unclaimed.values().stream().anyMatch(g -> g.tasks().stream().anyMatch(t -> t.id().value().equals(id)));
+  }
+
   private boolean idTaken(String id) {
     return known.values().stream().anyMatch(ids -> ids.contains(id));
   }
@@ -712,7 +836,7 @@ public final class Berth implements AutoCloseable {
   private String freeGroupName(String taskId) {
     String base = groupNameFor(taskId);
     String name = base;
-    for (int i = 2; known.containsKey(name); i++) {
+    for (int i = 2; known.containsKey(name) && !unclaimed.containsKey(name); i++) {
       name = base + "-" + i;
     }
     return name;

@@ -35,6 +35,7 @@ public final class BerthOptions {
   private final String gpus;
   private final Objective objective;
   private final boolean writeReports;
+  private final boolean fresh;
   private final RunListener listener;
   private final Executor executor;
   private final HostProbe hostProbe;
@@ -49,6 +50,7 @@ public final class BerthOptions {
     this.gpus = b.gpus;
     this.objective = b.objective;
     this.writeReports = b.writeReports;
+    this.fresh = b.fresh;
     this.listener = b.listener;
     this.executor = b.executor;
     this.hostProbe = b.hostProbe;
@@ -97,6 +99,14 @@ public final class BerthOptions {
     return writeReports;
   }
 
+  /**
+   * Whether {@link Berth#local} starts a new session even when the folder holds an earlier one,
+   * moving the old folder aside ({@code <workdir>.old-<time>}) as {@code berth run --fresh} does.
+   */
+  public boolean fresh() {
+    return fresh;
+  }
+
   /** The extra engine listener, or {@link RunListener#NONE}. */
   public RunListener listener() {
     return listener;
@@ -134,6 +144,7 @@ public final class BerthOptions {
     private String gpus = DeviceSelection.DEFAULT;
     private Objective objective;
     private boolean writeReports = true;
+    private boolean fresh;
     private RunListener listener = RunListener.NONE;
     private Executor executor;
     private HostProbe hostProbe;
@@ -247,6 +258,17 @@ public final class BerthOptions {
     /** Whether closing writes the HTML, Markdown and CSV reports next to {@code report.json}. Default true. */
     public Builder writeReports(boolean write) {
       this.writeReports = write;
+      return this;
+    }
+
+    /**
+     * What to do with a folder that holds an earlier session. False (the default): a session that
+     * did not finish (its process died, or {@code close()} was not reached) is resumed, and a
+     * session that finished is refused. True: the folder, if it holds anything, is moved aside to
+     * {@code <workdir>.old-<time>} (as {@code berth run --fresh} does) and a new session starts.
+     */
+    public Builder fresh(boolean fresh) {
+      this.fresh = fresh;
       return this;
     }
 

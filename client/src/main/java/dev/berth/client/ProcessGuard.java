@@ -27,6 +27,7 @@ final class ProcessGuard implements Executor {
   private final Set<Thread> exitThreads = ConcurrentHashMap.newKeySet();
 
   private final Set<Guarded> live = ConcurrentHashMap.newKeySet();
+  private volatile boolean abandoned;
 
   ProcessGuard(Executor delegate, ThreadGroup group, String name) {
     this.delegate = delegate;
@@ -38,7 +39,10 @@ final class ProcessGuard implements Executor {
   }
 
   @Override
-  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+  public synchronized Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    if (abandoned) {
+      throw new LaunchException("the JVM is shutting down", null);
+    }
     Guarded[] self = new Guarded[1];
     Execution e = delegate.launch(request, code -> {
       exitThreads.add(Thread.currentThread());
@@ -48,7 +52,9 @@ final class ProcessGuard implements Executor {
         }
         self[0] = null;
       }
-      onExit.exited(code);
+      if (!abandoned) {
+        onExit.exited(code);
+      }
     });
     Guarded g = new Guarded(e);
     synchronized (self) {
@@ -68,6 +74,17 @@ final class ProcessGuard implements Executor {
     for (Guarded g : List.copyOf(live)) {
       g.execution.terminate(0);
     }
+  }
+
+  /**
+   * For a JVM that exits without the session's {@code close()}: kills every process at once, and
+   * from now on launches nothing and reports no exit, so that to the next session on the folder
+   * the attempts look as if the scheduler had died (no exit mark): they count as interrupted and
+   * run again, using no retry budget.
+   */
+  synchronized void abandon() {
+    abandoned = true;
+    killRemaining();
   }
 
   /** Closes the executor, kills what still waits for its kill, and stops the kill thread. */

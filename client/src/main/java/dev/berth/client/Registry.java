@@ -47,6 +47,21 @@ final class Registry implements RunListener {
     unfinished.incrementAndGet();
   }
 
+  /**
+   * Starts tracking a task resumed from the session's journal, in the state the journal left it:
+   * a task that had ended gets its result at once; the others are tracked like new ones.
+   */
+  void restore(TaskHandle handle, TaskRecord task) {
+    List<AttemptReport> attempts = task.history().attempts().stream().map(AttemptReport::of).toList();
+    handle.update(task.state(), attempts);
+    if (task.state().isTerminal()) {
+      TaskResult result = new TaskResult(report(task, attempts), layout.taskDir(task.spec()), task.spec().twoStage());
+      deliver(() -> handle.done.complete(result));
+    } else {
+      track(handle);
+    }
+  }
+
   /** Tasks submitted and not ended. */
   int unfinished() {
     return unfinished.get();

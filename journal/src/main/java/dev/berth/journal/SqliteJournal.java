@@ -126,6 +126,19 @@ public final class SqliteJournal implements Journal {
     buffer.add(new Writes.Item(task, name, json));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>An UPDATE of the run row's {@code spec_json} and {@code spec_sha256} in the transaction of
+   * the next flush; the schema stays at version 1.
+   */
+  @Override
+  public void updateSpec(String specJson) {
+    writable();
+    checkJson(specJson, "the spec");
+    buffer.add(new Writes.Spec(specJson, RunInfo.sha256(specJson)));
+  }
+
   @Override
   public void flush() throws JournalException {
     open();

@@ -18,7 +18,7 @@ import java.util.Map;
 final class Writes implements AutoCloseable {
 
   /** One buffered write. */
-  sealed interface Write permits Event, Result, Item, Run {}
+  sealed interface Write permits Event, Result, Item, Run, Spec {}
 
   /** An event, already encoded. */
   record Event(TaskId task, String type, String json) implements Write {}
@@ -28,6 +28,9 @@ final class Writes implements AutoCloseable {
 
   /** One named item. */
   record Item(TaskId task, String name, String json) implements Write {}
+
+  /** A new spec for the run: its text and SHA-256 replace the stored ones. */
+  record Spec(String json, String sha256) implements Write {}
 
   /** The run row: inserted when {@code info} is set, else its end is updated. */
   record Run(Journal.RunInfo info, RunStatus status, Instant finishedAt) implements Write {}
@@ -39,6 +42,7 @@ final class Writes implements AutoCloseable {
   private final PreparedStatement upsertItem;
   private final PreparedStatement insertRun;
   private final PreparedStatement finishRun;
+  private final PreparedStatement updateSpec;
 
   Writes(Connection c) throws SQLException {
     plain = c.createStatement();
@@ -49,6 +53,7 @@ final class Writes implements AutoCloseable {
         + " ON CONFLICT (task, name) DO UPDATE SET json = excluded.json");
     insertRun = c.prepareStatement("INSERT INTO run (id, name, spec_json, spec_sha256, started_at) VALUES (1, ?, ?, ?, ?)");
     finishRun = c.prepareStatement("UPDATE run SET status = ?, finished_at = ? WHERE id = 1");
+    updateSpec = c.prepareStatement("UPDATE run SET spec_json = ?, spec_sha256 = ? WHERE id = 1");
   }
 
   static Write start(Journal.RunInfo info) {
@@ -108,6 +113,10 @@ final class Writes implements AutoCloseable {
       upsertItem.setString(2, i.name());
       upsertItem.setString(3, i.json());
       upsertItem.executeUpdate();
+    } else if (w instanceof Spec spec) {
+      updateSpec.setString(1, spec.json());
+      updateSpec.setString(2, spec.sha256());
+      updateSpec.executeUpdate();
     } else if (w instanceof Run run && run.info() != null) {
       insertRun.setString(1, run.info().name());
       insertRun.setString(2, run.info().specJson());
@@ -123,7 +132,7 @@ final class Writes implements AutoCloseable {
 
   @Override
   public void close() {
-    for (Statement s : List.of(plain, insertEvent, deleteResult, insertResult, upsertItem, insertRun, finishRun)) {
+    for (Statement s : List.of(plain, insertEvent, deleteResult, insertResult, upsertItem, insertRun, finishRun, updateSpec)) {
       try {
         s.close();
       } catch (SQLException ignored) {

@@ -212,6 +212,46 @@ class SqliteJournalTest {
   }
 
   @Test
+  void aGrownSpecIsSeenByTheReaderAndRebuildsTheGrownRunStateInAVersionOneFile() throws Exception {
+    RunSpec first = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build();
+    RunSpec grown = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
+        .group("h", TaskSpecs.task("b").build()).build();
+    try (SqliteJournal writer = SqliteJournal.create(db()); JournalReader reader = JournalReader.open(db())) {
+      writer.start(first.name(), SpecCodec.encode(first), T0);
+      writer.updateSpec(SpecCodec.encode(grown));
+      writer.append(TaskId.of("b"), new TaskEvent.Released(T0));
+
+      assertThat(reader.read().orElseThrow().run().specJson()).isEqualTo(SpecCodec.encode(first));
+      writer.flush();
+
+      Journal.Replay replay = reader.read().orElseThrow();
+      assertThat(replay.run().specSha256()).isEqualTo(Journal.RunInfo.sha256(SpecCodec.encode(grown)));
+      RunState state = JournalReader.state(replay);
+      assertThat(state.spec()).isEqualTo(grown);
+      assertThat(state.task(TaskId.of("b")).state()).isEqualTo(TaskState.INIT);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db());
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version FROM berth_schema")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getInt(1)).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aSpecUpdateMustBeJson() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      journal.start("r", "{}", T0);
+
+      assertThatThrownBy(() -> journal.updateSpec("{\"name\":"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("the spec is not JSON: ");
+      journal.flush();
+      assertThat(journal.replay().orElseThrow().run().specJson()).isEqualTo("{}");
+    }
+  }
+
+  @Test
   void resultsAndItemsMustBeJson() throws Exception {
     try (SqliteJournal journal = SqliteJournal.create(db())) {
       journal.start("r", "{}", T0);

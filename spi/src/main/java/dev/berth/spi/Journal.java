@@ -22,8 +22,8 @@ import java.util.TreeMap;
  * started with, every task event in the order it happened, the run's end, and the results and
  * named items tasks hand back.
  *
- * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #putResult}
- * and {@link #putItem} only buffer; {@link #flush} writes everything buffered since the last flush as
+ * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #putResult},
+ * {@link #putItem} and {@link #updateSpec} only buffer; {@link #flush} writes everything buffered since the last flush as
  * one unit (a group commit) and returns when it is durable. {@link #finish} flushes too. What was
  * buffered but not flushed when the process dies is lost, and a new process that opens the journal
  * sees exactly the flushed prefix: never a part of a flush.
@@ -71,6 +71,24 @@ public interface Journal extends AutoCloseable {
    * @throws IllegalStateException before {@link #start}, or after {@link #close}
    */
   void putItem(TaskId task, String name, String json);
+
+  /**
+   * Buffers a new spec for the run, replacing the stored spec text and its SHA-256 with the next
+   * {@link #flush}: for a run whose spec grows while it runs (a session's submitted groups). Call it
+   * no later than in the flush that holds the first event of a task the new spec adds, so that a
+   * replay never holds events of a task its spec lacks; several calls before one flush leave the
+   * last spec. {@link #replay()} returns the latest flushed spec; the run's name, start and end do
+   * not change.
+   *
+   * <p>The default refuses: a journal for runs whose spec never grows need not implement it.
+   *
+   * @throws IllegalArgumentException when the text is not JSON (implementations that parse JSON check)
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   * @throws UnsupportedOperationException when this journal cannot record a growing spec
+   */
+  default void updateSpec(String specJson) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot record a spec that grows");
+  }
 
   /**
    * Writes everything buffered, in call order, as one atomic unit and returns when it is durable.
@@ -132,6 +150,11 @@ public interface Journal extends AutoCloseable {
     /** A run that started and has not ended; computes the spec's SHA-256. */
     public static RunInfo started(String name, String specJson, Instant startedAt) {
       return new RunInfo(name, specJson, sha256(specJson), startedAt, Optional.empty(), Optional.empty());
+    }
+
+    /** This run with another spec (its SHA-256 computed), as {@link Journal#updateSpec} records it. */
+    public RunInfo withSpec(String newSpecJson) {
+      return new RunInfo(name, newSpecJson, sha256(newSpecJson), startedAt, status, finishedAt);
     }
 
     /** This run, ended. */

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * What every {@link Journal} must do, written once for the SQLite journal and {@link MemoryJournal}:
  * flushed writes replay in append order, buffered ones only after a flush, results and items are
- * kept by name, the run's end is recorded, and after a crash (simulated by {@link #reopen}) exactly
+ * kept by name, a growing spec replaces the stored one, the run's end is recorded, and after a crash (simulated by {@link #reopen}) exactly
  * what was flushed is there.
  */
 public abstract class JournalContractTest {
@@ -248,6 +248,80 @@ public abstract class JournalContractTest {
     after.append(A, launched(2, 1));
     after.flush();
     assertThat(replay(after).events()).extracting(Journal.Entry::seq).containsExactly(1L, 2L);
+  }
+
+  @Test
+  void anUpdatedSpecReplacesTheStoredOneWithItsHashOnceFlushed() throws Exception {
+    String grown = "{\"groups\":[\"g\"],\"name\":\"r\"}";
+    journal.start("r", SPEC, T0);
+
+    journal.updateSpec(grown);
+
+    assertThat(replay(journal).run().specJson()).isEqualTo(SPEC);
+    journal.flush();
+    Journal.RunInfo run = replay(journal).run();
+    assertThat(run.specJson()).isEqualTo(grown);
+    assertThat(run.specSha256()).isEqualTo(Journal.RunInfo.sha256(grown));
+    assertThat(run.name()).isEqualTo("r");
+    assertThat(run.startedAt()).isEqualTo(T0);
+    assertThat(replay(track(reopen(journal))).run()).isEqualTo(Journal.RunInfo.started("r", grown, T0));
+  }
+
+  @Test
+  void theLastSpecUpdateOfAFlushWinsAndTravelsWithTheEventsOfThatFlush() throws Exception {
+    String one = "{\"groups\":[1],\"name\":\"r\"}";
+    String two = "{\"groups\":[1,2],\"name\":\"r\"}";
+    journal.start("r", SPEC, T0);
+    journal.updateSpec(one);
+    journal.append(A, released(0));
+    journal.updateSpec(two);
+    journal.append(B, released(1));
+    journal.flush();
+
+    Journal.Replay replay = replay(journal);
+
+    assertThat(replay.run().specJson()).isEqualTo(two);
+    assertThat(replay.run().specSha256()).isEqualTo(Journal.RunInfo.sha256(two));
+    assertThat(replay.events()).extracting(Journal.Entry::task).containsExactly(A, B);
+  }
+
+  @Test
+  void aSpecUpdateNotFlushedIsLostInACrashWithTheEventsBufferedBesideIt() throws Exception {
+    String kept = "{\"groups\":[1],\"name\":\"r\"}";
+    journal.start("r", SPEC, T0);
+    journal.updateSpec(kept);
+    journal.append(A, released(0));
+    journal.flush();
+    journal.updateSpec("{\"groups\":[1,2],\"name\":\"r\"}");
+    journal.append(B, released(1));
+
+    Journal after = track(reopen(journal));
+
+    Journal.Replay replay = replay(after);
+    assertThat(replay.run().specJson()).isEqualTo(kept);
+    assertThat(replay.events()).extracting(Journal.Entry::task).containsExactly(A);
+  }
+
+  @Test
+  void aFinishedRunKeepsItsLatestSpecAndItsEnd() throws Exception {
+    String grown = "{\"groups\":[1],\"name\":\"r\"}";
+    journal.start("r", SPEC, T0);
+    journal.updateSpec(grown);
+
+    journal.finish(RunStatus.SUCCEEDED, T0.plusSeconds(5));
+
+    Journal.RunInfo run = replay(track(reopen(journal))).run();
+    assertThat(run.specJson()).isEqualTo(grown);
+    assertThat(run.status()).contains(RunStatus.SUCCEEDED);
+    assertThat(run.finishedAt()).contains(T0.plusSeconds(5));
+  }
+
+  @Test
+  void updatingTheSpecBeforeTheRunStartedOrAfterCloseIsRefused() throws Exception {
+    assertThatThrownBy(() -> journal.updateSpec(SPEC)).isInstanceOf(IllegalStateException.class);
+    journal.start("r", SPEC, T0);
+    journal.close();
+    assertThatThrownBy(() -> journal.updateSpec(SPEC)).isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -99,6 +99,13 @@ public final class MemoryJournal implements Journal {
   }
 
   @Override
+  public void updateSpec(String specJson) {
+    writable();
+    Objects.requireNonNull(specJson, "specJson");
+    buffer.add(() -> stored.run = stored.run.withSpec(specJson));
+  }
+
+  @Override
   public void flush() {
     open();
     if (!buffer.isEmpty()) {

@@ -94,6 +94,8 @@ public final class Engine {
   private RunResult result;
   private boolean open;
   private Journal journal = Journals.NONE;
+  private java.util.function.Function<RunSpec, String> specEncoder;
+  private boolean specGrew;
   private Journal.Replay restored;
   private final List<Runnable> unannounced = new ArrayList<>();
 
@@ -153,6 +155,22 @@ public final class Engine {
   }
 
   /**
+   * Records every event in this journal, as {@link #journal(Journal)}, and also the spec as it
+   * grows: after {@link #submit} added groups, the spec encoded by {@code specEncoder} (the journal
+   * module's {@code SpecCodec::encode}, which this module does not depend on) goes to
+   * {@link Journal#updateSpec} once per engine step, in the same flush as the new tasks' first
+   * events, so a resumed session knows every task it had. Use it for a {@link #keepOpen} run whose
+   * journal must be resumable; {@link #journal(Journal)} suffices for runs whose spec never grows.
+   * Call before starting.
+   */
+  public Engine journal(Journal j, java.util.function.Function<RunSpec, String> specEncoder) {
+    java.util.Objects.requireNonNull(specEncoder, "specEncoder");
+    journal(j);
+    this.specEncoder = specEncoder;
+    return this;
+  }
+
+  /**
    * Resumes a run from what its journal holds: the events are folded into the state, attempts that
    * were running when the last scheduler stopped are settled (their exit code recorded, adopted if
    * still alive, or counted as interrupted), and retry counts carry over. Call before starting.
@@ -193,6 +211,7 @@ public final class Engine {
       }
       try {
         state.add(group, clock.instant());
+        specGrew = true; // journalled by the next commit, before the group's first event is shown
         added.complete(null);
       } catch (IllegalArgumentException e) {
         added.completeExceptionally(e);
@@ -258,6 +277,10 @@ public final class Engine {
    */
   private void commit() {
     try {
+      if (specGrew && specEncoder != null) {
+        journal.updateSpec(specEncoder.apply(state.spec()));
+      }
+      specGrew = false;
       journal.flush();
     } catch (JournalException e) {
       throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
