@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -40,7 +41,7 @@ public final class RunState {
   private final List<Integer> unfinishedPerGroup = new ArrayList<>();
   private final List<Instant> groupActivatedAt = new ArrayList<>();
   private int unfinished;
-  private int readyNeedingCare;
+  private final Set<TaskRecord> readyNeedingCare = new TreeSet<>(START_ORDER);
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> addedAt = new TreeMap<>();
@@ -70,11 +71,15 @@ public final class RunState {
     if (before == TaskState.QUEUED) {
       queued.remove(r);
     }
-    if (before == TaskState.INIT && ready.remove(r) && needsCare(r)) {
-      readyNeedingCare--;
+    if (before == TaskState.INIT) {
+      ready.remove(r);
+      readyNeedingCare.remove(r);
     }
-    if (after == TaskState.INIT && ready.add(r) && needsCare(r)) {
-      readyNeedingCare++;
+    if (after == TaskState.INIT) {
+      ready.add(r);
+      if (needsCare(r)) {
+        readyNeedingCare.add(r);
+      }
     }
     if (event instanceof TaskEvent.Launched l) {
       occupancy.put(id, new Occupancy(l.at(), l.placement()));
@@ -221,7 +226,7 @@ public final class RunState {
 
   /** How many ready tasks {@link #needsCare need care}. */
   public int readyNeedingCare() {
-    return readyNeedingCare;
+    return readyNeedingCare.size();
   }
 
   /** Tasks still waiting for their group or their dependencies, in submission order. */
