@@ -17,6 +17,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,6 +34,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * period run on its {@code berth-kill} thread.
  */
 public final class LocalProcessExecutor implements Executor {
+
+  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+      .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private static final int EXIT_THREADS = 2;
   private static final File NO_INPUT =
@@ -63,7 +68,7 @@ public final class LocalProcessExecutor implements Executor {
     createFolder(request, request.workdir(), "working directory");
     createFolder(request, request.stdout().toAbsolutePath().getParent(), "folder of the output file");
     createFolder(request, request.stderr().toAbsolutePath().getParent(), "folder of the error file");
-    ProcessBuilder builder = new ProcessBuilder(request.command())
+    ProcessBuilder builder = new ProcessBuilder(inOwnSession(request))
         .directory(request.workdir().toFile())
         .redirectInput(Redirect.from(NO_INPUT))
         .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
@@ -90,6 +95,43 @@ public final class LocalProcessExecutor implements Executor {
   public void close() {
     exitThreads.shutdown();
     killTimer.shutdown();
+  }
+
+  /**
+   * The argument vector, started through {@code setsid} where the system has it: each task then
+   * leads a session of its own, so Ctrl-C in Berth's terminal (or the terminal closing) reaches
+   * Berth alone, which cancels the task and its whole tree itself, instead of killing the task's
+   * shell and orphaning its background children. {@code setsid} execs the program in place, so the
+   * process and its pid stay the task's. Because a missing program would then fail inside setsid,
+   * it is looked up first, to fail the launch as ProcessBuilder would.
+   */
+  private static List<String> inOwnSession(LaunchRequest request) throws LaunchException {
+    List<String> argv = request.command();
+    if (SETSID.isEmpty()) {
+      return argv;
+    }
+    String program = argv.get(0);
+    if (!runnable(program, request)) {
+      throw failure(request, "No such file or directory (or not executable)",
+          new java.io.FileNotFoundException(program));
+    }
+    List<String> wrapped = new ArrayList<>(argv.size() + 1);
+    wrapped.add(SETSID.get());
+    wrapped.addAll(argv);
+    return wrapped;
+  }
+
+  private static boolean runnable(String program, LaunchRequest request) {
+    if (program.contains("/")) {
+      return Files.isExecutable(request.workdir().resolve(program));
+    }
+    String path = request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
+    for (String dir : path.split(java.io.File.pathSeparator)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void createFolder(LaunchRequest request, Path folder, String what) throws LaunchException {

@@ -176,6 +176,19 @@ class LocalProcessExecutorTest {
   }
 
   @Test
+  void aTaskLeadsASessionOfItsOwnSoTerminalSignalsReachBerthAlone() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "setsid is not installed");
+    Exits exits = new Exits();
+    var execution = executor.launch(request("session", List.of("sh", "-c", "echo $$ > pid; cut -d' ' -f6 /proc/$$/stat > sid")), exits);
+    assertThat(exits.await()).isZero();
+
+    long pid = Long.parseLong(Files.readString(dir.resolve("work/session/pid")).strip());
+    long sid = Long.parseLong(Files.readString(dir.resolve("work/session/sid")).strip());
+    assertThat(pid).as("setsid execs in place: the task keeps its pid").isEqualTo(execution.pid());
+    assertThat(sid).as("the task leads its own session").isEqualTo(pid);
+  }
+
+  @Test
   void aClosedExecutorRefusesLaunches() {
     executor.close();
 
