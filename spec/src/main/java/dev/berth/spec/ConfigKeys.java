@@ -76,6 +76,9 @@ public final class ConfigKeys {
       new ConfigEntry<>("scheduler.oom-growth",
           "factor a task's memory (or GPU memory) reservation grows by after it ran out of it, capped at what fits",
           Values.BACKOFF, SchedulerConfig.Builder::oomGrowth, c -> Double.toString(c.oomGrowth())),
+      new ConfigEntry<>("scheduler.learn-usage",
+          "under placement auto: learn a group's GPU estimate from the measured peaks of its ended tasks: mean, max"
+              + " or off", Values.TEXT, SchedulerConfig.Builder::learnUsage, SchedulerConfig::learnUsage),
       smtp("enable", "mail the reports", Values.BOOLEAN, c -> Boolean.toString(c.enable())),
       smtp("server-host", "SMTP server", Values.TEXT, c -> c.serverHost()),
       smtp("server-port", "SMTP port; 0 = 25, or 465 with tls, or 587 with starttls", Values.wholeNumber(0),

@@ -21,7 +21,7 @@ class ConfigKeysTest {
         "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
         "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
         "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
-        "scheduler.oom-growth", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
+        "scheduler.oom-growth", "scheduler.learn-usage", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
         "smtp.password-env", "smtp.receiver", "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers",
         "smtp.send");
     assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
@@ -31,7 +31,7 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::defaultValue)
         .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
-            "0", "5s", "5s", "0", "1.5", "false");
+            "0", "5s", "5s", "0", "1.5", "mean", "false");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.berth.core.model;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -33,6 +34,8 @@ import java.util.Objects;
  * @param seed seed of the random placement policies ({@code scheduler.seed})
  * @param smtp mail settings ({@code smtp.*})
  * @param oomGrowth factor a task's reservation grows by after it ran out of that memory ({@code scheduler.oom-growth})
+ * @param learnUsage under placement {@code auto}: how a group's GPU estimate is learned from the measured
+ *     peaks of its finished tasks, {@code mean}, {@code max} or {@code off} ({@code scheduler.learn-usage})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -54,7 +57,8 @@ public record SchedulerConfig(
     Duration availableInterval,
     long seed,
     SmtpConfig smtp,
-    double oomGrowth) {
+    double oomGrowth,
+    String learnUsage) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -86,6 +90,9 @@ public record SchedulerConfig(
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
     Objects.requireNonNull(smtp, "smtp");
+    if (!List.of("mean", "max", "off").contains(learnUsage)) {
+      throw new IllegalArgumentException("scheduler.learn-usage must be mean, max or off but was " + learnUsage);
+    }
     if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
       throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
     }
@@ -121,7 +128,8 @@ public record SchedulerConfig(
         .availableInterval(availableInterval)
         .seed(seed)
         .smtp(smtp)
-        .oomGrowth(oomGrowth);
+        .oomGrowth(oomGrowth)
+        .learnUsage(learnUsage);
   }
 
   private static void nonNegative(String key, long value) {
@@ -164,8 +172,15 @@ public record SchedulerConfig(
     private long seed;
     private SmtpConfig smtp = SmtpConfig.DEFAULTS;
     private double oomGrowth = 1.5;
+    private String learnUsage = "mean";
 
     private Builder() {}
+
+    /** {@code scheduler.learn-usage}. */
+    public Builder learnUsage(String v) {
+      learnUsage = v;
+      return this;
+    }
 
     /** {@code scheduler.oom-growth}. */
     public Builder oomGrowth(double v) {
@@ -298,7 +313,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, smtp, oomGrowth);
+          seed, smtp, oomGrowth, learnUsage);
     }
   }
 }

@@ -67,6 +67,25 @@ public final class Attempts {
     return grown(r.spec().gpu().memoryBytes(), gpuOoms(r), cap);
   }
 
+  /**
+   * The GPU memory the next placement reserves, learning the estimate under placement {@code auto}
+   * as FLGo's AutoScheduler does: the mean (or max) of the peaks measured for the group's tasks that
+   * have ended, so tasks still warming up never drag it down. Without such peaks, the request.
+   */
+  public long gpuMemory(TaskRecord r, long cap, RunState state) {
+    String policy = r.spec().gpu().placement().orElse(config.placement());
+    if (!policy.equals("auto") || config.learnUsage().equals("off") || r.spec().gpu().wholeDevices() > 0) {
+      return gpuMemory(r, cap);
+    }
+    Optional<long[]> peaks = state.endedGpuPeaks(r.groupIndex());
+    if (peaks.isEmpty()) {
+      return gpuMemory(r, cap);
+    }
+    long[] p = peaks.get();
+    long learned = config.learnUsage().equals("max") ? p[2] : (p[1] + p[0] - 1) / p[0];
+    return grown(learned, gpuOoms(r), cap);
+  }
+
   private long grown(long bytes, int times, long cap) {
     if (times == 0 || bytes == 0) {
       return bytes;

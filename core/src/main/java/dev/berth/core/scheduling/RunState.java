@@ -45,6 +45,8 @@ public final class RunState {
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> addedAt = new TreeMap<>();
+  private final SortedMap<TaskId, Long> gpuPeaks = new TreeMap<>();
+  private final SortedMap<Integer, long[]> endedPeaks = new TreeMap<>();
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
   private long gpuPlacements;
 
@@ -105,6 +107,13 @@ public final class RunState {
       unfinishedPerGroup.set(r.groupIndex(), unfinishedPerGroup.get(r.groupIndex()) - 1);
       unfinished--;
       activate(activeGroup(), event.at());
+      Long peak = gpuPeaks.get(id);
+      if (peak != null) {
+        long[] stats = endedPeaks.computeIfAbsent(r.groupIndex(), g -> new long[3]);
+        stats[0]++;
+        stats[1] += peak;
+        stats[2] = Math.max(stats[2], peak);
+      }
     }
   }
 
@@ -204,6 +213,27 @@ public final class RunState {
    * @param placement host resources, device and GPU memory
    */
   public record Occupancy(Instant since, Placement placement) {}
+
+  /**
+   * Records GPU memory a running task was seen using; the highest reading is kept. Measurements,
+   * not events: after a resume, learning starts again from the tasks that end from then on.
+   */
+  public void observeGpuUsage(TaskId task, long bytes) {
+    gpuPeaks.merge(task, bytes, Math::max);
+  }
+
+  /**
+   * For a group, the GPU peaks of its ended tasks: {count, sum, max}; empty when none was measured.
+   */
+  public Optional<long[]> endedGpuPeaks(int group) {
+    long[] stats = endedPeaks.get(group);
+    return stats == null ? Optional.empty() : Optional.of(stats.clone());
+  }
+
+  /** The highest GPU memory each task was seen using. */
+  public SortedMap<TaskId, Long> gpuPeaks() {
+    return Collections.unmodifiableSortedMap(gpuPeaks);
+  }
 
   /** When Berth last placed a task on each GPU, by device index. */
   public SortedMap<Integer, Instant> lastPlacedAt() {

@@ -150,7 +150,7 @@ public final class Scheduler {
     }
     loaded.sort(RunState.START_ORDER);
     for (TaskRecord r : loaded) {
-      var gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare()));
+      var gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state));
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Exit(r.spec().id(), plan.never().get()));
@@ -205,7 +205,7 @@ public final class Scheduler {
         continue;
       }
       GpuRequest gpu = r.spec().gpu().wantsGpu()
-          ? r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare())) : r.spec().gpu();
+          ? r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state)) : r.spec().gpu();
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Fail(id, plan.never().get()));

@@ -588,6 +588,7 @@ public final class Engine {
     });
     Instant now = clock.instant();
     snapshot = probe.read(now, pids).withGpus(gpus.read(now, pids));
+    snapshot.gpus().taskMemoryBytes().forEach(state::observeGpuUsage);
     listener.probed(snapshot);
   }
 
