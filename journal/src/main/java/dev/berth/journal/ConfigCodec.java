@@ -33,6 +33,7 @@ final class ConfigCodec {
     scheduler.put("available-interval", Json.of(c.availableInterval().toString()));
     scheduler.put("seed", Json.of(c.seed()));
     scheduler.put("oom-growth", Json.of(c.oomGrowth()));
+    scheduler.put("learn-usage", Json.of(c.learnUsage()));
     Map<String, Json> utilization = new LinkedHashMap<>();
     utilization.put("cpu", Json.of(c.cpuUtilizationLimit()));
     utilization.put("memory", Json.of(c.memoryUtilizationLimit()));
@@ -97,7 +98,9 @@ final class ConfigCodec {
         s.duration("available-interval"),
         s.longValue("seed"),
         smtp(config.object("smtp")),
-        s.doubleValue("oom-growth"));
+        s.doubleValue("oom-growth"),
+        // journals written before the key existed hold no value: the default then applies
+        s.optional("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()));
     s.done();
     u.done();
     r.done();
