@@ -19,8 +19,8 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.control.channel.ControlCommand;
+import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.ReportWriter;
-import dev.berth.core.gpu.GpuDevice;
 import dev.berth.spi.Execution;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.Executor;
@@ -59,17 +59,7 @@ public final class Engine {
   private static final long TERMINATE_GRACE_MILLIS = 5_000;
   private static final int STDERR_TAIL_BYTES = 16 * 1024;
 
-  private static final GpuProbe NO_GPUS = new GpuProbe() {
-    @Override
-    public List<GpuDevice> read() {
-      return List.of();
-    }
-
-    @Override
-    public String source() {
-      return GpuProbe.NONE;
-    }
-  };
+  private static final GpuProbe NO_GPUS = new NoGpuProbe();
 
   private final RunState state;
   private final Scheduler scheduler;
@@ -427,9 +417,11 @@ public final class Engine {
   private void spawn(TaskRecord r, int attempt, Placement placement) {
     TaskSpec spec = r.spec();
     TaskId id = spec.id();
+    SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(id, attempt) : new TreeMap<>();
+    SortedMap<String, String> env = TaskEnvironment.of(
+        state, layout, spec, attempt, placement, channelEnv, !snapshot.gpus().devices().isEmpty());
     LaunchRequest request = new LaunchRequest(
-        spec.id(), attempt, spec.command(), environment(spec, attempt, placement), layout.taskDir(spec),
-        layout.stdout(spec), layout.stderr(spec));
+        id, attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec));
     try {
       java.nio.file.Path dir = layout.taskDir(spec);
       Execution execution = executor.launch(request, code -> {
@@ -500,43 +492,6 @@ public final class Engine {
       wakeAt = null;
       wake = null;
     }));
-  }
-
-  private SortedMap<String, String> environment(TaskSpec spec, int attempt, Placement placement) {
-    SortedMap<String, String> env = new TreeMap<>(spec.env());
-    env.put("BERTH_RUN", state.spec().name());
-    env.put("BERTH_RUN_DIR", layout.runDir().toString());
-    env.put("BERTH_GROUP", spec.group());
-    env.put("BERTH_TASK_ID", spec.id().value());
-    env.put("BERTH_TASK_DIR", layout.taskDir(spec).toString());
-    env.put("BERTH_ATTEMPT", Integer.toString(attempt));
-    env.put("BERTH_DEVICE", placement.device());
-    List<Integer> gpuIndices = placement.gpuIndices();
-    if (spec.twoStage()) {
-      // The device is chosen after loading, so a two-stage task sees every GPU and trains on the one named.
-      env.putAll(channel.register(spec.id(), attempt));
-      env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");
-    } else if (!gpuIndices.isEmpty()) {
-      env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID"); // the order NVML and nvidia-smi number devices in
-      env.put("CUDA_VISIBLE_DEVICES", String.join(",", gpuIndices.stream().map(String::valueOf).toList()));
-      env.put("BERTH_GPU_MEMORY_BYTES", Long.toString(placement.gpuMemoryBytes()));
-    } else if (!snapshot.gpus().devices().isEmpty()) {
-      env.put("CUDA_VISIBLE_DEVICES", ""); // a CPU task must not grab a GPU Berth did not give it
-    }
-    env.put("BERTH_CPUS", Double.toString(placement.milliCpus() / 1000.0));
-    env.put("BERTH_MEMORY_BYTES", Long.toString(placement.memoryBytes()));
-    for (TaskId dep : spec.dependsOn()) {
-      env.put("BERTH_DEP_" + envName(dep.value()) + "_DIR", layout.taskDir(state.task(dep).spec()).toString());
-    }
-    if (!spec.dependsOn().isEmpty()) {
-      env.put("BERTH_DEPS_FILE", DependencyFile.write(layout, state, spec).toString());
-    }
-    spec.params().forEach((k, v) -> env.put("BERTH_PARAM_" + envName(k), v));
-    return env;
-  }
-
-  private static String envName(String s) {
-    return s.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
   }
 
   private void exited(TaskId id, int attempt, int exitCode) {
@@ -624,10 +579,5 @@ public final class Engine {
     commit();
     result = new RunResult(report, layout.reportJson());
     listener.runFinished(report);
-  }
-
-  /** The tasks running now, for status displays; read from the loop thread. */
-  public List<TaskId> runningTasks() {
-    return List.copyOf(executions.keySet());
   }
 }
