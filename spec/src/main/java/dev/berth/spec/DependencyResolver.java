@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -38,6 +39,64 @@ final class DependencyResolver {
 
   /** The groups with every recorded dependency resolved onto their tasks. */
   List<GroupSpec> resolve(List<GroupSpec> groups) throws SpecException {
+    return resolve(groups, true);
+  }
+
+  /**
+   * The groups with every recorded dependency resolved onto their tasks, and the graph checked
+   * where the user wrote it: a dependency on a task of a later group (when groups run one after
+   * another) and a cycle are reported at the {@code after} or {@code follow} that makes them.
+   */
+  List<GroupSpec> resolve(List<GroupSpec> groups, boolean groupsInParallel) throws SpecException {
+    List<GroupSpec> resolved = resolveRefs(groups);
+    check(resolved, groupsInParallel);
+    return resolved;
+  }
+
+  private void check(List<GroupSpec> groups, boolean groupsInParallel) throws SpecException {
+    Map<TaskId, Integer> groupOf = new HashMap<>();
+    for (int g = 0; g < groups.size(); g++) {
+      for (TaskSpec t : groups.get(g).tasks()) {
+        groupOf.put(t.id(), g);
+      }
+    }
+    Map<TaskId, List<TaskId>> parents = new LinkedHashMap<>();
+    for (int g = 0; g < groups.size(); g++) {
+      for (TaskSpec t : groups.get(g).tasks()) {
+        parents.put(t.id(), t.dependsOn());
+        for (TaskId p : t.dependsOn()) {
+          int pg = groupOf.get(p);
+          if (!groupsInParallel && pg > g) {
+            throw fieldOf(t.id(), p).problem("task " + t.id() + " (group " + groups.get(g).name() + ") depends on "
+                + p + " in the later group " + groups.get(pg).name() + "; groups run one after another, so set"
+                + " groups-in-parallel: true or move " + p + " to an earlier group");
+          }
+        }
+      }
+    }
+    Optional<List<TaskId>> cycle = dev.berth.core.deps.Cycles.find(parents);
+    if (cycle.isPresent()) {
+      List<TaskId> c = cycle.get();
+      throw fieldOf(c.get(0), c.get(1)).problem("dependency cycle: "
+          + String.join(" -> ", c.stream().map(TaskId::value).toList()));
+    }
+  }
+
+  /** Where the dependency of {@code task} on {@code parent} was written: its after, else its follow. */
+  private Field fieldOf(TaskId task, TaskId parent) {
+    Pending a = after.get(task.value());
+    Pending f = follow.get(task.value());
+    if (a != null && (f == null || a.patterns().stream().anyMatch(p -> mayName(p, parent)))) {
+      return a.ref().field();
+    }
+    return f != null ? f.ref().field() : a.ref().field();
+  }
+
+  private static boolean mayName(String pattern, TaskId parent) {
+    return pattern.startsWith("group:") || TaskPattern.of(pattern).matches(parent.value());
+  }
+
+  private List<GroupSpec> resolveRefs(List<GroupSpec> groups) throws SpecException {
     if (after.isEmpty() && follow.isEmpty()) {
       return groups;
     }

@@ -41,7 +41,8 @@ final class RunSpecReader {
     YamlNode parallelNode = map.get("groups-in-parallel");
     boolean parallel = parallelNode != null && bool(parallelNode, root.key("groups-in-parallel"));
     DependencyResolver dependencies = new DependencyResolver();
-    List<GroupSpec> resolved = dependencies.resolve(groups(groups, root.key("groups"), config, builtIns, dependencies));
+    List<GroupSpec> resolved = dependencies.resolve(
+        groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
     try {
       return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")),
           ReportingReader.read(map.get("objective"), map.get("notify"), root));

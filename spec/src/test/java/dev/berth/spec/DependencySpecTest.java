@@ -346,9 +346,9 @@ class DependencySpecTest {
         task("unknown group with a suggestion", a + "- {id: b, command: [x], after: \"group:mian\"}",
             "groups[0].tasks[1].after", "'group:mian' names no group; did you mean 'group:main'?"),
         task("cycle", "- {id: a, command: [x], after: b}\n- {id: b, command: [x], after: c}\n"
-            + "- {id: c, command: [x], after: a}", "groups", "dependency cycle: a -> b -> c -> a"),
+            + "- {id: c, command: [x], after: a}", "groups[0].tasks[0].after", "dependency cycle: a -> b -> c -> a"),
         task("cycle through follow", "- {id: a, command: [x], follow: b}\n- {id: b, command: [x], after: a}",
-            "groups", "dependency cycle: a -> b -> a"),
+            "groups[0].tasks[0].follow", "dependency cycle: a -> b -> a"),
         new Bad("dependency on a later group", """
             name: run
             groups:
@@ -358,7 +358,7 @@ class DependencySpecTest {
               - name: second
                 tasks:
                   - {id: b, command: [x]}
-            """, "groups", "task a (group first) depends on b in the later group second"),
+            """, "groups[0].tasks[0].after", "task a (group first) depends on b in the later group second"),
         task("neither success nor failure", a + "- {id: b, command: [x], after: {tasks: [prep], success: false}}",
             "groups[0].tasks[1].after", "can never be met"),
         task("unknown key in the mapping form", a + "- {id: b, command: [x], after: {tasks: [prep], any: true}}",
