@@ -179,7 +179,7 @@ class DependencyRunTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).isEqualTo(2);
-    assertThat(run.err.strip()).isEqualTo("berth: " + spec + ": groups: dependency cycle: a -> b -> a");
+    assertThat(run.err.strip()).isEqualTo("berth: " + spec + ": groups[0].tasks[0].after: dependency cycle: a -> b -> a");
     assertThat(dir.resolve("out")).doesNotExist();
   }
 
