@@ -93,6 +93,14 @@ public record RunSpec(
           }
         }
         parents.put(t.id(), t.dependsOn());
+        Map<String, TaskId> envNames = new HashMap<>();
+        for (TaskId p : t.dependsOn()) {
+          TaskId other = envNames.put(p.envName(), p);
+          if (other != null) {
+            throw new IllegalArgumentException("task " + t.id() + " depends on " + other + " and " + p
+                + ", which would both be BERTH_DEP_" + p.envName() + "_DIR; rename one of them");
+          }
+        }
       }
     }
     dev.berth.core.deps.Cycles.find(parents).ifPresent(cycle -> {

@@ -23,6 +23,16 @@ public record TaskId(String value) implements Comparable<TaskId> {
     return new TaskId(value);
   }
 
+  /** This id as it appears in a variable name such as {@code BERTH_DEP_<ID>_DIR}. */
+  public String envName() {
+    return envName(value);
+  }
+
+  /** Text as it appears in a variable name: upper case, characters other than letters and digits as _. */
+  public static String envName(String text) {
+    return text.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+  }
+
   @Override
   public int compareTo(TaskId other) {
     return value.compareTo(other.value);

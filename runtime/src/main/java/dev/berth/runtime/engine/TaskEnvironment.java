@@ -5,7 +5,6 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.RunState;
 import java.util.List;
-import java.util.Locale;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -48,17 +47,12 @@ final class TaskEnvironment {
     env.put("BERTH_CPUS", Double.toString(placement.milliCpus() / 1000.0));
     env.put("BERTH_MEMORY_BYTES", Long.toString(placement.memoryBytes()));
     for (TaskId dep : spec.dependsOn()) {
-      env.put("BERTH_DEP_" + name(dep.value()) + "_DIR", layout.taskDir(state.task(dep).spec()).toString());
+      env.put("BERTH_DEP_" + dep.envName() + "_DIR", layout.taskDir(state.task(dep).spec()).toString());
     }
     if (!spec.dependsOn().isEmpty()) {
       env.put("BERTH_DEPS_FILE", DependencyFile.write(layout, state, spec).toString());
     }
-    spec.params().forEach((k, v) -> env.put("BERTH_PARAM_" + name(k), v));
+    spec.params().forEach((k, v) -> env.put("BERTH_PARAM_" + TaskId.envName(k), v));
     return env;
-  }
-
-  /** A task id or matrix name as it appears in a variable name: upper case, other characters as _. */
-  static String name(String s) {
-    return s.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
   }
 }
