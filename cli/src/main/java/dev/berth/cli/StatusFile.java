@@ -6,10 +6,9 @@ import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.runtime.engine.RunListener;
+import dev.berth.runtime.files.AtomicFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -65,10 +64,7 @@ final class StatusFile implements RunListener, AutoCloseable {
       tasks.put(w.task().value(), String.join("; ", w.refusals().stream().map(Refusal::describe).toList()));
     }
     try {
-      Files.createDirectories(file.getParent());
-      Path tmp = file.resolveSibling("waiting.json.tmp");
-      Files.write(tmp, JSON.writeValueAsBytes(root));
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      AtomicFiles.write(file, JSON.writeValueAsBytes(root));
     } catch (IOException e) {
       // status is a convenience; the run goes on without it
     }

@@ -3,8 +3,6 @@ package dev.berth.client;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** A submitted group: a handle per task, and the group's end once every task ended. Thread-safe. */
@@ -39,14 +37,7 @@ public final class GroupHandle {
 
   /** Waits up to {@code timeout}; true when every task ended in time. */
   public boolean await(Duration timeout) throws InterruptedException {
-    try {
-      done.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return true;
-    }
+    return Waits.await(done, timeout);
   }
 
   /**
@@ -55,11 +46,7 @@ public final class GroupHandle {
    * @throws IllegalStateException when the session's engine stopped first
    */
   public GroupResult get() throws InterruptedException {
-    try {
-      return done.get();
-    } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
-    }
+    return Waits.get(done);
   }
 
   /**
@@ -68,11 +55,7 @@ public final class GroupHandle {
    * @throws TimeoutException when some task has not ended in time
    */
   public GroupResult get(Duration timeout) throws InterruptedException, TimeoutException {
-    try {
-      return done.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
-    }
+    return Waits.get(done, timeout);
   }
 
   /** Cancels every task of the group that has not ended. */

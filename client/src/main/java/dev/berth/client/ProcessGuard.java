@@ -1,11 +1,11 @@
 package dev.berth.client;
 
+import dev.berth.runtime.exec.ProcessTrees;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -130,35 +130,13 @@ final class ProcessGuard implements Executor {
         execution.terminate(graceMillis);
         return;
       }
-      // Taken before any signal: children of a process that dies are handed to another parent.
-      Set<ProcessHandle> tree = treeOf(root.get());
-      tree.forEach(ProcessHandle::destroy);
+      Set<ProcessHandle> tree = ProcessTrees.of(root.get());
+      ProcessTrees.terminate(tree);
       try {
-        killer.schedule(new Kill(tree), graceMillis, TimeUnit.MILLISECONDS);
+        killer.schedule(() -> ProcessTrees.killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
       } catch (RejectedExecutionException closed) {
-        new Kill(tree).run();
+        ProcessTrees.killAlive(tree);
       }
     }
-  }
-
-  /** Kills whatever of a tree is still alive, with what its living members started since. */
-  private record Kill(Set<ProcessHandle> snapshot) implements Runnable {
-    @Override
-    public void run() {
-      Set<ProcessHandle> tree = new LinkedHashSet<>();
-      for (ProcessHandle member : snapshot) {
-        if (member.isAlive()) {
-          tree.addAll(treeOf(member));
-        }
-      }
-      tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-    }
-  }
-
-  private static Set<ProcessHandle> treeOf(ProcessHandle root) {
-    Set<ProcessHandle> tree = new LinkedHashSet<>();
-    tree.add(root);
-    root.descendants().forEach(tree::add);
-    return tree;
   }
 }

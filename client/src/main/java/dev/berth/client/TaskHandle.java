@@ -8,8 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -81,14 +79,7 @@ public final class TaskHandle {
    * @return true when it ended (in any way), false when the time ran out first
    */
   public boolean await(Duration timeout) throws InterruptedException {
-    try {
-      done.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-      return true;
-    } catch (TimeoutException e) {
-      return false;
-    } catch (ExecutionException e) {
-      return true;
-    }
+    return Waits.await(done, timeout);
   }
 
   /**
@@ -97,11 +88,7 @@ public final class TaskHandle {
    * @throws IllegalStateException when the session's engine stopped before the task ended
    */
   public TaskResult get() throws InterruptedException {
-    try {
-      return done.get();
-    } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
-    }
+    return Waits.get(done);
   }
 
   /**
@@ -111,11 +98,7 @@ public final class TaskHandle {
    * @throws IllegalStateException when the session's engine stopped before the task ended
    */
   public TaskResult get(Duration timeout) throws InterruptedException, TimeoutException {
-    try {
-      return done.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
-    } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
-    }
+    return Waits.get(done, timeout);
   }
 
   /**

@@ -60,9 +60,9 @@ public final class Scheduler {
     Pass pass = new Pass(now);
     List<TaskRecord> released = releaseQueued(state, pass);
     DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
-    afterReports(state, pass);
-    trainLoaded(state, devices, pass);
-    admitReady(state, snapshot, devices, released, pass);
+    Processes processes = scanProcesses(state, pass);
+    trainLoaded(processes.loaded(), state, devices, pass);
+    admitReady(state, snapshot, devices, released, processes.loading(), pass);
     killOverdue(state, pass);
     return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
   }
@@ -130,25 +130,36 @@ public final class Scheduler {
     return attempts;
   }
 
-  private void afterReports(RunState state, Pass pass) {
+  /**
+   * The tasks that have a process, looked at once: what a two-stage task that reported (finished,
+   * failed, out of memory) does next, the loaded tasks that wait for a device, in start order, and
+   * fedflow's "waiting" count (started but not training), which max-waiting caps.
+   */
+  private Processes scanProcesses(RunState state, Pass pass) {
+    List<TaskRecord> loaded = new ArrayList<>();
+    int loading = 0;
     for (TaskId id : state.running().keySet()) {
-      attempts.afterReport(state.task(id)).ifPresent(pass.actions::add);
+      TaskRecord r = state.task(id);
+      attempts.afterReport(r).ifPresent(pass.actions::add);
+      TaskState s = r.state();
+      if (s == TaskState.WAITING) {
+        loaded.add(r);
+      }
+      if (s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.WAITING) {
+        loading++;
+      }
     }
+    loaded.sort(RunState.START_ORDER);
+    return new Processes(loaded, loading);
   }
+
+  private record Processes(List<TaskRecord> loaded, int loading) {}
 
   /**
    * Loaded two-stage tasks get devices before new tasks do, and never wait for a process slot:
    * their process already exists (fedflow deadlocks here when every slot holds a loaded task).
    */
-  private void trainLoaded(RunState state, DeviceLedger devices, Pass pass) {
-    List<TaskRecord> loaded = new ArrayList<>();
-    for (TaskId id : state.running().keySet()) {
-      TaskRecord r = state.task(id);
-      if (r.state() == TaskState.WAITING) {
-        loaded.add(r);
-      }
-    }
-    loaded.sort(RunState.START_ORDER);
+  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Pass pass) {
     for (TaskRecord r : loaded) {
       var gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state));
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
@@ -167,7 +178,7 @@ public final class Scheduler {
   }
 
   private void admitReady(RunState state, HostSnapshot snapshot, DeviceLedger devices, List<TaskRecord> released,
-      Pass pass) {
+      int waitingTwoStage, Pass pass) {
     java.util.Collection<TaskRecord> ordered = state.ready();
     if (!released.isEmpty()) {
       // Tasks released in this pass join the ready ones in start order; without any, the ready set
@@ -178,7 +189,6 @@ public final class Scheduler {
       ordered = merged;
     }
     HostLedger ledger = HostLedger.of(config, snapshot, state.running());
-    int waitingTwoStage = countLoading(state);
     int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
     int seen = 0;
     for (TaskRecord r : ordered) {
@@ -255,18 +265,6 @@ public final class Scheduler {
         waitingTwoStage++;
       }
     }
-  }
-
-  /** Two-stage tasks started but not training: fedflow's "waiting" count, capped by max-waiting. */
-  private static int countLoading(RunState state) {
-    int n = 0;
-    for (TaskId id : state.running().keySet()) {
-      TaskState s = state.task(id).state();
-      if (s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.WAITING) {
-        n++;
-      }
-    }
-    return n;
   }
 
   /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */

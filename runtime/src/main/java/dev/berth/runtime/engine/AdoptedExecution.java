@@ -1,7 +1,8 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.spi.Execution;
-import java.util.List;
+import dev.berth.runtime.exec.ProcessTrees;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -34,14 +35,9 @@ final class AdoptedExecution implements Execution {
 
   @Override
   public void terminate(long graceMillis) {
-    List<ProcessHandle> tree = process.descendants().toList();
-    process.destroy();
-    tree.forEach(ProcessHandle::destroy);
-    CompletableFuture.delayedExecutor(Math.max(0, graceMillis), TimeUnit.MILLISECONDS).execute(() -> {
-      if (process.isAlive()) {
-        process.destroyForcibly();
-      }
-      tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-    });
+    Set<ProcessHandle> tree = ProcessTrees.of(process);
+    ProcessTrees.terminate(tree);
+    CompletableFuture.delayedExecutor(Math.max(0, graceMillis), TimeUnit.MILLISECONDS)
+        .execute(() -> ProcessTrees.killAlive(tree));
   }
 }

@@ -12,13 +12,10 @@ import dev.berth.runtime.control.channel.ControlServer;
 import dev.berth.runtime.control.channel.ControlSocketPath;
 import dev.berth.runtime.control.channel.Stage;
 import dev.berth.runtime.control.channel.TaskMessage;
+import dev.berth.runtime.files.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -160,17 +157,10 @@ final class TwoStageChannel implements AutoCloseable {
     return s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.TRAINING;
   }
 
-  /** Writes JSON durably: temp file, flushed, then renamed over the old one. */
+  /** Writes JSON durably: the result counts only once it is on disk. */
   private static void write(Path file, Object value) {
     try {
-      Files.createDirectories(file.getParent());
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-          StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(value)));
-        ch.force(true);
-      }
-      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      AtomicFiles.write(file, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(value));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + file, e);
     }

@@ -1,7 +1,6 @@
 package dev.berth.runtime.exec;
 
 import dev.berth.spi.Execution;
-import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,41 +34,21 @@ final class LocalExecution implements Execution {
   /**
    * {@inheritDoc}
    *
-   * <p>The tree is taken before any signal is sent, because children of a process that dies are
-   * handed to another parent and can no longer be found as its descendants. A grace of zero or less
-   * kills at once.
+   * <p>The tree is taken first (see {@link ProcessTrees}). A grace of zero or less kills at once.
    */
   @Override
   public void terminate(long graceMillis) {
-    Set<ProcessHandle> tree = treeOf(process.toHandle());
+    Set<ProcessHandle> tree = ProcessTrees.of(process.toHandle());
     if (graceMillis <= 0) {
-      killAlive(tree);
+      ProcessTrees.killAlive(tree);
       return;
     }
-    tree.forEach(ProcessHandle::destroy);
+    ProcessTrees.terminate(tree);
     try {
-      killTimer.schedule(() -> killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
+      killTimer.schedule(() -> ProcessTrees.killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // The executor is closed; better an early kill than a process tree that outlives Berth.
-      killAlive(tree);
+      ProcessTrees.killAlive(tree);
     }
-  }
-
-  private static void killAlive(Set<ProcessHandle> snapshot) {
-    // Processes started since the snapshot by a still-living member are caught here as well.
-    Set<ProcessHandle> tree = new LinkedHashSet<>();
-    for (ProcessHandle member : snapshot) {
-      if (member.isAlive()) {
-        tree.addAll(treeOf(member));
-      }
-    }
-    tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-  }
-
-  private static Set<ProcessHandle> treeOf(ProcessHandle root) {
-    Set<ProcessHandle> tree = new LinkedHashSet<>();
-    tree.add(root);
-    root.descendants().forEach(tree::add);
-    return tree;
   }
 }

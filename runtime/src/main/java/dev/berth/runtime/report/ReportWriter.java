@@ -7,12 +7,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.berth.core.report.RunReport;
+import dev.berth.runtime.files.AtomicFiles;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -33,15 +30,7 @@ public final class ReportWriter {
 
   /** Writes the report to {@code file}, replacing it atomically. */
   public static void write(RunReport report, Path file) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    byte[] bytes = JSON.writeValueAsBytes(report);
-    try (FileChannel ch = FileChannel.open(
-        tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      ch.write(java.nio.ByteBuffer.wrap(bytes));
-      ch.force(true);
-    }
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    AtomicFiles.write(file, JSON.writeValueAsBytes(report));
   }
 
   /** The report as indented JSON text. */
