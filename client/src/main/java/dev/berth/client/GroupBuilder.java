@@ -155,20 +155,7 @@ public final class GroupBuilder extends TaskSettings<GroupBuilder> {
         throw new IllegalArgumentException("the matrix expands to more than " + MAX_COMBINATIONS + " tasks; split it into smaller matrices");
       }
     }
-    List<Map<String, String>> result = new ArrayList<>();
-    result.add(Map.of());
-    for (Map.Entry<String, List<String>> variable : variables.entrySet()) {
-      List<Map<String, String>> next = new ArrayList<>();
-      for (Map<String, String> partial : result) {
-        for (String value : variable.getValue()) {
-          Map<String, String> combination = new LinkedHashMap<>(partial);
-          combination.put(variable.getKey(), value);
-          next.add(combination);
-        }
-      }
-      result = next;
-    }
-    return result;
+    return dev.berth.core.model.Combinations.of(variables);
   }
 
   private static String describe(Map<String, String> values) {

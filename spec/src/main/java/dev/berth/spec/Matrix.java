@@ -76,20 +76,7 @@ record Matrix(Map<String, List<String>> variables) {
    * fastest: {lr=0.1, seed=1}, {lr=0.1, seed=2}, {lr=0.01, seed=1}, ...
    */
   List<Map<String, String>> combinations() {
-    List<Map<String, String>> result = new ArrayList<>();
-    result.add(Map.of());
-    for (Map.Entry<String, List<String>> variable : variables.entrySet()) {
-      List<Map<String, String>> next = new ArrayList<>();
-      for (Map<String, String> partial : result) {
-        for (String value : variable.getValue()) {
-          Map<String, String> combination = new LinkedHashMap<>(partial);
-          combination.put(variable.getKey(), value);
-          next.add(combination);
-        }
-      }
-      result = next;
-    }
-    return result;
+    return dev.berth.core.model.Combinations.of(variables);
   }
 
   /** The variables that take more than one value: each must appear in the task id. */
