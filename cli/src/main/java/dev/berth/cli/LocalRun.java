@@ -2,6 +2,7 @@ package dev.berth.cli;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.report.RunStatus;
 import dev.berth.report.ReportFiles;
 import dev.berth.report.ReportOptions;
@@ -12,11 +13,9 @@ import dev.berth.runtime.engine.Engine;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListeners;
 import dev.berth.runtime.engine.RunResult;
-import dev.berth.runtime.exec.LocalProcessExecutor;
-import dev.berth.runtime.gpu.GpuProbes;
-import dev.berth.runtime.gpu.ProcessCommandRunner;
 import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.runtime.time.SystemTimers;
+import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.JournalException;
 import java.io.IOException;
@@ -25,6 +24,7 @@ import java.io.PrintWriter;
 import java.time.InstantSource;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs a spec on this machine with the real clock, probes, executor and journal: the one place the
@@ -36,12 +36,31 @@ final class LocalRun {
   private final PrintStream out;
   private final PrintWriter err;
   private final boolean progress;
+  private UnaryOperator<SchedulerConfig> adjust = UnaryOperator.identity();
+  private boolean insideAllocation;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
     this.err = err;
     this.progress = progress;
   }
+
+  /**
+   * Changes the configuration the run goes on with, after the journal gave it: settings of this
+   * session only ({@code --on-exit}), never part of what the run is.
+   */
+  LocalRun adjust(UnaryOperator<SchedulerConfig> change) {
+    this.adjust = change;
+    return this;
+  }
+
+  /** Runs as the engine inside a Slurm allocation that another Berth asked for (see {@link AllocationRun}). */
+  LocalRun insideAllocation() {
+    this.insideAllocation = true;
+    return this;
+  }
+
+
 
   /**
    * Runs (or resumes) the run in {@code layout}'s folder.
@@ -67,7 +86,8 @@ final class LocalRun {
     }
     RunLock lock;
     try {
-      lock = RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
+      // Inside an allocation, the Berth that asked for it holds the lock and waits for this one.
+      lock = insideAllocation ? null : RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
     } catch (RunLock.LockedException e) {
       err.println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
@@ -113,7 +133,12 @@ final class LocalRun {
 
   private int run(RunJournal.Opened opened, RunLayout layout, InstantSource clock)
       throws InterruptedException, IOException {
-    RunSpec spec = opened.spec();
+    RunSpec given = opened.spec().withConfig(adjust.apply(opened.spec().config()));
+    if (!insideAllocation && given.config().onCluster() && given.config().slurm().allocationMode()) {
+      closeQuietly(opened);
+      return new AllocationRun(out, err).run(given, layout);
+    }
+    RunSpec spec = insideAllocation ? InsideAllocation.localSpec(given, System::getenv) : given;
     boolean terminal = System.console() != null && progress;
     boolean color = terminal && System.getenv("NO_COLOR") == null;
     Notifications notifications;
@@ -128,14 +153,15 @@ final class LocalRun {
     try (var journal = opened.journal();
         notifications;
         SystemTimers timers = new SystemTimers(e -> err.println("berth: timer failed: " + e));
-        LocalProcessExecutor executor = new LocalProcessExecutor();
-        GpuProbe gpuProbe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner());
+        Executor executor = TaskRunners.executor(spec);
+        GpuProbe gpuProbe = TaskRunners.gpuProbe(spec);
         ConsoleView console = new ConsoleView(out, terminal, color, clock);
         StatusFile status = new StatusFile(layout.runDir())) {
       if (!spec.gpus().equals(DeviceSelection.DEFAULT)) {
         gpuProbe.lastError().ifPresent(why -> out.println("gpus: " + why));
       }
-      Engine engine = new Engine(spec, layout, executor, new OshiHostProbe(), gpuProbe, clock, timers,
+      RunLayout tasksLayout = TaskRunners.layout(spec, layout);
+      Engine engine = new Engine(spec, tasksLayout, executor, new OshiHostProbe(), gpuProbe, clock, timers,
           RunListeners.of(console, notifications, status));
       if (journal != null) {
         engine.journal(journal);
@@ -143,6 +169,11 @@ final class LocalRun {
       opened.replay().ifPresent(engine::resume);
       CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
       Thread hook = new Thread(() -> {
+        if (spec.config().onCluster() && OnExit.leaveJobs(spec.config().slurm().onExit(), out)) {
+          out.println("berth: submitted Slurm jobs are left running; berth resume " + layout.runDir()
+              + " finds them again");
+          return;
+        }
         engine.cancel("interrupted");
         awaitQuietly(done);
       }, "berth-shutdown");

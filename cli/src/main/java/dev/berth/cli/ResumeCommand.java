@@ -22,6 +22,15 @@ final class ResumeCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
   boolean noProgress;
 
+  @Option(names = "--on-exit", paramLabel = "ask|cancel|leave",
+      description = "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
+          + " running for a later resume. Overrides slurm.on-exit.")
+  String onExit;
+
+  @Option(names = "--inside-allocation", hidden = true,
+      description = "Run as the engine inside a Slurm allocation that another Berth asked for.")
+  boolean insideAllocation;
+
   @Spec CommandSpec command;
 
   @Override
@@ -30,8 +39,16 @@ final class ResumeCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
+    if (onExit != null && !java.util.List.of("ask", "cancel", "leave").contains(onExit)) {
+      command.commandLine().getErr().println("berth: --on-exit must be ask, cancel or leave, not " + onExit);
+      return ExitCodes.BAD_INPUT;
+    }
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
-    return new LocalRun(out, command.commandLine().getErr(), !noProgress)
+    LocalRun run = new LocalRun(out, command.commandLine().getErr(), !noProgress);
+    if (insideAllocation) {
+      run.insideAllocation();
+    }
+    return run.adjust(c -> onExit == null ? c : c.toBuilder().slurm(c.slurm().with("on-exit", onExit)).build())
         .execute(null, new RunLayout(workdir), null, false);
   }
 }

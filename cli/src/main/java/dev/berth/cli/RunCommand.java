@@ -65,10 +65,30 @@ final class RunCommand implements Callable<Integer> {
           + " simulated devices such as sim:2x80GiB. Overrides the spec's gpus.")
   String gpus;
 
+  @Option(names = "--executor", paramLabel = "local|slurm",
+      description = "Where tasks run: local processes, or Slurm batch jobs. Overrides the spec's executor.")
+  String executor;
+
+  @Option(names = "--on-exit", paramLabel = "ask|cancel|leave",
+      description = "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
+          + " running for berth resume. Overrides slurm.on-exit.")
+  String onExit;
+
   @Spec CommandSpec command;
 
   @Override
   public Integer call() throws InterruptedException, IOException {
+    if (executor != null && !executor.equals("local") && !executor.equals("slurm")) {
+      command.commandLine().getErr().println("berth: --executor must be local or slurm, not " + executor);
+      return ExitCodes.BAD_INPUT;
+    }
+    if (onExit != null && !java.util.List.of("ask", "cancel", "leave").contains(onExit)) {
+      command.commandLine().getErr().println("berth: --on-exit must be ask, cancel or leave, not " + onExit);
+      return ExitCodes.BAD_INPUT;
+    }
+    if (executor != null) {
+      specOptions.overrides.add("scheduler.executor=" + executor);
+    }
     RunSpec spec;
     try {
       spec = specOptions.load();
@@ -99,6 +119,8 @@ final class RunCommand implements Callable<Integer> {
       out.println("dry run: nothing started");
       return ExitCodes.OK;
     }
-    return new LocalRun(out, command.commandLine().getErr(), !noProgress).execute(spec, layout, allowChanged, fresh, !noJournal);
+    return new LocalRun(out, command.commandLine().getErr(), !noProgress)
+        .adjust(c -> onExit == null ? c : c.toBuilder().slurm(c.slurm().with("on-exit", onExit)).build())
+        .execute(spec, layout, allowChanged, fresh, !noJournal);
   }
 }

@@ -76,6 +76,8 @@ final class StatusCommand implements Callable<Integer> {
           .put("failed", t.failed() + t.timedOut() + t.unreachable()).put("cancelled", t.cancelled())
           .put("pending", t.pending());
     }
+    ClusterJobs jobs = ClusterJobs.of(view.state(), dir);
+    jobs.allocation().ifPresent(a -> root.put("allocation", a));
     ArrayNode tasks = root.putArray("tasks");
     for (TaskRecord r : view.state().tasks()) {
       ObjectNode n = tasks.addObject();
@@ -88,6 +90,10 @@ final class StatusCommand implements Callable<Integer> {
         Instant end = last.end().map(e -> e.at()).orElse(now);
         n.put("runtimeMs", Duration.between(last.startedAt(), end).toMillis());
       }
+      jobs.job(r).ifPresent(job -> {
+        n.put("slurmJob", job);
+        jobs.state(job).ifPresent(state -> n.put("slurmState", state));
+      });
       r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
       if (waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
         n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
@@ -100,7 +106,9 @@ final class StatusCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     out.println(report.run() + ": " + root.get("status").asText()
-        + holder.map(h -> " (" + h + ")").orElse(""));
+        + holder.map(h -> " (" + h + ")").orElse("")
+        + (root.has("allocation") ? "; allocation " + root.get("allocation").asText() : ""));
+    jobs.problem().ifPresent(p -> out.println("  (Slurm states unknown: " + p + ")"));
     for (JsonNode g : groups) {
       out.printf("  %-16s %d/%d succeeded, %d failed, %d cancelled, %d pending%n", g.get("name").asText(),
           g.get("succeeded").asInt(), g.get("total").asInt(), g.get("failed").asInt(), g.get("cancelled").asInt(),
@@ -108,8 +116,11 @@ final class StatusCommand implements Callable<Integer> {
     }
     for (JsonNode t : tasks) {
       String runtime = t.has("runtimeMs") ? DurationText.format(Duration.ofMillis(t.get("runtimeMs").asLong())) : "";
+      String where = t.has("slurmJob")
+          ? "job " + t.get("slurmJob").asText() + " " + t.path("slurmState").asText("")
+          : t.path("device").asText("");
       out.printf("  %-24s %-11s %-12s #%d %8s %s%n", t.get("id").asText(), t.get("state").asText(),
-          t.path("device").asText(""), t.get("attempt").asInt(), runtime,
+          where, t.get("attempt").asInt(), runtime,
           t.has("waitingFor") ? "waiting: " + t.get("waitingFor").asText() : t.path("reason").asText(""));
     }
     return ExitCodes.OK;

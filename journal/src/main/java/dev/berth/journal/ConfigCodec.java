@@ -1,6 +1,7 @@
 package dev.berth.journal;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.SmtpConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -34,6 +35,7 @@ final class ConfigCodec {
     scheduler.put("seed", Json.of(c.seed()));
     scheduler.put("oom-growth", Json.of(c.oomGrowth()));
     scheduler.put("learn-usage", Json.of(c.learnUsage()));
+    scheduler.put("executor", Json.of(c.executor()));
     Map<String, Json> utilization = new LinkedHashMap<>();
     utilization.put("cpu", Json.of(c.cpuUtilizationLimit()));
     utilization.put("memory", Json.of(c.memoryUtilizationLimit()));
@@ -46,7 +48,37 @@ final class ConfigCodec {
     config.put("utilization-limit", new Json.Obj(utilization));
     config.put("remain-limit", new Json.Obj(remain));
     config.put("smtp", smtp(c.smtp()));
+    config.put("slurm", slurm(c.slurm()));
     return new Json.Obj(config);
+  }
+
+  private static Json slurm(SlurmConfig m) {
+    Map<String, Json> f = new LinkedHashMap<>();
+    f.put("mode", Json.of(m.mode()));
+    f.put("partition", Json.of(m.partition()));
+    f.put("account", Json.of(m.account()));
+    f.put("qos", Json.of(m.qos()));
+    f.put("time", Json.of(m.time().toString()));
+    f.put("extra-args", Json.strings(m.extraArgs()));
+    f.put("workdir-root", Json.of(m.workdirRoot()));
+    f.put("gpu-memory-gres", Json.of(m.gpuMemoryGres()));
+    f.put("arrays", Json.of(m.arrays()));
+    f.put("gres", Json.of(m.gres()));
+    f.put("cpus", Json.of(m.cpus()));
+    f.put("memory", Json.of(m.memoryBytes()));
+    f.put("max-allocations", Json.of(m.maxAllocations()));
+    f.put("on-exit", Json.of(m.onExit()));
+    f.put("poll-max", Json.of(m.pollMax().toString()));
+    return new Json.Obj(f);
+  }
+
+  private static SlurmConfig slurm(Fields f) {
+    SlurmConfig m = new SlurmConfig(f.string("mode"), f.string("partition"), f.string("account"), f.string("qos"),
+        f.duration("time"), f.strings("extra-args"), f.string("workdir-root"), f.string("gpu-memory-gres"),
+        f.bool("arrays"), f.string("gres"), f.intValue("cpus"), f.longValue("memory"), f.intValue("max-allocations"),
+        f.string("on-exit"), f.duration("poll-max"));
+    f.done();
+    return m;
   }
 
   private static Json smtp(SmtpConfig m) {
@@ -100,7 +132,9 @@ final class ConfigCodec {
         smtp(config.object("smtp")),
         s.doubleValue("oom-growth"),
         // journals written before the key existed hold no value: the default then applies
-        s.optional("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()));
+        s.optional("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()),
+        s.optional("executor", s::string).orElse(SchedulerConfig.DEFAULTS.executor()),
+        config.optional("slurm", config::object).map(ConfigCodec::slurm).orElse(SlurmConfig.DEFAULTS));
     s.done();
     u.done();
     r.done();

@@ -9,6 +9,7 @@ import dev.berth.core.model.Reporting;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.SmtpConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
@@ -134,6 +135,13 @@ final class RandomSpecs {
         .smtp(new SmtpConfig(random.nextBoolean(), any(), random.nextInt(65536), any(), any(), any(),
             List.of(any(), any()), random.nextBoolean(), random.nextBoolean(), duration(), random.nextInt(50),
             List.of("group", "run", "both").get(random.nextInt(3))))
+        .executor(random.nextBoolean() ? "local" : "slurm")
+        .slurm(new SlurmConfig(random.nextBoolean() ? "jobs" : "allocation", "p" + random.nextInt(9),
+            random.nextBoolean() ? "" : "acct", "", duration(), List.of("--constraint=c" + random.nextInt(9)),
+            random.nextBoolean() ? "" : "/shared/" + random.nextInt(9), "none", random.nextBoolean(),
+            random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8)), random.nextInt(64), size(),
+            1 + random.nextInt(9), List.of("ask", "cancel", "leave").get(random.nextInt(3)),
+            duration().plusNanos(1)))
         .build();
   }
 

@@ -16,13 +16,17 @@ final class Endings {
    * @param exit how Slurm saw the batch script end
    * @param fileCode the program's code from the exit-code file, if written
    * @param memoryKilled whether Slurm's messages for the job report a memory kill
+   * @param dependencyNeverMet whether Slurm says it cancelled the job because a dependency can never be met
    */
   static SlurmEnding of(
       SlurmJobId job, SlurmState state, String slurmReason, SlurmExit exit, OptionalInt fileCode,
-      boolean memoryKilled) {
+      boolean memoryKilled, boolean dependencyNeverMet) {
     SlurmOutcome outcome = state.outcome();
     if (outcome == SlurmOutcome.FAILED && memoryKilled) {
       outcome = SlurmOutcome.HOST_OOM;
+    }
+    if (outcome == SlurmOutcome.CANCELLED && dependencyNeverMet && fileCode.isEmpty()) {
+      outcome = SlurmOutcome.UPSTREAM_NOT_MET;
     }
     int code;
     if (fileCode.isPresent()) {
@@ -35,7 +39,7 @@ final class Endings {
         case SUCCEEDED -> exit.asExitCode();
         case FAILED -> exit.asExitCode() == 0 ? 1 : exit.asExitCode();
         case HOST_OOM -> SlurmEnding.MEMORY_KILL_EXIT;
-        case TIMED_OUT, CANCELLED -> SlurmEnding.TERMINATED_EXIT;
+        case TIMED_OUT, CANCELLED, UPSTREAM_NOT_MET -> SlurmEnding.TERMINATED_EXIT;
         case INFRASTRUCTURE -> SlurmEnding.INFRASTRUCTURE_EXIT;
         case RUNNING -> throw new IllegalArgumentException("job " + job + " is still " + state);
       };
@@ -77,6 +81,7 @@ final class Endings {
       case HOST_OOM -> "killed for using more memory than it asked for";
       case TIMED_OUT -> state == SlurmState.DEADLINE ? "ended at its deadline" : "killed at its time limit";
       case CANCELLED -> "cancelled";
+      case UPSTREAM_NOT_MET -> "cancelled by Slurm because a dependency can never be met";
       case INFRASTRUCTURE -> switch (state) {
         case NODE_FAIL -> "a node of the job failed";
         case BOOT_FAIL -> "the job's nodes failed to boot";

@@ -2,6 +2,7 @@ package dev.berth.slurm;
 
 import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.runtime.time.DaemonThreads;
+import dev.berth.spi.ExitListener;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -171,7 +172,7 @@ final class JobTracker {
       e.missingSince(-1);
       changed |= e.observe(row.state());
       if (row.state().isTerminal()) {
-        finish(e, row.state(), row.reason(), row.exit());
+        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
         changed = true;
       }
     }
@@ -201,7 +202,7 @@ final class JobTracker {
     for (SlurmExecution e : missing) {
       SacctOutput.Row row = rows.get(e.jobId());
       if (row != null && row.state().isTerminal()) {
-        finish(e, row.state(), row.reason(), row.exit());
+        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
         changed = true;
         continue;
       }
@@ -219,12 +220,21 @@ final class JobTracker {
     return changed;
   }
 
-  private void finish(SlurmExecution e, SlurmState state, String reason, SlurmExit exit) {
+  private void finish(SlurmExecution e, SlurmState state, String reason, SlurmExit exit, boolean dependencyNeverMet) {
     OptionalInt code = exitCode(e);
     boolean killed = state == SlurmState.FAILED
         && (exit.signal() == 9 || (code.isPresent() && code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT))
         && memoryKilled(e);
-    report(e, Endings.of(e.jobId(), state, reason, exit, code, killed));
+    report(e, Endings.of(e.jobId(), state, reason, exit, code, killed, dependencyNeverMet));
+  }
+
+  /** Reports an exit that needs no polling (an attempt never submitted) on the exit thread, like any other. */
+  void reportLater(ExitListener listener, int exitCode) {
+    try {
+      exits.execute(() -> listener.exited(exitCode));
+    } catch (RejectedExecutionException closedMeanwhile) {
+      // closed: exits after close() are not reported
+    }
   }
 
   private void report(SlurmExecution e, SlurmEnding ending) {

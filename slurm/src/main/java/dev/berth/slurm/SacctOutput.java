@@ -56,6 +56,15 @@ public final class SacctOutput {
       }
     }
 
+    /**
+     * Whether Slurm cancelled the job because a dependency can never be met: sacct shows plain
+     * {@code CANCELLED} (a cancellation by someone is {@code CANCELLED by <uid>}) with the last pending
+     * reason {@code Dependency}.
+     */
+    public boolean dependencyNeverSatisfied() {
+      return state == SlurmState.CANCELLED && !stateText.strip().contains(" ") && reason.startsWith("Dependency");
+    }
+
     /** Whether this row is a step ({@code 17.batch}) rather than a job. */
     public boolean isStep() {
       return id.indexOf('.') >= 0;

@@ -68,6 +68,27 @@ public final class SbatchCommand {
     return Math.max(1, (seconds + 59) / 60);
   }
 
+  /**
+   * The options that ask for {@code resources}: {@code --mem}, {@code --cpus-per-task}, {@code --gres}
+   * and {@code --time}, as {@link #forTask} and {@link #forArray} add them. Two attempts with equal
+   * options ask Slurm for the same, so they may share a job array.
+   */
+  public static List<String> resourceOptions(SlurmSettings settings, SlurmResources resources) {
+    List<String> options = new ArrayList<>();
+    if (resources.memoryBytes() > 0) {
+      options.add("--mem=" + ceilDiv(resources.memoryBytes(), 1L << 20) + "M");
+    }
+    options.add("--cpus-per-task=" + Math.max(1, ceilDiv(resources.milliCpus(), 1000)));
+    if (resources.gpu().wholeDevices() > 0) {
+      options.add("--gres=gpu:" + resources.gpu().wholeDevices());
+    } else if (resources.gpu().memoryBytes() > 0) {
+      options.add("--gres=" + settings.gpuMemoryGres().gresFor(resources.gpu().memoryBytes()));
+    }
+    Optional<String> time = resources.timeout().map(t -> Long.toString(minutes(t))).or(settings::time);
+    time.ifPresent(t -> options.add("--time=" + t));
+    return List.copyOf(options);
+  }
+
   private static List<String> start(String jobName) {
     if (jobName.isBlank() || jobName.chars().anyMatch(c -> c < ' ')) {
       throw new IllegalArgumentException("job name '" + jobName + "' must be non-blank printable text");
@@ -86,17 +107,7 @@ public final class SbatchCommand {
     settings.partition().ifPresent(p -> argv.add("--partition=" + p));
     settings.account().ifPresent(a -> argv.add("--account=" + a));
     settings.qos().ifPresent(q -> argv.add("--qos=" + q));
-    if (resources.memoryBytes() > 0) {
-      argv.add("--mem=" + ceilDiv(resources.memoryBytes(), 1L << 20) + "M");
-    }
-    argv.add("--cpus-per-task=" + Math.max(1, ceilDiv(resources.milliCpus(), 1000)));
-    if (resources.gpu().wholeDevices() > 0) {
-      argv.add("--gres=gpu:" + resources.gpu().wholeDevices());
-    } else if (resources.gpu().memoryBytes() > 0) {
-      argv.add("--gres=" + settings.gpuMemoryGres().gresFor(resources.gpu().memoryBytes()));
-    }
-    Optional<String> time = resources.timeout().map(t -> Long.toString(minutes(t))).or(settings::time);
-    time.ifPresent(t -> argv.add("--time=" + t));
+    argv.addAll(resourceOptions(settings, resources));
     after.ifPresent(d -> {
       argv.add("--dependency=" + d.toSlurm());
       // Without this a dependant of a failed parent waits forever on clusters that do not set

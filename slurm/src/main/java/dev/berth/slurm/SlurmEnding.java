@@ -1,6 +1,8 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a Slurm job ended, as reported to the {@link dev.berth.spi.ExitListener} and kept on the
@@ -14,7 +16,7 @@ import java.util.Objects;
  *   <tr><th>outcome</th><th>exit code</th></tr>
  *   <tr><td>SUCCEEDED, FAILED</td><td>Slurm's: the code, or 128 + the signal (FAILED is never 0)</td></tr>
  *   <tr><td>HOST_OOM</td><td>{@value #MEMORY_KILL_EXIT} (128 + SIGKILL)</td></tr>
- *   <tr><td>TIMED_OUT, CANCELLED</td><td>{@value #TERMINATED_EXIT} (128 + SIGTERM, what Slurm sends first)</td></tr>
+ *   <tr><td>TIMED_OUT, CANCELLED, UPSTREAM_NOT_MET</td><td>{@value #TERMINATED_EXIT} (128 + SIGTERM, what Slurm sends first)</td></tr>
  *   <tr><td>INFRASTRUCTURE</td><td>{@value #INFRASTRUCTURE_EXIT} (EX_TEMPFAIL: try again)</td></tr>
  * </table>
  *
@@ -45,8 +47,30 @@ public record SlurmEnding(
     }
   }
 
-  /** Whether the attempt should count against the task's retry budget: not for infrastructure failures. */
+  /**
+   * Whether the attempt should count against the task's retry budget: not for infrastructure failures,
+   * and not for a job that never ran because its dependency can never be met.
+   */
   public boolean countsAgainstRetries() {
-    return outcome != SlurmOutcome.INFRASTRUCTURE;
+    return outcome != SlurmOutcome.INFRASTRUCTURE && outcome != SlurmOutcome.UPSTREAM_NOT_MET;
+  }
+
+  /**
+   * What the cluster says about this ending beyond the exit code: infrastructure failures, memory
+   * kills, time-outs, dependencies that can never be met, and cancellations Berth did not ask for.
+   * Programs that ended on their own, and cancellations Berth asked for, have nothing to add.
+   *
+   * @param cancelledByBerth whether this Berth cancelled the job ({@link SlurmExecution#terminate})
+   */
+  public Optional<ClusterVerdict> verdict(boolean cancelledByBerth) {
+    ClusterVerdict.Kind kind = switch (outcome) {
+      case INFRASTRUCTURE -> ClusterVerdict.Kind.INFRASTRUCTURE;
+      case HOST_OOM -> ClusterVerdict.Kind.HOST_OOM;
+      case TIMED_OUT -> ClusterVerdict.Kind.TIMED_OUT;
+      case UPSTREAM_NOT_MET -> ClusterVerdict.Kind.UPSTREAM_NOT_MET;
+      case CANCELLED -> cancelledByBerth ? null : ClusterVerdict.Kind.CANCELLED;
+      case SUCCEEDED, FAILED, RUNNING -> null;
+    };
+    return Optional.ofNullable(kind).map(k -> new ClusterVerdict(k, reason));
   }
 }

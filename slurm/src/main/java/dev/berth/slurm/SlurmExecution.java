@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
@@ -11,7 +12,8 @@ import java.util.function.Consumer;
 /**
  * One attempt running as a Slurm job (or array element). It has no local process, so {@link #pid()}
  * is -1; {@link #jobId()} names the job, {@link #state()} is the last state the tracker saw and
- * {@link #ending()} says how it ended once the exit has been reported.
+ * {@link #ending()} says how it ended once the exit has been reported; {@link #verdict()} turns that
+ * ending into what the engine needs to know beyond the exit code.
  */
 public final class SlurmExecution implements Execution {
 
@@ -23,6 +25,8 @@ public final class SlurmExecution implements Execution {
   private final long slurmLogOffset;
   private final ExitListener listener;
   private final Consumer<SlurmExecution> canceller;
+  private final Object owner;
+  private volatile boolean cancelRequested;
   private volatile SlurmState state = SlurmState.PENDING;
   private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
   /** When the tracker first found the job unknown to squeue, in its clock's nanoseconds; tracker thread only. */
@@ -30,7 +34,7 @@ public final class SlurmExecution implements Execution {
 
   SlurmExecution(
       SlurmJobId jobId, TaskId task, int attempt, Path exitCodeFile, Path slurmLog, long slurmLogOffset,
-      ExitListener listener, Consumer<SlurmExecution> canceller) {
+      ExitListener listener, Consumer<SlurmExecution> canceller, Object owner) {
     this.jobId = jobId;
     this.task = task;
     this.attempt = attempt;
@@ -39,6 +43,7 @@ public final class SlurmExecution implements Execution {
     this.slurmLogOffset = slurmLogOffset;
     this.listener = listener;
     this.canceller = canceller;
+    this.owner = owner;
   }
 
   /** The Slurm job, e.g. {@code 27} or {@code 23_1}. */
@@ -66,6 +71,22 @@ public final class SlurmExecution implements Execution {
     return Optional.ofNullable(ending.get());
   }
 
+  /** The job id, e.g. {@code 23} or {@code 23_1}. */
+  @Override
+  public Optional<String> clusterId() {
+    return Optional.of(jobId.value());
+  }
+
+  /**
+   * Once the exit was reported, what Slurm said beyond the exit code ({@link SlurmEnding#verdict}):
+   * empty for a program that ended on its own and for a job cancelled through {@link #terminate};
+   * {@code CANCELLED} only for a cancellation this Berth did not ask for.
+   */
+  @Override
+  public Optional<ClusterVerdict> verdict() {
+    return ending().flatMap(e -> e.verdict(cancelRequested));
+  }
+
   /** Always -1: the process runs on a cluster node. */
   @Override
   public long pid() {
@@ -85,6 +106,7 @@ public final class SlurmExecution implements Execution {
   @Override
   public void terminate(long graceMillis) {
     if (isAlive()) {
+      cancelRequested = true;
       canceller.accept(this);
     }
   }
@@ -92,6 +114,11 @@ public final class SlurmExecution implements Execution {
   @Override
   public String toString() {
     return "Slurm job " + jobId + " (task " + task + " attempt " + attempt + ", " + state + ")";
+  }
+
+  /** Whether {@code executor} started (or reattached) this attempt. */
+  boolean startedBy(Object executor) {
+    return owner == executor;
   }
 
   Path exitCodeFile() {

@@ -5,18 +5,23 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.runtime.time.DaemonThreads;
+import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
+import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.spi.Upstream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -32,8 +37,14 @@ import java.util.stream.Collectors;
  * exit-code file is there and the codes of {@link SlurmEnding} otherwise; {@link SlurmExecution#ending()}
  * tells memory kills, time-outs, cancellations and infrastructure failures apart.
  *
+ * <p>Each attempt asks for what the scheduler reserved for it ({@link SlurmResources#forAttempt}), so a
+ * retry after an out-of-memory ending asks for the grown reservation. An attempt with an
+ * {@link Upstream} is held by Slurm with {@code --dependency} ({@link #holdsUpstream()});
+ * {@link #launchAll} submits attempts of one matrix with equal resources as one job array.
+ *
  * <p>Working directories and output files must be on a filesystem the nodes share. The job id of
- * each attempt is also written to {@link #jobIdFile(LaunchRequest)}, so a later Berth can find it.
+ * each attempt is also written to {@link #jobIdFile(LaunchRequest)}, so that a later Berth can find
+ * the job again with {@link #reattach}.
  */
 public final class SlurmExecutor implements Executor {
 
@@ -72,26 +83,122 @@ public final class SlurmExecutor implements Executor {
 
   /** Where the job id of {@code request}'s attempt is written after submission. */
   public static Path jobIdFile(LaunchRequest request) {
-    return request.workdir().toAbsolutePath().resolve("berth-slurm-job." + request.attempt());
+    return jobIdFile(request.workdir(), request.attempt());
+  }
+
+  /**
+   * The job id recorded for attempt {@code attempt} in the task folder {@code workdir}, e.g. {@code 23}
+   * or {@code 23_1}, for {@code berth status}; empty when the attempt was never submitted.
+   */
+  public static Optional<String> recordedJobId(Path workdir, int attempt) {
+    return JobRecord.read(jobIdFile(workdir, attempt)).map(r -> r.job().value());
+  }
+
+  private static Path jobIdFile(Path workdir, int attempt) {
+    return workdir.toAbsolutePath().resolve("berth-slurm-job." + attempt);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Submits the attempt with the task's resources and no Slurm dependency.
+   * <p>Submits the attempt with {@link SlurmResources#forAttempt its reservation}. With an upstream,
+   * the parents still in Slurm's hands become the job's {@code --dependency}; parents that already
+   * ended are judged here. When the upstream can no longer be met (for example, a parent that had to
+   * succeed already failed), nothing is submitted: the returned attempt has no job, and its exit
+   * ({@link SlurmEnding#TERMINATED_EXIT}, verdict {@code UPSTREAM_NOT_MET}) is reported at once.
+   *
+   * @return a {@link SlurmExecution}, or the attempt that was not submitted
+   * @throws LaunchException also when a parent was not started by this executor
+   * @throws IllegalStateException when the executor is closed
+   */
+  @Override
+  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(onExit, "onExit");
+    checkOpen();
+    return launchHeld(request, resourcesFor(request), onExit);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Requests with the same array key, no upstream and the same resource options
+   * ({@link SbatchCommand#resourceOptions}) become one job array, at least two of them, unless
+   * {@link SlurmSettings#arrays()} is off; at most {@link SlurmSettings#arrayMaxRunning()} elements run at
+   * once. A refused array fails each of its requests. The others are launched one by one.
    *
    * @throws IllegalStateException when the executor is closed
    */
   @Override
-  public SlurmExecution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
-    Objects.requireNonNull(request, "request");
-    return launch(request, resources.apply(request.task()), Optional.empty(), onExit);
+  public List<Launch> launchAll(List<LaunchRequest> requests, Function<LaunchRequest, ExitListener> onExit) {
+    Objects.requireNonNull(onExit, "onExit");
+    checkOpen();
+    Launch[] launches = new Launch[requests.size()];
+    List<SlurmResources> asked = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      try {
+        asked.add(resourcesFor(requests.get(i)));
+      } catch (LaunchException e) {
+        asked.add(null);
+        launches[i] = Launch.failed(requests.get(i), e);
+      }
+    }
+    for (List<Integer> unit : ArrayPlan.units(settings, requests, asked)) {
+      if (unit.size() > 1) {
+        submitArray(unit, requests, asked.get(unit.get(0)), onExit, launches);
+        continue;
+      }
+      int i = unit.get(0);
+      if (launches[i] == null) {
+        LaunchRequest request = requests.get(i);
+        try {
+          launches[i] = Launch.started(request, launchHeld(request, asked.get(i), onExit.apply(request)));
+        } catch (LaunchException e) {
+          launches[i] = Launch.failed(request, e);
+        }
+      }
+    }
+    return List.copyOf(Arrays.asList(launches));
   }
 
   /**
-   * Submits one attempt with the given resources, held by Slurm until {@code after} is met. With a
-   * dependency that can never be met, Slurm cancels the job and its exit is reported as
-   * {@link SlurmOutcome#CANCELLED}.
+   * {@inheritDoc}
+   *
+   * <p>Reads the job id the earlier Berth recorded in {@link #jobIdFile} and tracks that job again. A job
+   * that ended meanwhile is reported as soon as squeue, sacct or the exit-code file tell how; its ending
+   * is judged from Slurm's messages written after the recorded offset (files that hold only the id: from
+   * the error file's present size).
+   *
+   * @return the job, or empty when no job was recorded for the attempt
+   * @throws IllegalStateException when the executor is closed
+   */
+  @Override
+  public Optional<Execution> reattach(LaunchRequest request, ExitListener onExit) {
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(onExit, "onExit");
+    checkOpen();
+    Optional<JobRecord> record = JobRecord.read(jobIdFile(request));
+    if (record.isEmpty()) {
+      return Optional.empty();
+    }
+    Path log = record.get().slurmLog().orElse(request.stderr().toAbsolutePath());
+    long offset = record.get().slurmLogOffset().orElseGet(() -> size(log));
+    SlurmExecution execution = new SlurmExecution(record.get().job(), request.task(), request.attempt(),
+        BatchScript.exitCodeFile(request), log, offset, onExit, this::cancel, this);
+    tracker.track(execution);
+    return Optional.of(execution);
+  }
+
+  /** True: an {@link Upstream} becomes a Slurm job dependency. */
+  @Override
+  public boolean holdsUpstream() {
+    return true;
+  }
+
+  /**
+   * Submits one attempt with the given resources, held by Slurm until {@code after} is met; the
+   * request's own reservation and upstream are not consulted. With a dependency that can never be met,
+   * Slurm cancels the job and its exit is reported as {@link SlurmOutcome#UPSTREAM_NOT_MET}.
    *
    * @throws LaunchException when the program is missing, a file cannot be written or sbatch refuses
    * @throws IllegalStateException when the executor is closed
@@ -107,12 +214,13 @@ public final class SlurmExecutor implements Executor {
     prepare(request);
     Path script = BatchScript.scriptFile(request);
     write(request, script, script(request, () -> BatchScript.forTask(request)));
-    long offset = size(request.stderr());
+    Path log = request.stderr().toAbsolutePath();
+    long offset = size(log);
     SlurmJobId job = submit(request, SbatchCommand.forTask(
         settings, runName + "." + request.task(), request, resources, after, script));
-    recordJobId(request, job);
+    recordJobId(request, new JobRecord(job, Optional.of(log), OptionalLong.of(offset)));
     SlurmExecution execution = new SlurmExecution(job, request.task(), request.attempt(),
-        BatchScript.exitCodeFile(request), request.stderr().toAbsolutePath(), offset, onExit, this::cancel);
+        BatchScript.exitCodeFile(request), log, offset, onExit, this::cancel, this);
     tracker.track(execution);
     return execution;
   }
@@ -138,19 +246,34 @@ public final class SlurmExecutor implements Executor {
     createFolder(first, array.folder(), "array folder");
     Path script = array.folder().toAbsolutePath().resolve("berth-array.sh");
     write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements())));
-    SlurmJobId job = submit(first, SbatchCommand.forArray(settings, runName + "." + array.name(), array.folder(),
-        array.elements().size(), array.maxRunning(), array.resources(), array.after(), script));
+    long[] offsets = new long[array.elements().size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = size(SbatchCommand.arrayLog(array.folder(), i));
+    }
+    List<String> argv;
+    try {
+      argv = SbatchCommand.forArray(settings, runName + "." + array.name(), array.folder(), array.elements().size(),
+          array.maxRunning(), array.resources(), array.after(), script);
+    } catch (IllegalArgumentException e) {
+      throw failure(first, e.getMessage(), e);
+    }
+    SlurmJobId job = submit(first, argv);
     List<SlurmExecution> executions = new ArrayList<>();
     for (int i = 0; i < array.elements().size(); i++) {
       LaunchRequest element = array.elements().get(i);
       SlurmJobId id = SlurmJobId.element(job, i);
-      recordJobId(element, id);
       Path log = SbatchCommand.arrayLog(array.folder(), i);
+      recordJobId(element, new JobRecord(id, Optional.of(log), OptionalLong.of(offsets[i])));
       executions.add(new SlurmExecution(id, element.task(), element.attempt(), BatchScript.exitCodeFile(element), log,
-          size(log), Objects.requireNonNull(listeners.get(i), "listener"), this::cancel));
+          offsets[i], Objects.requireNonNull(listeners.get(i), "listener"), this::cancel, this));
     }
     executions.forEach(tracker::track);
     return List.copyOf(executions);
+  }
+
+  /** Where the script and Slurm's own messages of a job array whose first element is {@code first} go. */
+  static Path arrayFolder(LaunchRequest first) {
+    return first.workdir().toAbsolutePath().resolve("berth-array." + first.attempt());
   }
 
   /** Why the tracker's last squeue round failed, if it did; it keeps trying. */
@@ -172,6 +295,80 @@ public final class SlurmExecutor implements Executor {
   /** The tracker, for tests. */
   JobTracker tracker() {
     return tracker;
+  }
+
+  private SlurmResources resourcesFor(LaunchRequest request) throws LaunchException {
+    try {
+      return SlurmResources.forAttempt(request, resources.apply(request.task()));
+    } catch (IllegalArgumentException e) {
+      throw failure(request, "its reservation cannot be asked of Slurm: " + e.getMessage(), e);
+    }
+  }
+
+  private Execution launchHeld(LaunchRequest request, SlurmResources asked, ExitListener onExit)
+      throws LaunchException {
+    if (request.upstream().isEmpty()) {
+      return launch(request, asked, Optional.empty(), onExit);
+    }
+    Upstream upstream = request.upstream().get();
+    List<Upstreams.Parent> parents = new ArrayList<>();
+    for (Execution parent : upstream.parents()) {
+      parents.add(parent(request, parent));
+    }
+    Upstreams.Decision decision = Upstreams.decide(parents, upstream.all(), upstream.success(), upstream.failure());
+    if (decision instanceof Upstreams.NeverMet never) {
+      NotSubmitted attempt = new NotSubmitted(request.task(), request.attempt(), "task " + request.task() + " attempt "
+          + request.attempt() + " was not submitted to Slurm: " + never.why(), this);
+      tracker.reportLater(onExit, SlurmEnding.TERMINATED_EXIT);
+      return attempt;
+    }
+    return launch(request, asked, ((Upstreams.Submit) decision).after(), onExit);
+  }
+
+  private Upstreams.Parent parent(LaunchRequest request, Execution parent) throws LaunchException {
+    if (parent instanceof SlurmExecution job && job.startedBy(this)) {
+      return new Upstreams.Parent("Slurm job " + job.jobId(), Optional.of(job.jobId()),
+          job.ending().map(SlurmEnding::outcome));
+    }
+    if (parent instanceof NotSubmitted never && never.startedBy(this)) {
+      return new Upstreams.Parent(never.toString(), Optional.empty(), Optional.of(SlurmOutcome.UPSTREAM_NOT_MET));
+    }
+    throw failure(request, "its upstream " + parent + " was not started by this Slurm executor, so Slurm cannot"
+        + " hold the attempt back for it", null);
+  }
+
+  private void submitArray(
+      List<Integer> unit, List<LaunchRequest> requests, SlurmResources asked,
+      Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
+    List<LaunchRequest> elements = unit.stream().map(requests::get).toList();
+    List<ExitListener> listeners = elements.stream().map(onExit).toList();
+    LaunchRequest first = elements.get(0);
+    String key = first.arrayKey().orElseThrow();
+    try {
+      List<SlurmExecution> started = launchArray(new ArraySubmission(key, elements, asked,
+          settings.arrayMaxRunning(), arrayFolder(first), Optional.empty()), listeners);
+      for (int k = 0; k < unit.size(); k++) {
+        launches[unit.get(k)] = Launch.started(elements.get(k), started.get(k));
+      }
+    } catch (LaunchException | IllegalArgumentException e) {
+      String why = withoutPrefix(elements, e.getMessage());
+      for (int k = 0; k < unit.size(); k++) {
+        launches[unit.get(k)] = Launch.failed(elements.get(k), failure(elements.get(k), "its job array '" + key
+            + "' of " + unit.size() + " tasks was not submitted: " + why, e));
+      }
+    }
+  }
+
+  /** The reason of an array's failure without the "cannot start" prefix, naming the element it was about. */
+  private static String withoutPrefix(List<LaunchRequest> elements, String message) {
+    for (int k = 0; k < elements.size(); k++) {
+      String prefix = prefix(elements.get(k));
+      if (message.startsWith(prefix)) {
+        String reason = message.substring(prefix.length());
+        return k == 0 ? reason : "task " + elements.get(k).task() + ": " + reason;
+      }
+    }
+    return message;
   }
 
   private void cancel(SlurmExecution execution) {
@@ -243,9 +440,9 @@ public final class SlurmExecutor implements Executor {
     }
   }
 
-  private static void recordJobId(LaunchRequest request, SlurmJobId job) {
+  private static void recordJobId(LaunchRequest request, JobRecord record) {
     try {
-      Files.writeString(jobIdFile(request), job.value() + "\n");
+      record.write(jobIdFile(request));
     } catch (IOException e) {
       // only needed to find the job again after a restart; the job itself is fine
     }
@@ -271,7 +468,11 @@ public final class SlurmExecutor implements Executor {
   }
 
   private static LaunchException failure(LaunchRequest request, String reason, Exception cause) {
-    return new LaunchException("cannot start '" + request.command().get(0) + "' for task " + request.task()
-        + " attempt " + request.attempt() + " on Slurm: " + reason, cause);
+    return new LaunchException(prefix(request) + reason, cause);
+  }
+
+  private static String prefix(LaunchRequest request) {
+    return "cannot start '" + request.command().get(0) + "' for task " + request.task() + " attempt "
+        + request.attempt() + " on Slurm: ";
   }
 }

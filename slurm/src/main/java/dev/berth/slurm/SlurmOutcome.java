@@ -12,8 +12,14 @@ public enum SlurmOutcome {
   HOST_OOM,
   /** Killed at the job's time limit or deadline. */
   TIMED_OUT,
-  /** Cancelled, by Berth ({@code scancel}), an administrator or a dependency that can never be met. */
+  /** Cancelled, by Berth ({@code scancel}) or an administrator. */
   CANCELLED,
+  /**
+   * Never ran: Slurm cancelled the job because a dependency can never be met (a parent ended in a way
+   * the dependency does not accept), or Berth did not submit it for the same reason. Wait for the
+   * dependencies again without counting the attempt against the task's retry budget.
+   */
+  UPSTREAM_NOT_MET,
   /**
    * Ended by the cluster, not the program: a node failed, a node did not boot, the job was preempted,
    * or Slurm forgot the job. Retry without counting the attempt against the task's retry budget.

@@ -1,8 +1,10 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.spi.LaunchRequest;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +32,23 @@ public record SlurmResources(long memoryBytes, long milliCpus, GpuRequest gpu, O
   /** The resources {@code task} asks for. */
   public static SlurmResources of(TaskSpec task) {
     return new SlurmResources(task.resources().memoryBytes(), task.resources().milliCpus(), task.gpu(), task.timeout());
+  }
+
+  /**
+   * What one attempt asks of Slurm: the scheduler's reservation for it ({@link LaunchRequest#reservation()},
+   * grown after an out-of-memory ending) for memory, cores and GPU memory, {@link LaunchRequest#gpus()} for
+   * whole GPUs, and {@code task}'s time limit. A request with nothing reserved (no memory, no cores, no
+   * GPU) asks for {@code task}'s own resources.
+   */
+  public static SlurmResources forAttempt(LaunchRequest request, SlurmResources task) {
+    Placement reserved = request.reservation();
+    if (reserved.memoryBytes() == 0 && reserved.milliCpus() == 0 && reserved.gpuMemoryBytes() == 0
+        && request.gpus() == 0) {
+      return task;
+    }
+    GpuRequest gpu = request.gpus() > 0 ? GpuRequest.whole(request.gpus())
+        : reserved.gpuMemoryBytes() > 0 ? GpuRequest.share(reserved.gpuMemoryBytes()) : GpuRequest.NONE;
+    return new SlurmResources(reserved.memoryBytes(), reserved.milliCpus(), gpu, task.timeout());
   }
 
   /** The same with another memory request, e.g. a raised one after an out-of-memory kill. */

@@ -1,5 +1,7 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +29,10 @@ import java.util.regex.Pattern;
  *     it is reported lost (default 2 min)
  * @param checkPrograms whether launch fails at once when the program is not found on this machine
  *     (default true; turn off when the nodes have software the submitting machine does not)
+ * @param arrays whether {@link SlurmExecutor#launchAll} submits attempts that share an array key and
+ *     their resources as one job array (default true)
+ * @param arrayMaxRunning the most elements of one job array running at once, {@code %K} in
+ *     {@code --array=0-N%K}; 0 for no limit (the default)
  */
 public record SlurmSettings(
     Optional<String> partition,
@@ -40,7 +46,9 @@ public record SlurmSettings(
     Duration pollMax,
     Duration commandTimeout,
     Duration lostAfter,
-    boolean checkPrograms) {
+    boolean checkPrograms,
+    boolean arrays,
+    int arrayMaxRunning) {
 
   private static final Pattern WORD = Pattern.compile("[^\\s]+");
   private static final Pattern TIME = Pattern.compile(
@@ -68,6 +76,38 @@ public record SlurmSettings(
     if (pollMax.compareTo(pollInitial) < 0) {
       throw new IllegalArgumentException("pollMax " + pollMax + " must be >= pollInitial " + pollInitial);
     }
+    if (arrayMaxRunning < 0) {
+      throw new IllegalArgumentException("arrayMaxRunning must be >= 0 but was " + arrayMaxRunning);
+    }
+  }
+
+  /**
+   * The settings a run's {@code slurm.*} configuration asks for, with the default timings: the time
+   * limit in whole minutes rounded up, the GPU-memory GRES parsed, and {@code maxRunning} as the job
+   * arrays' {@code %K}.
+   *
+   * @param maxRunning the most elements of one job array running at once (the run's
+   *     {@code scheduler.max-process}); 0 for no limit
+   * @throws IllegalArgumentException when {@code slurm.gpu-memory-gres} cannot be parsed
+   */
+  public static SlurmSettings from(SlurmConfig config, int maxRunning) {
+    Builder b = builder().extraArgs(config.extraArgs())
+        .gpuMemoryGres(GpuMemoryGres.parse(config.gpuMemoryGres())).arrays(config.arrays())
+        .arrayMaxRunning(maxRunning);
+    nonEmpty(config.partition()).ifPresent(b::partition);
+    nonEmpty(config.account()).ifPresent(b::account);
+    nonEmpty(config.qos()).ifPresent(b::qos);
+    if (!config.time().isZero()) {
+      b.time(Long.toString(SbatchCommand.minutes(config.time())));
+    }
+    nonEmpty(config.workdirRoot()).ifPresent(root -> b.workdirRoot(Path.of(root)));
+    Duration initial = b.pollInitial.compareTo(config.pollMax()) > 0 ? config.pollMax() : b.pollInitial;
+    return b.poll(initial, config.pollMax()).build();
+  }
+
+  /** {@link #from(SlurmConfig, int)} with the run's {@code slurm.*} and {@code scheduler.max-process}. */
+  public static SlurmSettings from(SchedulerConfig scheduler) {
+    return from(scheduler.slurm(), scheduler.maxProcess());
   }
 
   /** Nothing beyond the task's own resources, with the default timings. */
@@ -95,12 +135,18 @@ public record SlurmSettings(
     b.commandTimeout = commandTimeout;
     b.lostAfter = lostAfter;
     b.checkPrograms = checkPrograms;
+    b.arrays = arrays;
+    b.arrayMaxRunning = arrayMaxRunning;
     return b;
   }
 
   /** Where the run's task folders go: {@link #workdirRoot} when set, else {@code runWorkdir}. */
   public Path taskFolderRoot(Path runWorkdir) {
     return workdirRoot.orElse(runWorkdir);
+  }
+
+  private static Optional<String> nonEmpty(String value) {
+    return value.isEmpty() ? Optional.empty() : Optional.of(value);
   }
 
   private static void checkWord(String what, Optional<String> value) {
@@ -124,6 +170,8 @@ public record SlurmSettings(
     private Duration commandTimeout = Duration.ofSeconds(60);
     private Duration lostAfter = Duration.ofMinutes(2);
     private boolean checkPrograms = true;
+    private boolean arrays = true;
+    private int arrayMaxRunning;
 
     private Builder() {}
 
@@ -194,10 +242,22 @@ public record SlurmSettings(
       return this;
     }
 
+    /** Whether attempts that share an array key and their resources become one job array. */
+    public Builder arrays(boolean enabled) {
+      this.arrays = enabled;
+      return this;
+    }
+
+    /** The most elements of one job array running at once; 0 for no limit. */
+    public Builder arrayMaxRunning(int max) {
+      this.arrayMaxRunning = max;
+      return this;
+    }
+
     /** The validated settings. */
     public SlurmSettings build() {
       return new SlurmSettings(partition, account, qos, time, extraArgs, gpuMemoryGres, workdirRoot, pollInitial,
-          pollMax, commandTimeout, lostAfter, checkPrograms);
+          pollMax, commandTimeout, lostAfter, checkPrograms, arrays, arrayMaxRunning);
     }
   }
 }

@@ -32,7 +32,17 @@ public final class SqueueOutput {
    * @param exit how the batch script ended, {@link SlurmExit#NONE} while it runs
    * @param name the job name
    */
-  public record Row(SlurmJobId id, String rawId, SlurmState state, String reason, SlurmExit exit, String name) {}
+  public record Row(SlurmJobId id, String rawId, SlurmState state, String reason, SlurmExit exit, String name) {
+
+    /**
+     * Whether Slurm cancelled the job because a dependency can never be met: squeue shows
+     * {@code CANCELLED} with reason {@code DependencyNeverSatisfied}, while a job scancel'ed as it waited
+     * for its dependency shows reason {@code Dependency}.
+     */
+    public boolean dependencyNeverSatisfied() {
+      return state == SlurmState.CANCELLED && reason.equals("DependencyNeverSatisfied");
+    }
+  }
 
   /**
    * The command that lists {@code queryIds} (job ids, or array job ids for all their elements) in

@@ -14,7 +14,7 @@ class EndingsTest {
 
   @Test
   void theExitCodeFileGivesTheProgramsOwnCode() {
-    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "NonZeroExitCode", new SlurmExit(3, 0), OptionalInt.of(3), false);
+    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "NonZeroExitCode", new SlurmExit(3, 0), OptionalInt.of(3), false, false);
 
     assertThat(ending.exitCode()).isEqualTo(3);
     assertThat(ending.fromExitCodeFile()).isTrue();
@@ -47,7 +47,7 @@ class EndingsTest {
 
   @Test
   void aKillBySignal9WithSlurmsMemoryMessageIsAnOutOfMemoryKill() {
-    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "JobLaunchFailure", new SlurmExit(0, 9), NO_FILE, true);
+    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "JobLaunchFailure", new SlurmExit(0, 9), NO_FILE, true, false);
 
     assertThat(ending.outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
     assertThat(ending.exitCode()).isEqualTo(137);
@@ -57,25 +57,37 @@ class EndingsTest {
 
   @Test
   void aTimeOutAndACancellationAreToldApart() {
-    SlurmEnding timeout = Endings.of(JOB, SlurmState.TIMEOUT, "TimeLimit", new SlurmExit(0, 15), NO_FILE, false);
-    SlurmEnding cancel = Endings.of(JOB, SlurmState.CANCELLED, "DependencyNeverSatisfied", SlurmExit.NONE, NO_FILE, false);
+    SlurmEnding timeout = Endings.of(JOB, SlurmState.TIMEOUT, "TimeLimit", new SlurmExit(0, 15), NO_FILE, false, false);
+    SlurmEnding cancel = Endings.of(JOB, SlurmState.CANCELLED, "None", new SlurmExit(0, 15), NO_FILE, false, false);
 
     assertThat(timeout.outcome()).isEqualTo(SlurmOutcome.TIMED_OUT);
     assertThat(timeout.reason()).isEqualTo("Slurm job 17 TIMEOUT (TimeLimit): killed at its time limit");
     assertThat(cancel.outcome()).isEqualTo(SlurmOutcome.CANCELLED);
-    assertThat(cancel.reason()).isEqualTo("Slurm job 17 CANCELLED (DependencyNeverSatisfied): cancelled");
+    assertThat(cancel.reason()).isEqualTo("Slurm job 17 CANCELLED: cancelled");
+  }
+
+  @Test
+  void aDependantSlurmCancelledBecauseItsDependencyCanNeverBeMetNeverRan() {
+    SlurmEnding never = Endings.of(JOB, SlurmState.CANCELLED, "DependencyNeverSatisfied", SlurmExit.NONE, NO_FILE,
+        false, true);
+
+    assertThat(never.outcome()).isEqualTo(SlurmOutcome.UPSTREAM_NOT_MET);
+    assertThat(never.exitCode()).isEqualTo(SlurmEnding.TERMINATED_EXIT);
+    assertThat(never.countsAgainstRetries()).isFalse();
+    assertThat(never.reason()).isEqualTo(
+        "Slurm job 17 CANCELLED (DependencyNeverSatisfied): cancelled by Slurm because a dependency can never be met");
   }
 
   @Test
   void infrastructureFailuresDoNotCountAgainstTheRetries() {
-    SlurmEnding node = Endings.of(JOB, SlurmState.NODE_FAIL, "None", SlurmExit.NONE, NO_FILE, false);
+    SlurmEnding node = Endings.of(JOB, SlurmState.NODE_FAIL, "None", SlurmExit.NONE, NO_FILE, false, false);
 
     assertThat(node.outcome()).isEqualTo(SlurmOutcome.INFRASTRUCTURE);
     assertThat(node.countsAgainstRetries()).isFalse();
     assertThat(node.reason()).isEqualTo("Slurm job 17 NODE_FAIL: a node of the job failed; run it again");
-    assertThat(Endings.of(JOB, SlurmState.PREEMPTED, "", SlurmExit.NONE, NO_FILE, false).reason())
+    assertThat(Endings.of(JOB, SlurmState.PREEMPTED, "", SlurmExit.NONE, NO_FILE, false, false).reason())
         .endsWith("preempted by another job; run it again");
-    assertThat(Endings.of(JOB, SlurmState.TIMEOUT, "", SlurmExit.NONE, NO_FILE, false).countsAgainstRetries()).isTrue();
+    assertThat(Endings.of(JOB, SlurmState.TIMEOUT, "", SlurmExit.NONE, NO_FILE, false, false).countsAgainstRetries()).isTrue();
   }
 
   @Test
@@ -102,11 +114,11 @@ class EndingsTest {
 
   @Test
   void aRunningJobHasNoEnding() {
-    assertThatThrownBy(() -> Endings.of(JOB, SlurmState.RUNNING, "None", SlurmExit.NONE, NO_FILE, false))
+    assertThatThrownBy(() -> Endings.of(JOB, SlurmState.RUNNING, "None", SlurmExit.NONE, NO_FILE, false, false))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   private static int code(SlurmState state, SlurmExit exit) {
-    return Endings.of(JOB, state, "None", exit, NO_FILE, false).exitCode();
+    return Endings.of(JOB, state, "None", exit, NO_FILE, false, false).exitCode();
   }
 }

@@ -24,6 +24,17 @@ class SacctOutputTest {
   }
 
   @Test
+  void onlySlurmsOwnCancellationOfADependantTellsThatItsDependencyCanNeverBeMet() {
+    Map<String, Row> rows = byId(SacctOutput.parse(read("sacct-dependency-never.txt")));
+
+    assertThat(rows.get("899").dependencyNeverSatisfied()).isTrue();
+    assertThat(rows.get("900")).extracting(Row::stateText, Row::dependencyNeverSatisfied)
+        .containsExactly("CANCELLED by 0", false);
+    assertThat(rows.get("898").dependencyNeverSatisfied()).isFalse();
+    assertThat(byId(SacctOutput.parse(read("sacct-finished.txt"))).get("13").dependencyNeverSatisfied()).isTrue();
+  }
+
+  @Test
   void finishedJobsHaveStateExitCodeAndElapsedTime() {
     Map<String, Row> rows = byId(SacctOutput.parse(read("sacct-finished.txt")));
 

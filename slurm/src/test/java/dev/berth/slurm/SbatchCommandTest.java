@@ -41,6 +41,17 @@ class SbatchCommandTest {
   }
 
   @Test
+  void theResourceOptionsAreTheOnesTheCommandAsksFor() {
+    SlurmResources resources = new SlurmResources(1536 * MIB, 2500, GpuRequest.share(8L << 30),
+        Optional.of(Duration.ofMinutes(90)));
+    SlurmSettings gpumem = SlurmSettings.builder().gpuMemoryGres(GpuMemoryGres.parse("gpumem:1MiB")).build();
+
+    assertThat(SbatchCommand.resourceOptions(gpumem, resources))
+        .containsExactly("--mem=1536M", "--cpus-per-task=3", "--gres=gpumem:8192", "--time=90");
+    assertThat(options(gpumem, resources)).containsSubsequence(SbatchCommand.resourceOptions(gpumem, resources));
+  }
+
+  @Test
   void memoryIsInMibRoundedUpAndLeftOutWhenNotSet() {
     assertThat(options(new SlurmResources(1, 1000, GpuRequest.NONE, Optional.empty()))).contains("--mem=1M");
     assertThat(options(new SlurmResources(MIB + 1, 1000, GpuRequest.NONE, Optional.empty()))).contains("--mem=2M");

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.berth.core.deps.Dependency;
+import dev.berth.core.lifecycle.ClusterVerdict.Kind;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.TaskId;
 import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
@@ -58,8 +60,8 @@ class SlurmClusterTest {
     LaunchRequest three = request("three", "echo failing; exit 3");
     Exits okExit = new Exits();
     Exits threeExit = new Exits();
-    SlurmExecution okJob = executor.launch(ok, okExit);
-    SlurmExecution threeJob = executor.launch(three, threeExit);
+    SlurmExecution okJob = submit(ok, okExit);
+    SlurmExecution threeJob = submit(three, threeExit);
 
     assertThat(okExit.await(WAIT)).isZero();
     assertThat(threeExit.await(WAIT)).isEqualTo(3);
@@ -86,7 +88,7 @@ class SlurmClusterTest {
   @Test
   void anAfterokDependantRunsOnceItsParentSucceeded() throws Exception {
     LaunchRequest parent = request("parent", "sleep 1; touch ../parent.done");
-    SlurmExecution parentJob = executor.launch(parent, new Exits());
+    SlurmExecution parentJob = submit(parent, new Exits());
     Exits child = new Exits();
     executor.launch(request("child", "test -e ../parent.done"), SlurmResources.DEFAULT,
         Optional.of(after(parentJob, true, false)), child);
@@ -96,20 +98,21 @@ class SlurmClusterTest {
 
   @Test
   void anAfterokDependantOfAFailedParentIsCancelledBySlurm() throws Exception {
-    SlurmExecution parentJob = executor.launch(request("parent", "exit 3"), new Exits());
+    SlurmExecution parentJob = submit(request("parent", "exit 3"), new Exits());
     Exits child = new Exits();
     SlurmExecution childJob = executor.launch(request("child", "echo never"), SlurmResources.DEFAULT,
         Optional.of(after(parentJob, true, false)), child);
 
     assertThat(child.await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(childJob.ending().orElseThrow()).extracting(SlurmEnding::outcome, SlurmEnding::reason)
-        .containsExactly(SlurmOutcome.CANCELLED, "Slurm job " + childJob.jobId()
-            + " CANCELLED (DependencyNeverSatisfied): cancelled");
+        .containsExactly(SlurmOutcome.UPSTREAM_NOT_MET, "Slurm job " + childJob.jobId()
+            + " CANCELLED (DependencyNeverSatisfied): cancelled by Slurm because a dependency can never be met");
+    assertThat(childJob.verdict()).hasValueSatisfying(v -> assertThat(v.kind()).isEqualTo(Kind.UPSTREAM_NOT_MET));
   }
 
   @Test
   void anAfternotokDependantRunsOnceItsParentFailed() throws Exception {
-    SlurmExecution parentJob = executor.launch(request("parent", "exit 3"), new Exits());
+    SlurmExecution parentJob = submit(request("parent", "exit 3"), new Exits());
     LaunchRequest cleanup = request("cleanup", "echo cleaning up");
     Exits child = new Exits();
     executor.launch(cleanup, SlurmResources.DEFAULT, Optional.of(after(parentJob, false, true)), child);
@@ -142,7 +145,7 @@ class SlurmClusterTest {
   @Test
   void scancelEndsAJobAndItsExitIsReported() throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("endless", "sleep 1000"), exits);
+    SlurmExecution execution = submit(request("endless", "sleep 1000"), exits);
 
     execution.terminate(0);
 
@@ -253,6 +256,10 @@ class SlurmClusterTest {
   private static JobDependency after(SlurmExecution parent, boolean success, boolean failure) {
     return JobDependency.of(new Dependency(List.of(parent.task()), true, success, failure),
         Map.of(parent.task(), parent.jobId()));
+  }
+
+  private SlurmExecution submit(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    return (SlurmExecution) executor.launch(request, onExit);
   }
 
   private LaunchRequest request(String task, String shell) {

@@ -11,6 +11,7 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
@@ -48,14 +49,14 @@ class SlurmExecutorTest {
   @Test
   void aLaunchWritesTheScriptSubmitsItAndRecordsTheJobId() throws Exception {
     LaunchRequest request = request("t");
-    SlurmExecution execution = executor.launch(request, new Exits());
+    SlurmExecution execution = submit(request, new Exits());
 
     assertThat(execution.jobId()).isEqualTo(SlurmJobId.of("100"));
     assertThat(execution.pid()).isEqualTo(-1);
     assertThat(execution.isAlive()).isTrue();
     assertThat(execution.ending()).isEmpty();
     assertThat(BatchScript.scriptFile(request)).content().contains("( exec 'true' )");
-    assertThat(SlurmExecutor.jobIdFile(request)).hasContent("100");
+    assertThat(SlurmExecutor.jobIdFile(request)).content().startsWith("100\n");
     assertThat(slurm.calls("sbatch")).singleElement().satisfies(argv -> assertThat(argv)
         .contains("--job-name=run.t", BatchScript.scriptFile(request).toString()));
   }
@@ -64,7 +65,7 @@ class SlurmExecutorTest {
   void theExitIsReportedOnceWithTheCodeFromTheExitCodeFile() throws Exception {
     LaunchRequest request = request("three");
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request, exits);
+    SlurmExecution execution = submit(request, exits);
     Files.writeString(BatchScript.exitCodeFile(request), "3\n");
     slurm.end(execution.jobId(), "FAILED", "NonZeroExitCode", 768);
 
@@ -83,7 +84,7 @@ class SlurmExecutorTest {
   @Test
   void withoutAnExitCodeFileSlurmsCodeIsReported() throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("slurm-code"), exits);
+    SlurmExecution execution = submit(request("slurm-code"), exits);
     slurm.move(execution.jobId(), "RUNNING").end(execution.jobId(), "FAILED", "NonZeroExitCode", 5 << 8);
 
     assertThat(exits.await(WAIT)).isEqualTo(5);
@@ -95,9 +96,9 @@ class SlurmExecutorTest {
     Exits a = new Exits();
     Exits b = new Exits();
     Exits c = new Exits();
-    SlurmExecution ja = executor.launch(request("a"), a);
-    SlurmExecution jb = executor.launch(request("b"), b);
-    SlurmExecution jc = executor.launch(request("c"), c);
+    SlurmExecution ja = submit(request("a"), a);
+    SlurmExecution jb = submit(request("b"), b);
+    SlurmExecution jc = submit(request("c"), c);
     slurm.whenSqueueAsksAbout("100,101,102").get(WAIT, TimeUnit.SECONDS);
     slurm.end(ja.jobId(), "COMPLETED", "None", 0).end(jb.jobId(), "COMPLETED", "None", 0)
         .end(jc.jobId(), "COMPLETED", "None", 0);
@@ -112,7 +113,7 @@ class SlurmExecutorTest {
         .answerNextSqueue(new Result(1, "", "slurm_load_jobs error: Socket timed out on send/recv operation\n", false))
         .answerNextSqueue(new Result(-1, "", "", true));
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("flaky"), exits);
+    SlurmExecution execution = submit(request("flaky"), exits);
     slurm.end(execution.jobId(), "COMPLETED", "None", 0);
 
     assertThat(exits.await(WAIT)).isZero();
@@ -124,7 +125,7 @@ class SlurmExecutorTest {
   void aMemoryKillOnAClusterWithoutCgroupsIsAHostOutOfMemory() throws Exception {
     LaunchRequest request = request("oom");
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request, exits);
+    SlurmExecution execution = submit(request, exits);
     Files.writeString(request.stderr(), read("oom-stderr.txt"), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
 
@@ -138,7 +139,7 @@ class SlurmExecutorTest {
     Files.createDirectories(request.stderr().getParent());
     Files.writeString(request.stderr(), read("oom-stderr.txt"));
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request, exits);
+    SlurmExecution execution = submit(request, exits);
     slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
 
     assertThat(exits.await(WAIT)).isEqualTo(137);
@@ -160,7 +161,7 @@ class SlurmExecutorTest {
   @Test
   void terminateCancelsTheJobAndItsExitIs143() throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("endless"), exits);
+    SlurmExecution execution = submit(request("endless"), exits);
     slurm.move(execution.jobId(), "RUNNING");
 
     execution.terminate(1000);
@@ -174,7 +175,7 @@ class SlurmExecutorTest {
   @Test
   void aJobSqueueNoLongerListsIsFoundInSacct() throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("purged"), exits);
+    SlurmExecution execution = submit(request("purged"), exits);
     slurm.purgeFromSqueue(execution.jobId()).end(execution.jobId(), "FAILED", "None", 4 << 8);
 
     assertThat(exits.await(WAIT)).isEqualTo(4);
@@ -185,7 +186,7 @@ class SlurmExecutorTest {
   void aJobSlurmForgotEndsWithItsExitCodeFile() throws Exception {
     LaunchRequest request = request("forgotten");
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request, exits);
+    SlurmExecution execution = submit(request, exits);
     Files.writeString(BatchScript.exitCodeFile(request), "0\n");
     slurm.forget(execution.jobId());
 
@@ -196,7 +197,7 @@ class SlurmExecutorTest {
   @Test
   void aJobSlurmForgotWithoutAFileIsLostAfterTheGracePeriod() throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request("lost"), exits);
+    SlurmExecution execution = submit(request("lost"), exits);
     slurm.forget(execution.jobId());
 
     assertThat(exits.await(WAIT)).isEqualTo(SlurmEnding.INFRASTRUCTURE_EXIT);
@@ -243,7 +244,7 @@ class SlurmExecutorTest {
 
     assertThat(executions).extracting(e -> e.jobId().value()).containsExactly("100_0", "100_1", "100_2");
     assertThat(slurm.calls("sbatch")).singleElement().satisfies(argv -> assertThat(argv).contains("--array=0-2%2"));
-    assertThat(SlurmExecutor.jobIdFile(elements.get(1))).hasContent("100_1");
+    assertThat(SlurmExecutor.jobIdFile(elements.get(1))).content().startsWith("100_1\n");
     Files.writeString(SbatchCommand.arrayLog(array.folder(), 2), read("oom-stderr.txt"));
     slurm.end(executions.get(1).jobId(), "FAILED", "NonZeroExitCode", 1 << 8);
     assertThat(exits.get(1).await(WAIT)).isEqualTo(1);
@@ -256,7 +257,7 @@ class SlurmExecutorTest {
 
   @Test
   void aDependencyReachesSbatch() throws Exception {
-    SlurmExecution parent = executor.launch(request("parent"), new Exits());
+    SlurmExecution parent = submit(request("parent"), new Exits());
     JobDependency after = JobDependency.of(Dependency.allSucceeded(List.of(TaskId.of("parent"))),
         Map.of(TaskId.of("parent"), parent.jobId()));
 
@@ -288,7 +289,7 @@ class SlurmExecutorTest {
 
   private SlurmEnding endWith(String state, String reason, long waitStatus) throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request(state.toLowerCase(java.util.Locale.ROOT)), exits);
+    SlurmExecution execution = submit(request(state.toLowerCase(java.util.Locale.ROOT)), exits);
     slurm.end(execution.jobId(), state, reason, waitStatus);
     exits.await(WAIT);
     return execution.ending().orElseThrow();
@@ -296,13 +297,17 @@ class SlurmExecutorTest {
 
   private void runToCompletion(String task) throws Exception {
     Exits exits = new Exits();
-    SlurmExecution execution = executor.launch(request(task), exits);
+    SlurmExecution execution = submit(request(task), exits);
     slurm.end(execution.jobId(), "COMPLETED", "None", 0);
     exits.await(WAIT);
   }
 
   private LaunchRequest request(String task) {
     return request(task, List.of("true"), Map.of());
+  }
+
+  private SlurmExecution submit(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    return (SlurmExecution) executor.launch(request, onExit);
   }
 
   private LaunchRequest request(String task, List<String> command, Map<String, String> env) {

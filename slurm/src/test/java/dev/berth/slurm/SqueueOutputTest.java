@@ -23,6 +23,16 @@ class SqueueOutputTest {
   }
 
   @Test
+  void onlySlurmsOwnCancellationOfADependantTellsThatItsDependencyCanNeverBeMet() {
+    Map<String, Row> rows = byId(SqueueOutput.parse(read("squeue-dependency-never.txt")));
+
+    assertThat(rows.get("899").dependencyNeverSatisfied()).isTrue();
+    assertThat(rows.get("900").dependencyNeverSatisfied()).isFalse();
+    assertThat(rows.get("898").dependencyNeverSatisfied()).isFalse();
+    assertThat(byId(SqueueOutput.parse(read("squeue-finished.txt"))).get("16").dependencyNeverSatisfied()).isFalse();
+  }
+
+  @Test
   void pendingJobsShowWhyTheyWait() {
     Map<String, Row> rows = byId(SqueueOutput.parse(read("squeue-running.txt")));
 

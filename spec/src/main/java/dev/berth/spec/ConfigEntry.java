@@ -34,8 +34,8 @@ record ConfigEntry<T>(
   T read(YamlNode node, Field field) throws SpecException {
     T value = parser.parse(node, field);
     SchedulerConfig.Builder probe = SchedulerConfig.builder();
-    setter.accept(probe, value);
     try {
+      setter.accept(probe, value); // a section's own record (smtp, slurm) checks its value here
       probe.build();
     } catch (IllegalArgumentException e) {
       throw field.problem(asWritten(ruleOf(e), node));

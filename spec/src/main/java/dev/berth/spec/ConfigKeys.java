@@ -79,6 +79,9 @@ public final class ConfigKeys {
       new ConfigEntry<>("scheduler.learn-usage",
           "under placement auto: learn a group's GPU estimate from the measured peaks of its ended tasks: mean, max"
               + " or off", Values.TEXT, SchedulerConfig.Builder::learnUsage, SchedulerConfig::learnUsage),
+      new ConfigEntry<>("scheduler.executor",
+          "where tasks run: local (processes on this machine) or slurm (batch jobs; see the slurm.* keys)",
+          Values.TEXT, SchedulerConfig.Builder::executor, SchedulerConfig::executor),
       smtp("enable", "mail the reports", Values.BOOLEAN, c -> Boolean.toString(c.enable())),
       smtp("server-host", "SMTP server", Values.TEXT, c -> c.serverHost()),
       smtp("server-port", "SMTP port; 0 = 25, or 465 with tls, or 587 with starttls", Values.wholeNumber(0),
@@ -95,7 +98,40 @@ public final class ConfigKeys {
       smtp("max-numbers", "most mails in one run; 0 = no limit", Values.wholeNumber(0),
           c -> Integer.toString(c.maxNumbers())),
       smtp("send", "which reports are mailed: group (after each group, as fedflow), run, or both", Values.TEXT,
-          c -> c.send()));
+          c -> c.send()),
+      slurm("mode", "jobs (one batch job per attempt, arrays for matrices) or allocation (Berth packs tasks inside"
+          + " whole allocations)", Values.TEXT, c -> c.mode()),
+      slurm("partition", "sbatch --partition; empty = the cluster's default", Values.TEXT, c -> c.partition()),
+      slurm("account", "sbatch --account; empty = your default account", Values.TEXT, c -> c.account()),
+      slurm("qos", "sbatch --qos; empty = the default", Values.TEXT, c -> c.qos()),
+      slurm("time", "sbatch --time for tasks without a timeout, and for each allocation; 0s = the partition's"
+          + " default", Values.DURATION, c -> durationText(c.time())),
+      slurm("extra-args", "more sbatch options, one per item, passed as given", Values.TEXT_LIST,
+          c -> "[" + String.join(", ", c.extraArgs()) + "]"),
+      slurm("workdir-root", "shared folder (same path on every node) under which task folders go; empty = the"
+          + " run's workdir", Values.TEXT, c -> c.workdirRoot()),
+      slurm("gpu-memory-gres", "how gpu-memory is asked for: none (a whole GPU), shard, shard:10GiB, or a count"
+          + " GRES such as gpumem:1MiB", Values.TEXT, c -> c.gpuMemoryGres()),
+      slurm("arrays", "submit matrix tasks with the same resources as one job array (--array=0-N%max-process)",
+          Values.BOOLEAN, c -> Boolean.toString(c.arrays())),
+      slurm("gres", "mode allocation: the GRES of each allocation, e.g. gpu:8", Values.TEXT, c -> c.gres()),
+      slurm("cpus", "mode allocation: cores of each allocation; 0 = the cluster's default", Values.wholeNumber(0),
+          c -> Integer.toString(c.cpus())),
+      slurm("memory", "mode allocation: memory of each allocation; 0 = the cluster's default", Values.MEMORY,
+          c -> bytesText(c.memoryBytes())),
+      slurm("max-allocations", "mode allocation: most allocations asked for, one after another, while tasks are"
+          + " left", Values.wholeNumber(1), c -> Integer.toString(c.maxAllocations())),
+      slurm("on-exit", "what Ctrl-C does to submitted jobs: ask (on a terminal; elsewhere cancel), cancel them, or leave"
+          + " them running for berth resume",
+          Values.TEXT, c -> c.onExit()),
+      slurm("poll-max", "longest wait between two squeue calls while nothing changes", Values.POSITIVE_DURATION,
+          c -> durationText(c.pollMax())));
+
+  private static <T> ConfigEntry<T> slurm(String key, String meaning, ValueParser<T> parser,
+      java.util.function.Function<dev.berth.core.model.SlurmConfig, String> shown) {
+    return new ConfigEntry<>("slurm." + key, meaning, parser, (b, v) -> b.slurm(b.slurm().with(key, v)),
+        c -> shown.apply(c.slurm()));
+  }
 
   private static <T> ConfigEntry<T> smtp(String key, String meaning, ValueParser<T> parser,
       java.util.function.Function<dev.berth.core.model.SmtpConfig, String> shown) {

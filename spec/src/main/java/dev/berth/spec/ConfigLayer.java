@@ -48,6 +48,24 @@ final class ConfigLayer {
     return new ConfigLayer(settings);
   }
 
+  /**
+   * Reads the spec's top-level {@code executor:} and {@code slurm:} keys, which set
+   * {@code scheduler.executor} and the {@code slurm.*} keys; either may be null (absent).
+   */
+  static ConfigLayer fromExecutor(YamlNode executor, YamlNode slurm, Field root) throws SpecException {
+    Map<String, Setting> settings = new LinkedHashMap<>();
+    if (executor != null) {
+      Field f = root.key("executor");
+      ConfigEntry<?> entry = entryFor("scheduler.executor", "scheduler.", f);
+      settings.put(entry.key(), new Setting(entry, entry.read(executor, f), f));
+    }
+    if (slurm != null && !(slurm instanceof YamlNode.Scalar s && s.isNull())) {
+      Field f = root.key("slurm");
+      collect(Keys.mapping(slurm, f, "Slurm settings such as partition: gpu"), "slurm.", f, settings);
+    }
+    return new ConfigLayer(settings);
+  }
+
   /** Reads {@code key=value} overrides; the value is a YAML scalar. A later override of a key wins. */
   static ConfigLayer fromOverrides(List<String> overrides) throws SpecException {
     Map<String, Setting> settings = new LinkedHashMap<>();

@@ -11,7 +11,8 @@ import java.util.Map;
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
 final class RunSpecReader {
 
-  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective", "notify", "groups");
+  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective", "notify", "executor",
+      "slurm", "groups");
 
   private RunSpecReader() {}
 
@@ -36,13 +37,16 @@ final class RunSpecReader {
     ConfigLayer specConfig = map.get("config") == null
         ? ConfigLayer.EMPTY
         : ConfigLayer.fromNode(map.get("config"), root.key("config"));
-    SchedulerConfig config = ConfigLayer.combine(List.of(configFile, specConfig, overrides), root.key("config"));
+    ConfigLayer executor = ConfigLayer.fromExecutor(map.get("executor"), map.get("slurm"), root);
+    SchedulerConfig config =
+        ConfigLayer.combine(List.of(configFile, specConfig, executor, overrides), root.key("config"));
     YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
     YamlNode parallelNode = map.get("groups-in-parallel");
     boolean parallel = parallelNode != null && bool(parallelNode, root.key("groups-in-parallel"));
     DependencyResolver dependencies = new DependencyResolver();
     List<GroupSpec> resolved = dependencies.resolve(
         groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
+    ClusterRules.check(config, resolved, map.get("executor") != null ? root.key("executor") : root.key("config"));
     try {
       return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")),
           ReportingReader.read(map.get("objective"), map.get("notify"), root));
@@ -107,6 +111,9 @@ final class RunSpecReader {
   private static Map<String, String> misplacedKeys() {
     Map<String, String> misplaced = new HashMap<>();
     for (String section : ConfigKeys.sections()) {
+      if (section.equals("slurm")) {
+        continue; // a top-level slurm: block is the short form of config: {slurm: ...}
+      }
       misplaced.put(section, "is a config setting; put it under 'config:'");
     }
     misplaced.put("tasks", "tasks belong to a group; write groups: [{name: main, tasks: [...]}]");

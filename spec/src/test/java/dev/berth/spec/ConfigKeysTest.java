@@ -21,9 +21,11 @@ class ConfigKeysTest {
         "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
         "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
         "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
-        "scheduler.oom-growth", "scheduler.learn-usage", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
+        "scheduler.oom-growth", "scheduler.learn-usage", "scheduler.executor", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
         "smtp.password-env", "smtp.receiver", "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers",
-        "smtp.send");
+        "smtp.send", "slurm.mode", "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args",
+        "slurm.workdir-root", "slurm.gpu-memory-gres", "slurm.arrays", "slurm.gres", "slurm.cpus", "slurm.memory",
+        "slurm.max-allocations", "slurm.on-exit", "slurm.poll-max");
     assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
   }
 
@@ -31,14 +33,17 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::defaultValue)
         .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
-            "0", "5s", "5s", "0", "1.5", "mean", "false");
+            "0", "5s", "5s", "0", "1.5", "mean", "local", "false");
   }
 
   @Test
   void yamlOfAConfigReadsBackAsTheSameConfig() throws SpecException {
     SchedulerConfig custom = SchedulerConfig.builder()
         .maxProcess(7).interval(Duration.ofMillis(1500)).defaultMemoryBytes(768L << 20)
-        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).build();
+        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).executor("slurm")
+        .slurm(dev.berth.core.model.SlurmConfig.DEFAULTS.with("partition", "gpu").with("time", Duration.ofHours(4))
+            .with("extra-args", List.of("--constraint=a100", "--exclusive")).with("memory", 64L << 30))
+        .build();
 
     Path file = SpecFiles.write(dir, "config.yaml", ConfigKeys.toYaml(custom));
 
@@ -53,7 +58,10 @@ class ConfigKeysTest {
           max-waiting: 10
           interval: 1s
         """).contains("utilization-limit:\n  cpu: 0.8\n  memory: 0.8\n  cuda-memory: 0.8\n")
-        .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").endsWith("  send: group\n");
+        .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").contains("  send: group\n")
+        .endsWith("slurm:\n  mode: jobs\n  partition: \"\"\n  account: \"\"\n  qos: \"\"\n  time: 0s\n  extra-args: []\n"
+            + "  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n  memory: 0\n"
+            + "  max-allocations: 10\n  on-exit: ask\n  poll-max: 5s\n");
   }
 
   @Test

@@ -168,7 +168,7 @@ class SpecErrorsTest {
         spec("config key without its section", "name: run\nconfig: {max-process: 2}\ngroups: []\n",
             "config.max-process", "did you mean 'scheduler.max-process'?"),
         spec("ambiguous key without its section", "name: run\nconfig: {memory: 1GB}\ngroups: []\n", "config.memory",
-            "did you mean 'utilization-limit.memory' or 'remain-limit.memory'?"),
+            "did you mean 'utilization-limit.memory' or 'remain-limit.memory' or 'slurm.memory'?"),
         spec("section given a value", "name: run\nconfig: {scheduler: 4}\ngroups: []\n", "config.scheduler",
             "must be a mapping of settings such as scheduler.max-process"),
         spec("key set nested and flat", "name: run\nconfig: {scheduler: {cores: 1}, scheduler.cores: 2}\ngroups: []\n",

@@ -1,5 +1,8 @@
 package dev.berth.spi;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
+import java.util.Optional;
+
 /** A started task process. Methods may be called from any thread. */
 public interface Execution {
 
@@ -16,4 +19,17 @@ public interface Execution {
    * @param graceMillis time the process tree gets to exit after the polite signal
    */
   void terminate(long graceMillis);
+
+  /** The id a cluster knows the attempt by (a Slurm job id such as {@code 23} or {@code 23_1}); empty locally. */
+  default Optional<String> clusterId() {
+    return Optional.empty();
+  }
+
+  /**
+   * Once the exit was reported: what the cluster said about it beyond the exit code, if anything.
+   * A local process has nothing to add.
+   */
+  default Optional<ClusterVerdict> verdict() {
+    return Optional.empty();
+  }
 }

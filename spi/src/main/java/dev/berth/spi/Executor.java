@@ -1,5 +1,10 @@
 package dev.berth.spi;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
 /**
  * Starts task processes. Implementations must report every exit exactly once through the listener,
  * including exits of processes that were terminated.
@@ -15,6 +20,40 @@ public interface Executor extends AutoCloseable {
    * @throws LaunchException when the process could not be started (the listener is then not called)
    */
   Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException;
+
+  /**
+   * Starts the attempts one decision pass chose, in order; an executor that can submit several at
+   * once (a job array) overrides this. Each request that fails does so alone; its listener is not called.
+   *
+   * @return one {@link Launch} per request, in the same order
+   */
+  default List<Launch> launchAll(List<LaunchRequest> requests, Function<LaunchRequest, ExitListener> onExit) {
+    List<Launch> launches = new ArrayList<>(requests.size());
+    for (LaunchRequest request : requests) {
+      try {
+        launches.add(Launch.started(request, launch(request, onExit.apply(request))));
+      } catch (LaunchException e) {
+        launches.add(Launch.failed(request, e));
+      }
+    }
+    return launches;
+  }
+
+  /**
+   * Finds an attempt an earlier Berth started, from what it left in the attempt's folder, and
+   * watches it again: its exit (or the exit it already had) is reported to {@code onExit}. Local
+   * processes are found another way, so the default finds nothing.
+   *
+   * @return the attempt, or empty when this executor cannot find it (it then never started)
+   */
+  default Optional<Execution> reattach(LaunchRequest request, ExitListener onExit) {
+    return Optional.empty();
+  }
+
+  /** Whether this executor holds attempts back for an {@link Upstream} (a batch system's job dependencies). */
+  default boolean holdsUpstream() {
+    return false;
+  }
 
   /** Releases the executor's threads. Running processes are not touched. */
   @Override

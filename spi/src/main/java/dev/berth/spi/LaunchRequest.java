@@ -1,9 +1,12 @@
 package dev.berth.spi;
 
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -17,9 +20,16 @@ import java.util.TreeMap;
  * @param workdir the working directory, created by the executor if missing
  * @param stdout file that receives standard output (appended)
  * @param stderr file that receives standard error (appended)
+ * @param reservation what the scheduler reserved for this attempt: host memory, cores and GPU memory
+ *     (grown after an out-of-memory ending); a cluster executor asks the cluster for it
+ * @param gpus whole GPUs the task asks for (0 when none or a share of one)
+ * @param upstream dependencies the executor should hold the attempt back for, when it can
+ * @param arrayKey attempts with the same key come from one matrix and may be submitted together
+ *     (as one job array); empty when the attempt stands alone
  */
 public record LaunchRequest(
-    TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout, Path stderr) {
+    TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
+    Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey) {
 
   /** Validates and copies. */
   public LaunchRequest {
@@ -28,9 +38,41 @@ public record LaunchRequest(
     if (command.isEmpty()) {
       throw new IllegalArgumentException("command must not be empty");
     }
-    env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
+    env = Collections.unmodifiableSortedMap(new TreeMap<>(env));
     Objects.requireNonNull(workdir, "workdir");
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
+    Objects.requireNonNull(reservation, "reservation");
+    if (gpus < 0) {
+      throw new IllegalArgumentException("gpus must be >= 0 but was " + gpus);
+    }
+    Objects.requireNonNull(upstream, "upstream");
+    Objects.requireNonNull(arrayKey, "arrayKey");
+  }
+
+  /** A request with nothing reserved, no upstream and no array. */
+  public LaunchRequest(
+      TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
+      Path stderr) {
+    this(task, attempt, command, env, workdir, stdout, stderr, Placement.cpu(0, 0), 0, Optional.empty(),
+        Optional.empty());
+  }
+
+  /** The same request with this reservation. */
+  public LaunchRequest withReservation(Placement placement, int wholeGpus) {
+    return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, placement, wholeGpus, upstream,
+        arrayKey);
+  }
+
+  /** The same request, held back until {@code held} is met. */
+  public LaunchRequest withUpstream(Upstream held) {
+    return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus,
+        Optional.of(held), arrayKey);
+  }
+
+  /** The same request, allowed to share a job array with others of the same key. */
+  public LaunchRequest withArrayKey(String key) {
+    return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
+        Optional.of(key));
   }
 }

@@ -1,5 +1,6 @@
 package dev.berth.testkit;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -44,7 +46,10 @@ public final class FakeExecutor implements Executor {
   private final Map<TaskId, String> failNextLaunch = new HashMap<>();
   private final Map<TaskId, FakeProcess> running = new TreeMap<>();
   private final List<FakeProcess> pendingTerminations = new ArrayList<>();
+  private final List<List<TaskId>> batches = new ArrayList<>();
+  private final java.util.Set<String> survivors = new java.util.TreeSet<>();
   private boolean deferTerminations;
+  private boolean cluster;
   private boolean closed;
   private long nextPid = 1000;
 
@@ -73,6 +78,73 @@ public final class FakeExecutor implements Executor {
     running.put(task, process);
     transcript.add("launch " + task + "#" + request.attempt());
     return process;
+  }
+
+  /**
+   * Makes this executor behave like a batch system's: it {@linkplain #holdsUpstream() holds
+   * attempts back} for their upstream, names each attempt with a cluster id ({@code job-<pid>}),
+   * and {@linkplain #reattach reattaches} to attempts marked with {@link #survive}.
+   */
+  public synchronized FakeExecutor asCluster() {
+    cluster = true;
+    return this;
+  }
+
+  @Override
+  public synchronized boolean holdsUpstream() {
+    return cluster;
+  }
+
+  @Override
+  public List<dev.berth.spi.Launch> launchAll(List<LaunchRequest> requests,
+      java.util.function.Function<LaunchRequest, ExitListener> onExit) {
+    synchronized (this) {
+      batches.add(requests.stream().map(LaunchRequest::task).toList());
+    }
+    return Executor.super.launchAll(requests, onExit);
+  }
+
+  /** The tasks of each {@link #launchAll} call, in order: what one decision pass started together. */
+  public synchronized List<List<TaskId>> batches() {
+    return List.copyOf(batches);
+  }
+
+  /**
+   * Marks attempt {@code attempt} of {@code task} as one that outlived the Berth that started it, so
+   * a cluster executor's {@link #reattach} finds it running.
+   */
+  public synchronized FakeExecutor survive(TaskId task, int attempt) {
+    survivors.add(task + "#" + attempt);
+    return this;
+  }
+
+  @Override
+  public synchronized Optional<Execution> reattach(LaunchRequest request, ExitListener onExit) {
+    if (!cluster || !survivors.remove(request.task() + "#" + request.attempt())) {
+      return Optional.empty();
+    }
+    FakeProcess process = new FakeProcess(nextPid++, request, onExit);
+    running.put(request.task(), process);
+    transcript.add("reattach " + request.task() + "#" + request.attempt());
+    return Optional.of(process);
+  }
+
+  /**
+   * Ends the task's running process with {@code code} and what the cluster says of it, calling its
+   * listener on this thread.
+   *
+   * @throws IllegalStateException when the task has no running process
+   */
+  public void exit(TaskId task, int code, ClusterVerdict verdict) {
+    FakeProcess process;
+    synchronized (this) {
+      process = running.get(task);
+      if (process == null) {
+        throw new IllegalStateException("task " + task + " has no running process");
+      }
+      process.verdict = Optional.of(verdict);
+    }
+    end(process, code);
   }
 
   /** Marks the executor closed; later launches fail with {@link IllegalStateException}. */
@@ -235,6 +307,7 @@ public final class FakeExecutor implements Executor {
     final LaunchRequest request;
     final ExitListener listener;
     boolean alive = true; // guarded by the FakeExecutor
+    Optional<ClusterVerdict> verdict = Optional.empty(); // guarded by the FakeExecutor
 
     FakeProcess(long pid, LaunchRequest request, ExitListener listener) {
       this.pid = pid;
@@ -257,6 +330,20 @@ public final class FakeExecutor implements Executor {
     @Override
     public void terminate(long graceMillis) {
       FakeExecutor.this.terminate(this, graceMillis);
+    }
+
+    @Override
+    public Optional<String> clusterId() {
+      synchronized (FakeExecutor.this) {
+        return cluster ? Optional.of("job-" + pid) : Optional.empty();
+      }
+    }
+
+    @Override
+    public Optional<ClusterVerdict> verdict() {
+      synchronized (FakeExecutor.this) {
+        return verdict;
+      }
     }
   }
 }

@@ -3,12 +3,15 @@ package dev.berth.core.lifecycle;
 /**
  * Where an attempt runs and what was reserved for it.
  *
- * @param device {@code "cpu"} or a GPU id such as {@code "cuda:0"}
+ * @param device {@code "cpu"}, a GPU id such as {@code "cuda:0"}, or {@code "cluster"} when a cluster places it
  * @param memoryBytes host memory reserved
  * @param milliCpus cores reserved, in thousandths
  * @param gpuMemoryBytes GPU memory reserved on {@code device} (0 on the CPU)
  */
 public record Placement(String device, long memoryBytes, long milliCpus, long gpuMemoryBytes) {
+
+  /** The device name of attempts a cluster places: Berth does not know, or choose, the node or GPU. */
+  public static final String CLUSTER = "cluster";
 
   /** The device name for attempts that run on the CPU only. */
   public static final String CPU = "cpu";

@@ -54,7 +54,9 @@ public final class TaskTransitions {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
     t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
     // INIT -> EXCEPTION: a request no host can satisfy, or a process that cannot be started.
-    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT));
+    // INIT -> UNREACHABLE: on a cluster, a task submitted ahead of its parents, whose job the cluster
+    // dropped when a parent's attempt failed, learns that the parent has failed for good.
+    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE));
     t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));

@@ -62,6 +62,11 @@ public record RunSpec(
     this(name, workdir, config, groups, groupsInParallel, "auto", Reporting.NONE);
   }
 
+  /** The same run with another configuration. */
+  public RunSpec withConfig(SchedulerConfig other) {
+    return new RunSpec(name, workdir, other, groups, groupsInParallel, gpus, reporting);
+  }
+
   /** The same run with another GPU selection. */
   public RunSpec withGpus(String selection) {
     return new RunSpec(name, workdir, config, groups, groupsInParallel, selection, reporting);

@@ -36,6 +36,9 @@ import java.util.Objects;
  * @param oomGrowth factor a task's reservation grows by after it ran out of that memory ({@code scheduler.oom-growth})
  * @param learnUsage under placement {@code auto}: how a group's GPU estimate is learned from the measured
  *     peaks of its finished tasks, {@code mean}, {@code max} or {@code off} ({@code scheduler.learn-usage})
+ * @param executor where tasks run: {@code local} processes on this machine, or {@code slurm} batch jobs
+ *     ({@code scheduler.executor}, or the spec's top-level {@code executor:})
+ * @param slurm how the cluster is used when the executor is {@code slurm} ({@code slurm.*})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -58,7 +61,9 @@ public record SchedulerConfig(
     long seed,
     SmtpConfig smtp,
     double oomGrowth,
-    String learnUsage) {
+    String learnUsage,
+    String executor,
+    SlurmConfig slurm) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -96,6 +101,10 @@ public record SchedulerConfig(
     if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
       throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
     }
+    if (!List.of("local", "slurm").contains(executor)) {
+      throw new IllegalArgumentException("scheduler.executor must be local or slurm but was '" + executor + "'");
+    }
+    Objects.requireNonNull(slurm, "slurm");
     if (putInterval.isNegative() || availableInterval.isNegative()) {
       throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
     }
@@ -129,7 +138,14 @@ public record SchedulerConfig(
         .seed(seed)
         .smtp(smtp)
         .oomGrowth(oomGrowth)
-        .learnUsage(learnUsage);
+        .learnUsage(learnUsage)
+        .executor(executor)
+        .slurm(slurm);
+  }
+
+  /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
+  public boolean onCluster() {
+    return executor.equals("slurm");
   }
 
   private static void nonNegative(String key, long value) {
@@ -173,6 +189,25 @@ public record SchedulerConfig(
     private SmtpConfig smtp = SmtpConfig.DEFAULTS;
     private double oomGrowth = 1.5;
     private String learnUsage = "mean";
+    private String executor = "local";
+    private SlurmConfig slurm = SlurmConfig.DEFAULTS;
+
+    /** {@code scheduler.executor}. */
+    public Builder executor(String v) {
+      executor = v;
+      return this;
+    }
+
+    /** {@code slurm.*}. */
+    public Builder slurm(SlurmConfig v) {
+      slurm = v;
+      return this;
+    }
+
+    /** The {@code slurm.*} settings so far. */
+    public SlurmConfig slurm() {
+      return slurm;
+    }
 
     private Builder() {}
 
@@ -313,7 +348,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, smtp, oomGrowth, learnUsage);
+          seed, smtp, oomGrowth, learnUsage, executor, slurm);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -111,6 +112,32 @@ public final class Attempts {
       return Optional.of(new Decision.Resume(r.spec().id()));
     }
     return Optional.of(new Decision.Exit(r.spec().id(), last.outcome() + " in " + last.stage()));
+  }
+
+  /**
+   * The event that ends the running attempt of a task on a cluster, which may say more than the
+   * exit code: a node failure or preemption, and a job dropped because a dependency the cluster held
+   * can no longer be met, run the task again without using any budget; a memory kill is a host OOM
+   * (retried with more memory within {@code load-nretry}); a time-limit kill or someone else's
+   * cancellation ends the attempt as if Berth had killed it for that reason.
+   */
+  public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
+      String stderrTail, Optional<ClusterVerdict> verdict) {
+    if (killedFor.isPresent() || verdict.isEmpty()) {
+      return ended(r, at, exitCode, killedFor, stderrTail);
+    }
+    ClusterVerdict v = verdict.get();
+    return switch (v.kind()) {
+      case INFRASTRUCTURE -> new TaskEvent.Ended(at, Outcome.INTERRUPTED, exitCode,
+          v.reason() + "; the task runs again without using a retry", TaskState.INIT);
+      case UPSTREAM_NOT_MET -> new TaskEvent.Ended(at, Outcome.INTERRUPTED, exitCode,
+          v.reason() + "; the task waits for its dependencies again", TaskState.INIT);
+      case HOST_OOM -> oom(r, at, exitCode, Outcome.HOST_OOM, v.reason());
+      case TIMED_OUT -> Retries.ending(r, at, exitCode, Optional.of(
+          new Decision.Kill(r.spec().id(), Outcome.TIMED_OUT, v.reason())));
+      case CANCELLED -> Retries.ending(r, at, exitCode, Optional.of(
+          new Decision.Kill(r.spec().id(), Outcome.CANCELLED, v.reason())));
+    };
   }
 
   /**

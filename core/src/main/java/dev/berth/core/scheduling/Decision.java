@@ -1,9 +1,11 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.deps.Dependency;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
+import java.util.Optional;
 
 /** One thing the runtime must do, decided by the {@link Scheduler}. */
 public sealed interface Decision
@@ -16,8 +18,24 @@ public sealed interface Decision
   /** Mark the task ready: its group's turn has come and its dependencies are met. */
   record Release(TaskId task) implements Decision {}
 
-  /** Start attempt {@code attempt} of the task with this placement. */
-  record Start(TaskId task, int attempt, Placement placement) implements Decision {}
+  /**
+   * Start attempt {@code attempt} of the task with this placement. On a cluster, {@code upstream}
+   * names the parents still running whose ending the cluster should wait for before the attempt
+   * begins (the rest of the task's dependencies are already met).
+   */
+  record Start(TaskId task, int attempt, Placement placement, Optional<Dependency> upstream) implements Decision {
+
+    /** Validates. */
+    public Start {
+      java.util.Objects.requireNonNull(placement, "placement");
+      java.util.Objects.requireNonNull(upstream, "upstream");
+    }
+
+    /** A start whose dependencies are all met. */
+    public Start(TaskId task, int attempt, Placement placement) {
+      this(task, attempt, placement, Optional.empty());
+    }
+  }
 
   /** Fail the task at once: it can never be placed. */
   record Fail(TaskId task, String reason) implements Decision {}

@@ -48,17 +48,23 @@ public final class Scheduler {
 
   private final SchedulerConfig config;
   private final Attempts attempts;
+  private final ClusterAdmission cluster;
 
   /** A scheduler applying this configuration. */
   public Scheduler(SchedulerConfig config) {
     this.config = config;
     this.attempts = new Attempts(config);
+    this.cluster = config.onCluster() ? new ClusterAdmission(attempts) : null;
   }
 
   /** Runs one decision pass. Does not change {@code state}. */
   public Decisions decide(RunState state, HostSnapshot snapshot, Instant now) {
     Pass pass = new Pass(now);
     List<TaskRecord> released = releaseQueued(state, pass);
+    if (cluster != null) {
+      submitReady(state, released, pass);
+      return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
+    }
     DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
     Processes processes = scanProcesses(state, pass);
     trainLoaded(processes.loaded(), state, devices, pass);
@@ -99,9 +105,12 @@ public final class Scheduler {
         if (!pass.now.isBefore(deadline)) {
           pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
               "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
-        } else {
-          pass.wakeAt(deadline);
+          continue;
         }
+        pass.wakeAt(deadline);
+      }
+      if (cluster != null) {
+        pass.held.add(r); // may yet go to the cluster ahead of its parents, see submitReady
       }
     }
     return released;
@@ -267,6 +276,57 @@ public final class Scheduler {
     }
   }
 
+  /**
+   * On a cluster: every ready task is submitted once its retry delay is over, and so is every task
+   * whose unmet dependencies the cluster can hold for it, its parents being submitted already or in
+   * this very pass (see {@link ClusterAdmission}). The cluster enforces each task's timeout through
+   * the job's time limit, so no kill is decided here.
+   */
+  private void submitReady(RunState state, List<TaskRecord> released, Pass pass) {
+    List<TaskRecord> ordered = new ArrayList<>(state.ready());
+    ordered.addAll(released);
+    ordered.sort(RunState.START_ORDER);
+    List<TaskRecord> ready = new ArrayList<>();
+    for (TaskRecord r : ordered) {
+      Optional<Instant> readyAt = Retries.readyAt(r);
+      if (queueTimedOut(r, pass)) {
+        continue;
+      }
+      if (readyAt.isPresent() && pass.now.isBefore(readyAt.get())) {
+        pass.wakeAt(readyAt.get());
+        continue;
+      }
+      ready.add(r);
+    }
+    java.util.Set<TaskId> starting = new java.util.TreeSet<>();
+    List<TaskRecord> held = new ArrayList<>(pass.held);
+    boolean progressed = true;
+    while (progressed) {
+      // A parent that starts in this pass is one the cluster can hold a dependant for, whatever the order.
+      progressed = false;
+      for (java.util.Iterator<TaskRecord> it = ready.iterator(); it.hasNext(); ) {
+        TaskRecord r = it.next();
+        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, pass.actions);
+        if (v == ClusterAdmission.Verdict.STARTED) {
+          starting.add(r.spec().id());
+        }
+        if (v != ClusterAdmission.Verdict.WAIT) {
+          it.remove();
+          progressed = true;
+        }
+      }
+      for (java.util.Iterator<TaskRecord> it = held.iterator(); it.hasNext(); ) {
+        TaskRecord r = it.next();
+        if (ClusterAdmission.ahead(r, state, starting).isPresent()) {
+          it.remove();
+          pass.actions.add(new Decision.Release(r.spec().id()));
+          ready.add(r);
+          progressed = true;
+        }
+      }
+    }
+  }
+
   /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */
   private static boolean queueTimedOut(TaskRecord r, Pass pass) {
     Optional<Duration> limit = r.spec().queueTimeout();
@@ -312,6 +372,8 @@ public final class Scheduler {
     Optional<Refusal> blockedBy = Optional.empty();
     int blockedCount;
     Optional<Instant> wakeAt = Optional.empty();
+    /** On a cluster: queued tasks whose dependencies are pending. */
+    final List<TaskRecord> held = new ArrayList<>();
 
     Pass(Instant now) {
       this.now = now;

@@ -42,7 +42,7 @@ class TaskTransitionsTest {
   private static Map<TaskState, Set<TaskState>> expected() {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
     t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
-    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE));
     t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
     t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));

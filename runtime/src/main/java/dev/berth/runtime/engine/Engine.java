@@ -1,5 +1,6 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -24,10 +25,12 @@ import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Execution;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.Executor;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.Launch;
+import dev.berth.spi.Upstream;
 import dev.berth.spi.HostProbe;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
-import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Timers;
 import java.io.IOException;
@@ -233,7 +236,10 @@ public final class Engine {
     startedAt = restored != null ? restored.run().startedAt() : clock.instant();
     state.started(startedAt);
     listener.runStarted(state);
-    if (restored != null) {
+    if (restored != null && state.spec().config().onCluster()) {
+      readProbe();
+      reattach();
+    } else if (restored != null) {
       Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), this::record, this::adopt);
     }
     readProbe();
@@ -241,6 +247,26 @@ public final class Engine {
     commit();
     reconcile();
     commit();
+  }
+
+  /**
+   * On a cluster, jobs outlive the Berth that submitted them: each attempt the journal says was
+   * running is found again by the job id its executor recorded, and watched to its end (which may
+   * already have come). An attempt without a recorded job was never submitted and runs again
+   * without using any retry budget.
+   */
+  private void reattach() {
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
+      TaskRecord r = state.task(e.getKey());
+      LaunchRequest request = request(r, e.getValue().attempt(), e.getValue().placement());
+      Optional<Execution> found = executor.reattach(request, exitListener(request));
+      if (found.isPresent()) {
+        executions.put(e.getKey(), found.get());
+      } else {
+        record(e.getKey(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+            "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.INIT));
+      }
+    }
   }
 
   /** Watches a process an earlier scheduler started; when it ends, its attempt ends as Recovery decides. */
@@ -399,9 +425,9 @@ public final class Engine {
     }
     if (!starts.isEmpty()) {
       commit(); // write-ahead: every launch of this pass is durable before any of its processes exists
+      spawn(starts);
     }
     for (Decision.Start start : starts) {
-      spawn(state.task(start.task()), start.attempt(), start.placement());
       // A process that could not start ended its attempt at once: decide again for its retry or
       // its dependants instead of waiting for the next probe tick.
       progressed |= !state.task(start.task()).state().hasProcess();
@@ -410,28 +436,99 @@ public final class Engine {
   }
 
   /**
-   * Starts the process of an attempt whose launch is already journalled (write-ahead), so a
+   * Starts the processes of attempts whose launches are already journalled (write-ahead), so a
    * scheduler killed at any point never leaves a task process the journal does not know about; a
-   * resumed run finds such a process by the variables it was given (see {@link Recovery}).
+   * resumed run finds such a process by the variables it was given (see {@link Recovery}), or, on a
+   * cluster, by the job id the executor recorded. The executor gets the whole pass at once, so it
+   * can submit matrix tasks together.
    */
-  private void spawn(TaskRecord r, int attempt, Placement placement) {
+  private void spawn(List<Decision.Start> starts) {
+    List<Decision.Start> left = new ArrayList<>(starts);
+    while (!left.isEmpty()) {
+      // Waves: a task the cluster is to hold for parents starting in this same pass goes after them,
+      // once their executions exist.
+      List<Decision.Start> wave = new ArrayList<>();
+      for (Decision.Start start : left) {
+        boolean parentsLaunching = start.upstream().map(d -> d.tasks().stream()
+            .anyMatch(p -> !executions.containsKey(p) && left.stream().anyMatch(s -> s.task().equals(p))))
+            .orElse(false);
+        if (!parentsLaunching) {
+          wave.add(start);
+        }
+      }
+      if (wave.isEmpty()) {
+        wave.addAll(left); // cannot happen for a graph without cycles; never loop forever
+      }
+      left.removeAll(wave);
+      launch(wave);
+    }
+  }
+
+  private void launch(List<Decision.Start> starts) {
+    List<LaunchRequest> requests = new ArrayList<>();
+    for (Decision.Start start : starts) {
+      TaskRecord r = state.task(start.task());
+      LaunchRequest request = request(r, start.attempt(), start.placement());
+      Optional<Upstream> upstream = start.upstream().flatMap(this::upstream);
+      if (start.upstream().isPresent() && upstream.isEmpty()) {
+        record(start.task(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+            "a parent it was to wait for has no running job any more; the task waits for its dependencies again",
+            TaskState.INIT));
+        continue;
+      }
+      requests.add(upstream.map(request::withUpstream).orElse(request));
+    }
+    if (requests.isEmpty()) {
+      return;
+    }
+    for (Launch launch : executor.launchAll(requests, this::exitListener)) {
+      TaskId id = launch.request().task();
+      if (launch.execution().isPresent()) {
+        executions.put(id, launch.execution().get());
+      } else {
+        record(id, Retries.retryIfAllowed(state.task(id),
+            Endings.startFailed(clock.instant(), launch.failure().orElseThrow().getMessage())));
+      }
+    }
+  }
+
+  private LaunchRequest request(TaskRecord r, int attempt, Placement placement) {
     TaskSpec spec = r.spec();
-    TaskId id = spec.id();
-    SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(id, attempt) : new TreeMap<>();
+    SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(spec.id(), attempt) : new TreeMap<>();
     SortedMap<String, String> env = TaskEnvironment.of(
         state, layout, spec, attempt, placement, channelEnv, !snapshot.gpus().devices().isEmpty());
     LaunchRequest request = new LaunchRequest(
-        id, attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec));
-    try {
-      java.nio.file.Path dir = layout.taskDir(spec);
-      Execution execution = executor.launch(request, code -> {
-        ExitMarks.write(dir, attempt, code);
-        inbox.add(() -> exited(id, attempt, code));
-      });
-      executions.put(id, execution);
-    } catch (LaunchException e) {
-      record(id, Retries.retryIfAllowed(r, Endings.startFailed(clock.instant(), e.getMessage())));
+        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec))
+        .withReservation(placement, spec.gpu().wholeDevices());
+    return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
+  }
+
+  /** Tasks of one group expanded from one matrix share a key: the same command with other values. */
+  private static String arrayKey(TaskSpec spec) {
+    return spec.group() + "|" + String.join(",", spec.params().keySet()) + "|" + spec.command().get(0);
+  }
+
+  /** The running parents the executor is to hold an attempt back for, or empty when one has no execution. */
+  private Optional<Upstream> upstream(dev.berth.core.deps.Dependency dependency) {
+    List<Execution> parents = new ArrayList<>();
+    for (TaskId parent : dependency.tasks()) {
+      Execution e = executions.get(parent);
+      if (e == null) {
+        return Optional.empty();
+      }
+      parents.add(e);
     }
+    return Optional.of(new Upstream(parents, dependency.all(), dependency.success(), dependency.failure()));
+  }
+
+  private ExitListener exitListener(LaunchRequest request) {
+    TaskId id = request.task();
+    int attempt = request.attempt();
+    java.nio.file.Path dir = request.workdir();
+    return code -> {
+      ExitMarks.write(dir, attempt, code);
+      inbox.add(() -> exited(id, attempt, code));
+    };
   }
 
   /** Asks a two-stage task's process to exit, and terminates it if it has not after a grace period. */
@@ -495,6 +592,8 @@ public final class Engine {
   }
 
   private void exited(TaskId id, int attempt, int exitCode) {
+    Execution execution = executions.get(id);
+    Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     executions.remove(id);
     exiting.remove(id);
     channel.forget(id);
@@ -504,7 +603,8 @@ public final class Engine {
       return; // not the attempt the task is in now; nothing to end
     }
     String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), STDERR_TAIL_BYTES);
-    record(id, scheduler.attempts().ended(r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail));
+    record(id, scheduler.attempts().ended(
+        r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail, verdict));
   }
 
   private void cancelAll(String reason) {

@@ -33,7 +33,12 @@ final class TaskEnvironment {
     env.put("BERTH_ATTEMPT", Integer.toString(attempt));
     env.put("BERTH_DEVICE", placement.device());
     List<Integer> gpuIndices = placement.gpuIndices();
-    if (spec.twoStage()) {
+    if (placement.device().equals(Placement.CLUSTER)) {
+      // The cluster picks the GPUs and sets CUDA_VISIBLE_DEVICES for the job; Berth must not override it.
+      if (placement.gpuMemoryBytes() > 0) {
+        env.put("BERTH_GPU_MEMORY_BYTES", Long.toString(placement.gpuMemoryBytes()));
+      }
+    } else if (spec.twoStage()) {
       // The device is chosen after loading, so a two-stage task sees every GPU and trains on the one named.
       env.putAll(channel);
       env.put("CUDA_DEVICE_ORDER", "PCI_BUS_ID");

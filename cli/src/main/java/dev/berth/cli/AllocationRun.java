@@ -1,0 +1,175 @@
+package dev.berth.cli;
+
+import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SlurmConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.slurm.SlurmExecutor;
+import dev.berth.slurm.SlurmResources;
+import dev.berth.slurm.SlurmSettings;
+import dev.berth.spi.Execution;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * A run in {@code slurm.mode: allocation}: Berth asks Slurm for a whole allocation
+ * ({@code slurm.gres}, {@code slurm.cpus}, {@code slurm.memory}, {@code slurm.time}) and runs its own
+ * local engine inside it ({@code berth resume --inside-allocation}), which packs the tasks onto the
+ * allocation's GPUs by memory, the way no Slurm setting can. The engine inside writes the run's own
+ * journal and reports in the shared workdir, so nothing needs merging: when the allocation ends
+ * with tasks left (its time limit came), the next allocation resumes the same journal, up to
+ * {@code slurm.max-allocations}.
+ */
+final class AllocationRun {
+
+  private static final String MAIN = "dev.berth.cli.Main";
+
+  private final PrintStream out;
+  private final PrintWriter err;
+
+  AllocationRun(PrintStream out, PrintWriter err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs {@code spec}, whose journal is already in {@code layout}'s folder, through allocations. */
+  int run(RunSpec spec, RunLayout layout) throws InterruptedException {
+    SlurmConfig slurm = spec.config().slurm();
+    List<String> extra = new ArrayList<>();
+    if (!slurm.gres().isEmpty()) {
+      extra.add("--gres=" + slurm.gres());
+    }
+    extra.addAll(slurm.extraArgs());
+    SlurmSettings settings = SlurmSettings.from(slurm, 0).toBuilder().extraArgs(extra).build();
+    try (SlurmExecutor executor = new SlurmExecutor(
+        spec.name(), settings, new ProcessCommandRunner(), id -> SlurmResources.DEFAULT)) {
+      for (int n = lastAllocation(layout.runDir()); n <= slurm.maxAllocations(); n++) {
+        LaunchRequest request = request(spec, layout, n);
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        Optional<Execution> job = executor.reattach(request, exit::complete);
+        if (job.isPresent()) {
+          out.println("allocation " + n + ": found Slurm job " + job.get().clusterId().orElse("?") + " again");
+        } else {
+          try {
+            job = Optional.of(executor.launch(request, exit::complete));
+          } catch (LaunchException e) {
+            err.println("berth: " + e.getMessage());
+            return ExitCodes.INTERNAL;
+          }
+          out.println("allocation " + n + ": Slurm job " + job.get().clusterId().orElse("?") + " submitted ("
+              + describe(slurm) + "); berth status " + layout.runDir() + " shows the tasks inside");
+        }
+        int code = await(exit, job.get(), spec, layout);
+        Optional<RunReport> report = finished(layout);
+        if (report.isPresent()) {
+          out.println(spec.name() + ": " + report.get().status() + " in allocation " + n + "; report: "
+              + layout.reportJson());
+          return report.get().status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
+        }
+        Optional<ClusterVerdict> verdict = job.get().verdict();
+        boolean goOn = verdict.map(v -> v.kind() == ClusterVerdict.Kind.TIMED_OUT
+            || v.kind() == ClusterVerdict.Kind.INFRASTRUCTURE).orElse(false);
+        if (!goOn) {
+          err.println("berth: allocation " + n + " ended with tasks left: "
+              + verdict.map(ClusterVerdict::reason).orElse("the Berth inside exited with code " + code)
+              + "; see " + request.stdout());
+          return ExitCodes.INTERNAL;
+        }
+        out.println("allocation " + n + " ended with tasks left (" + verdict.get().reason() + "); asking for the next");
+      }
+      err.println("berth: " + spec.name() + " used all " + slurm.maxAllocations()
+          + " allocations [slurm.max-allocations] with tasks left; berth resume " + layout.runDir() + " goes on");
+      return ExitCodes.TASKS_FAILED;
+    }
+  }
+
+  /** The job of allocation {@code n}: a Berth that resumes the run's journal with the local executor. */
+  private static LaunchRequest request(RunSpec spec, RunLayout layout, int n) {
+    Path dir = allocationDir(layout.runDir(), n);
+    List<String> argv = List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC", "-cp",
+        System.getProperty("java.class.path"), MAIN, "resume", "--no-progress", "--inside-allocation",
+        layout.runDir().toString());
+    SlurmConfig slurm = spec.config().slurm();
+    Placement whole = new Placement(Placement.CLUSTER, slurm.memoryBytes(), Math.max(1, slurm.cpus()) * 1000L, 0);
+    return new LaunchRequest(TaskId.of("allocation-" + n), 1, argv, new TreeMap<>(), dir, dir.resolve("berth.log"),
+        dir.resolve("berth.log")).withReservation(whole, 0);
+  }
+
+  /** The folder of allocation {@code n}: its batch script, job id and the log of the Berth inside. */
+  static Path allocationDir(Path runDir, int n) {
+    return runDir.resolve("allocations").resolve(Integer.toString(n));
+  }
+
+  /** The last allocation an earlier Berth submitted for the run, or 1 when none was. */
+  static int lastAllocation(Path runDir) {
+    int n = 1;
+    while (java.nio.file.Files.isDirectory(allocationDir(runDir, n + 1))) {
+      n++;
+    }
+    return n;
+  }
+
+  private int await(CompletableFuture<Integer> exit, Execution job, RunSpec spec, RunLayout layout)
+      throws InterruptedException {
+    Thread hook = new Thread(() -> {
+      if (OnExit.leaveJobs(spec.config().slurm().onExit(), out)) {
+        out.println("berth: the allocation is left running; berth resume " + layout.runDir() + " finds it again");
+        return;
+      }
+      job.terminate(0);
+      try {
+        exit.get();
+      } catch (InterruptedException | ExecutionException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "berth-allocation-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return exit.get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("the allocation's exit could not be read", e);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // Ctrl-C: the hook is running
+      }
+    }
+  }
+
+  private static Optional<RunReport> finished(RunLayout layout) {
+    try {
+      JournalView view = JournalView.read(layout.runDir());
+      return view.replay().run().status().isPresent() ? Optional.of(view.report(Instant.now())) : Optional.empty();
+    } catch (RunJournal.UserError e) {
+      return Optional.empty();
+    }
+  }
+
+  private static String describe(SlurmConfig slurm) {
+    List<String> parts = new ArrayList<>();
+    if (!slurm.gres().isEmpty()) {
+      parts.add(slurm.gres());
+    }
+    parts.add(Math.max(1, slurm.cpus()) + " cpus");
+    if (!slurm.time().isZero()) {
+      parts.add(dev.berth.core.units.DurationText.format(slurm.time()));
+    }
+    return String.join(", ", parts);
+  }
+}

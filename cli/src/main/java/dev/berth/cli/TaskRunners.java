@@ -1,0 +1,46 @@
+package dev.berth.cli;
+
+import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.model.RunSpec;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.slurm.SlurmExecutor;
+import dev.berth.slurm.SlurmSettings;
+import dev.berth.spi.Executor;
+import dev.berth.spi.GpuProbe;
+import java.nio.file.Path;
+
+/**
+ * What runs a spec's tasks, as its {@code scheduler.executor} says: processes on this machine, or
+ * batch jobs on a Slurm cluster, whose GPUs Berth neither probes nor chooses.
+ */
+final class TaskRunners {
+
+  private TaskRunners() {}
+
+  /** The executor for {@code spec}'s tasks. */
+  static Executor executor(RunSpec spec) {
+    if (!spec.config().onCluster()) {
+      return new LocalProcessExecutor();
+    }
+    return SlurmExecutor.forRun(
+        spec, SlurmSettings.from(spec.config().slurm(), spec.config().maxProcess()), new ProcessCommandRunner());
+  }
+
+  /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */
+  static GpuProbe gpuProbe(RunSpec spec) {
+    String selection = spec.config().onCluster() ? "none" : spec.gpus();
+    return GpuProbes.select(DeviceSelection.parse(selection), new ProcessCommandRunner());
+  }
+
+  /** {@code layout} with the task folders under {@code slurm.workdir-root}, when the run sets it. */
+  static RunLayout layout(RunSpec spec, RunLayout layout) {
+    String root = spec.config().slurm().workdirRoot();
+    if (!spec.config().onCluster() || root.isEmpty()) {
+      return layout;
+    }
+    return layout.withTasksRoot(Path.of(root).resolve(spec.name()));
+  }
+}

@@ -1,0 +1,260 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole runs with {@code executor: slurm} against a real Slurm cluster: the quickstart, a dependency
+ * graph with a failing task, an array, an out-of-memory retry, cancel, a resume after Berth was
+ * killed, and a run packed inside an allocation. Skipped when no cluster answers here.
+ */
+class SlurmRunTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void needsACluster() {
+    assumeTrue(clusterUp(), "no Slurm cluster here (sinfo is missing or shows no idle or mixed node);"
+        + " start one to run these tests");
+  }
+
+  private static boolean clusterUp() {
+    try {
+      Process p = new ProcessBuilder("sinfo", "--noheader", "--format=%t").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0
+          && (out.contains("idle") || out.contains("mix") || out.contains("alloc"));
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private Path spec(String name, String body) throws IOException {
+    Path file = dir.resolve(name + ".yaml");
+    Files.writeString(file, "name: " + name + "\nworkdir: " + dir.resolve(name) + "\nexecutor: slurm\n" + body);
+    return file;
+  }
+
+  private JsonNode report(String run) throws IOException {
+    return JSON.readTree(dir.resolve(run).resolve("report.json").toFile());
+  }
+
+  private static JsonNode task(JsonNode report, String id) {
+    for (JsonNode g : report.get("groups")) {
+      for (JsonNode t : g.get("tasks")) {
+        if (t.get("id").asText().equals(id)) {
+          return t;
+        }
+      }
+    }
+    throw new AssertionError("no task " + id + " in the report");
+  }
+
+  private static List<String> outcomes(JsonNode task) {
+    List<String> outcomes = new ArrayList<>();
+    task.get("attempts").forEach(a -> outcomes.add(a.get("outcome").asText()));
+    return outcomes;
+  }
+
+  private static void await(String what, Duration limit, BooleanSupplier done) throws InterruptedException {
+    Instant end = Instant.now().plus(limit);
+    while (!done.getAsBoolean()) {
+      if (Instant.now().isAfter(end)) {
+        throw new AssertionError("timed out waiting for " + what);
+      }
+      Thread.sleep(100); // waiting on a real cluster: there is no event to wait for from here
+    }
+  }
+
+  private static String squeue(String job) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("squeue", "--noheader", "--states=all", "--format=%T", "--jobs=" + job)
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes()).strip();
+    p.waitFor(30, TimeUnit.SECONDS);
+    return out;
+  }
+
+  @Test
+  void theQuickstartRunsOnSlurmWithTheSameResults() throws IOException {
+    String text = Files.readString(EXAMPLES.resolve("quickstart.yaml"))
+        .replace("{spec_dir}", EXAMPLES.toString())
+        .replace("workdir: berth-out/quickstart", "workdir: " + dir.resolve("quickstart"));
+    Path file = dir.resolve("quickstart.yaml");
+    Files.writeString(file, text);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", "--executor", "slurm", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    JsonNode report = report("quickstart");
+    assertThat(report.get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(task(report, "train-0.1-1").get("attempts").get(0).get("device").asText()).isEqualTo("cluster");
+    assertThat(dir.resolve("quickstart/train/train-0.1-1/result.json")).exists();
+  }
+
+  @Test
+  void aDependencyGraphWithAFailingTaskKeepsBerthsSemantics() throws IOException {
+    Path file = spec("dag", """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: ok, command: [sh, -c, "sleep 2"]}
+              - {id: bad, command: [sh, -c, "sleep 2; exit 3"]}
+              - {id: after-ok, command: ["true"], after: [ok]}
+              - {id: after-bad, command: ["true"], after: [bad]}
+              - {id: on-failure, command: ["true"], after: {tasks: [bad], success: false, failure: true}}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isEqualTo(ExitCodes.TASKS_FAILED);
+    JsonNode report = report("dag");
+    assertThat(task(report, "ok").get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(task(report, "bad").get("status").asText()).isEqualTo("FAILED");
+    assertThat(task(report, "after-ok").get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(task(report, "after-bad").get("status").asText()).isEqualTo("UNREACHABLE");
+    assertThat(task(report, "on-failure").get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(dir.resolve("dag/g/after-bad/berth-slurm-job.1"))
+        .as("after-bad was handed to Slurm with --dependency before bad ended").exists();
+  }
+
+  @Test
+  void matrixTasksGoToSlurmAsOneArray() throws IOException {
+    Path file = spec("array", """
+        config: {scheduler: {max-process: 2}}
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: "sq-{i}", matrix: {i: [1, 2, 3, 4]}, command: [sh, -c, "echo $(( {i} * {i} ))"]}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    List<String> jobs = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      jobs.add(Files.readAllLines(dir.resolve("array/g/sq-" + i + "/berth-slurm-job.1")).get(0));
+      assertThat(dir.resolve("array/g/sq-" + i + "/stdout.log")).content().contains(Integer.toString(i * i));
+    }
+    String array = jobs.get(0).substring(0, jobs.get(0).indexOf('_'));
+    assertThat(jobs).containsExactly(array + "_0", array + "_1", array + "_2", array + "_3");
+  }
+
+  @Test
+  void aTaskKilledAtItsMemoryLimitIsRetriedWithMoreMemory() throws IOException {
+    Path file = spec("oom", """
+        config: {scheduler: {oom-growth: 6}}
+        groups:
+          - name: g
+            tasks:
+              - id: hungry
+                memory: 100MiB
+                command: [python3, -c, "import time; x = bytearray(400 * 2**20); time.sleep(4)"]
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    JsonNode hungry = task(report("oom"), "hungry");
+    assertThat(outcomes(hungry)).containsExactly("HOST_OOM", "SUCCEEDED");
+    assertThat(hungry.get("attempts").get(1).get("reservedMemoryBytes").asLong()).isEqualTo(600L << 20);
+  }
+
+  @Test
+  void berthCancelEndsTheSubmittedJobs() throws Exception {
+    Path file = spec("cancel", """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: long, command: [sleep, "300"]}
+        """);
+    CompletableFuture<CliRunner> run =
+        CompletableFuture.supplyAsync(() -> CliRunner.berth("run", "--no-progress", file.toString()));
+    Path jobFile = dir.resolve("cancel/g/long/berth-slurm-job.1");
+    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+    String job = Files.readAllLines(jobFile).get(0);
+
+    CliRunner cancel = CliRunner.berth("cancel", dir.resolve("cancel").toString());
+
+    assertThat(cancel.exitCode).as(cancel.out + cancel.err).isZero();
+    CliRunner finished = run.get(120, TimeUnit.SECONDS);
+    assertThat(finished.exitCode).isEqualTo(ExitCodes.TASKS_FAILED);
+    assertThat(task(report("cancel"), "long").get("status").asText()).isEqualTo("CANCELLED");
+    assertThat(squeue(job)).isIn("CANCELLED", "COMPLETING", "");
+  }
+
+  @Test
+  void aResumeAfterBerthWasKilledFindsTheJobsAgainInsteadOfSubmittingThemTwice() throws Exception {
+    Path file = spec("resume", """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: a, command: [sleep, "6"]}
+              - {id: b, command: [sleep, "6"]}
+              - {id: c, command: ["true"], after: [a, b]}
+        """);
+    Path log = dir.resolve("berth.log");
+    Process berth = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
+        "run", "--no-progress", file.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Path cJob = dir.resolve("resume/g/c/berth-slurm-job.1");
+    await("all three jobs to be submitted", Duration.ofSeconds(60), () -> Files.exists(cJob));
+    berth.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    String aJob = Files.readAllLines(dir.resolve("resume/g/a/berth-slurm-job.1")).get(0);
+    assertThat(squeue(aJob)).as("the jobs outlive the Berth that submitted them").isIn("RUNNING", "PENDING");
+
+    CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("resume").toString());
+
+    assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
+    JsonNode report = report("resume");
+    for (String id : List.of("a", "b", "c")) {
+      assertThat(outcomes(task(report, id))).as(id + " ran once").containsExactly("SUCCEEDED");
+    }
+  }
+
+  @Test
+  void inAllocationModeBerthPacksTheTasksInsideOneAllocation() throws IOException {
+    Path file = spec("packed", """
+        gpus: sim:2x24GiB
+        slurm: {mode: allocation, cpus: 2, time: 10m}
+        groups:
+          - name: g
+            tasks:
+              - {id: "fit-{i}", matrix: {i: [1, 2, 3, 4]}, gpu-memory: 10GiB, command: [sh, -c, "echo $CUDA_VISIBLE_DEVICES"]}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(run.out).contains("allocation 1: Slurm job");
+    JsonNode report = report("packed");
+    assertThat(report.get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(task(report, "fit-1").get("attempts").get(0).get("device").asText()).startsWith("cuda:");
+    assertThat(dir.resolve("packed/allocations/1/berth-slurm-job.1")).exists();
+  }
+}

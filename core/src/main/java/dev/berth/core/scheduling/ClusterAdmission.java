@@ -1,0 +1,111 @@
+package dev.berth.core.scheduling;
+
+import dev.berth.core.deps.Dependency;
+import dev.berth.core.deps.Edge;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.TaskId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Admission when a cluster decides where and when tasks run ({@code scheduler.executor: slurm}).
+ * This machine's CPUs, memory and GPUs are not the tasks', so no ledger applies: every ready task is
+ * submitted with its reservation (its memory, or {@code scheduler.default-memory}, grown after each
+ * memory kill; its GPU memory, grown after each CUDA out-of-memory), and the cluster queues it.
+ *
+ * <p>A task may also be submitted before its dependencies are met, so that a submitted graph keeps
+ * flowing if Berth stops: when the unmet part of its {@code after} edge is "these parents succeed"
+ * and those parents are already submitted, the cluster is asked to hold the task until they succeed
+ * ({@link Decision.Start#upstream()}). Edges on failure or on any ending are held by Berth, because
+ * a failed attempt that Berth will retry is not yet a failed task; so are {@code follow} edges and
+ * edges on tasks not yet submitted. Pure.
+ */
+final class ClusterAdmission {
+
+  private final Attempts attempts;
+
+  ClusterAdmission(Attempts attempts) {
+    this.attempts = attempts;
+  }
+
+  /**
+   * The parents a queued or ready task may be submitted ahead of, when its only unmet edge is an
+   * {@code after} edge on the success of parents already submitted; empty when Berth must hold it.
+   */
+  static Optional<Dependency> ahead(TaskRecord r, RunState state, Set<TaskId> starting) {
+    if (r.spec().twoStage() || r.spec().follow().map(d -> status(d, state) != Edge.Status.MET).orElse(false)) {
+      return Optional.empty();
+    }
+    Optional<Dependency> after = r.spec().after();
+    if (after.isEmpty() || !after.get().success() || after.get().failure()) {
+      return Optional.empty();
+    }
+    Dependency d = after.get();
+    if (status(d, state) != Edge.Status.PENDING) {
+      return Optional.empty();
+    }
+    List<TaskId> submitted = new ArrayList<>();
+    for (TaskId parent : d.tasks()) {
+      TaskState s = state.task(parent).state();
+      if (s.hasProcess() || starting.contains(parent)) {
+        submitted.add(parent);
+      } else if (d.all() && !s.isTerminal()) {
+        return Optional.empty(); // a parent that is not submitted yet has no job to wait for
+      }
+    }
+    return submitted.isEmpty() ? Optional.empty() : Optional.of(new Dependency(submitted, d.all(), true, false));
+  }
+
+  /** What {@link #admit} decided. */
+  enum Verdict {
+    /** The task starts in this pass. */
+    STARTED,
+    /** The task ends in this pass (it fails, or its dependencies can never be met). */
+    SETTLED,
+    /** The task waits for its dependencies. */
+    WAIT
+  }
+
+  /**
+   * Decides for one ready task: start it (perhaps ahead of its parents, those running or in
+   * {@code starting}), settle it, or let it wait.
+   */
+  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, List<Decision> actions) {
+    TaskId id = r.spec().id();
+    if (r.spec().twoStage()) {
+      actions.add(new Decision.Fail(id, "a two-stage task cannot run as a single Slurm job: its load and train"
+          + " hand-off needs Berth on the task's node; use slurm.mode: allocation"));
+      return Verdict.SETTLED;
+    }
+    Optional<Dependency> upstream = Optional.empty();
+    for (Optional<Dependency> edge : List.of(r.spec().after(), r.spec().follow())) {
+      if (edge.isEmpty()) {
+        continue;
+      }
+      Edge.Evaluation e = Edge.evaluate(edge.get(), p -> state.task(p).state());
+      if (e.status() == Edge.Status.IMPOSSIBLE) {
+        // Known only now: the cluster held this task for parents whose attempts have since failed for good.
+        actions.add(new Decision.Settle(id, e.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE,
+            e.reason()));
+        return Verdict.SETTLED;
+      }
+      if (e.status() == Edge.Status.PENDING) {
+        upstream = ahead(r, state, starting);
+        if (upstream.isEmpty()) {
+          return Verdict.WAIT; // Berth holds it until its parents end, or are submitted
+        }
+      }
+    }
+    long gpuMemory = r.spec().gpu().wantsGpu() ? attempts.gpuMemory(r, Long.MAX_VALUE) : 0;
+    Placement placement = new Placement(Placement.CLUSTER, attempts.memory(r, Long.MAX_VALUE), r.spec().resources().milliCpus(), gpuMemory);
+    actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement, upstream));
+    return Verdict.STARTED;
+  }
+
+  private static Edge.Status status(Dependency d, RunState state) {
+    return Edge.evaluate(d, p -> state.task(p).state()).status();
+  }
+}

@@ -1,0 +1,206 @@
+package dev.berth.core.scheduling;
+
+import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
+import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.host;
+import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.deps.Dependency;
+import dev.berth.core.deps.RetryPolicy;
+import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.HostSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Admission with {@code scheduler.executor: slurm}: the cluster decides where and when. */
+class SchedulerClusterTest {
+
+  private static final SchedulerConfig CLUSTER = SchedulerConfig.builder().executor("slurm").maxProcess(2).build();
+  /** A submitting machine far too small for the tasks: on a cluster, it must not matter. */
+  private static final HostSnapshot TINY = host(T0, 1, 0.99, 1 * GIB, 0, java.util.Map.of());
+  private final Scheduler scheduler = new Scheduler(CLUSTER);
+
+  private static Instant at(double seconds) {
+    return T0.plusMillis(Math.round(seconds * 1000));
+  }
+
+  private static TaskSpec.Builder t(String id) {
+    return TaskSpec.builder(id, "g").command("run", id).cpus(4).memoryBytes(64 * GIB);
+  }
+
+  private static RunState state(TaskSpec.Builder... tasks) {
+    RunState s = new RunState(new RunSpec("run", "runs/run", CLUSTER,
+        List.of(new GroupSpec("g", Arrays.stream(tasks).map(TaskSpec.Builder::build).toList()))));
+    s.started(T0);
+    return s;
+  }
+
+  private static Dependency allOk(String... parents) {
+    return Dependency.allSucceeded(Arrays.stream(parents).map(TaskId::of).toList());
+  }
+
+  private Decisions pass(RunState s, Instant at) {
+    Decisions d = scheduler.decide(s, TINY, at);
+    SchedulingFixtures.carryOut(s, d, at);
+    return d;
+  }
+
+  private static Decision.Start start(Decisions d, String task) {
+    return d.starts().stream().filter(x -> x.task().value().equals(task)).findFirst().orElseThrow();
+  }
+
+  private static List<String> started(Decisions d) {
+    return d.starts().stream().map(x -> x.task().value()).toList();
+  }
+
+  private void end(RunState s, String task, int code, Instant at, ClusterVerdict verdict) {
+    TaskRecord r = s.task(id(task));
+    s.apply(id(task), scheduler.attempts().ended(r, at, code, Optional.empty(), "", Optional.ofNullable(verdict)));
+  }
+
+  @Test
+  void everyReadyTaskIsSubmittedWhateverThisMachineHasFree() {
+    RunState s = state(t("a"), t("b"), t("c"));
+
+    Decisions d = pass(s, at(0));
+
+    assertThat(started(d)).as("max-process throttles arrays on the cluster, not submissions")
+        .containsExactly("a", "b", "c");
+    assertThat(start(d, "a").placement()).isEqualTo(new Placement(Placement.CLUSTER, 64 * GIB, 4000, 0));
+  }
+
+  @Test
+  void aGpuShareIsReservedForTheClusterToMapOntoItsGres() {
+    RunState s = state(t("a").gpuMemoryBytes(8 * GIB));
+
+    Decision.Start a = start(pass(s, at(0)), "a");
+
+    assertThat(a.placement().device()).isEqualTo(Placement.CLUSTER);
+    assertThat(a.placement().gpuMemoryBytes()).isEqualTo(8 * GIB);
+  }
+
+  @Test
+  void aDependantIsSubmittedAheadOfItsRunningParentForTheClusterToHold() {
+    RunState s = state(t("a"), t("b").after(allOk("a")));
+
+    Decisions d = pass(s, at(0));
+
+    assertThat(started(d)).containsExactly("a", "b");
+    assertThat(start(d, "b").upstream()).contains(allOk("a"));
+    assertThat(start(d, "a").upstream()).isEmpty();
+  }
+
+  @Test
+  void onlyTheParentsStillRunningAreHandedToTheCluster() {
+    RunState s = state(t("a"), t("b").retry(new RetryPolicy(1, Duration.ofSeconds(10), 1, Duration.ofHours(1))),
+        t("c").after(allOk("a", "b")));
+    pass(s, at(0));
+    end(s, "b", 1, at(1), null); // b waits 10 s for its retry
+    end(s, "c", 143, at(1.1), new ClusterVerdict(ClusterVerdict.Kind.UPSTREAM_NOT_MET, "Slurm dropped it"));
+    end(s, "a", 0, at(2), null);
+    assertThat(started(pass(s, at(3)))).as("b has no job yet").isEmpty();
+
+    Decisions d = pass(s, at(11));
+
+    assertThat(started(d)).containsExactly("b", "c");
+    assertThat(start(d, "c").upstream()).as("a already succeeded").contains(allOk("b"));
+  }
+
+  @Test
+  void aDependantWaitsWhileAParentIsNotSubmittedYet() {
+    RunState s = state(t("a").retry(new RetryPolicy(1, Duration.ofMinutes(5), 1, Duration.ofHours(1))),
+        t("b").after(allOk("a")));
+    pass(s, at(0));
+    end(s, "a", 1, at(1), null); // a fails and waits 5 minutes for its retry
+    end(s, "b", 143, at(1.1), new ClusterVerdict(ClusterVerdict.Kind.UPSTREAM_NOT_MET, "Slurm dropped it"));
+
+    Decisions d = pass(s, at(2));
+
+    assertThat(started(d)).as("a waits for its retry delay, so b has no job to wait for").isEmpty();
+    assertThat(s.task(id("b")).state()).isEqualTo(TaskState.INIT);
+  }
+
+  @Test
+  void failureEdgesAreHeldByBerthBecauseARetriedAttemptIsNotAFailedTask() {
+    RunState s = state(t("a"), t("cleanup").after(new Dependency(List.of(id("a")), true, false, true)));
+
+    assertThat(started(pass(s, at(0)))).containsExactly("a");
+    assertThat(s.task(id("cleanup")).state()).isEqualTo(TaskState.QUEUED);
+  }
+
+  @Test
+  void aJobDroppedForAnUnmetDependencyWaitsAgainWithoutUsingItsRetries() {
+    RunState s = state(t("a"), t("b").after(allOk("a")));
+    pass(s, at(0));
+    end(s, "a", 137, at(1), new ClusterVerdict(ClusterVerdict.Kind.HOST_OOM, "memory kill"));
+    end(s, "b", 143, at(1.1), new ClusterVerdict(ClusterVerdict.Kind.UPSTREAM_NOT_MET, "Slurm dropped it"));
+
+    assertThat(s.task(id("b")).history().attempts().get(0).end().orElseThrow().outcome())
+        .isEqualTo(Outcome.INTERRUPTED);
+    Decisions d = pass(s, at(2));
+
+    assertThat(started(d)).containsExactly("a", "b");
+    assertThat(start(d, "a").placement().memoryBytes()).as("after a memory kill, --mem grows by oom-growth")
+        .isEqualTo(96 * GIB);
+    assertThat(start(d, "b").upstream()).contains(allOk("a"));
+  }
+
+  @Test
+  void aDependantHeldByTheClusterIsUnreachableOnceItsParentFailedForGood() {
+    RunState s = state(t("a"), t("b").after(allOk("a")));
+    pass(s, at(0));
+    end(s, "a", 1, at(1), null);
+    end(s, "b", 143, at(1.1), new ClusterVerdict(ClusterVerdict.Kind.UPSTREAM_NOT_MET, "Slurm dropped it"));
+
+    Decisions d = pass(s, at(2));
+
+    assertThat(started(d)).isEmpty();
+    assertThat(s.task(id("b")).state()).isEqualTo(TaskState.UNREACHABLE);
+  }
+
+  @Test
+  void aNodeFailureRunsTheTaskAgainWithoutCountingARetry() {
+    RunState s = state(t("a"));
+    pass(s, at(0));
+    end(s, "a", 75, at(1), new ClusterVerdict(ClusterVerdict.Kind.INFRASTRUCTURE, "Slurm job 3 NODE_FAIL"));
+
+    assertThat(s.task(id("a")).state()).isEqualTo(TaskState.INIT);
+    assertThat(Retries.failures(s.task(id("a")).history().attempts())).isZero();
+    assertThat(started(pass(s, at(2)))).containsExactly("a");
+  }
+
+  @Test
+  void aTimeLimitKillEndsTheTaskTimedOutAndSomeoneElsesCancelEndsItCancelled() {
+    RunState s = state(t("a"), t("b"));
+    pass(s, at(0));
+    end(s, "a", 143, at(1), new ClusterVerdict(ClusterVerdict.Kind.TIMED_OUT, "Slurm job 1 TIMEOUT"));
+    end(s, "b", 143, at(1), new ClusterVerdict(ClusterVerdict.Kind.CANCELLED, "Slurm job 2 CANCELLED by 0"));
+
+    assertThat(s.task(id("a")).state()).isEqualTo(TaskState.TIMED_OUT);
+    assertThat(s.task(id("b")).state()).isEqualTo(TaskState.CANCELLED);
+  }
+
+  @Test
+  void theClusterEnforcesTimeoutsSoBerthDecidesNoKill() {
+    RunState s = state(t("a").timeout(Duration.ofSeconds(1)));
+    pass(s, at(0));
+
+    Decisions later = pass(s, at(3600));
+
+    assertThat(later.actions()).noneMatch(Decision.Kill.class::isInstance);
+  }
+}

@@ -1,0 +1,45 @@
+package dev.berth.slurm;
+
+import dev.berth.spi.LaunchRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Splits the requests of one {@link SlurmExecutor#launchAll} into what is submitted together: requests
+ * with the same array key, no upstream and equal resource options ({@link SbatchCommand#resourceOptions})
+ * become one job array when there are at least two of them and the settings allow arrays; every other
+ * request is submitted alone. Pure.
+ */
+final class ArrayPlan {
+
+  private ArrayPlan() {}
+
+  /**
+   * The submissions in the order of their first request: each a list of request indices, a single
+   * index for a job of its own and two or more for a job array.
+   *
+   * @param resources what each request asks for, in the order of {@code requests}; null for a request that
+   *     cannot be submitted, which then stays alone
+   */
+  static List<List<Integer>> units(SlurmSettings settings, List<LaunchRequest> requests, List<SlurmResources> resources) {
+    Map<Object, List<Integer>> byKey = new LinkedHashMap<>();
+    for (int i = 0; i < requests.size(); i++) {
+      LaunchRequest r = requests.get(i);
+      Object key = settings.arrays() && r.arrayKey().isPresent() && r.upstream().isEmpty() && resources.get(i) != null
+          ? List.of(r.arrayKey().get(), SbatchCommand.resourceOptions(settings, resources.get(i)))
+          : i;
+      byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
+    }
+    List<List<Integer>> units = new ArrayList<>();
+    for (List<Integer> group : byKey.values()) {
+      if (group.size() >= 2) {
+        units.add(List.copyOf(group));
+      } else {
+        group.forEach(i -> units.add(List.of(i)));
+      }
+    }
+    return units;
+  }
+}

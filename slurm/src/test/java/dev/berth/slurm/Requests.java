@@ -1,0 +1,38 @@
+package dev.berth.slurm;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.TaskId;
+import dev.berth.spi.LaunchRequest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.TreeMap;
+
+/** Launch requests in a test's folder, and the fast settings the scripted-Slurm tests use. */
+final class Requests {
+
+  static final long GIB = 1L << 30;
+  static final long WAIT = 10;
+  static final SlurmSettings FAST = SlurmSettings.builder()
+      .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
+      .lostAfter(Duration.ofMillis(50)).build();
+
+  private Requests() {}
+
+  /** Attempt {@code attempt} of {@code task} running {@code true}, with nothing reserved. */
+  static LaunchRequest request(Path dir, String task, int attempt) {
+    Path workdir = dir.resolve(task);
+    return new LaunchRequest(TaskId.of(task), attempt, List.of("true"), new TreeMap<>(), workdir,
+        workdir.resolve("stdout.log"), workdir.resolve("stderr.log"));
+  }
+
+  /** Attempt 1 of {@code task} with {@code memoryBytes} and one core reserved. */
+  static LaunchRequest reserved(Path dir, String task, long memoryBytes) {
+    return request(dir, task, 1).withReservation(Placement.cpu(memoryBytes, 1000), 0);
+  }
+
+  /** The sbatch call's options that start with {@code prefix}. */
+  static List<String> options(List<String> argv, String prefix) {
+    return argv.stream().filter(a -> a.startsWith(prefix)).toList();
+  }
+}

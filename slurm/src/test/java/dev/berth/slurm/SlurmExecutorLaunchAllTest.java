@@ -1,0 +1,128 @@
+package dev.berth.slurm;
+
+import static dev.berth.slurm.Recordings.read;
+import static dev.berth.slurm.Requests.FAST;
+import static dev.berth.slurm.Requests.WAIT;
+import static dev.berth.slurm.Requests.reserved;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.spi.Execution;
+import dev.berth.spi.Launch;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One decision pass's attempts: matrix tasks with equal resources share a job array. */
+class SlurmExecutorLaunchAllTest {
+
+  private static final long GIB = Requests.GIB;
+
+  @TempDir Path dir;
+
+  private final FakeSlurm slurm = new FakeSlurm();
+  private final Map<LaunchRequest, Exits> exits = new HashMap<>();
+  private SlurmExecutor executor = executor(FAST.toBuilder().arrayMaxRunning(4).build());
+
+  @AfterEach
+  void close() {
+    executor.close();
+  }
+
+  @Test
+  void matrixTasksWithEqualResourcesBecomeOneArrayAndTheOthersSingleJobs() throws Exception {
+    List<LaunchRequest> requests = List.of(keyed("m0", GIB), reserved(dir, "alone", GIB), keyed("m1", GIB),
+        keyed("m2", GIB));
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+
+    assertThat(launches).extracting(Launch::request).containsExactlyElementsOf(requests);
+    assertThat(launches).extracting(l -> l.execution().flatMap(Execution::clusterId).orElseThrow())
+        .containsExactly("100_0", "101", "100_1", "100_2");
+    assertThat(slurm.calls("sbatch")).hasSize(2);
+    assertThat(slurm.calls("sbatch").get(0)).contains("--job-name=run.sweep", "--array=0-2%4", "--mem=1024M");
+    assertThat(slurm.calls("sbatch").get(1)).contains("--job-name=run.alone").noneMatch(a -> a.startsWith("--array"));
+    assertThat(SlurmExecutor.jobIdFile(requests.get(3))).content().startsWith("100_2\n");
+    slurm.end(SlurmJobId.of("100_1"), "FAILED", "NonZeroExitCode", 2 << 8);
+    assertThat(exits.get(requests.get(2)).await(WAIT)).isEqualTo(2);
+    assertThat(exits.get(requests.get(0)).reported()).isFalse();
+  }
+
+  @Test
+  void matrixTasksAskingForDifferentMemoryAreNotOneArray() {
+    List<LaunchRequest> requests = List.of(keyed("m0", GIB), keyed("m1", 2 * GIB), keyed("m2", GIB));
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+
+    assertThat(launches).extracting(l -> l.execution().flatMap(Execution::clusterId).orElseThrow())
+        .containsExactly("100_0", "101", "100_1");
+  }
+
+  @Test
+  void withArraysTurnedOffEveryAttemptIsItsOwnJob() {
+    executor.close();
+    executor = executor(FAST.toBuilder().arrays(false).build());
+
+    List<Launch> launches = executor.launchAll(List.of(keyed("m0", GIB), keyed("m1", GIB)), this::listener);
+
+    assertThat(launches).extracting(l -> l.execution().flatMap(Execution::clusterId).orElseThrow())
+        .containsExactly("100", "101");
+    assertThat(slurm.calls("sbatch")).noneMatch(argv -> argv.stream().anyMatch(a -> a.startsWith("--array")));
+  }
+
+  @Test
+  void aRefusedArrayFailsEachOfItsRequestsAndTheOthersStillStart() throws Exception {
+    slurm.refuseNextSubmission(read("sbatch-error-memory.txt"));
+    List<LaunchRequest> requests = List.of(keyed("m0", GIB), keyed("m1", GIB), reserved(dir, "alone", GIB));
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+
+    assertThat(launches.subList(0, 2)).allSatisfy(l -> assertThat(l.failure()).isPresent());
+    assertThat(launches.get(1).failure().map(LaunchException::getMessage).orElseThrow())
+        .isEqualTo("cannot start 'true' for task m1 attempt 1 on Slurm: its job array 'sweep' of 2 tasks was not"
+            + " submitted: sbatch refused the job: Memory specification can not be satisfied; Batch job submission"
+            + " failed: Requested node configuration is not available");
+    assertThat(launches.get(2).execution()).isPresent();
+    assertThat(exits.get(requests.get(0)).count()).isZero();
+  }
+
+  @Test
+  void aLoneMatrixTaskIsAnOrdinaryJob() {
+    List<Launch> launches = executor.launchAll(List.of(keyed("m0", GIB)), this::listener);
+
+    assertThat(launches).singleElement().satisfies(l -> assertThat(l.execution().flatMap(Execution::clusterId))
+        .contains("100"));
+  }
+
+  @Test
+  void aMissingProgramFailsOnlyItsOwnRequest() {
+    LaunchRequest ok = reserved(dir, "missing", GIB);
+    LaunchRequest missing = new LaunchRequest(ok.task(), 1, List.of("berth-no-such-program"), ok.env(), ok.workdir(),
+        ok.stdout(), ok.stderr(), ok.reservation(), 0, Optional.empty(), Optional.empty());
+
+    List<Launch> launches = executor.launchAll(List.of(missing, reserved(dir, "ok", GIB)), this::listener);
+
+    assertThat(launches.get(0).failure()).map(LaunchException::getMessage).hasValueSatisfying(m ->
+        assertThat(m).contains("'berth-no-such-program' was not found"));
+    assertThat(launches.get(1).execution()).isPresent();
+    assertThat(launches.get(0).execution()).isEqualTo(Optional.empty());
+  }
+
+  private Exits listener(LaunchRequest request) {
+    return exits.computeIfAbsent(request, r -> new Exits());
+  }
+
+  private LaunchRequest keyed(String task, long memoryBytes) {
+    return reserved(dir, task, memoryBytes).withArrayKey("sweep");
+  }
+
+  private SlurmExecutor executor(SlurmSettings settings) {
+    return new SlurmExecutor("run", settings, slurm, id -> SlurmResources.DEFAULT);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.berth.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SlurmSettingsTest {
+
+  private static final long GIB = 1L << 30;
+
+  @Test
+  void theRunsSlurmConfigBecomesTheSettings() {
+    SlurmConfig config = new SlurmConfig("jobs", "gpu", "proj", "high", Duration.ofMinutes(90).plusSeconds(30),
+        List.of("--constraint=a100"), "/shared/runs", "shard:10GiB", false, "", 0, 0, 10, "cancel",
+        Duration.ofSeconds(2));
+
+    SlurmSettings settings = SlurmSettings.from(config, 4);
+
+    assertThat(settings.partition()).contains("gpu");
+    assertThat(settings.account()).contains("proj");
+    assertThat(settings.qos()).contains("high");
+    assertThat(settings.time()).contains("91");
+    assertThat(settings.extraArgs()).containsExactly("--constraint=a100");
+    assertThat(settings.workdirRoot()).contains(Path.of("/shared/runs"));
+    assertThat(settings.gpuMemoryGres()).isEqualTo(GpuMemoryGres.count("shard", 10 * GIB));
+    assertThat(settings.pollMax()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(settings.arrays()).isFalse();
+    assertThat(settings.arrayMaxRunning()).isEqualTo(4);
+  }
+
+  @Test
+  void theConfigsDefaultsAskForNothingAndLimitNoArray() {
+    SlurmSettings settings = SlurmSettings.from(SchedulerConfig.DEFAULTS);
+
+    assertThat(List.of(settings.partition(), settings.account(), settings.qos(), settings.time()))
+        .containsOnly(Optional.empty());
+    assertThat(settings.workdirRoot()).isEmpty();
+    assertThat(settings.gpuMemoryGres()).isEqualTo(GpuMemoryGres.NONE);
+    assertThat(settings.arrays()).isTrue();
+    assertThat(settings.arrayMaxRunning()).isEqualTo(SchedulerConfig.DEFAULTS.maxProcess());
+    assertThat(settings.pollInitial()).isEqualTo(SlurmSettings.defaults().pollInitial());
+  }
+
+  @Test
+  void aPollMaxBelowTheFirstWaitLowersTheFirstWait() {
+    SlurmConfig config = withPollMax(Duration.ofMillis(50));
+
+    assertThat(SlurmSettings.from(config, 0)).extracting(SlurmSettings::pollInitial, SlurmSettings::pollMax)
+        .containsExactly(Duration.ofMillis(50), Duration.ofMillis(50));
+  }
+
+  @Test
+  void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
+    SlurmConfig config = new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, "", 0,
+        0, 10, "cancel", Duration.ofSeconds(5));
+
+    assertThatThrownBy(() -> SlurmSettings.from(config, 0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("use none, shard, or NAME:SIZE");
+  }
+
+  @Test
+  void theBuilderKeepsTheArraySettingsAndRejectsANegativeLimit() {
+    SlurmSettings settings = SlurmSettings.builder().arrays(false).arrayMaxRunning(3).build();
+
+    assertThat(settings.toBuilder().build()).isEqualTo(settings);
+    assertThat(SlurmSettings.defaults()).extracting(SlurmSettings::arrays, SlurmSettings::arrayMaxRunning)
+        .containsExactly(true, 0);
+    assertThatThrownBy(() -> SlurmSettings.builder().arrayMaxRunning(-1).build())
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static SlurmConfig withPollMax(Duration pollMax) {
+    SlurmConfig d = SlurmConfig.DEFAULTS;
+    return new SlurmConfig(d.mode(), d.partition(), d.account(), d.qos(), d.time(), d.extraArgs(), d.workdirRoot(),
+        d.gpuMemoryGres(), d.arrays(), d.gres(), d.cpus(), d.memoryBytes(), d.maxAllocations(), d.onExit(), pollMax);
+  }
+}
