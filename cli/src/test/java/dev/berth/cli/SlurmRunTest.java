@@ -197,6 +197,9 @@ class SlurmRunTest {
     Path jobFile = dir.resolve("cancel/g/long/berth-slurm-job.1");
     await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
     String job = Files.readAllLines(jobFile).get(0);
+    CliRunner status = CliRunner.berth("status", dir.resolve("cancel").toString());
+    assertThat(status.out).as("status shows the job next to Berth's state")
+        .containsPattern("long +RUNNING +job " + job + " (PENDING|RUNNING|CONFIGURING)");
 
     CliRunner cancel = CliRunner.berth("cancel", dir.resolve("cancel").toString());
 
@@ -205,6 +208,37 @@ class SlurmRunTest {
     assertThat(finished.exitCode).isEqualTo(ExitCodes.TASKS_FAILED);
     assertThat(task(report("cancel"), "long").get("status").asText()).isEqualTo("CANCELLED");
     assertThat(squeue(job)).isIn("CANCELLED", "COMPLETING", "");
+  }
+
+  private Process berthProcess(Path log, String... args) throws IOException {
+    List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    argv.addAll(List.of(args));
+    return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  @Test
+  void stoppedWithOnExitLeaveBerthLeavesTheJobsRunningForALaterResume() throws Exception {
+    Path file = spec("leave", """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: a, command: [sleep, "8"]}
+        """);
+    Path log = dir.resolve("leave.log");
+    Process berth = berthProcess(log, "run", "--no-progress", "--on-exit", "leave", file.toString());
+    Path jobFile = dir.resolve("leave/g/a/berth-slurm-job.1");
+    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+
+    berth.destroy(); // SIGTERM, which runs Berth's shutdown hook as Ctrl-C does
+    assertThat(berth.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(Files.readString(log)).contains("left running");
+    assertThat(squeue(Files.readAllLines(jobFile).get(0))).isIn("RUNNING", "PENDING");
+    CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("leave").toString());
+    assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
+    assertThat(outcomes(task(report("leave"), "a"))).containsExactly("SUCCEEDED");
   }
 
   @Test
@@ -218,10 +252,7 @@ class SlurmRunTest {
               - {id: b, command: [sleep, "6"]}
               - {id: c, command: ["true"], after: [a, b]}
         """);
-    Path log = dir.resolve("berth.log");
-    Process berth = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "run", "--no-progress", file.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process berth = berthProcess(dir.resolve("resume.log"), "run", "--no-progress", file.toString());
     Path cJob = dir.resolve("resume/g/c/berth-slurm-job.1");
     await("all three jobs to be submitted", Duration.ofSeconds(60), () -> Files.exists(cJob));
     berth.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

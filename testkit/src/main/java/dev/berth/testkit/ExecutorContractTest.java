@@ -8,6 +8,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
+import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
@@ -171,6 +172,31 @@ public abstract class ExecutorContractTest {
     assertThat(exits.await()).isZero();
     assertThat(Files.readString(request.stdout())).isEqualTo("before\nhello\n");
     assertThat(Files.readString(request.stderr())).isEqualTo("err\n");
+  }
+
+  @Test
+  void launchAllStartsEachRequestAndReportsEachExitToItsOwnListener() throws Exception {
+    List<LaunchRequest> requests = List.of(request("all-0", exitingWith(0)), request("all-4", exitingWith(4)),
+        request("all-missing", missingProgram(TaskId.of("all-missing"))));
+    Map<TaskId, Exits> exits = new TreeMap<>();
+    requests.forEach(r -> exits.put(r.task(), new Exits()));
+
+    List<Launch> launches = executor.launchAll(requests, r -> exits.get(r.task()));
+
+    assertThat(launches).extracting(Launch::request).containsExactlyElementsOf(requests);
+    assertThat(launches.get(2).failure()).as("a request that cannot start fails alone").isPresent();
+    for (Launch launch : launches.subList(0, 2)) {
+      play(launch.request(), launch.execution().orElseThrow());
+    }
+    assertThat(exits.get(TaskId.of("all-0")).await()).isZero();
+    assertThat(exits.get(TaskId.of("all-4")).await()).isEqualTo(4);
+    runToCompletion("after-all");
+    assertThat(exits.get(TaskId.of("all-missing")).count()).isZero();
+  }
+
+  @Test
+  void reattachFindsNothingForAnAttemptThatWasNeverStarted() {
+    assertThat(executor.reattach(request("never", exitingWith(0)), new Exits())).isEmpty();
   }
 
   /** Launches and plays the request. */

@@ -109,6 +109,19 @@ class EngineClusterTest {
   }
 
   @Test
+  void aCudaOutOfMemoryInTheJobsErrorFileIsRetriedWithMoreGpuMemory() {
+    Engine engine = engine(spec(t("a").gpuMemoryBytes(8 * GIB)));
+    engine.start();
+
+    executor.writeOutput(id("a"), "", "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n");
+    executor.exit(id("a"), 1);
+    engine.drain();
+
+    assertThat(executor.launched(id("a"))).hasSize(2);
+    assertThat(executor.lastLaunch(id("a")).reservation().gpuMemoryBytes()).isEqualTo(12 * GIB);
+  }
+
+  @Test
   void aJobTheClusterDroppedForAFailedParentMakesTheDependantUnreachable() {
     Engine engine = engine(spec(t("a"), t("b").after(Dependency.allSucceeded(List.of(id("a"))))));
     engine.start();

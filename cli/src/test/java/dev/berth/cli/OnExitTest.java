@@ -1,0 +1,32 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import org.junit.jupiter.api.Test;
+
+class OnExitTest {
+
+  private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+  private final PrintStream out = new PrintStream(printed, true);
+
+  @Test
+  void leaveLeavesTheJobsRunningWithoutAsking() {
+    assertThat(OnExit.leaveJobs("leave", out)).isTrue();
+    assertThat(printed.toString()).isEmpty();
+  }
+
+  @Test
+  void cancelCancelsThemWithoutAsking() {
+    assertThat(OnExit.leaveJobs("cancel", out)).isFalse();
+    assertThat(printed.toString()).isEmpty();
+  }
+
+  @Test
+  void askWithoutATerminalCancelsBecauseNobodyCanAnswer() {
+    assertThat(System.console()).as("tests run without a terminal").isNull();
+
+    assertThat(OnExit.leaveJobs("ask", out)).isFalse();
+  }
+}
