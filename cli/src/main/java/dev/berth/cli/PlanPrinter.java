@@ -19,6 +19,31 @@ final class PlanPrinter {
     SchedulerConfig c = spec.config();
     out.printf("run %s -> %s (gpus: %s%s)%n", spec.name(), runDir, spec.gpus(),
         spec.groupsInParallel() ? ", groups in parallel" : "");
+    boolean jobs = c.onCluster() && !c.slurm().allocationMode();
+    if (c.onCluster()) {
+      out.println(ClusterPlan.describe(c));
+    }
+    if (!jobs) {
+      printLimits(c, out);
+    }
+    int n = 0;
+    for (GroupSpec g : spec.groups()) {
+      out.printf("group %d: %s (%d task%s)%n", ++n, g.name(), g.tasks().size(), g.tasks().size() == 1 ? "" : "s");
+      int width = g.tasks().stream().mapToInt(t -> t.id().value().length()).max().orElse(2);
+      for (TaskSpec t : g.tasks()) {
+        out.printf(
+            "  %-" + width + "s  %s%s%s%s%n",
+            t.id(),
+            jobs ? ClusterPlan.sbatchOptions(c, t) + "  " : String.format("mem %-9s cpus %-5s %s",
+                ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()), gpu(t.gpu())),
+            t.priority() != 0 ? "prio " + t.priority() + "  " : "",
+            t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",
+            String.join(" ", quoted(t.command())));
+      }
+    }
+  }
+
+  private static void printLimits(SchedulerConfig c, PrintStream out) {
     out.printf(
         "limits: max-process %s, cores %s, default-memory %s, utilization-limit cpu %.2f memory %.2f,"
             + " remain-limit memory %s, probe interval %s%n",
@@ -29,22 +54,6 @@ final class PlanPrinter {
         c.memoryUtilizationLimit(),
         ByteSize.format(c.remainMemoryBytes()),
         DurationText.format(c.interval()));
-    int n = 0;
-    for (GroupSpec g : spec.groups()) {
-      out.printf("group %d: %s (%d task%s)%n", ++n, g.name(), g.tasks().size(), g.tasks().size() == 1 ? "" : "s");
-      int width = g.tasks().stream().mapToInt(t -> t.id().value().length()).max().orElse(2);
-      for (TaskSpec t : g.tasks()) {
-        out.printf(
-            "  %-" + width + "s  mem %-9s cpus %-5s %s%s%s%s%n",
-            t.id(),
-            ByteSize.format(t.resources().memoryBytes()),
-            trim(t.resources().cpus()),
-            gpu(t.gpu()),
-            t.priority() != 0 ? "prio " + t.priority() + "  " : "",
-            t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",
-            String.join(" ", quoted(t.command())));
-      }
-    }
   }
 
   private static String gpu(dev.berth.core.model.GpuRequest g) {

@@ -63,6 +63,7 @@ final class ConfigCodec {
     f.put("workdir-root", Json.of(m.workdirRoot()));
     f.put("gpu-memory-gres", Json.of(m.gpuMemoryGres()));
     f.put("arrays", Json.of(m.arrays()));
+    f.put("max-jobs", Json.of(m.maxJobs()));
     f.put("gres", Json.of(m.gres()));
     f.put("cpus", Json.of(m.cpus()));
     f.put("memory", Json.of(m.memoryBytes()));
@@ -75,7 +76,7 @@ final class ConfigCodec {
   private static SlurmConfig slurm(Fields f) {
     SlurmConfig m = new SlurmConfig(f.string("mode"), f.string("partition"), f.string("account"), f.string("qos"),
         f.duration("time"), f.strings("extra-args"), f.string("workdir-root"), f.string("gpu-memory-gres"),
-        f.bool("arrays"), f.string("gres"), f.intValue("cpus"), f.longValue("memory"), f.intValue("max-allocations"),
+        f.bool("arrays"), f.intValue("max-jobs"), f.string("gres"), f.intValue("cpus"), f.longValue("memory"), f.intValue("max-allocations"),
         f.string("on-exit"), f.duration("poll-max"));
     f.done();
     return m;

@@ -138,7 +138,7 @@ final class RandomSpecs {
         .executor(random.nextBoolean() ? "local" : "slurm")
         .slurm(new SlurmConfig(random.nextBoolean() ? "jobs" : "allocation", "p" + random.nextInt(9),
             random.nextBoolean() ? "" : "acct", "", duration(), List.of("--constraint=c" + random.nextInt(9)),
-            random.nextBoolean() ? "" : "/shared/" + random.nextInt(9), "none", random.nextBoolean(),
+            random.nextBoolean() ? "" : "/shared/" + random.nextInt(9), "none", random.nextBoolean(), random.nextInt(5000),
             random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8)), random.nextInt(64), size(),
             1 + random.nextInt(9), List.of("ask", "cancel", "leave").get(random.nextInt(3)),
             duration().plusNanos(1)))

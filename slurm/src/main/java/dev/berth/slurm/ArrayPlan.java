@@ -9,10 +9,16 @@ import java.util.Map;
 /**
  * Splits the requests of one {@link SlurmExecutor#launchAll} into what is submitted together: requests
  * with the same array key, no upstream and equal resource options ({@link SbatchCommand#resourceOptions})
- * become one job array when there are at least two of them and the settings allow arrays; every other
- * request is submitted alone. Pure.
+ * become one job array when there are at least two of them and the settings allow arrays (several
+ * arrays past {@link #MAX_ELEMENTS}); every other request is submitted alone. Pure.
  */
 final class ArrayPlan {
+
+  /**
+   * Most elements in one array: Slurm's default {@code MaxArraySize} of 1001 allows indices 0 to 1000,
+   * so larger groups are split into several arrays (each with its own {@code %K}).
+   */
+  static final int MAX_ELEMENTS = 1000;
 
   private ArrayPlan() {}
 
@@ -35,7 +41,14 @@ final class ArrayPlan {
     List<List<Integer>> units = new ArrayList<>();
     for (List<Integer> group : byKey.values()) {
       if (group.size() >= 2) {
-        units.add(List.copyOf(group));
+        for (int from = 0; from < group.size(); from += MAX_ELEMENTS) {
+          List<Integer> chunk = group.subList(from, Math.min(group.size(), from + MAX_ELEMENTS));
+          if (chunk.size() >= 2) {
+            units.add(List.copyOf(chunk));
+          } else {
+            units.add(List.of(chunk.get(0)));
+          }
+        }
       } else {
         group.forEach(i -> units.add(List.of(i)));
       }

@@ -30,6 +30,17 @@ class ArrayPlanTest {
   }
 
   @Test
+  void aMatrixLargerThanSlurmsDefaultMaxArraySizeIsSplitIntoSeveralArrays() {
+    int n = ArrayPlan.MAX_ELEMENTS * 2 + 1;
+    List<LaunchRequest> requests = java.util.stream.IntStream.range(0, n).mapToObj(i -> keyed("t" + i, "m")).toList();
+
+    List<List<Integer>> units = ArrayPlan.units(SETTINGS, requests, java.util.Collections.nCopies(n, SMALL));
+
+    assertThat(units).extracting(List::size).containsExactly(ArrayPlan.MAX_ELEMENTS, ArrayPlan.MAX_ELEMENTS, 1);
+    assertThat(units.get(1).get(0)).isEqualTo(ArrayPlan.MAX_ELEMENTS);
+  }
+
+  @Test
   void resourcesThatSbatchAsksForAlikeShareAnArray() {
     SlurmResources halfCore = new SlurmResources(0, 500, GpuRequest.NONE, Optional.empty());
 

@@ -114,6 +114,8 @@ public final class ConfigKeys {
           + " GRES such as gpumem:1MiB", Values.TEXT, c -> c.gpuMemoryGres()),
       slurm("arrays", "submit matrix tasks with the same resources as one job array (--array=0-N%max-process)",
           Values.BOOLEAN, c -> Boolean.toString(c.arrays())),
+      slurm("max-jobs", "most of the run's jobs pending or running at once (array elements count one each); keep it"
+          + " below your MaxSubmitJobs; 0 = no limit", Values.wholeNumber(0), c -> Integer.toString(c.maxJobs())),
       slurm("gres", "mode allocation: the GRES of each allocation, e.g. gpu:8", Values.TEXT, c -> c.gres()),
       slurm("cpus", "mode allocation: cores of each allocation; 0 = the cluster's default", Values.wholeNumber(0),
           c -> Integer.toString(c.cpus())),

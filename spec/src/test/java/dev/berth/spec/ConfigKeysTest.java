@@ -24,7 +24,7 @@ class ConfigKeysTest {
         "scheduler.oom-growth", "scheduler.learn-usage", "scheduler.executor", "smtp.enable", "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password",
         "smtp.password-env", "smtp.receiver", "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers",
         "smtp.send", "slurm.mode", "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args",
-        "slurm.workdir-root", "slurm.gpu-memory-gres", "slurm.arrays", "slurm.gres", "slurm.cpus", "slurm.memory",
+        "slurm.workdir-root", "slurm.gpu-memory-gres", "slurm.arrays", "slurm.max-jobs", "slurm.gres", "slurm.cpus", "slurm.memory",
         "slurm.max-allocations", "slurm.on-exit", "slurm.poll-max");
     assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
   }
@@ -60,7 +60,7 @@ class ConfigKeysTest {
         """).contains("utilization-limit:\n  cpu: 0.8\n  memory: 0.8\n  cuda-memory: 0.8\n")
         .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").contains("  send: group\n")
         .endsWith("slurm:\n  mode: jobs\n  partition: \"\"\n  account: \"\"\n  qos: \"\"\n  time: 0s\n  extra-args: []\n"
-            + "  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n  memory: 0\n"
+            + "  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  max-jobs: 0\n  gres: \"\"\n  cpus: 0\n  memory: 0\n"
             + "  max-allocations: 10\n  on-exit: ask\n  poll-max: 5s\n");
   }
 

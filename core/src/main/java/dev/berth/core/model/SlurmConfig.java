@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  * @param gpuMemoryGres how a share of a GPU is asked for: {@code none} (a whole GPU), {@code shard},
  *     {@code shard:10GiB} or a count GRES such as {@code gpumem:1MiB} ({@code slurm.gpu-memory-gres})
  * @param arrays whether matrix tasks with the same resources are submitted as one job array ({@code slurm.arrays})
+ * @param maxJobs most of the run's jobs in Slurm's hands at once, pending or running (array elements count
+ *     one each, as Slurm's {@code MaxSubmitJobs} counts them); 0 = no limit ({@code slurm.max-jobs})
  * @param gres the GRES of each allocation in mode {@code allocation}, e.g. {@code gpu:8} ({@code slurm.gres})
  * @param cpus cores of each allocation, 0 for the cluster's default ({@code slurm.cpus})
  * @param memoryBytes memory of each allocation, 0 for the cluster's default ({@code slurm.memory})
@@ -35,14 +37,14 @@ import java.util.regex.Pattern;
  */
 public record SlurmConfig(
     String mode, String partition, String account, String qos, Duration time, List<String> extraArgs,
-    String workdirRoot, String gpuMemoryGres, boolean arrays, String gres, int cpus, long memoryBytes,
+    String workdirRoot, String gpuMemoryGres, boolean arrays, int maxJobs, String gres, int cpus, long memoryBytes,
     int maxAllocations, String onExit, Duration pollMax) {
 
   private static final Pattern WORD = Pattern.compile("[^\\s,]*");
 
   /** Every default: jobs mode, nothing asked beyond the tasks' own resources. */
   public static final SlurmConfig DEFAULTS = new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "none",
-      true, "", 0, 0, 10, "ask", Duration.ofSeconds(5));
+      true, 0, "", 0, 0, 10, "ask", Duration.ofSeconds(5));
 
   /** Validates each value alone, naming the key. */
   public SlurmConfig {
@@ -64,6 +66,9 @@ public record SlurmConfig(
     Objects.requireNonNull(workdirRoot, "workdirRoot");
     Objects.requireNonNull(gpuMemoryGres, "gpuMemoryGres");
     word("slurm.gres", gres.replace(",", ""));
+    if (maxJobs < 0) {
+      throw new IllegalArgumentException("slurm.max-jobs must be >= 0 but was " + maxJobs);
+    }
     if (cpus < 0 || memoryBytes < 0) {
       throw new IllegalArgumentException("slurm.cpus and slurm.memory must be >= 0");
     }
@@ -86,35 +91,37 @@ public record SlurmConfig(
   public SlurmConfig with(String key, Object v) {
     switch (key) {
       case "mode":
-        return new SlurmConfig((String) v, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig((String) v, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "partition":
-        return new SlurmConfig(mode, (String) v, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, (String) v, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "account":
-        return new SlurmConfig(mode, partition, (String) v, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, (String) v, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "qos":
-        return new SlurmConfig(mode, partition, account, (String) v, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, (String) v, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "time":
-        return new SlurmConfig(mode, partition, account, qos, (Duration) v, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, (Duration) v, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "extra-args":
-        return new SlurmConfig(mode, partition, account, qos, time, (List<String>) v, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, (List<String>) v, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "workdir-root":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, (String) v, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, (String) v, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "gpu-memory-gres":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, (String) v, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, (String) v, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "arrays":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, (Boolean) v, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, (Boolean) v, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+      case "max-jobs":
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, (Integer) v, gres, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "gres":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, (String) v, cpus, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, (String) v, cpus, memoryBytes, maxAllocations, onExit, pollMax);
       case "cpus":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, (Integer) v, memoryBytes, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, (Integer) v, memoryBytes, maxAllocations, onExit, pollMax);
       case "memory":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, (Long) v, maxAllocations, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, (Long) v, maxAllocations, onExit, pollMax);
       case "max-allocations":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, (Integer) v, onExit, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, (Integer) v, onExit, pollMax);
       case "on-exit":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, (String) v, pollMax);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, (String) v, pollMax);
       case "poll-max":
-        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres, cpus, memoryBytes, maxAllocations, onExit, (Duration) v);
+        return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, maxJobs, gres, cpus, memoryBytes, maxAllocations, onExit, (Duration) v);
       default:
         throw new IllegalArgumentException("slurm." + key + " is not a Slurm setting");
     }

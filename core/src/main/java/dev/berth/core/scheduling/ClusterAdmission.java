@@ -5,6 +5,8 @@ import dev.berth.core.deps.Edge;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.resources.Refusal;
+import dev.berth.core.resources.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,7 +16,8 @@ import java.util.Set;
  * Admission when a cluster decides where and when tasks run ({@code scheduler.executor: slurm}).
  * This machine's CPUs, memory and GPUs are not the tasks', so no ledger applies: every ready task is
  * submitted with its reservation (its memory, or {@code scheduler.default-memory}, grown after each
- * memory kill; its GPU memory, grown after each CUDA out-of-memory), and the cluster queues it.
+ * memory kill; its GPU memory, grown after each CUDA out-of-memory), and the cluster queues it, up
+ * to {@code slurm.max-jobs} jobs in the cluster's hands at once.
  *
  * <p>A task may also be submitted before its dependencies are met, so that a submitted graph keeps
  * flowing if Berth stops: when the unmet part of its {@code after} edge is "these parents succeed"
@@ -25,10 +28,15 @@ import java.util.Set;
  */
 final class ClusterAdmission {
 
-  private final Attempts attempts;
+  /** Where a refusal for {@code slurm.max-jobs} is: the cluster, not a device of this machine. */
+  static final String CLUSTER = "cluster";
 
-  ClusterAdmission(Attempts attempts) {
+  private final Attempts attempts;
+  private final int maxJobs;
+
+  ClusterAdmission(Attempts attempts, int maxJobs) {
     this.attempts = attempts;
+    this.maxJobs = maxJobs;
   }
 
   /**
@@ -73,7 +81,7 @@ final class ClusterAdmission {
    * Decides for one ready task: start it (perhaps ahead of its parents, those running or in
    * {@code starting}), settle it, or let it wait.
    */
-  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, List<Decision> actions) {
+  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, List<Decision> actions, List<Waiting> waiting) {
     TaskId id = r.spec().id();
     if (r.spec().twoStage()) {
       actions.add(new Decision.Fail(id, "a two-stage task cannot run as a single Slurm job: its load and train"
@@ -98,6 +106,11 @@ final class ClusterAdmission {
           return Verdict.WAIT; // Berth holds it until its parents end, or are submitted
         }
       }
+    }
+    int jobs = state.running().size() + starting.size();
+    if (maxJobs > 0 && jobs >= maxJobs) {
+      waiting.add(new Waiting(id, List.of(new Refusal(Resource.PROCESSES, CLUSTER, 1, 0, jobs, "slurm.max-jobs"))));
+      return Verdict.WAIT;
     }
     long gpuMemory = r.spec().gpu().wantsGpu() ? attempts.gpuMemory(r, Long.MAX_VALUE) : 0;
     Placement placement = new Placement(Placement.CLUSTER, attempts.memory(r, Long.MAX_VALUE), r.spec().resources().milliCpus(), gpuMemory);

@@ -54,7 +54,7 @@ public final class Scheduler {
   public Scheduler(SchedulerConfig config) {
     this.config = config;
     this.attempts = new Attempts(config);
-    this.cluster = config.onCluster() ? new ClusterAdmission(attempts) : null;
+    this.cluster = config.onCluster() ? new ClusterAdmission(attempts, config.slurm().maxJobs()) : null;
   }
 
   /** Runs one decision pass. Does not change {@code state}. */
@@ -300,13 +300,15 @@ public final class Scheduler {
     }
     java.util.Set<TaskId> starting = new java.util.TreeSet<>();
     List<TaskRecord> held = new ArrayList<>(pass.held);
+    List<Waiting> waiting = new ArrayList<>();
     boolean progressed = true;
     while (progressed) {
       // A parent that starts in this pass is one the cluster can hold a dependant for, whatever the order.
       progressed = false;
+      waiting.clear();
       for (java.util.Iterator<TaskRecord> it = ready.iterator(); it.hasNext(); ) {
         TaskRecord r = it.next();
-        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, pass.actions);
+        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, pass.actions, waiting);
         if (v == ClusterAdmission.Verdict.STARTED) {
           starting.add(r.spec().id());
         }
@@ -325,6 +327,7 @@ public final class Scheduler {
         }
       }
     }
+    pass.waiting.addAll(waiting);
   }
 
   /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */

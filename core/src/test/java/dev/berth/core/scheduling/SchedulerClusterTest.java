@@ -84,6 +84,27 @@ class SchedulerClusterTest {
   }
 
   @Test
+  void maxJobsCapsTheJobsInTheClustersHandsAndSaysWhyTheOthersWait() {
+    SchedulerConfig capped = CLUSTER.toBuilder().slurm(CLUSTER.slurm().with("max-jobs", 2)).build();
+    Scheduler scheduler = new Scheduler(capped);
+    RunState s = new RunState(new RunSpec("run", "runs/run", capped,
+        List.of(new GroupSpec("g", List.of(t("a").build(), t("b").build(), t("c").build())))));
+    s.started(T0);
+
+    Decisions d = scheduler.decide(s, TINY, at(0));
+    SchedulingFixtures.carryOut(s, d, at(0));
+
+    assertThat(started(d)).containsExactly("a", "b");
+    assertThat(d.waiting()).singleElement().satisfies(w -> {
+      assertThat(w.task()).isEqualTo(id("c"));
+      assertThat(w.refusals().get(0).rule()).isEqualTo("slurm.max-jobs");
+      assertThat(w.refusals().get(0).reserved()).isEqualTo(2);
+    });
+    s.apply(id("a"), Retries.ending(s.task(id("a")), at(1), 0, Optional.empty()));
+    assertThat(started(scheduler.decide(s, TINY, at(1)))).containsExactly("c");
+  }
+
+  @Test
   void aGpuShareIsReservedForTheClusterToMapOntoItsGres() {
     RunState s = state(t("a").gpuMemoryBytes(8 * GIB));
 

@@ -447,11 +447,12 @@ public final class Engine {
     while (!left.isEmpty()) {
       // Waves: a task the cluster is to hold for parents starting in this same pass goes after them,
       // once their executions exist.
+      java.util.Set<TaskId> waiting = new java.util.TreeSet<>();
+      left.forEach(s -> waiting.add(s.task()));
       List<Decision.Start> wave = new ArrayList<>();
       for (Decision.Start start : left) {
-        boolean parentsLaunching = start.upstream().map(d -> d.tasks().stream()
-            .anyMatch(p -> !executions.containsKey(p) && left.stream().anyMatch(s -> s.task().equals(p))))
-            .orElse(false);
+        boolean parentsLaunching = start.upstream()
+            .map(d -> d.tasks().stream().anyMatch(waiting::contains)).orElse(false);
         if (!parentsLaunching) {
           wave.add(start);
         }

@@ -1,0 +1,54 @@
+package dev.berth.cli;
+
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.units.DurationText;
+import dev.berth.slurm.SbatchCommand;
+import dev.berth.slurm.SlurmResources;
+import dev.berth.slurm.SlurmSettings;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a dry run on Slurm shows: where the jobs go, and what each first attempt asks sbatch for. */
+final class ClusterPlan {
+
+  private ClusterPlan() {}
+
+  /** One line: the mode and the cluster-wide sbatch settings. */
+  static String describe(SchedulerConfig config) {
+    SlurmConfig s = config.slurm();
+    List<String> parts = new ArrayList<>();
+    if (s.allocationMode()) {
+      parts.add("allocations of " + (s.gres().isEmpty() ? "no GRES" : s.gres()) + ", "
+          + Math.max(1, s.cpus()) + " cpus" + (s.memoryBytes() > 0 ? ", " + dev.berth.core.units.ByteSize.format(
+              s.memoryBytes()) : "") + ", up to " + s.maxAllocations() + " one after another; tasks packed inside");
+    } else {
+      parts.add("one batch job per attempt" + (s.arrays()
+          ? ", matrices as arrays" + (config.maxProcess() > 0 ? " of at most " + config.maxProcess() + " running" : "")
+          : ""));
+    }
+    addIf(parts, "partition ", s.partition());
+    addIf(parts, "account ", s.account());
+    addIf(parts, "qos ", s.qos());
+    if (!s.time().isZero()) {
+      parts.add("time " + DurationText.format(s.time()));
+    }
+    if (!s.extraArgs().isEmpty()) {
+      parts.add("extra " + String.join(" ", s.extraArgs()));
+    }
+    return "on Slurm: " + String.join(", ", parts);
+  }
+
+  /** The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}. */
+  static String sbatchOptions(SchedulerConfig config, TaskSpec task) {
+    SlurmSettings settings = SlurmSettings.from(config.slurm(), config.maxProcess());
+    return String.join(" ", SbatchCommand.resourceOptions(settings, SlurmResources.of(task)));
+  }
+
+  private static void addIf(List<String> parts, String name, String value) {
+    if (!value.isEmpty()) {
+      parts.add(name + value);
+    }
+  }
+}

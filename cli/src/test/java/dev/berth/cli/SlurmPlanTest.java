@@ -1,0 +1,56 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the command line says about a run on Slurm before anything is submitted; no cluster needed. */
+class SlurmPlanTest {
+
+  @TempDir Path dir;
+
+  private Path spec(String top) throws IOException {
+    return Files.writeString(dir.resolve("spec.yaml"), "name: r\nworkdir: " + dir.resolve("out") + "\n" + top + """
+        groups:
+          - name: g
+            tasks:
+              - {id: fit, command: [python3, fit.py], memory: 3GiB, cpus: 2.5, gpus: 1, timeout: 90m}
+        """);
+  }
+
+  @Test
+  void aDryRunShowsWhatEachTaskAsksOfSlurm() throws IOException {
+    CliRunner run = CliRunner.berth("run", "--dry-run", "--executor", "slurm", "--set", "slurm.partition=gpu",
+        spec("").toString());
+
+    assertThat(run.exitCode).as(run.err).isZero();
+    assertThat(run.out).contains("on Slurm: one batch job per attempt, matrices as arrays of at most 20 running,"
+        + " partition gpu")
+        .contains("fit  --mem=3072M --cpus-per-task=3 --gres=gpu:1 --time=90  python3 fit.py")
+        .doesNotContain("limits:");
+  }
+
+  @Test
+  void anUnknownExecutorIsBadInputAndNothingStarts() throws IOException {
+    CliRunner run = CliRunner.berth("run", "--executor", "k8s", spec("").toString());
+
+    assertThat(run.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(run.err).isEqualTo("berth: --executor must be local or slurm, not k8s\n");
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void aBadSlurmSettingInTheSpecNamesTheFileAndField() throws IOException {
+    Path file = spec("executor: slurm\nslurm: {time: soon}\n");
+
+    CliRunner run = CliRunner.berth("run", file.toString());
+
+    assertThat(run.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(run.err).startsWith("berth: " + file + ": slurm.time").hasLineCount(1);
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+}
