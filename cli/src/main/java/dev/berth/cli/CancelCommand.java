@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.runtime.control.CancelRequests;
 import dev.berth.runtime.control.RunLock;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ import picocli.CommandLine.Spec;
     description = "Cancel tasks of a live run (by id, glob such as 'train-*', or group:NAME), or the whole"
         + " run when none are named. Tasks that can no longer run because of them are cancelled too.")
 final class CancelCommand implements Callable<Integer> {
+
+  private static final String DEFAULT_REASON = "cancelled by berth cancel";
 
   @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
   Path workdir;
@@ -42,14 +45,54 @@ final class CancelCommand implements Callable<Integer> {
     }
     Optional<String> holder = RunLock.holder(workdir);
     if (holder.isEmpty()) {
-      err.println("berth: " + workdir + ": no run is live there (nothing holds " + RunLock.file(workdir) + ")");
-      return ExitCodes.BAD_INPUT;
+      return cancelLeftJobs(err);
     }
-    String why = reason != null ? reason : "cancelled by berth cancel";
+    String why = reason != null ? reason : DEFAULT_REASON;
     CancelRequests.submit(workdir, new CancelRequests.Request(tasks, why));
     command.commandLine().getOut().println(tasks.isEmpty()
         ? "asked the run in " + workdir + " (" + holder.get() + ") to cancel everything"
         : "asked the run in " + workdir + " (" + holder.get() + ") to cancel " + String.join(", ", tasks));
+    return ExitCodes.OK;
+  }
+
+  /**
+   * With no Berth running the run, jobs it left on Slurm may still run: they are cancelled with
+   * scancel, and the next {@code berth resume} records how they ended.
+   */
+  private int cancelLeftJobs(PrintWriter err) throws IOException {
+    String none = "berth: " + workdir + ": no run is live there (nothing holds " + RunLock.file(workdir) + ")";
+    JournalView view;
+    try {
+      view = JournalView.read(workdir);
+    } catch (RunJournal.UserError e) {
+      err.println(none);
+      return ExitCodes.BAD_INPUT;
+    }
+    if (!view.state().spec().config().onCluster()) {
+      err.println(none);
+      return ExitCodes.BAD_INPUT;
+    }
+    Optional<String> allocation = ClusterJobs.recorded(view.state(), workdir).allocation();
+    if (allocation.isPresent()) {
+      // The Berth inside the allocation watches the same request folder as a local run would.
+      CancelRequests.submit(workdir, new CancelRequests.Request(tasks, reason != null ? reason : DEFAULT_REASON));
+      command.commandLine().getOut().println("asked the Berth inside allocation job " + allocation.get() + " to cancel "
+          + (tasks.isEmpty() ? "everything" : String.join(", ", tasks)));
+      return ExitCodes.OK;
+    }
+    List<String> jobs = LeftJobs.matching(view.state(), workdir, tasks);
+    if (jobs.isEmpty()) {
+      command.commandLine().getOut().println("no run is live in " + workdir + " and none of its Slurm jobs is running");
+      return ExitCodes.OK;
+    }
+    try {
+      LeftJobs.cancel(jobs);
+    } catch (IOException e) {
+      err.println("berth: scancel failed: " + e.getMessage());
+      return ExitCodes.INTERNAL;
+    }
+    command.commandLine().getOut().println("no run is live in " + workdir + "; cancelled its Slurm jobs "
+        + String.join(", ", jobs) + " (berth resume " + workdir + " records how they ended)");
     return ExitCodes.OK;
   }
 }

@@ -11,6 +11,7 @@ import dev.berth.slurm.SlurmJobs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,66 +19,65 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The Slurm jobs of a run, for {@code berth status}: each task's job id from the file its executor
- * left in the attempt's folder, and the jobs' current states from one squeue call (sacct for jobs
- * squeue has forgotten). Empty for a run on this machine.
+ * The Slurm jobs of a run, for {@code berth status} and {@code berth cancel}: each task's job id from
+ * the file its executor left in the attempt's folder (in allocation mode, the last allocation's job),
+ * and, once {@link #withStates() asked}, the current states of the jobs not yet ended, from one
+ * squeue call (sacct for jobs squeue has forgotten). Empty for a run on this machine.
  */
 final class ClusterJobs {
 
+  private final RunState state;
   private final Map<TaskRecord, String> jobs;
-  private final SortedMap<String, String> states;
   private final Optional<String> allocation;
+  private final SortedMap<String, String> states;
   private final Optional<String> problem;
 
-  private ClusterJobs(Map<TaskRecord, String> jobs, SortedMap<String, String> states, Optional<String> allocation,
-      Optional<String> problem) {
+  private ClusterJobs(RunState state, Map<TaskRecord, String> jobs, Optional<String> allocation,
+      SortedMap<String, String> states, Optional<String> problem) {
+    this.state = state;
     this.jobs = jobs;
-    this.states = states;
     this.allocation = allocation;
+    this.states = states;
     this.problem = problem;
   }
 
-  /** The jobs of the run in {@code runDir}, asking Slurm for the states of those not yet ended. */
-  static ClusterJobs of(RunState state, Path runDir) {
+  /** The jobs recorded for the run in {@code runDir}; Slurm is not asked anything. */
+  static ClusterJobs recorded(RunState state, Path runDir) {
     RunSpec spec = state.spec();
-    if (!spec.config().onCluster()) {
-      return new ClusterJobs(Map.of(), new TreeMap<>(), Optional.empty(), Optional.empty());
-    }
-    RunLayout layout = TaskRunners.layout(spec, new RunLayout(runDir));
-    Map<TaskRecord, String> jobs = new java.util.LinkedHashMap<>();
-    List<String> live = new ArrayList<>();
+    Map<TaskRecord, String> jobs = new LinkedHashMap<>();
     Optional<String> allocation = Optional.empty();
-    if (spec.config().slurm().allocationMode()) {
+    if (spec.config().onCluster() && spec.config().slurm().allocationMode()) {
       allocation = SlurmExecutor.recordedJobId(
           AllocationRun.allocationDir(runDir, AllocationRun.lastAllocation(runDir)), 1);
-      allocation.ifPresent(live::add);
-    } else {
+    } else if (spec.config().onCluster()) {
+      RunLayout layout = TaskRunners.layout(spec, new RunLayout(runDir));
       for (TaskRecord r : state.tasks()) {
         List<Attempt> attempts = r.history().attempts();
-        if (attempts.isEmpty()) {
-          continue;
+        if (!attempts.isEmpty()) {
+          SlurmExecutor.recordedJobId(layout.taskDir(r.spec()), attempts.size()).ifPresent(j -> jobs.put(r, j));
         }
-        Optional<String> job = SlurmExecutor.recordedJobId(layout.taskDir(r.spec()), attempts.size());
-        job.ifPresent(j -> {
-          jobs.put(r, j);
-          if (!r.state().isTerminal()) {
-            live.add(j);
-          }
-        });
       }
     }
-    SortedMap<String, String> states = new TreeMap<>();
-    Optional<String> problem = Optional.empty();
-    if (!live.isEmpty()) {
-      try {
-        states = SlurmJobs.states(new ProcessCommandRunner(), live);
-      } catch (IOException e) {
-        problem = Optional.of(e.getMessage());
+    return new ClusterJobs(state, jobs, allocation, new TreeMap<>(), Optional.empty());
+  }
+
+  /** The same jobs with the states Slurm reports for those not yet ended in Berth's eyes. */
+  ClusterJobs withStates() {
+    List<String> live = new ArrayList<>(allocation.stream().toList());
+    jobs.forEach((r, job) -> {
+      if (!r.state().isTerminal()) {
+        live.add(job);
       }
+    });
+    if (live.isEmpty()) {
+      return this;
     }
-    SortedMap<String, String> known = states;
-    return new ClusterJobs(jobs, states,
-        allocation.map(a -> a + Optional.ofNullable(known.get(a)).map(s -> " " + s).orElse("")), problem);
+    try {
+      return new ClusterJobs(state, jobs, allocation, SlurmJobs.states(new ProcessCommandRunner(), live),
+          Optional.empty());
+    } catch (IOException e) {
+      return new ClusterJobs(state, jobs, allocation, states, Optional.of(e.getMessage()));
+    }
   }
 
   /** The job of the task's last attempt, if it was submitted. */
@@ -90,7 +90,7 @@ final class ClusterJobs {
     return Optional.ofNullable(states.get(job));
   }
 
-  /** In allocation mode: the last allocation's job id and state. */
+  /** In allocation mode: the last allocation's job id. */
   Optional<String> allocation() {
     return allocation;
   }

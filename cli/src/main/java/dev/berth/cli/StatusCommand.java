@@ -76,8 +76,8 @@ final class StatusCommand implements Callable<Integer> {
           .put("failed", t.failed() + t.timedOut() + t.unreachable()).put("cancelled", t.cancelled())
           .put("pending", t.pending());
     }
-    ClusterJobs jobs = ClusterJobs.of(view.state(), dir);
-    jobs.allocation().ifPresent(a -> root.put("allocation", a));
+    ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
+    jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
     ArrayNode tasks = root.putArray("tasks");
     for (TaskRecord r : view.state().tasks()) {
       ObjectNode n = tasks.addObject();

@@ -242,6 +242,38 @@ class SlurmRunTest {
   }
 
   @Test
+  void withNoBerthRunningBerthCancelCancelsTheJobsItLeftAndResumeRecordsIt() throws Exception {
+    Path file = spec("left", """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: long, command: [sleep, "300"]}
+        """);
+    Process berth = berthProcess(dir.resolve("left.log"), "run", "--no-progress", "--on-exit", "leave", file.toString());
+    Path jobFile = dir.resolve("left/g/long/berth-slurm-job.1");
+    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+    berth.destroy();
+    assertThat(berth.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String job = Files.readAllLines(jobFile).get(0);
+
+    CliRunner cancel = CliRunner.berth("cancel", dir.resolve("left").toString());
+
+    assertThat(cancel.exitCode).as(cancel.out + cancel.err).isZero();
+    assertThat(cancel.out).contains("cancelled its Slurm jobs " + job);
+    await("Slurm to cancel the job", Duration.ofSeconds(60), () -> {
+      try {
+        return squeue(job).equals("CANCELLED");
+      } catch (IOException | InterruptedException e) {
+        return false;
+      }
+    });
+    CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("left").toString());
+    assertThat(resumed.exitCode).isEqualTo(ExitCodes.TASKS_FAILED);
+    assertThat(task(report("left"), "long").get("status").asText()).isEqualTo("CANCELLED");
+  }
+
+  @Test
   void aResumeAfterBerthWasKilledFindsTheJobsAgainInsteadOfSubmittingThemTwice() throws Exception {
     Path file = spec("resume", """
         groups:

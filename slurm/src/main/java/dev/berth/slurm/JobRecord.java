@@ -1,11 +1,11 @@
 package dev.berth.slurm;
 
+import dev.berth.runtime.files.AtomicFiles;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -67,13 +67,7 @@ record JobRecord(SlurmJobId job, Optional<Path> slurmLog, OptionalLong slurmLogO
 
   /** Writes the record to {@code file}, whole or not at all: through a temporary file and a rename. */
   void write(Path file) throws IOException {
-    Path partial = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(partial, format());
-    try {
-      Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING);
-    }
+    AtomicFiles.write(file, format().getBytes(StandardCharsets.UTF_8));
   }
 
   /** Reads {@code file}; empty when it is missing, unreadable or holds no job id. */

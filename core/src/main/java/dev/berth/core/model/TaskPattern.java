@@ -31,6 +31,17 @@ public final class TaskPattern {
     return regex.matcher(id).matches();
   }
 
+  /**
+   * Whether {@code selector}, as {@code berth cancel} takes it, names {@code task}: {@code group:NAME}
+   * names the group's tasks, anything else is a pattern over task ids.
+   */
+  public static boolean selects(String selector, TaskSpec task) {
+    if (selector.startsWith("group:")) {
+      return task.group().equals(selector.substring("group:".length()));
+    }
+    return of(selector).matches(task.id().value());
+  }
+
   @Override
   public String toString() {
     return text;

@@ -347,18 +347,11 @@ public final class Engine {
     List<String> copy = List.copyOf(patterns);
     inbox.add(() -> {
       for (TaskRecord r : state.tasks()) {
-        if (copy.stream().anyMatch(p -> matches(p, r))) {
+        if (copy.stream().anyMatch(p -> TaskPattern.selects(p, r.spec()))) {
           cancelTask(r.spec().id(), reason);
         }
       }
     });
-  }
-
-  private static boolean matches(String pattern, TaskRecord r) {
-    if (pattern.startsWith("group:")) {
-      return r.spec().group().equals(pattern.substring("group:".length()));
-    }
-    return TaskPattern.of(pattern).matches(r.spec().id().value());
   }
 
   /** The run's state; read it only from the loop thread. */
