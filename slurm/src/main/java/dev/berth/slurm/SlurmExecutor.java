@@ -22,8 +22,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -55,6 +57,7 @@ public final class SlurmExecutor implements Executor {
   private final JobTracker tracker;
   private final ExecutorService cancels =
       Executors.newSingleThreadExecutor(DaemonThreads.named("berth-slurm-cancel", false));
+  private final ExecutorService submissions;
   private volatile boolean closed;
 
   /**
@@ -72,6 +75,8 @@ public final class SlurmExecutor implements Executor {
     this.runner = Objects.requireNonNull(runner, "runner");
     this.resources = Objects.requireNonNull(resources, "resources");
     this.tracker = new JobTracker(runner, settings);
+    this.submissions = Executors.newFixedThreadPool(
+        settings.parallelSubmissions(), DaemonThreads.named("berth-slurm-submit", true));
   }
 
   /** An executor for {@code run} whose tasks ask for their own resources; unknown tasks get the defaults. */
@@ -125,7 +130,9 @@ public final class SlurmExecutor implements Executor {
    * <p>Requests with the same array key, no upstream and the same resource options
    * ({@link SbatchCommand#resourceOptions}) become one job array, at least two of them, unless
    * {@link SlurmSettings#arrays()} is off; at most {@link SlurmSettings#arrayMaxRunning()} elements run at
-   * once. A refused array fails each of its requests. The others are launched one by one.
+   * once. A refused array fails each of its requests. The others are launched alone. Up to
+   * {@link SlurmSettings#parallelSubmissions()} of these submissions run at once, since each sbatch
+   * call waits for the controller's answer.
    *
    * @throws IllegalStateException when the executor is closed
    */
@@ -143,20 +150,16 @@ public final class SlurmExecutor implements Executor {
         launches[i] = Launch.failed(requests.get(i), e);
       }
     }
+    List<Future<?>> pending = new ArrayList<>();
     for (List<Integer> unit : ArrayPlan.units(settings, requests, asked)) {
-      if (unit.size() > 1) {
-        submitArray(unit, requests, asked.get(unit.get(0)), onExit, launches);
-        continue;
+      if (launches[unit.get(0)] != null) {
+        continue; // its resources could not be asked for
       }
-      int i = unit.get(0);
-      if (launches[i] == null) {
-        LaunchRequest request = requests.get(i);
-        try {
-          launches[i] = Launch.started(request, launchHeld(request, asked.get(i), onExit.apply(request)));
-        } catch (LaunchException e) {
-          launches[i] = Launch.failed(request, e);
-        }
-      }
+      // Each unit writes only its own slot of launches; the futures' completion publishes them.
+      pending.add(submissions.submit(() -> submitUnit(unit, requests, asked, onExit, launches)));
+    }
+    for (Future<?> f : pending) {
+      awaitSubmission(f);
     }
     return List.copyOf(Arrays.asList(launches));
   }
@@ -290,11 +293,44 @@ public final class SlurmExecutor implements Executor {
     closed = true;
     tracker.close();
     cancels.shutdown();
+    submissions.shutdown();
   }
 
   /** The tracker, for tests. */
   JobTracker tracker() {
     return tracker;
+  }
+
+  private void submitUnit(List<Integer> unit, List<LaunchRequest> requests, List<SlurmResources> asked,
+      Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
+    if (unit.size() > 1) {
+      submitArray(unit, requests, asked.get(unit.get(0)), onExit, launches);
+      return;
+    }
+    int i = unit.get(0);
+    LaunchRequest request = requests.get(i);
+    try {
+      launches[i] = Launch.started(request, launchHeld(request, asked.get(i), onExit.apply(request)));
+    } catch (LaunchException e) {
+      launches[i] = Launch.failed(request, e);
+    }
+  }
+
+  private static void awaitSubmission(Future<?> submission) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        submission.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true; // a submission in flight must be recorded, or its job would be lost
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("a submission failed unexpectedly", e.getCause());
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private SlurmResources resourcesFor(LaunchRequest request) throws LaunchException {

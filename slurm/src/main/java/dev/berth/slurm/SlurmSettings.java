@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  *     their resources as one job array (default true)
  * @param arrayMaxRunning the most elements of one job array running at once, {@code %K} in
  *     {@code --array=0-N%K}; 0 for no limit (the default)
+ * @param parallelSubmissions how many sbatch calls of one {@link SlurmExecutor#launchAll} run at once,
+ *     since each waits for the controller's answer (default 8; 1 submits in order)
  */
 public record SlurmSettings(
     Optional<String> partition,
@@ -48,7 +50,8 @@ public record SlurmSettings(
     Duration lostAfter,
     boolean checkPrograms,
     boolean arrays,
-    int arrayMaxRunning) {
+    int arrayMaxRunning,
+    int parallelSubmissions) {
 
   private static final Pattern WORD = Pattern.compile("[^\\s]+");
   private static final Pattern TIME = Pattern.compile(
@@ -75,6 +78,9 @@ public record SlurmSettings(
     }
     if (pollMax.compareTo(pollInitial) < 0) {
       throw new IllegalArgumentException("pollMax " + pollMax + " must be >= pollInitial " + pollInitial);
+    }
+    if (parallelSubmissions < 1) {
+      throw new IllegalArgumentException("parallelSubmissions must be >= 1 but was " + parallelSubmissions);
     }
     if (arrayMaxRunning < 0) {
       throw new IllegalArgumentException("arrayMaxRunning must be >= 0 but was " + arrayMaxRunning);
@@ -137,6 +143,7 @@ public record SlurmSettings(
     b.checkPrograms = checkPrograms;
     b.arrays = arrays;
     b.arrayMaxRunning = arrayMaxRunning;
+    b.parallelSubmissions = parallelSubmissions;
     return b;
   }
 
@@ -172,6 +179,7 @@ public record SlurmSettings(
     private boolean checkPrograms = true;
     private boolean arrays = true;
     private int arrayMaxRunning;
+    private int parallelSubmissions = 8;
 
     private Builder() {}
 
@@ -254,10 +262,16 @@ public record SlurmSettings(
       return this;
     }
 
+    /** How many sbatch calls of one launch run at once. */
+    public Builder parallelSubmissions(int n) {
+      this.parallelSubmissions = n;
+      return this;
+    }
+
     /** The validated settings. */
     public SlurmSettings build() {
       return new SlurmSettings(partition, account, qos, time, extraArgs, gpuMemoryGres, workdirRoot, pollInitial,
-          pollMax, commandTimeout, lostAfter, checkPrograms, arrays, arrayMaxRunning);
+          pollMax, commandTimeout, lostAfter, checkPrograms, arrays, arrayMaxRunning, parallelSubmissions);
     }
   }
 }

@@ -13,9 +13,10 @@ final class Requests {
 
   static final long GIB = 1L << 30;
   static final long WAIT = 10;
+  /** Quick polling, and one submission at a time so that the order of sbatch calls is known. */
   static final SlurmSettings FAST = SlurmSettings.builder()
       .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
-      .lostAfter(Duration.ofMillis(50)).build();
+      .lostAfter(Duration.ofMillis(50)).parallelSubmissions(1).build();
 
   private Requests() {}
 

@@ -6,15 +6,19 @@ import static dev.berth.slurm.Requests.WAIT;
 import static dev.berth.slurm.Requests.reserved;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,6 +124,37 @@ class SlurmExecutorLaunchAllTest {
 
   private LaunchRequest keyed(String task, long memoryBytes) {
     return reserved(dir, task, memoryBytes).withArrayKey("sweep");
+  }
+
+  @Test
+  void singleJobsAreSubmittedSeveralAtATimeBecauseEachSbatchWaitsForTheController() throws Exception {
+    int n = 3;
+    CountDownLatch allInFlight = new CountDownLatch(n);
+    CommandRunner waitingForEachOther = (argv, timeout) -> {
+      if (argv.get(0).equals("sbatch")) {
+        allInFlight.countDown();
+        // Answers only once all n calls are in flight together: a one-at-a-time executor never gets here.
+        try {
+          if (!allInFlight.await(WAIT, TimeUnit.SECONDS)) {
+            throw new IOException("sbatch calls were not made in parallel");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", e);
+        }
+      }
+      return slurm.run(argv, timeout);
+    };
+    executor.close();
+    executor = new SlurmExecutor("run", FAST.toBuilder().parallelSubmissions(n).build(), waitingForEachOther,
+        id -> SlurmResources.DEFAULT);
+    List<LaunchRequest> requests = List.of(reserved(dir, "a", GIB), reserved(dir, "b", GIB), reserved(dir, "c", GIB));
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+
+    assertThat(launches).extracting(Launch::request).containsExactlyElementsOf(requests);
+    assertThat(launches).allSatisfy(l -> assertThat(l.execution()).isPresent());
+    assertThat(slurm.calls("sbatch")).hasSize(n);
   }
 
   private SlurmExecutor executor(SlurmSettings settings) {

@@ -18,7 +18,7 @@ class SlurmSettingsTest {
   @Test
   void theRunsSlurmConfigBecomesTheSettings() {
     SlurmConfig config = new SlurmConfig("jobs", "gpu", "proj", "high", Duration.ofMinutes(90).plusSeconds(30),
-        List.of("--constraint=a100"), "/shared/runs", "shard:10GiB", false, "", 0, 0, 10, "cancel",
+        List.of("--constraint=a100"), "/shared/runs", "shard:10GiB", false, 0, "", 0, 0, 10, "cancel",
         Duration.ofSeconds(2));
 
     SlurmSettings settings = SlurmSettings.from(config, 4);
@@ -58,8 +58,8 @@ class SlurmSettingsTest {
 
   @Test
   void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
-    SlurmConfig config = new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, "", 0,
-        0, 10, "cancel", Duration.ofSeconds(5));
+    SlurmConfig config = new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, 0, "",
+        0, 0, 10, "cancel", Duration.ofSeconds(5));
 
     assertThatThrownBy(() -> SlurmSettings.from(config, 0)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("use none, shard, or NAME:SIZE");
@@ -77,8 +77,6 @@ class SlurmSettingsTest {
   }
 
   private static SlurmConfig withPollMax(Duration pollMax) {
-    SlurmConfig d = SlurmConfig.DEFAULTS;
-    return new SlurmConfig(d.mode(), d.partition(), d.account(), d.qos(), d.time(), d.extraArgs(), d.workdirRoot(),
-        d.gpuMemoryGres(), d.arrays(), d.gres(), d.cpus(), d.memoryBytes(), d.maxAllocations(), d.onExit(), pollMax);
+    return SlurmConfig.DEFAULTS.with("poll-max", pollMax);
   }
 }
