@@ -497,9 +497,13 @@ public final class Engine {
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }
 
-  /** Tasks of one group expanded from one matrix share a key: the same command with other values. */
+  /**
+   * Tasks of one group expanded over the same matrix parameters share a key, which also names their
+   * job array ({@code train.lr+seed}); only characters every Slurm tool takes in a job name are kept.
+   */
   private static String arrayKey(TaskSpec spec) {
-    return spec.group() + "|" + String.join(",", spec.params().keySet()) + "|" + spec.command().get(0);
+    String key = spec.group() + "." + String.join("+", spec.params().keySet());
+    return key.replaceAll("[^A-Za-z0-9._+-]", "_");
   }
 
   /** The running parents the executor is to hold an attempt back for, or empty when one has no execution. */
