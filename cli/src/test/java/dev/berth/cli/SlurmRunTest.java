@@ -142,8 +142,8 @@ class SlurmRunTest {
 
   @Test
   void matrixTasksGoToSlurmAsOneArray() throws IOException {
-    Path file = spec("array", """
-        config: {scheduler: {max-process: 2}}
+    Path file = spec("array", "config: {scheduler: {max-process: 2}}\nslurm: {workdir-root: " + dir.resolve("shared")
+        + "}\n" + """
         groups:
           - name: g
             memory: 100MiB
@@ -156,11 +156,51 @@ class SlurmRunTest {
     assertThat(run.exitCode).as(run.out + run.err).isZero();
     List<String> jobs = new ArrayList<>();
     for (int i = 1; i <= 4; i++) {
-      jobs.add(Files.readAllLines(dir.resolve("array/g/sq-" + i + "/berth-slurm-job.1")).get(0));
-      assertThat(dir.resolve("array/g/sq-" + i + "/stdout.log")).content().contains(Integer.toString(i * i));
+      Path folder = dir.resolve("shared/array/g/sq-" + i); // under slurm.workdir-root, not the run's workdir
+      jobs.add(Files.readAllLines(folder.resolve("berth-slurm-job.1")).get(0));
+      assertThat(folder.resolve("stdout.log")).content().contains(Integer.toString(i * i));
     }
+    assertThat(dir.resolve("array/report.json")).exists();
     String array = jobs.get(0).substring(0, jobs.get(0).indexOf('_'));
     assertThat(jobs).containsExactly(array + "_0", array + "_1", array + "_2", array + "_3");
+  }
+
+  @Test
+  void gpuRequestsBecomeGresAndSlurmChoosesTheGpu() throws IOException, InterruptedException {
+    Path file = spec("gres", """
+        slurm: {gpu-memory-gres: "gpumem:1MiB"}
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: whole, gpus: 1, command: [sh, -c, "echo visible=$CUDA_VISIBLE_DEVICES"]}
+              - {id: share, gpu-memory: 8GiB, command: [sh, -c, "echo share=$BERTH_GPU_MEMORY_BYTES"]}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(dir.resolve("gres/g/whole/stdout.log")).as("Slurm, not Berth, set CUDA_VISIBLE_DEVICES")
+        .content().containsPattern("visible=[01]\\n");
+    assertThat(dir.resolve("gres/g/share/stdout.log")).content().contains("share=" + (8L << 30));
+    String share = Files.readAllLines(dir.resolve("gres/g/share/berth-slurm-job.1")).get(0);
+    await("sacct to know the job", Duration.ofSeconds(30), () -> requested(share).contains("gres/gpumem=8192"));
+  }
+
+  /** What the job asked for, as sacct's ReqTRES has it, e.g. {@code cpu=1,gres/gpumem=8192,mem=100M}. */
+  private static String requested(String job) {
+    try {
+      Process p = new ProcessBuilder("sacct", "-X", "-n", "-P", "--format=ReqTRES", "-j", job)
+          .redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      p.waitFor(30, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   @Test
@@ -290,6 +330,14 @@ class SlurmRunTest {
     berth.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     String aJob = Files.readAllLines(dir.resolve("resume/g/a/berth-slurm-job.1")).get(0);
     assertThat(squeue(aJob)).as("the jobs outlive the Berth that submitted them").isIn("RUNNING", "PENDING");
+    String cJobId = Files.readAllLines(cJob).get(0);
+    await("c to run after a and b without any Berth", Duration.ofSeconds(90), () -> {
+      try {
+        return squeue(cJobId).equals("COMPLETED");
+      } catch (IOException | InterruptedException e) {
+        return false;
+      }
+    });
 
     CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("resume").toString());
 
