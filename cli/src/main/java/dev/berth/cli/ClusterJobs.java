@@ -54,7 +54,10 @@ final class ClusterJobs {
       for (TaskRecord r : state.tasks()) {
         List<Attempt> attempts = r.history().attempts();
         if (!attempts.isEmpty()) {
-          SlurmExecutor.recordedJobId(layout.taskDir(r.spec()), attempts.size()).ifPresent(j -> jobs.put(r, j));
+          // The journal has the id once the submission was journalled; the executor's file even before.
+          attempts.get(attempts.size() - 1).clusterId()
+              .or(() -> SlurmExecutor.recordedJobId(layout.taskDir(r.spec()), attempts.size()))
+              .ifPresent(j -> jobs.put(r, j));
         }
       }
     }

@@ -109,7 +109,10 @@ class SlurmRunTest {
     assertThat(run.exitCode).as(run.out + run.err).isZero();
     JsonNode report = report("quickstart");
     assertThat(report.get("status").asText()).isEqualTo("SUCCEEDED");
-    assertThat(task(report, "train-0.1-1").get("attempts").get(0).get("device").asText()).isEqualTo("cluster");
+    JsonNode attempt = task(report, "train-0.1-1").get("attempts").get(0);
+    assertThat(attempt.get("device").asText()).isEqualTo("cluster");
+    assertThat(attempt.get("clusterJob").asText()).as("the report names each attempt's Slurm job")
+        .isEqualTo(Files.readAllLines(dir.resolve("quickstart/train/train-0.1-1/berth-slurm-job.1")).get(0));
     assertThat(dir.resolve("quickstart/train/train-0.1-1/result.json")).exists();
   }
 

@@ -43,7 +43,7 @@ public final class EventCodec {
   }
 
   /**
-   * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code staged},
+   * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code submitted}, {@code staged},
    * {@code trained}, {@code reported}, {@code ended} or {@code settled}.
    *
    * @throws IllegalArgumentException for an event type this codec does not know
@@ -53,6 +53,8 @@ public final class EventCodec {
       return "released";
     } else if (event instanceof TaskEvent.Launched) {
       return "launched";
+    } else if (event instanceof TaskEvent.Submitted) {
+      return "submitted";
     } else if (event instanceof TaskEvent.Staged) {
       return "staged";
     } else if (event instanceof TaskEvent.Trained) {
@@ -76,6 +78,9 @@ public final class EventCodec {
       f.put("placement", placement(l.placement()));
       f.put("pid", Json.of(l.pid()));
       f.put("two-stage", Json.of(l.twoStage()));
+    } else if (event instanceof TaskEvent.Submitted s) {
+      f.put("attempt", Json.of(s.attempt()));
+      f.put("cluster-id", Json.of(s.clusterId()));
     } else if (event instanceof TaskEvent.Staged s) {
       f.put("target", Json.of(s.target().name()));
     } else if (event instanceof TaskEvent.Trained t) {
@@ -105,6 +110,7 @@ public final class EventCodec {
       case "launched" -> new TaskEvent.Launched(
           f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
           f.bool("two-stage"));
+      case "submitted" -> new TaskEvent.Submitted(f.instant("at"), f.intValue("attempt"), f.string("cluster-id"));
       case "staged" -> new TaskEvent.Staged(f.instant("at"), f.enumValue("target", TaskState.class));
       case "trained" -> new TaskEvent.Trained(f.instant("at"), f.intValue("train"), placement(f.object("placement")));
       case "reported" -> new TaskEvent.Reported(
@@ -115,7 +121,7 @@ public final class EventCodec {
           f.enumValue("target", TaskState.class));
       case "settled" -> new TaskEvent.Settled(
           f.instant("at"), f.enumValue("target", TaskState.class), f.string("reason"));
-      default -> throw f.wrong("type", "released, launched, staged, trained, reported, ended or settled");
+      default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended or settled");
     };
     f.done();
     return event;

@@ -27,6 +27,9 @@ class EventCodecTest {
     assertThat(EventCodec.encode(new TaskEvent.Ended(AT, Outcome.START_FAILED, null, null, TaskState.EXCEPTION)))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"exit-code\":null,\"message\":null,"
             + "\"outcome\":\"START_FAILED\",\"target\":\"EXCEPTION\",\"type\":\"ended\"}");
+    assertThat(EventCodec.encode(new TaskEvent.Submitted(AT, 2, "23_1")))
+        .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"attempt\":2,\"cluster-id\":\"23_1\","
+            + "\"type\":\"submitted\"}");
     assertThat(EventCodec.encode(new TaskEvent.Settled(AT, TaskState.UNREACHABLE, "a failed")))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"reason\":\"a failed\",\"target\":\"UNREACHABLE\","
             + "\"type\":\"settled\"}");
@@ -80,7 +83,7 @@ class EventCodecTest {
   @Test
   void anUnknownTypeOrAMissingFieldIsNamed() {
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"paused\",\"at\":\"2024-05-01T10:00:00Z\"}"))
-        .hasMessage("type must be released, launched, staged, trained, reported, ended or settled but was \"paused\"");
+        .hasMessage("type must be released, launched, submitted, staged, trained, reported, ended or settled but was \"paused\"");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"settled\",\"at\":\"2024-05-01T10:00:00Z\",\"reason\":\"x\"}"))
         .hasMessage("target is missing");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"released\",\"at\":\"yesterday\"}"))
@@ -94,8 +97,9 @@ class EventCodecTest {
     TaskState[] terminal = {TaskState.EXITED, TaskState.EXCEPTION, TaskState.CANCELLED, TaskState.TIMED_OUT,
         TaskState.UNREACHABLE};
     TaskState[] stages = {TaskState.LOADING, TaskState.WAITING, TaskState.FINISHED};
-    return switch (random.nextInt(7)) {
+    return switch (random.nextInt(8)) {
       case 0 -> new TaskEvent.Released(at);
+      case 3 -> new TaskEvent.Submitted(at, 1 + random.nextInt(Integer.MAX_VALUE), random.nextInt(1 << 20) + "_" + random.nextInt(1000));
       case 4 -> new TaskEvent.Staged(at, stages[random.nextInt(stages.length)]);
       case 5 -> new TaskEvent.Trained(at, random.nextInt(), new Placement(text.any(), random.nextLong(),
           random.nextLong(), random.nextLong()));

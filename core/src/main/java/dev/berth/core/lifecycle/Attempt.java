@@ -4,15 +4,19 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * One attempt of a task, folded from its {@link TaskEvent.Launched} and {@link TaskEvent.Ended}.
+ * One attempt of a task, folded from its {@link TaskEvent.Launched}, {@link TaskEvent.Submitted} and
+ * {@link TaskEvent.Ended}.
  *
  * @param number 1-based
  * @param startedAt when the process started
  * @param placement where it ran and what was reserved
  * @param pid process id, or -1
+ * @param clusterId the cluster's id of the attempt (a Slurm job id), once {@link TaskEvent.Submitted submitted}
  * @param end how it ended; empty while it runs
  */
-public record Attempt(int number, Instant startedAt, Placement placement, long pid, Optional<TaskEvent.Ended> end) {
+public record Attempt(
+    int number, Instant startedAt, Placement placement, long pid, Optional<String> clusterId,
+    Optional<TaskEvent.Ended> end) {
 
   /** Whether the attempt is still running. */
   public boolean isRunning() {

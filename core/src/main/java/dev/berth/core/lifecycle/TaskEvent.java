@@ -8,8 +8,8 @@ import java.util.Objects;
  * current state, attempts and reports are folds over the list of events.
  */
 public sealed interface TaskEvent
-    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Staged, TaskEvent.Trained, TaskEvent.Reported,
-        TaskEvent.Ended, TaskEvent.Settled {
+    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Submitted, TaskEvent.Staged, TaskEvent.Trained,
+        TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled {
 
   /** When it happened. */
   Instant at();
@@ -52,6 +52,30 @@ public sealed interface TaskEvent
     @Override
     public TaskState target() {
       return twoStage ? TaskState.AVAILABLE : TaskState.RUNNING;
+    }
+  }
+
+  /**
+   * A cluster took the running attempt and named it: a Slurm job id such as {@code 23} or
+   * {@code 23_1}. The task stays {@code RUNNING}; the id is kept with the attempt, for reports and
+   * for finding the job again.
+   *
+   * @param attempt the running attempt's number
+   * @param clusterId what the cluster calls it
+   */
+  record Submitted(Instant at, int attempt, String clusterId) implements TaskEvent {
+    /** Validates. */
+    public Submitted {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(clusterId, "clusterId");
+      if (attempt < 1 || clusterId.isBlank()) {
+        throw new IllegalArgumentException("a submission needs an attempt >= 1 and a cluster id");
+      }
+    }
+
+    @Override
+    public TaskState target() {
+      return TaskState.RUNNING;
     }
   }
 

@@ -28,6 +28,15 @@ public final class TaskHistory {
    * @throws IllegalTransitionException when the event's target is not reachable from the current state
    */
   public void append(TaskEvent event) {
+    if (event instanceof TaskEvent.Submitted submitted) {
+      // Names the running attempt without moving the task: the one event that is not a transition.
+      if (state != TaskState.RUNNING || submitted.attempt() != attempts) {
+        throw new IllegalStateException("task " + task + ": attempt " + submitted.attempt()
+            + " submitted while the task is " + state + " in attempt " + attempts);
+      }
+      events.add(event);
+      return;
+    }
     TaskTransitions.check(task, state, event.target());
     if (event instanceof TaskEvent.Launched launched && launched.attempt() != attempts + 1) {
       throw new IllegalStateException(
@@ -64,16 +73,20 @@ public final class TaskHistory {
   public List<Attempt> attempts() {
     List<Attempt> result = new ArrayList<>();
     TaskEvent.Launched open = null;
+    Optional<String> clusterId = Optional.empty();
     for (TaskEvent e : events) {
       if (e instanceof TaskEvent.Launched l) {
         open = l;
+        clusterId = Optional.empty();
+      } else if (e instanceof TaskEvent.Submitted s) {
+        clusterId = Optional.of(s.clusterId());
       } else if (e instanceof TaskEvent.Ended end && open != null) {
-        result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), Optional.of(end)));
+        result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), clusterId, Optional.of(end)));
         open = null;
       }
     }
     if (open != null) {
-      result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), Optional.empty()));
+      result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), clusterId, Optional.empty()));
     }
     return result;
   }

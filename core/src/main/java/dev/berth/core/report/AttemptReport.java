@@ -16,6 +16,7 @@ import java.time.Instant;
  * @param exitCode exit status, or null when the process never ran or still runs
  * @param device {@code "cpu"} or a GPU id
  * @param pid process id, or -1
+ * @param clusterJob the cluster's id of the attempt (a Slurm job id), or null for a local process
  * @param reservedMemoryBytes host memory reserved
  * @param reservedGpuMemoryBytes GPU memory reserved
  * @param reservedCpus cores reserved
@@ -32,6 +33,7 @@ public record AttemptReport(
     Integer exitCode,
     String device,
     long pid,
+    String clusterJob,
     long reservedMemoryBytes,
     long reservedGpuMemoryBytes,
     double reservedCpus,
@@ -41,11 +43,11 @@ public record AttemptReport(
     Long loadTimeMs,
     Long trainTimeMs) {
 
-  /** An attempt without stage information (a one-stage task). */
+  /** A local attempt without stage information (a one-stage task). */
   public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
       long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome, String error) {
-    this(number, startedAt, finishedAt, exitCode, device, pid, reservedMemoryBytes, reservedGpuMemoryBytes, reservedCpus,
-        outcome, error, null, null, null);
+    this(number, startedAt, finishedAt, exitCode, device, pid, null, reservedMemoryBytes, reservedGpuMemoryBytes,
+        reservedCpus, outcome, error, null, null, null);
   }
 
   /** The report of a folded attempt. */
@@ -91,6 +93,7 @@ public record AttemptReport(
         a.end().map(e -> e.exitCode()).orElse(null),
         device,
         a.pid(),
+        a.clusterId().orElse(null),
         a.placement().memoryBytes(),
         gpuMemory,
         a.placement().milliCpus() / 1000.0,

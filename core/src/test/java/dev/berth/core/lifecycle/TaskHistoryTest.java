@@ -53,6 +53,31 @@ class TaskHistoryTest {
   }
 
   @Test
+  void aSubmissionNamesTheRunningAttemptWithoutMovingTheTask() {
+    history.append(new TaskEvent.Released(at(1)));
+    history.append(launched(2, 1, SMALL));
+    history.append(new TaskEvent.Submitted(at(2), 1, "23_4"));
+
+    assertThat(history.state()).isEqualTo(TaskState.RUNNING);
+    assertThat(history.attempts()).singleElement().extracting(Attempt::clusterId).isEqualTo(java.util.Optional.of("23_4"));
+    history.append(ended(3, Outcome.FAILED, 1, null, TaskState.INIT));
+    history.append(launched(4, 2, BIG));
+    assertThat(history.attempts()).extracting(Attempt::clusterId)
+        .containsExactly(java.util.Optional.of("23_4"), java.util.Optional.empty());
+  }
+
+  @Test
+  void aSubmissionOfAnAttemptThatIsNotRunningIsRefused() {
+    history.append(new TaskEvent.Released(at(1)));
+    assertThatThrownBy(() -> history.append(new TaskEvent.Submitted(at(1), 1, "23")))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("submitted while the task is INIT");
+    history.append(launched(2, 1, SMALL));
+    assertThatThrownBy(() -> history.append(new TaskEvent.Submitted(at(2), 2, "23")))
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(history.events()).hasSize(2);
+  }
+
+  @Test
   void aTwoStageLaunchMakesTheTaskAvailableRatherThanRunning() {
     history.append(new TaskEvent.Released(at(1)));
     history.append(new TaskEvent.Launched(at(2), 1, SMALL, 77, true));

@@ -262,6 +262,9 @@ public final class Engine {
       Optional<Execution> found = executor.reattach(request, exitListener(request));
       if (found.isPresent()) {
         executions.put(e.getKey(), found.get());
+        if (r.history().attempts().get(r.history().attemptCount() - 1).clusterId().isEmpty()) {
+          recordSubmission(e.getKey(), e.getValue().attempt(), found.get()); // the last Berth died before journalling it
+        }
       } else {
         record(e.getKey(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
             "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.INIT));
@@ -479,11 +482,17 @@ public final class Engine {
       TaskId id = launch.request().task();
       if (launch.execution().isPresent()) {
         executions.put(id, launch.execution().get());
+        recordSubmission(id, launch.request().attempt(), launch.execution().get());
       } else {
         record(id, Retries.retryIfAllowed(state.task(id),
             Endings.startFailed(clock.instant(), launch.failure().orElseThrow().getMessage())));
       }
     }
+  }
+
+  /** Journals the id a cluster gave the attempt, so reports and a later Berth know its job. */
+  private void recordSubmission(TaskId id, int attempt, Execution execution) {
+    execution.clusterId().ifPresent(job -> record(id, new TaskEvent.Submitted(clock.instant(), attempt, job)));
   }
 
   private LaunchRequest request(TaskRecord r, int attempt, Placement placement) {

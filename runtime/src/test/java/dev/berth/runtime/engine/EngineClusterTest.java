@@ -63,6 +63,8 @@ class EngineClusterTest {
     LaunchRequest a = executor.lastLaunch(id("a"));
 
     assertThat(a.reservation()).isEqualTo(new Placement(Placement.CLUSTER, 32 * GIB, 8000, 8 * GIB));
+    assertThat(engine.state().task(id("a")).history().attempts().get(0).clusterId())
+        .as("the job id is journalled with the attempt").contains("job-1000");
     assertThat(a.env()).doesNotContainKey("CUDA_VISIBLE_DEVICES").containsEntry("BERTH_DEVICE", "cluster")
         .containsEntry("BERTH_GPU_MEMORY_BYTES", Long.toString(8 * GIB));
   }
