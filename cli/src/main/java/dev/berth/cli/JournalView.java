@@ -39,7 +39,8 @@ record JournalView(RunLayout layout, Journal.Replay replay, RunState state) {
       if (replay.isEmpty()) {
         throw new RunJournal.UserError(runDir + ": the run here never started");
       }
-      return new JournalView(new RunLayout(runDir), replay.get(), JournalReader.state(replay.get()));
+      RunState state = JournalReader.state(replay.get());
+      return new JournalView(TaskRunners.layout(state.spec(), new RunLayout(runDir)), replay.get(), state);
     } catch (JournalException e) {
       throw new RunJournal.UserError(e.getMessage());
     } catch (RuntimeException e) {

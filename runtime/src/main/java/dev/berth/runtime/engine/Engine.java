@@ -599,9 +599,7 @@ public final class Engine {
   }
 
   private void exited(TaskId id, int attempt, int exitCode) {
-    Execution execution = executions.get(id);
-    Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
-    executions.remove(id);
+    Execution execution = executions.remove(id);
     exiting.remove(id);
     channel.forget(id);
     TaskRecord r = state.task(id);
@@ -610,6 +608,7 @@ public final class Engine {
       return; // not the attempt the task is in now; nothing to end
     }
     String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), STDERR_TAIL_BYTES);
+    Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     record(id, scheduler.attempts().ended(
         r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail, verdict));
   }
