@@ -150,6 +150,17 @@ final class ConsoleView implements RunListener, AutoCloseable {
     out.println("report: " + html + " (and report.json, report.md, results.csv beside it)");
   }
 
+  /**
+   * Stops redrawing the live view and leaves what is drawn on the screen, so that a question can be
+   * asked below it; later lines print below both.
+   */
+  synchronized void holdStill() {
+    if (redraw != null) {
+      redraw.shutdownNow();
+    }
+    drawnLines = 0;
+  }
+
   @Override
   public synchronized void close() {
     if (redraw != null) {

@@ -169,6 +169,9 @@ final class LocalRun {
       opened.replay().ifPresent(engine::resume);
       CancelRequests requests = CancelRequests.watch(layout.runDir(), r -> engine.cancelMatching(r.patterns(), r.reason()));
       Thread hook = new Thread(() -> {
+        if (spec.config().onCluster()) {
+          console.holdStill();
+        }
         if (spec.config().onCluster() && OnExit.leaveJobs(spec.config().slurm().onExit(), out)) {
           out.println("berth: submitted Slurm jobs are left running; berth resume " + layout.runDir()
               + " finds them again");
