@@ -15,6 +15,7 @@ import dev.berth.runtime.engine.RunListeners;
 import dev.berth.runtime.engine.RunResult;
 import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.runtime.time.SystemTimers;
+import dev.berth.slurm.SlurmExecutor;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.JournalException;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -80,6 +82,11 @@ final class LocalRun {
   int execute(RunSpec spec, RunLayout layout, RunJournal.AllowChanged allow, boolean fresh, boolean journaled)
       throws InterruptedException, IOException {
     InstantSource clock = InstantSource.system();
+    Optional<String> unusable = spec == null ? Optional.empty() : clusterProblem(spec);
+    if (unusable.isPresent()) {
+      err.println("berth: " + unusable.get()); // before the journal exists: nothing of the run is started
+      return ExitCodes.BAD_INPUT;
+    }
     if (fresh) {
       RunJournal.setAside(layout.runDir(), clock.instant())
           .ifPresent(p -> out.println("the previous run in this folder was moved to " + p));
@@ -134,6 +141,12 @@ final class LocalRun {
   private int run(RunJournal.Opened opened, RunLayout layout, InstantSource clock)
       throws InterruptedException, IOException {
     RunSpec given = opened.spec().withConfig(adjust.apply(opened.spec().config()));
+    Optional<String> unusable = clusterProblem(given);
+    if (unusable.isPresent()) {
+      closeQuietly(opened);
+      err.println("berth: " + unusable.get());
+      return ExitCodes.BAD_INPUT;
+    }
     if (!insideAllocation && given.config().onCluster() && given.config().slurm().allocationMode()) {
       closeQuietly(opened);
       return new AllocationRun(out, err).run(given, layout);
@@ -202,6 +215,14 @@ final class LocalRun {
       err.println("berth: " + e.getMessage());
       return ExitCodes.INTERNAL;
     }
+  }
+
+  /** Why this machine cannot run {@code spec}'s tasks on Slurm, when they are to run there. */
+  private Optional<String> clusterProblem(RunSpec spec) {
+    if (!spec.config().onCluster() || insideAllocation) {
+      return Optional.empty();
+    }
+    return SlurmExecutor.unusableHere(System.getenv().getOrDefault("PATH", ""));
   }
 
   private static void closeQuietly(RunJournal.Opened opened) {

@@ -82,7 +82,14 @@ final class RunJournal {
       journal.start(spec.name(), SpecCodec.encode(spec), now);
       return new Opened(journal, spec, Optional.empty(), Optional.empty());
     }
-    RunSpec stored = SpecCodec.decode(replay.get().run().specJson());
+    RunSpec stored;
+    try {
+      stored = SpecCodec.decode(replay.get().run().specJson());
+    } catch (IllegalArgumentException e) {
+      journal.close();
+      throw new UserError(file + ": the spec this run started with cannot be read (" + e.getMessage()
+          + "); use --fresh to start over");
+    }
     Optional<String> finished = replay.get().run().status().map(Enum::name);
     if (spec == null || finished.isPresent()) {
       return new Opened(journal, stored, replay, finished);

@@ -76,7 +76,8 @@ final class ConfigCodec {
   private static SlurmConfig slurm(Fields f) {
     SlurmConfig m = new SlurmConfig(f.string("mode"), f.string("partition"), f.string("account"), f.string("qos"),
         f.duration("time"), f.strings("extra-args"), f.string("workdir-root"), f.string("gpu-memory-gres"),
-        f.bool("arrays"), f.intValue("max-jobs"), f.string("gres"), f.intValue("cpus"), f.longValue("memory"), f.intValue("max-allocations"),
+        f.bool("arrays"),
+        f.ifGiven("max-jobs", f::intValue).orElse(SlurmConfig.DEFAULTS.maxJobs()), f.string("gres"), f.intValue("cpus"), f.longValue("memory"), f.intValue("max-allocations"),
         f.string("on-exit"), f.duration("poll-max"));
     f.done();
     return m;
@@ -133,9 +134,9 @@ final class ConfigCodec {
         smtp(config.object("smtp")),
         s.doubleValue("oom-growth"),
         // journals written before the key existed hold no value: the default then applies
-        s.optional("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()),
-        s.optional("executor", s::string).orElse(SchedulerConfig.DEFAULTS.executor()),
-        config.optional("slurm", config::object).map(ConfigCodec::slurm).orElse(SlurmConfig.DEFAULTS));
+        s.ifGiven("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()),
+        s.ifGiven("executor", s::string).orElse(SchedulerConfig.DEFAULTS.executor()),
+        config.ifGiven("slurm", config::object).map(ConfigCodec::slurm).orElse(SlurmConfig.DEFAULTS));
     s.done();
     u.done();
     r.done();

@@ -133,6 +133,16 @@ final class Fields {
     }
   }
 
+  /**
+   * Empty when the field is absent (written by a Berth that did not know it yet) or {@code null},
+   * else the value read by {@code reader}.
+   */
+  <T> Optional<T> ifGiven(String key, Function<String, T> reader) {
+    read.add(key);
+    Json v = fields.get(key);
+    return v == null || v instanceof Json.Null ? Optional.empty() : Optional.of(reader.apply(key));
+  }
+
   /** Empty for JSON {@code null}, else the value read by {@code reader}. */
   <T> Optional<T> optional(String key, Function<String, T> reader) {
     return present(key) ? Optional.of(reader.apply(key)) : Optional.empty();

@@ -49,6 +49,18 @@ class SpecCodecTest {
   }
 
   @Test
+  void aSpecWrittenBeforeTheExecutorAndSlurmKeysExistedReadsWithTheirDefaults() {
+    RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build();
+    String older = SpecCodec.encode(spec)
+        .replaceAll(",?\"executor\":\"local\"", "")
+        .replaceAll(",?\"slurm\":\\{[^{}]*\\}", "")
+        .replaceAll(",?\"learn-usage\":\"mean\"", "");
+    assertThat(older).doesNotContain("executor", "slurm", "learn-usage");
+
+    assertThat(SpecCodec.decode(older)).isEqualTo(spec);
+  }
+
+  @Test
   void theJsonUsesTheSpecFilesKeys() {
     TaskSpec task = TaskSpec.builder("train-1", "train").command("python3", "t.py").memoryBytes(1L << 30).cpus(1.5)
         .build();

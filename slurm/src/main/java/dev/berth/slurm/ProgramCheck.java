@@ -22,13 +22,25 @@ final class ProgramCheck {
       Path file = request.workdir().toAbsolutePath().resolve(program);
       return runnable(file) ? Optional.empty() : Optional.of("no executable file " + file);
     }
-    String path = request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
+    return onPath(program, request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", "")))
+        ? Optional.empty() : Optional.of("'" + program + "' was not found on the PATH");
+  }
+
+  /**
+   * The Slurm commands Berth needs ({@code sbatch}, {@code squeue}, {@code sacct}, {@code scancel})
+   * that are not on {@code path}; empty when this machine can submit and track jobs.
+   */
+  static java.util.List<String> missingSlurmCommands(String path) {
+    return java.util.stream.Stream.of("sbatch", "squeue", "sacct", "scancel").filter(p -> !onPath(p, path)).toList();
+  }
+
+  private static boolean onPath(String program, String path) {
     for (String folder : path.split(File.pathSeparator)) {
       if (!folder.isEmpty() && runnable(Path.of(folder).resolve(program))) {
-        return Optional.empty();
+        return true;
       }
     }
-    return Optional.of("'" + program + "' was not found on the PATH");
+    return false;
   }
 
   private static boolean runnable(Path file) {

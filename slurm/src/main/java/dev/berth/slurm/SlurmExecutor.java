@@ -86,6 +86,17 @@ public final class SlurmExecutor implements Executor {
     return new SlurmExecutor(run.name(), settings, runner, id -> byTask.getOrDefault(id, SlurmResources.DEFAULT));
   }
 
+  /**
+   * Why this machine cannot run a Slurm executor, for a one-line error before anything starts: the
+   * Slurm commands missing from {@code path} (this process's {@code PATH}); empty when all are there.
+   */
+  public static Optional<String> unusableHere(String path) {
+    java.util.List<String> missing = ProgramCheck.missingSlurmCommands(path);
+    return missing.isEmpty() ? Optional.empty() : Optional.of("executor slurm needs sbatch, squeue, sacct and"
+        + " scancel on the PATH, but " + String.join(", ", missing) + " cannot be found; run Berth where jobs can be"
+        + " submitted");
+  }
+
   /** Where the job id of {@code request}'s attempt is written after submission. */
   public static Path jobIdFile(LaunchRequest request) {
     return jobIdFile(request.workdir(), request.attempt());
