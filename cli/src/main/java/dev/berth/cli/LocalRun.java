@@ -62,8 +62,6 @@ final class LocalRun {
     return this;
   }
 
-
-
   /**
    * Runs (or resumes) the run in {@code layout}'s folder.
    *

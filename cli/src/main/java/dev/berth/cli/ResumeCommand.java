@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -22,10 +23,7 @@ final class ResumeCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
   boolean noProgress;
 
-  @Option(names = "--on-exit", paramLabel = "ask|cancel|leave",
-      description = "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
-          + " running for a later resume. Overrides slurm.on-exit.")
-  String onExit;
+  @Mixin OnExitOption onExit;
 
   @Option(names = "--inside-allocation", hidden = true,
       description = "Run as the engine inside a Slurm allocation that another Berth asked for.")
@@ -39,8 +37,7 @@ final class ResumeCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
-    if (onExit != null && !java.util.List.of("ask", "cancel", "leave").contains(onExit)) {
-      command.commandLine().getErr().println("berth: --on-exit must be ask, cancel or leave, not " + onExit);
+    if (!onExit.valid(command.commandLine().getErr())) {
       return ExitCodes.BAD_INPUT;
     }
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
@@ -48,7 +45,7 @@ final class ResumeCommand implements Callable<Integer> {
     if (insideAllocation) {
       run.insideAllocation();
     }
-    return run.adjust(c -> onExit == null ? c : c.toBuilder().slurm(c.slurm().with("on-exit", onExit)).build())
+    return run.adjust(onExit.adjust())
         .execute(null, new RunLayout(workdir), null, false);
   }
 }

@@ -69,10 +69,7 @@ final class RunCommand implements Callable<Integer> {
       description = "Where tasks run: local processes, or Slurm batch jobs. Overrides the spec's executor.")
   String executor;
 
-  @Option(names = "--on-exit", paramLabel = "ask|cancel|leave",
-      description = "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
-          + " running for berth resume. Overrides slurm.on-exit.")
-  String onExit;
+  @Mixin OnExitOption onExit;
 
   @Spec CommandSpec command;
 
@@ -82,8 +79,7 @@ final class RunCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: --executor must be local or slurm, not " + executor);
       return ExitCodes.BAD_INPUT;
     }
-    if (onExit != null && !java.util.List.of("ask", "cancel", "leave").contains(onExit)) {
-      command.commandLine().getErr().println("berth: --on-exit must be ask, cancel or leave, not " + onExit);
+    if (!onExit.valid(command.commandLine().getErr())) {
       return ExitCodes.BAD_INPUT;
     }
     if (executor != null) {
@@ -120,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     return new LocalRun(out, command.commandLine().getErr(), !noProgress)
-        .adjust(c -> onExit == null ? c : c.toBuilder().slurm(c.slurm().with("on-exit", onExit)).build())
+        .adjust(onExit.adjust())
         .execute(spec, layout, allowChanged, fresh, !noJournal);
   }
 }

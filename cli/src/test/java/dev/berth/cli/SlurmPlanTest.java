@@ -44,6 +44,18 @@ class SlurmPlanTest {
   }
 
   @Test
+  void anUnknownOnExitChoiceIsBadInputForRunAndResume() throws IOException {
+    CliRunner run = CliRunner.berth("run", "--on-exit", "later", spec("").toString());
+    CliRunner resume = CliRunner.berth("resume", "--on-exit", "later", dir.toString());
+
+    for (CliRunner r : java.util.List.of(run, resume)) {
+      assertThat(r.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+      assertThat(r.err).isEqualTo("berth: --on-exit must be ask, cancel or leave, not later\n");
+    }
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
   void aBadSlurmSettingInTheSpecNamesTheFileAndField() throws IOException {
     Path file = spec("executor: slurm\nslurm: {time: soon}\n");
 
