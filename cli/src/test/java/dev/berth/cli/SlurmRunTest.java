@@ -57,6 +57,18 @@ class SlurmRunTest {
     return file;
   }
 
+  /** A run of one task in group {@code g}, written as a YAML flow mapping. */
+  private Path oneTask(String name, String task) throws IOException {
+    return spec(name, "groups:\n  - name: g\n    memory: 100MiB\n    tasks:\n      - " + task + "\n");
+  }
+
+  /** Waits until the first attempt of {@code task} was submitted and returns its job id. */
+  private String submittedJob(String run, String task) throws IOException, InterruptedException {
+    Path jobFile = dir.resolve(run + "/g/" + task + "/berth-slurm-job.1");
+    await(task + " to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+    return Files.readAllLines(jobFile).get(0);
+  }
+
   private JsonNode report(String run) throws IOException {
     return JSON.readTree(dir.resolve(run).resolve("report.json").toFile());
   }
@@ -86,6 +98,19 @@ class SlurmRunTest {
       }
       Thread.sleep(100); // waiting on a real cluster: there is no event to wait for from here
     }
+  }
+
+  private static void awaitState(String job, String state, Duration limit) throws InterruptedException {
+    await("job " + job + " to be " + state, limit, () -> {
+      try {
+        return squeue(job).equals(state);
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    });
   }
 
   private static String squeue(String job) throws IOException, InterruptedException {
@@ -228,18 +253,10 @@ class SlurmRunTest {
 
   @Test
   void berthCancelEndsTheSubmittedJobs() throws Exception {
-    Path file = spec("cancel", """
-        groups:
-          - name: g
-            memory: 100MiB
-            tasks:
-              - {id: long, command: [sleep, "300"]}
-        """);
+    Path file = oneTask("cancel", "{id: long, command: [sleep, \"300\"]}");
     CompletableFuture<CliRunner> run =
         CompletableFuture.supplyAsync(() -> CliRunner.berth("run", "--no-progress", file.toString()));
-    Path jobFile = dir.resolve("cancel/g/long/berth-slurm-job.1");
-    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
-    String job = Files.readAllLines(jobFile).get(0);
+    String job = submittedJob("cancel", "long");
     CliRunner status = CliRunner.berth("status", dir.resolve("cancel").toString());
     assertThat(status.out).as("status shows the job next to Berth's state")
         .containsPattern("long +RUNNING +job " + job + " (PENDING|RUNNING|CONFIGURING)");
@@ -262,23 +279,16 @@ class SlurmRunTest {
 
   @Test
   void stoppedWithOnExitLeaveBerthLeavesTheJobsRunningForALaterResume() throws Exception {
-    Path file = spec("leave", """
-        groups:
-          - name: g
-            memory: 100MiB
-            tasks:
-              - {id: a, command: [sleep, "8"]}
-        """);
+    Path file = oneTask("leave", "{id: a, command: [sleep, \"8\"]}");
     Path log = dir.resolve("leave.log");
     Process berth = berthProcess(log, "run", "--no-progress", "--on-exit", "leave", file.toString());
-    Path jobFile = dir.resolve("leave/g/a/berth-slurm-job.1");
-    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+    String job = submittedJob("leave", "a");
 
     berth.destroy(); // SIGTERM, which runs Berth's shutdown hook as Ctrl-C does
     assertThat(berth.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
     assertThat(Files.readString(log)).contains("left running");
-    assertThat(squeue(Files.readAllLines(jobFile).get(0))).isIn("RUNNING", "PENDING");
+    assertThat(squeue(job)).isIn("RUNNING", "PENDING");
     CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("leave").toString());
     assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
     assertThat(outcomes(task(report("leave"), "a"))).containsExactly("SUCCEEDED");
@@ -286,31 +296,17 @@ class SlurmRunTest {
 
   @Test
   void withNoBerthRunningBerthCancelCancelsTheJobsItLeftAndResumeRecordsIt() throws Exception {
-    Path file = spec("left", """
-        groups:
-          - name: g
-            memory: 100MiB
-            tasks:
-              - {id: long, command: [sleep, "300"]}
-        """);
+    Path file = oneTask("left", "{id: long, command: [sleep, \"300\"]}");
     Process berth = berthProcess(dir.resolve("left.log"), "run", "--no-progress", "--on-exit", "leave", file.toString());
-    Path jobFile = dir.resolve("left/g/long/berth-slurm-job.1");
-    await("the job to be submitted", Duration.ofSeconds(60), () -> Files.exists(jobFile));
+    String job = submittedJob("left", "long");
     berth.destroy();
     assertThat(berth.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    String job = Files.readAllLines(jobFile).get(0);
 
     CliRunner cancel = CliRunner.berth("cancel", dir.resolve("left").toString());
 
     assertThat(cancel.exitCode).as(cancel.out + cancel.err).isZero();
     assertThat(cancel.out).contains("cancelled its Slurm jobs " + job);
-    await("Slurm to cancel the job", Duration.ofSeconds(60), () -> {
-      try {
-        return squeue(job).equals("CANCELLED");
-      } catch (IOException | InterruptedException e) {
-        return false;
-      }
-    });
+    awaitState(job, "CANCELLED", Duration.ofSeconds(60));
     CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("left").toString());
     assertThat(resumed.exitCode).isEqualTo(ExitCodes.TASKS_FAILED);
     assertThat(task(report("left"), "long").get("status").asText()).isEqualTo("CANCELLED");
@@ -334,13 +330,7 @@ class SlurmRunTest {
     String aJob = Files.readAllLines(dir.resolve("resume/g/a/berth-slurm-job.1")).get(0);
     assertThat(squeue(aJob)).as("the jobs outlive the Berth that submitted them").isIn("RUNNING", "PENDING");
     String cJobId = Files.readAllLines(cJob).get(0);
-    await("c to run after a and b without any Berth", Duration.ofSeconds(90), () -> {
-      try {
-        return squeue(cJobId).equals("COMPLETED");
-      } catch (IOException | InterruptedException e) {
-        return false;
-      }
-    });
+    awaitState(cJobId, "COMPLETED", Duration.ofSeconds(90)); // c ran after a and b without any Berth
 
     CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("resume").toString());
 
