@@ -1,39 +1,24 @@
 package dev.berth.client;
 
-import java.util.LinkedHashSet;
+import dev.berth.core.model.PlaceholderText;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Fills placeholders the way a spec does: {@code {lr}} is replaced by the value of {@code lr},
- * {@code {{lr}}} stays as the literal text {@code {lr}}, and any other brace is kept as written. For
- * {@link Berth#map} only, {@code {}} stands for the whole input.
+ * Fills placeholders the way a spec does ({@link PlaceholderText}), with the Java API's errors, and
+ * turns values into placeholder text. For {@link Berth#map} only, {@code {}} stands for the whole input.
  */
 final class Placeholders {
 
   /** What a placeholder may be called; the spec's rule for matrix variables. */
-  static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-
-  private static final Pattern PLACEHOLDER = Pattern.compile(
-      "\\{\\{(" + VARIABLE.pattern() + ")\\}\\}|\\{(" + VARIABLE.pattern() + ")\\}");
-
-  private static final Pattern WITH_BARE = Pattern.compile(
-      "\\{\\{(" + VARIABLE.pattern() + ")\\}\\}|\\{(" + VARIABLE.pattern() + ")\\}|(\\{\\})");
+  static final Pattern VARIABLE = PlaceholderText.VARIABLE;
 
   private Placeholders() {}
 
   /** The placeholder names {@code text} uses, in order. */
   static Set<String> names(String text) {
-    Set<String> names = new LinkedHashSet<>();
-    Matcher m = PLACEHOLDER.matcher(text);
-    while (m.find()) {
-      if (m.group(2) != null) {
-        names.add(m.group(2));
-      }
-    }
-    return names;
+    return PlaceholderText.names(text);
   }
 
   /**
@@ -44,26 +29,12 @@ final class Placeholders {
    * @throws IllegalArgumentException naming the placeholder and the names that have values
    */
   static String fill(String text, Map<String, String> values, String bare, String where) {
-    Matcher m = (bare == null ? PLACEHOLDER : WITH_BARE).matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String replacement;
-      if (m.group(1) != null) {
-        replacement = "{" + m.group(1) + "}";
-      } else if (m.group(2) != null) {
-        replacement = values.get(m.group(2));
-        if (replacement == null) {
-          throw new IllegalArgumentException(where + ": placeholder '{" + m.group(2) + "}' has no value"
-              + (values.isEmpty() ? "" : "; the values are " + String.join(", ", values.keySet()))
-              + "; write '{{" + m.group(2) + "}}' to keep the braces");
-        }
-      } else {
-        replacement = bare;
-      }
-      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-    }
-    m.appendTail(out);
-    return out.toString();
+    PlaceholderText.missing(text, values).ifPresent(name -> {
+      throw new IllegalArgumentException(where + ": placeholder '{" + name + "}' has no value"
+          + (values.isEmpty() ? "" : "; the values are " + String.join(", ", values.keySet()))
+          + "; write '{{" + name + "}}' to keep the braces");
+    });
+    return PlaceholderText.fill(text, values, bare);
   }
 
   /**

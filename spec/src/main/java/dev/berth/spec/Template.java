@@ -1,9 +1,10 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.PlaceholderText;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -17,21 +18,11 @@ import java.util.regex.Pattern;
 record Template(String text, Field field) {
 
   /** What a matrix variable may be called. */
-  static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
-
-  private static final Pattern PLACEHOLDER = Pattern.compile(
-      "\\{\\{(" + VARIABLE.pattern() + ")\\}\\}|\\{(" + VARIABLE.pattern() + ")\\}");
+  static final Pattern VARIABLE = PlaceholderText.VARIABLE;
 
   /** The variables this text names. */
   Set<String> variables() {
-    Set<String> names = new LinkedHashSet<>();
-    Matcher m = PLACEHOLDER.matcher(text);
-    while (m.find()) {
-      if (m.group(2) != null) {
-        names.add(m.group(2));
-      }
-    }
-    return names;
+    return PlaceholderText.names(text);
   }
 
   /**
@@ -40,22 +31,11 @@ record Template(String text, Field field) {
    * @throws SpecException when a placeholder names a variable {@code values} does not hold
    */
   String fill(Map<String, String> values) throws SpecException {
-    Matcher m = PLACEHOLDER.matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String replacement;
-      if (m.group(1) != null) {
-        replacement = "{" + m.group(1) + "}";
-      } else {
-        replacement = values.get(m.group(2));
-        if (replacement == null) {
-          throw field.problem(unknown(m.group(2), values.keySet()));
-        }
-      }
-      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+    Optional<String> missing = PlaceholderText.missing(text, values);
+    if (missing.isPresent()) {
+      throw field.problem(unknown(missing.get(), values.keySet()));
     }
-    m.appendTail(out);
-    return out.toString();
+    return PlaceholderText.fill(text, values, null);
   }
 
   private static String unknown(String name, Set<String> known) {
