@@ -3,6 +3,7 @@ package dev.berth.slurm;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.runtime.exec.LaunchPreparation;
 import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.runtime.time.DaemonThreads;
 import dev.berth.spi.Execution;
@@ -91,7 +92,7 @@ public final class SlurmExecutor implements Executor {
    * Slurm commands missing from {@code path} (this process's {@code PATH}); empty when all are there.
    */
   public static Optional<String> unusableHere(String path) {
-    java.util.List<String> missing = ProgramCheck.missingSlurmCommands(path);
+    List<String> missing = ProgramCheck.missingSlurmCommands(path);
     return missing.isEmpty() ? Optional.empty() : Optional.of("executor slurm needs sbatch, squeue, sacct and"
         + " scancel on the PATH, but " + String.join(", ", missing) + " cannot be found; run Berth where jobs can be"
         + " submitted");
@@ -257,7 +258,7 @@ public final class SlurmExecutor implements Executor {
     for (LaunchRequest element : array.elements()) {
       prepare(element);
     }
-    createFolder(first, array.folder(), "array folder");
+    LaunchPreparation.createFolder(array.folder(), "array folder", (reason, cause) -> failure(first, reason, cause));
     Path script = array.folder().toAbsolutePath().resolve("berth-array.sh");
     write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements())));
     long[] offsets = new long[array.elements().size()];
@@ -441,9 +442,7 @@ public final class SlurmExecutor implements Executor {
   }
 
   private void prepare(LaunchRequest request) throws LaunchException {
-    createFolder(request, request.workdir(), "working directory");
-    createFolder(request, request.stdout().toAbsolutePath().getParent(), "folder of the output file");
-    createFolder(request, request.stderr().toAbsolutePath().getParent(), "folder of the error file");
+    LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
     if (settings.checkPrograms()) {
       Optional<String> problem = ProgramCheck.problem(request);
       if (problem.isPresent()) {
@@ -492,17 +491,6 @@ public final class SlurmExecutor implements Executor {
       record.write(jobIdFile(request));
     } catch (IOException e) {
       // only needed to find the job again after a restart; the job itself is fine
-    }
-  }
-
-  private static void createFolder(LaunchRequest request, Path folder, String what) throws LaunchException {
-    if (folder == null) {
-      return;
-    }
-    try {
-      Files.createDirectories(folder);
-    } catch (IOException e) {
-      throw failure(request, "could not create " + what + " " + folder + ": " + e.getMessage(), e);
     }
   }
 

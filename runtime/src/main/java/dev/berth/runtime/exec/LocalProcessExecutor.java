@@ -9,12 +9,7 @@ import dev.berth.spi.LaunchRequest;
 import java.io.File;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.ArrayList;
@@ -65,9 +60,7 @@ public final class LocalProcessExecutor implements Executor {
     if (exitThreads.isShutdown()) {
       throw new IllegalStateException("executor is closed");
     }
-    createFolder(request, request.workdir(), "working directory");
-    createFolder(request, request.stdout().toAbsolutePath().getParent(), "folder of the output file");
-    createFolder(request, request.stderr().toAbsolutePath().getParent(), "folder of the error file");
+    LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
     ProcessBuilder builder = new ProcessBuilder(inOwnSession(request))
         .directory(request.workdir().toFile())
         .redirectInput(Redirect.from(NO_INPUT))
@@ -110,10 +103,9 @@ public final class LocalProcessExecutor implements Executor {
     if (SETSID.isEmpty()) {
       return argv;
     }
-    String program = argv.get(0);
-    if (!runnable(program, request)) {
+    if (!LaunchPreparation.runnable(request)) {
       throw failure(request, "No such file or directory (or not executable)",
-          new java.io.FileNotFoundException(program));
+          new java.io.FileNotFoundException(argv.get(0)));
     }
     List<String> wrapped = new ArrayList<>(argv.size() + 1);
     wrapped.add(SETSID.get());
@@ -121,47 +113,10 @@ public final class LocalProcessExecutor implements Executor {
     return wrapped;
   }
 
-  private static boolean runnable(String program, LaunchRequest request) {
-    if (program.contains("/")) {
-      return Files.isExecutable(request.workdir().resolve(program));
-    }
-    String path = request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
-    for (String dir : path.split(java.io.File.pathSeparator)) {
-      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void createFolder(LaunchRequest request, Path folder, String what) throws LaunchException {
-    if (folder == null) {
-      return;
-    }
-    try {
-      Files.createDirectories(folder);
-    } catch (IOException e) {
-      throw failure(request, "could not create " + what + " " + folder + ": " + reason(e), e);
-    }
-  }
-
   private static LaunchException failure(LaunchRequest request, String reason, Exception cause) {
     return new LaunchException(
         "cannot start '" + request.command().get(0) + "' for task " + request.task() + " attempt "
             + request.attempt() + ": " + reason,
         cause);
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file or directory";
-    } else if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    } else if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
-      return "a file that is not a directory is in the way";
-    } else if (e instanceof FileSystemException fse && fse.getReason() != null) {
-      return fse.getReason();
-    }
-    return String.valueOf(e.getMessage());
   }
 }

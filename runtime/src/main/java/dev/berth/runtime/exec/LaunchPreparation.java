@@ -1,0 +1,88 @@
+package dev.berth.runtime.exec;
+
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+
+/**
+ * What every executor checks and prepares before it starts an attempt, wherever it runs it: the
+ * folders of the request, and whether its program can be found.
+ */
+public final class LaunchPreparation {
+
+  /** Turns a reason into the executor's own {@link LaunchException}. */
+  @FunctionalInterface
+  public interface Failure {
+    /** The exception for {@code reason}. */
+    LaunchException of(String reason, Exception cause);
+  }
+
+  private LaunchPreparation() {}
+
+  /** Creates the working directory and the folders of the output and error files. */
+  public static void createFolders(LaunchRequest request, Failure failure) throws LaunchException {
+    createFolder(request.workdir(), "working directory", failure);
+    createFolder(request.stdout().toAbsolutePath().getParent(), "folder of the output file", failure);
+    createFolder(request.stderr().toAbsolutePath().getParent(), "folder of the error file", failure);
+  }
+
+  /** Creates {@code folder} ({@code what}, for the error) unless it exists; null is nothing to create. */
+  public static void createFolder(Path folder, String what, Failure failure) throws LaunchException {
+    if (folder == null) {
+      return;
+    }
+    try {
+      Files.createDirectories(folder);
+    } catch (IOException e) {
+      throw failure.of("could not create " + what + " " + folder + ": " + reason(e), e);
+    }
+  }
+
+  /**
+   * Whether the request's program can be started: a name with a slash is an executable file relative
+   * to the working directory, any other name an executable file in a folder of the PATH the attempt
+   * will have (its own {@code PATH} variable, else this process's).
+   */
+  public static boolean runnable(LaunchRequest request) {
+    String program = request.command().get(0);
+    if (program.indexOf('/') >= 0) {
+      return runnableFile(request.workdir().toAbsolutePath().resolve(program));
+    }
+    return onPath(program, request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", "")));
+  }
+
+  /** Whether {@code program} is an executable file in one of the folders of {@code path}. */
+  public static boolean onPath(String program, String path) {
+    for (String folder : path.split(File.pathSeparator)) {
+      if (!folder.isEmpty() && runnableFile(Path.of(folder).resolve(program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean runnableFile(Path file) {
+    return Files.isRegularFile(file) && Files.isExecutable(file);
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file or directory";
+    } else if (e instanceof AccessDeniedException) {
+      return "permission denied";
+    } else if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException) {
+      return "a file that is not a directory is in the way";
+    } else if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    return String.valueOf(e.getMessage());
+  }
+}
