@@ -13,10 +13,17 @@ import java.util.List;
 /** What a dry run on Slurm shows: where the jobs go, and what each first attempt asks sbatch for. */
 final class ClusterPlan {
 
-  private ClusterPlan() {}
+  private final SchedulerConfig config;
+  private final SlurmSettings settings;
+
+  /** The plan of a run with this configuration. */
+  ClusterPlan(SchedulerConfig config) {
+    this.config = config;
+    this.settings = SlurmSettings.from(config.slurm(), config.maxProcess());
+  }
 
   /** One line: the mode and the cluster-wide sbatch settings. */
-  static String describe(SchedulerConfig config) {
+  String describe() {
     SlurmConfig s = config.slurm();
     List<String> parts = new ArrayList<>();
     if (s.allocationMode()) {
@@ -41,8 +48,7 @@ final class ClusterPlan {
   }
 
   /** The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}. */
-  static String sbatchOptions(SchedulerConfig config, TaskSpec task) {
-    SlurmSettings settings = SlurmSettings.from(config.slurm(), config.maxProcess());
+  String sbatchOptions(TaskSpec task) {
     return String.join(" ", SbatchCommand.resourceOptions(settings, SlurmResources.of(task)));
   }
 

@@ -20,8 +20,9 @@ final class PlanPrinter {
     out.printf("run %s -> %s (gpus: %s%s)%n", spec.name(), runDir, spec.gpus(),
         spec.groupsInParallel() ? ", groups in parallel" : "");
     boolean jobs = c.onCluster() && !c.slurm().allocationMode();
-    if (c.onCluster()) {
-      out.println(ClusterPlan.describe(c));
+    ClusterPlan cluster = c.onCluster() ? new ClusterPlan(c) : null;
+    if (cluster != null) {
+      out.println(cluster.describe());
     }
     if (!jobs) {
       printLimits(c, out);
@@ -34,7 +35,7 @@ final class PlanPrinter {
         out.printf(
             "  %-" + width + "s  %s%s%s%s%n",
             t.id(),
-            jobs ? ClusterPlan.sbatchOptions(c, t) + "  " : String.format("mem %-9s cpus %-5s %s",
+            jobs ? cluster.sbatchOptions(t) + "  " : String.format("mem %-9s cpus %-5s %s",
                 ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()), gpu(t.gpu())),
             t.priority() != 0 ? "prio " + t.priority() + "  " : "",
             t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",

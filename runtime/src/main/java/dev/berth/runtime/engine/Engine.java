@@ -237,12 +237,14 @@ public final class Engine {
     state.started(startedAt);
     listener.runStarted(state);
     if (restored != null && state.spec().config().onCluster()) {
-      readProbe();
+      readProbe(); // the requests reattach builds need the snapshot; no local process is adopted
       reattach();
-    } else if (restored != null) {
-      Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), this::record, this::adopt);
+    } else {
+      if (restored != null) {
+        Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), this::record, this::adopt);
+      }
+      readProbe(); // after adopting, so adopted processes are measured
     }
-    readProbe();
     scheduleTick();
     commit();
     reconcile();
