@@ -13,7 +13,6 @@ import dev.berth.report.HtmlOptions;
 import dev.berth.report.Mailer;
 import dev.berth.report.Objective;
 import dev.berth.report.SmtpSettings;
-import dev.berth.report.WebhookEvent;
 import dev.berth.report.WebhookNotifier;
 import dev.berth.report.WebhookSettings;
 import dev.berth.runtime.engine.RunLayout;

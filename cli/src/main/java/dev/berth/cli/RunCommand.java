@@ -1,30 +1,13 @@
 package dev.berth.cli;
 
-import dev.berth.core.model.RunSpec;
-import dev.berth.runtime.control.CancelRequests;
-import dev.berth.runtime.control.RunLock;
-import dev.berth.report.ReportFiles;
-import dev.berth.report.ReportOptions;
-import dev.berth.report.WrittenReports;
-import dev.berth.runtime.engine.Engine;
-import dev.berth.runtime.engine.RunListeners;
-import dev.berth.runtime.engine.RunLayout;
-import dev.berth.runtime.engine.RunResult;
 import dev.berth.core.gpu.DeviceSelection;
-import dev.berth.runtime.exec.LocalProcessExecutor;
-import dev.berth.runtime.gpu.GpuProbes;
-import dev.berth.runtime.gpu.ProcessCommandRunner;
-import dev.berth.spi.GpuProbe;
-import dev.berth.runtime.probe.OshiHostProbe;
-import dev.berth.runtime.time.SystemTimers;
-import dev.berth.spec.SpecException;
+import dev.berth.core.model.RunSpec;
+import dev.berth.runtime.engine.RunLayout;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.InstantSource;
+import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -85,13 +68,11 @@ final class RunCommand implements Callable<Integer> {
     if (executor != null) {
       specOptions.overrides.add("scheduler.executor=" + executor);
     }
-    RunSpec spec;
-    try {
-      spec = specOptions.load();
-    } catch (SpecException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
+    Optional<RunSpec> loaded = specOptions.loadOrReport(command.commandLine().getErr());
+    if (loaded.isEmpty()) {
       return ExitCodes.BAD_INPUT;
     }
+    RunSpec spec = loaded.get();
     if (allowChangedText != null) {
       if (!allowChangedText.equals("stored") && !allowChangedText.equals("new")) {
         command.commandLine().getErr().println("berth: --allow-changed must be stored or new, not " + allowChangedText);

@@ -3,10 +3,12 @@ package dev.berth.cli;
 import dev.berth.core.model.RunSpec;
 import dev.berth.spec.SpecException;
 import dev.berth.spec.SpecLoader;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -27,6 +29,19 @@ final class SpecOptions {
       paramLabel = "KEY=VALUE",
       description = "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.")
   List<String> overrides = new ArrayList<>();
+
+  /**
+   * Loads the spec as {@link #load} does; a problem is printed to {@code err} as Berth's one-line
+   * error, and the result is then empty (the command exits with {@link ExitCodes#BAD_INPUT}).
+   */
+  Optional<RunSpec> loadOrReport(PrintWriter err) {
+    try {
+      return Optional.of(load());
+    } catch (SpecException e) {
+      err.println("berth: " + e.getMessage());
+      return Optional.empty();
+    }
+  }
 
   /** Loads and validates the spec with the config file and overrides. */
   RunSpec load() throws SpecException {

@@ -1,8 +1,8 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.spec.SpecException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,13 +19,11 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    RunSpec spec;
-    try {
-      spec = specOptions.load();
-    } catch (SpecException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
+    Optional<RunSpec> loaded = specOptions.loadOrReport(command.commandLine().getErr());
+    if (loaded.isEmpty()) {
       return ExitCodes.BAD_INPUT;
     }
+    RunSpec spec = loaded.get();
     var out = new java.io.PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
     PlanPrinter.print(spec, Path.of(spec.workdir()).toAbsolutePath().normalize(), out);
     out.printf("spec OK: %d group%s, %d task%s%n",

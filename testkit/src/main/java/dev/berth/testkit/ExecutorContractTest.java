@@ -11,7 +11,6 @@ import dev.berth.spi.Executor;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
