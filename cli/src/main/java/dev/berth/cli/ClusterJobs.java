@@ -26,15 +26,13 @@ import java.util.TreeMap;
  */
 final class ClusterJobs {
 
-  private final RunState state;
   private final Map<TaskRecord, String> jobs;
   private final Optional<String> allocation;
   private final SortedMap<String, String> states;
   private final Optional<String> problem;
 
-  private ClusterJobs(RunState state, Map<TaskRecord, String> jobs, Optional<String> allocation,
+  private ClusterJobs(Map<TaskRecord, String> jobs, Optional<String> allocation,
       SortedMap<String, String> states, Optional<String> problem) {
-    this.state = state;
     this.jobs = jobs;
     this.allocation = allocation;
     this.states = states;
@@ -61,7 +59,7 @@ final class ClusterJobs {
         }
       }
     }
-    return new ClusterJobs(state, jobs, allocation, new TreeMap<>(), Optional.empty());
+    return new ClusterJobs(jobs, allocation, new TreeMap<>(), Optional.empty());
   }
 
   /** The same jobs with the states Slurm reports for those not yet ended in Berth's eyes. */
@@ -76,10 +74,10 @@ final class ClusterJobs {
       return this;
     }
     try {
-      return new ClusterJobs(state, jobs, allocation, SlurmJobs.states(new ProcessCommandRunner(), live),
+      return new ClusterJobs(jobs, allocation, SlurmJobs.states(new ProcessCommandRunner(), live),
           Optional.empty());
     } catch (IOException e) {
-      return new ClusterJobs(state, jobs, allocation, states, Optional.of(e.getMessage()));
+      return new ClusterJobs(jobs, allocation, states, Optional.of(e.getMessage()));
     }
   }
 

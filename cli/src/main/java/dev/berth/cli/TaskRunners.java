@@ -10,7 +10,6 @@ import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
-import java.nio.file.Path;
 
 /**
  * What runs a spec's tasks, as its {@code scheduler.executor} says: processes on this machine, or
@@ -35,12 +34,12 @@ final class TaskRunners {
     return GpuProbes.select(DeviceSelection.parse(selection), new ProcessCommandRunner());
   }
 
-  /** {@code layout} with the task folders under {@code slurm.workdir-root}, when the run sets it. */
+  /** {@code layout} with the task folders where a run on Slurm keeps them ({@code slurm.workdir-root}). */
   static RunLayout layout(RunSpec spec, RunLayout layout) {
-    String root = spec.config().slurm().workdirRoot();
-    if (!spec.config().onCluster() || root.isEmpty()) {
+    if (!spec.config().onCluster()) {
       return layout;
     }
-    return layout.withTasksRoot(Path.of(root).resolve(spec.name()));
+    return layout.withTasksRoot(SlurmSettings.from(spec.config().slurm(), spec.config().maxProcess())
+        .taskFolderRoot(layout.runDir(), spec.name()));
   }
 }

@@ -51,8 +51,4 @@ public record SlurmResources(long memoryBytes, long milliCpus, GpuRequest gpu, O
     return new SlurmResources(reserved.memoryBytes(), reserved.milliCpus(), gpu, task.timeout());
   }
 
-  /** The same with another memory request, e.g. a raised one after an out-of-memory kill. */
-  public SlurmResources withMemoryBytes(long bytes) {
-    return new SlurmResources(bytes, milliCpus, gpu, timeout);
-  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
@@ -165,9 +166,9 @@ class SbatchCommandTest {
 
   @Test
   void theTaskFolderRootIsTheRunsWorkdirUnlessSet() {
-    assertThat(SlurmSettings.defaults().taskFolderRoot(RUN)).isEqualTo(RUN);
-    assertThat(SlurmSettings.builder().workdirRoot(Path.of("/scratch/me")).build().taskFolderRoot(RUN))
-        .isEqualTo(Path.of("/scratch/me"));
+    assertThat(SlurmSettings.defaults().taskFolderRoot(RUN, "sweep")).isEqualTo(RUN);
+    assertThat(SlurmSettings.builder().workdirRoot(Path.of("/scratch/me")).build().taskFolderRoot(RUN, "sweep"))
+        .isEqualTo(Path.of("/scratch/me/sweep"));
     assertThat(SlurmSettings.builder().partition("p").build().toBuilder().build().partition()).contains("p");
   }
 
