@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;

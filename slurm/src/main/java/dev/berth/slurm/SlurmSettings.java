@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SlurmConfig;
 import java.nio.file.Path;
@@ -21,7 +22,7 @@ import java.util.regex.Pattern;
  * @param extraArgs more sbatch options, passed as given before the script, e.g. {@code --constraint=a100}
  * @param gpuMemoryGres how a GPU-memory share is asked for (default {@link GpuMemoryGres#NONE}: a whole GPU)
  * @param workdirRoot where task folders go ({@code slurm.workdir-root}); it must be on a filesystem every
- *     node mounts at the same path; empty means the run's workdir, see {@link #taskFolderRoot(Path)}
+ *     node mounts at the same path; empty means the run's workdir, see {@link #taskFolderRoot(Path, String)}
  * @param pollInitial the tracker's first wait between squeue calls (default 200 ms)
  * @param pollMax the longest wait, reached by doubling while nothing changes (default 5 s)
  * @param commandTimeout the longest sbatch, squeue, sacct or scancel may take (default 60 s)
@@ -147,9 +148,12 @@ public record SlurmSettings(
     return b;
   }
 
-  /** Where the run's task folders go: {@link #workdirRoot} when set, else {@code runWorkdir}. */
-  public Path taskFolderRoot(Path runWorkdir) {
-    return workdirRoot.orElse(runWorkdir);
+  /**
+   * Where the task folders of run {@code runName} go: {@code <workdirRoot>/<runName>} when
+   * {@link #workdirRoot} is set, so runs sharing the root keep apart; else {@code runWorkdir}.
+   */
+  public Path taskFolderRoot(Path runWorkdir, String runName) {
+    return workdirRoot.map(root -> root.resolve(runName)).orElse(runWorkdir);
   }
 
   private static Optional<String> nonEmpty(String value) {

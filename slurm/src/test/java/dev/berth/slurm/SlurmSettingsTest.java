@@ -3,6 +3,7 @@ package dev.berth.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SlurmConfig;
 import java.nio.file.Path;
@@ -58,11 +59,11 @@ class SlurmSettingsTest {
 
   @Test
   void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
-    SlurmConfig config = new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, 0, "",
-        0, 0, 10, "cancel", Duration.ofSeconds(5));
-
-    assertThatThrownBy(() -> SlurmSettings.from(config, 0)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("use none, shard, or NAME:SIZE");
+    // Refused with the configuration itself, so that no settings are ever built from it.
+    assertThatThrownBy(() -> new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, 0,
+        "", 0, 0, 10, "cancel", Duration.ofSeconds(5))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must be none, shard, shard:SIZE or NAME:SIZE")
+        .hasRootCauseMessage("'half-a-gpu' is not a GPU-memory GRES; use none, shard, or NAME:SIZE such as gpumem:1MiB");
   }
 
   @Test

@@ -77,6 +77,14 @@ class SlurmSpecTest {
   }
 
   @Test
+  void anUnreadableGpuMemoryGresIsRefusedAtItsField() {
+    assertThatThrownBy(() -> load("executor: slurm\nslurm: {gpu-memory-gres: half}", "- {id: a, command: [x]}", null))
+        .isInstanceOf(SpecException.class)
+        .hasMessageContaining("slurm.gpu-memory-gres")
+        .hasMessageContaining("must be none, shard, shard:SIZE or NAME:SIZE");
+  }
+
+  @Test
   void extraArgumentsMustBeOptions() {
     assertThatThrownBy(() -> load("executor: slurm\nslurm: {extra-args: [gpu]}", "- {id: a, command: [x]}", null))
         .isInstanceOf(SpecException.class)

@@ -1,4 +1,4 @@
-package dev.berth.slurm;
+package dev.berth.core.model;
 
 import dev.berth.core.units.ByteSize;
 import java.util.regex.Pattern;

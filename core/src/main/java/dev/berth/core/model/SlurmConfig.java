@@ -64,7 +64,12 @@ public record SlurmConfig(
       }
     }
     Objects.requireNonNull(workdirRoot, "workdirRoot");
-    Objects.requireNonNull(gpuMemoryGres, "gpuMemoryGres");
+    try {
+      GpuMemoryGres.parse(Objects.requireNonNull(gpuMemoryGres, "gpuMemoryGres"));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("slurm.gpu-memory-gres must be none, shard, shard:SIZE or NAME:SIZE such as"
+          + " gpumem:1MiB but was '" + gpuMemoryGres + "'", e);
+    }
     word("slurm.gres", gres.replace(",", ""));
     if (maxJobs < 0) {
       throw new IllegalArgumentException("slurm.max-jobs must be >= 0 but was " + maxJobs);

@@ -1,4 +1,4 @@
-package dev.berth.slurm;
+package dev.berth.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
