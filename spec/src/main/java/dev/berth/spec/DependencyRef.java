@@ -64,9 +64,6 @@ record DependencyRef(List<Template> patterns, boolean all, boolean success, bool
     if (node == null) {
       return fallback;
     }
-    if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {
-      return Boolean.parseBoolean(s.text().toLowerCase(java.util.Locale.ROOT));
-    }
-    throw field.key(key).problem("must be true or false but was " + node.describe());
+    return Values.BOOLEAN.parse(node, field.key(key));
   }
 }
