@@ -7,6 +7,7 @@ import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
+import dev.berth.core.units.DurationText;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.gpu.ProcessCommandRunner;
 import dev.berth.slurm.SlurmExecutor;
@@ -17,6 +18,7 @@ import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -118,7 +120,7 @@ final class AllocationRun {
   /** The last allocation an earlier Berth submitted for the run, or 1 when none was. */
   static int lastAllocation(Path runDir) {
     int n = 1;
-    while (java.nio.file.Files.isDirectory(allocationDir(runDir, n + 1))) {
+    while (Files.isDirectory(allocationDir(runDir, n + 1))) {
       n++;
     }
     return n;
@@ -168,7 +170,7 @@ final class AllocationRun {
     }
     parts.add(Math.max(1, slurm.cpus()) + " cpus");
     if (!slurm.time().isZero()) {
-      parts.add(dev.berth.core.units.DurationText.format(slurm.time()));
+      parts.add(DurationText.format(slurm.time()));
     }
     return String.join(", ", parts);
   }

@@ -1,22 +1,32 @@
 package dev.berth.cli;
 
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.report.TaskStatus;
+import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import dev.berth.runtime.engine.RunListener;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,9 +46,8 @@ final class ConsoleView implements RunListener, AutoCloseable {
   private ScheduledExecutorService redraw;
   private int drawnLines;
   private String blockedBy = "";
-  private List<dev.berth.core.gpu.GpuDevice> devices = List.of();
-  private final java.util.Map<dev.berth.core.model.TaskId, dev.berth.core.lifecycle.Placement> placements =
-      new java.util.TreeMap<>();
+  private List<GpuDevice> devices = List.of();
+  private final Map<TaskId, Placement> placements = new TreeMap<>();
 
   ConsoleView(PrintStream out, boolean live, boolean color, InstantSource clock) {
     this.out = out;
@@ -63,7 +72,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
   }
 
   @Override
-  public synchronized void probed(dev.berth.core.resources.HostSnapshot snapshot) {
+  public synchronized void probed(HostSnapshot snapshot) {
     boolean first = devices.isEmpty() && !snapshot.gpus().devices().isEmpty();
     devices = snapshot.gpus().devices();
     if (first && !live) {
@@ -93,7 +102,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
     if (!event.target().isTerminal()) {
       return;
     }
-    if (task.state() == dev.berth.core.lifecycle.TaskState.EXITED) {
+    if (task.state() == TaskState.EXITED) {
       g.succeeded++;
     } else {
       g.failed++;
@@ -130,11 +139,11 @@ final class ConsoleView implements RunListener, AutoCloseable {
   }
 
   /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
-  synchronized void summary(RunReport report, java.nio.file.Path reportFile, java.nio.file.Path html) {
+  synchronized void summary(RunReport report, Path reportFile, Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
     var t = report.totals();
     String status = report.status().name();
-    out.println(report.run() + ": " + paint(report.status() == dev.berth.core.report.RunStatus.SUCCEEDED ? "32" : "31", status)
+    out.println(report.run() + ": " + paint(report.status() == RunStatus.SUCCEEDED ? "32" : "31", status)
         + " - " + t.total() + " tasks: " + t.succeeded() + " succeeded, " + t.failed() + " failed"
         + (t.cancelled() > 0 ? ", " + t.cancelled() + " cancelled" : "")
         + (t.timedOut() > 0 ? ", " + t.timedOut() + " timed out" : "")
@@ -191,9 +200,9 @@ final class ConsoleView implements RunListener, AutoCloseable {
           .filter(p -> p.gpuIndices().contains(d.index()))
           .mapToLong(p -> p.gpuMemoryBytes() / p.gpuIndices().size()).sum();
       lines.add(String.format("%s %s%s: reserved %s, used %s of %s", d.id(), d.name(),
-          d.simulated() ? " (simulated)" : "", dev.berth.core.units.ByteSize.format(reserved),
-          dev.berth.core.units.ByteSize.format(d.usedMemoryBytes()),
-          dev.berth.core.units.ByteSize.format(d.totalMemoryBytes())));
+          d.simulated() ? " (simulated)" : "", ByteSize.format(reserved),
+          ByteSize.format(d.usedMemoryBytes()),
+          ByteSize.format(d.totalMemoryBytes())));
     }
     if (!blockedBy.isEmpty()) {
       lines.add(blockedBy);

@@ -1,6 +1,8 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SlurmConfig;
+import dev.berth.core.model.SmtpConfig;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Every supported config key, with its default and meaning, and a way to print a configuration in
@@ -130,13 +133,13 @@ public final class ConfigKeys {
           c -> durationText(c.pollMax())));
 
   private static <T> ConfigEntry<T> slurm(String key, String meaning, ValueParser<T> parser,
-      java.util.function.Function<dev.berth.core.model.SlurmConfig, String> shown) {
+      Function<SlurmConfig, String> shown) {
     return new ConfigEntry<>("slurm." + key, meaning, parser, (b, v) -> b.slurm(b.slurm().with(key, v)),
         c -> shown.apply(c.slurm()));
   }
 
   private static <T> ConfigEntry<T> smtp(String key, String meaning, ValueParser<T> parser,
-      java.util.function.Function<dev.berth.core.model.SmtpConfig, String> shown) {
+      Function<SmtpConfig, String> shown) {
     return new ConfigEntry<>("smtp." + key, meaning, parser, (b, v) -> b.smtp(b.smtp().with(key, v)),
         c -> shown.apply(c.smtp()));
   }

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.deps.Cycles;
 import dev.berth.core.deps.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
@@ -74,7 +75,7 @@ final class DependencyResolver {
         }
       }
     }
-    Optional<List<TaskId>> cycle = dev.berth.core.deps.Cycles.find(parents);
+    Optional<List<TaskId>> cycle = Cycles.find(parents);
     if (cycle.isPresent()) {
       List<TaskId> c = cycle.get();
       throw fieldOf(c.get(0), c.get(1)).problem("dependency cycle: "

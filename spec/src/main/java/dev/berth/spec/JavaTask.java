@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.task.worker.WorkerMain;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -82,7 +83,7 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
   /** Where the worker's classes are: Berth's own jar, or the task-api classes in a development build. */
   private static String workerLocation() {
     try {
-      return Path.of(dev.berth.task.worker.WorkerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+      return Path.of(WorkerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
           .toString();
     } catch (URISyntaxException e) {
       throw new IllegalStateException("cannot locate Berth's task worker", e);

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.Combinations;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -76,7 +77,7 @@ record Matrix(Map<String, List<String>> variables) {
    * fastest: {lr=0.1, seed=1}, {lr=0.1, seed=2}, {lr=0.01, seed=1}, ...
    */
   List<Map<String, String>> combinations() {
-    return dev.berth.core.model.Combinations.of(variables);
+    return Combinations.of(variables);
   }
 
   /** The variables that take more than one value: each must appear in the task id. */

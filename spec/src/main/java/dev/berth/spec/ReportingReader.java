@@ -4,6 +4,7 @@ import dev.berth.core.model.Reporting;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -25,7 +26,7 @@ final class ReportingReader {
       key = Optional.of(Values.TEXT.parse(Keys.required(map, "key", f, "is required, e.g. key: val_acc"), f.key("key")));
       YamlNode goal = map.get("goal");
       if (goal != null) {
-        String g = Values.TEXT.parse(goal, f.key("goal")).strip().toLowerCase(java.util.Locale.ROOT);
+        String g = Values.TEXT.parse(goal, f.key("goal")).strip().toLowerCase(Locale.ROOT);
         if (!g.equals("max") && !g.equals("min")) {
           throw f.key("goal").problem("must be max or min but was " + goal.describe());
         }

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -42,7 +43,7 @@ final class RunSpecReader {
         ConfigLayer.combine(List.of(configFile, specConfig, executor, overrides), root.key("config"));
     YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
     YamlNode parallelNode = map.get("groups-in-parallel");
-    boolean parallel = parallelNode != null && bool(parallelNode, root.key("groups-in-parallel"));
+    boolean parallel = parallelNode != null && Values.BOOLEAN.parse(parallelNode, root.key("groups-in-parallel"));
     DependencyResolver dependencies = new DependencyResolver();
     List<GroupSpec> resolved = dependencies.resolve(
         groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
@@ -59,22 +60,15 @@ final class RunSpecReader {
 
   private static String gpus(YamlNode node, Field field) throws SpecException {
     if (node == null) {
-      return dev.berth.core.gpu.DeviceSelection.DEFAULT;
+      return DeviceSelection.DEFAULT;
     }
     String text = Values.TEXT.parse(node, field);
     try {
-      dev.berth.core.gpu.DeviceSelection.parse(text);
+      DeviceSelection.parse(text);
     } catch (IllegalArgumentException e) {
       throw field.problem(e.getMessage());
     }
     return text;
-  }
-
-  private static boolean bool(YamlNode node, Field field) throws SpecException {
-    if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {
-      return Boolean.parseBoolean(s.text().toLowerCase(java.util.Locale.ROOT));
-    }
-    throw field.problem("must be true or false but was " + node.describe());
   }
 
   private static String workdir(YamlNode node, Field field) throws SpecException {

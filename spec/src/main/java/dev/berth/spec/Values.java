@@ -1,9 +1,13 @@
 package dev.berth.spec;
 
+import dev.berth.core.gpu.PlacementPolicies;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -104,26 +108,26 @@ final class Values {
   };
 
   /** GPU indices: a list of whole numbers >= 0, or one. */
-  static final ValueParser<java.util.List<Integer>> DEVICE_INDICES = (node, field) -> {
-    java.util.List<YamlNode> items = node instanceof YamlNode.Sequence seq ? seq.items() : java.util.List.of(node);
+  static final ValueParser<List<Integer>> DEVICE_INDICES = (node, field) -> {
+    List<YamlNode> items = node instanceof YamlNode.Sequence seq ? seq.items() : List.of(node);
     if (items.isEmpty()) {
       throw field.problem("must list at least one GPU index, e.g. [0, 1]");
     }
-    java.util.List<Integer> indices = new java.util.ArrayList<>();
+    List<Integer> indices = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
       int index = wholeNumber(0).parse(items.get(i), node instanceof YamlNode.Sequence ? field.index(i) : field);
       if (!indices.contains(index)) {
         indices.add(index);
       }
     }
-    return java.util.List.copyOf(indices);
+    return List.copyOf(indices);
   };
 
   /** A placement policy's name. */
   static final ValueParser<String> PLACEMENT = (node, field) -> {
     String text = TEXT.parse(node, field).strip();
     try {
-      dev.berth.core.gpu.PlacementPolicies.byName(text);
+      PlacementPolicies.byName(text);
     } catch (IllegalArgumentException e) {
       throw field.problem(e.getMessage());
     }
@@ -131,21 +135,21 @@ final class Values {
   };
 
   /** One text value or a list of them. */
-  static final ValueParser<java.util.List<String>> TEXT_LIST = (node, field) -> {
+  static final ValueParser<List<String>> TEXT_LIST = (node, field) -> {
     if (node instanceof YamlNode.Sequence seq) {
-      java.util.List<String> out = new java.util.ArrayList<>();
+      List<String> out = new ArrayList<>();
       for (int i = 0; i < seq.items().size(); i++) {
         out.add(TEXT.parse(seq.items().get(i), field.index(i)));
       }
-      return java.util.List.copyOf(out);
+      return List.copyOf(out);
     }
-    return java.util.List.of(TEXT.parse(node, field));
+    return List.of(TEXT.parse(node, field));
   };
 
   /** true or false. */
   static final ValueParser<Boolean> BOOLEAN = (node, field) -> {
     if (node instanceof YamlNode.Scalar s && s.kind() == YamlNode.Kind.BOOLEAN) {
-      return Boolean.parseBoolean(s.text().toLowerCase(java.util.Locale.ROOT));
+      return Boolean.parseBoolean(s.text().toLowerCase(Locale.ROOT));
     }
     throw field.problem("must be true or false but was " + node.describe());
   };

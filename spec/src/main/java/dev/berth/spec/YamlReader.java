@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -132,7 +133,7 @@ final class YamlReader {
       }
       entries.put(key, value);
     }
-    return new YamlNode.Mapping(java.util.Collections.unmodifiableMap(entries));
+    return new YamlNode.Mapping(Collections.unmodifiableMap(entries));
   }
 
   private YamlNode sequence(Field field) throws IOException, SpecException {

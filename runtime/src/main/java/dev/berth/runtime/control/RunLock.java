@@ -6,11 +6,14 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The lock a running scheduler holds on its run folder ({@code .berth/lock}), so that a second
@@ -24,7 +27,7 @@ public final class RunLock implements AutoCloseable {
    * any descriptor of the file releases them all, so this JVM must never open (and close) the lock
    * file of a folder it holds; it answers from here instead.
    */
-  private static final java.util.Map<Path, RunLock> HELD = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<Path, RunLock> HELD = new ConcurrentHashMap<>();
 
   private final FileChannel channel;
   private final FileLock lock;
@@ -112,7 +115,7 @@ public final class RunLock implements AutoCloseable {
   private static void discardStaleRequests(Path runDir) throws IOException {
     Path folder = CancelRequests.folder(runDir);
     if (Files.isDirectory(folder)) {
-      try (java.nio.file.DirectoryStream<Path> stale = Files.newDirectoryStream(folder, "cancel-*.json")) {
+      try (DirectoryStream<Path> stale = Files.newDirectoryStream(folder, "cancel-*.json")) {
         for (Path f : stale) {
           Files.deleteIfExists(f);
         }

@@ -1,10 +1,12 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.deps.Dependency;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
@@ -23,29 +25,36 @@ import dev.berth.runtime.control.channel.ControlCommand;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Execution;
-import dev.berth.spi.GpuProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
-import dev.berth.spi.Launch;
-import dev.berth.spi.Upstream;
+import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
+import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Timers;
+import dev.berth.spi.Upstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Function;
 
 /**
  * Runs one {@link RunSpec} to the end: the runtime half of Berth, which carries out what the
@@ -76,7 +85,7 @@ public final class Engine {
   private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
   private final Map<TaskId, Execution> executions = new TreeMap<>();
   private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
-  private final java.util.Set<TaskId> exiting = new java.util.TreeSet<>();
+  private final Set<TaskId> exiting = new TreeSet<>();
   private final TwoStageChannel channel;
   private HostSnapshot snapshot;
   private Instant startedAt;
@@ -87,7 +96,7 @@ public final class Engine {
   private RunResult result;
   private boolean open;
   private Journal journal = Journals.NONE;
-  private java.util.function.Function<RunSpec, String> specEncoder;
+  private Function<RunSpec, String> specEncoder;
   private boolean specGrew;
   private Journal.Replay restored;
   private final List<Runnable> unannounced = new ArrayList<>();
@@ -116,7 +125,7 @@ public final class Engine {
       }
 
       @Override
-      public java.nio.file.Path taskDir(TaskId task) {
+      public Path taskDir(TaskId task) {
         return Engine.this.layout.taskDir(state.task(task).spec());
       }
 
@@ -156,8 +165,8 @@ public final class Engine {
    * journal must be resumable; {@link #journal(Journal)} suffices for runs whose spec never grows.
    * Call before starting.
    */
-  public Engine journal(Journal j, java.util.function.Function<RunSpec, String> specEncoder) {
-    java.util.Objects.requireNonNull(specEncoder, "specEncoder");
+  public Engine journal(Journal j, Function<RunSpec, String> specEncoder) {
+    Objects.requireNonNull(specEncoder, "specEncoder");
     journal(j);
     this.specEncoder = specEncoder;
     return this;
@@ -195,8 +204,8 @@ public final class Engine {
    * @return completes when the group is part of the run, or exceptionally when it is invalid
    *     (a task id already used, a dependency on an unknown task, a cycle)
    */
-  public java.util.concurrent.CompletableFuture<Void> submit(dev.berth.core.model.GroupSpec group) {
-    java.util.concurrent.CompletableFuture<Void> added = new java.util.concurrent.CompletableFuture<>();
+  public CompletableFuture<Void> submit(GroupSpec group) {
+    CompletableFuture<Void> added = new CompletableFuture<>();
     inbox.add(() -> {
       if (result != null) {
         added.completeExceptionally(new IllegalStateException("the run has ended"));
@@ -335,7 +344,7 @@ public final class Engine {
    * that can no longer run because of them are cancelled in turn. Unknown or ended tasks are
    * ignored. Safe to call from any thread.
    */
-  public void cancel(java.util.Collection<TaskId> tasks, String reason) {
+  public void cancel(Collection<TaskId> tasks, String reason) {
     List<TaskId> copy = List.copyOf(tasks);
     inbox.add(() -> copy.forEach(id -> cancelTask(id, reason)));
   }
@@ -445,7 +454,7 @@ public final class Engine {
     while (!left.isEmpty()) {
       // Waves: a task the cluster is to hold for parents starting in this same pass goes after them,
       // once their executions exist.
-      java.util.Set<TaskId> waiting = new java.util.TreeSet<>();
+      Set<TaskId> waiting = new TreeSet<>();
       left.forEach(s -> waiting.add(s.task()));
       List<Decision.Start> wave = new ArrayList<>();
       for (Decision.Start start : left) {
@@ -518,7 +527,7 @@ public final class Engine {
   }
 
   /** The running parents the executor is to hold an attempt back for, or empty when one has no execution. */
-  private Optional<Upstream> upstream(dev.berth.core.deps.Dependency dependency) {
+  private Optional<Upstream> upstream(Dependency dependency) {
     List<Execution> parents = new ArrayList<>();
     for (TaskId parent : dependency.tasks()) {
       Execution e = executions.get(parent);
@@ -533,7 +542,7 @@ public final class Engine {
   private ExitListener exitListener(LaunchRequest request) {
     TaskId id = request.task();
     int attempt = request.attempt();
-    java.nio.file.Path dir = request.workdir();
+    Path dir = request.workdir();
     return code -> {
       ExitMarks.write(dir, attempt, code);
       inbox.add(() -> exited(id, attempt, code));
@@ -548,7 +557,7 @@ public final class Engine {
     }
     channel.send(id, ControlCommand.exit());
     Execution e = executions.get(id);
-    timers.schedule(java.time.Duration.ofMillis(TERMINATE_GRACE_MILLIS), () -> inbox.add(() -> {
+    timers.schedule(Duration.ofMillis(TERMINATE_GRACE_MILLIS), () -> inbox.add(() -> {
       if (executions.get(id) == e && e != null && e.isAlive()) {
         e.terminate(TERMINATE_GRACE_MILLIS);
       }

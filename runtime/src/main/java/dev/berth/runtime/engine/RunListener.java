@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
@@ -22,7 +23,7 @@ public interface RunListener {
   default void taskEvent(TaskRecord task, TaskEvent event) {}
 
   /** The probes were read. */
-  default void probed(dev.berth.core.resources.HostSnapshot snapshot) {}
+  default void probed(HostSnapshot snapshot) {}
 
   /** A decision pass ran; {@code decisions} says what waits and why. */
   default void decided(Decisions decisions) {}

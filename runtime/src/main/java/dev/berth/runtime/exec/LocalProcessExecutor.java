@@ -2,22 +2,25 @@ package dev.berth.runtime.exec;
 
 import dev.berth.runtime.time.DaemonThreads;
 import dev.berth.spi.Execution;
-import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
+import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.stream.Stream;
 
 /**
  * Starts task processes on this machine with {@link ProcessBuilder}: the argument vector as given
@@ -30,7 +33,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  */
 public final class LocalProcessExecutor implements Executor {
 
-  private static final java.util.Optional<String> SETSID = java.util.stream.Stream.of("/usr/bin/setsid", "/bin/setsid")
+  private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
       .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private static final int EXIT_THREADS = 2;
@@ -105,7 +108,7 @@ public final class LocalProcessExecutor implements Executor {
     }
     if (!LaunchPreparation.runnable(request)) {
       throw failure(request, "No such file or directory (or not executable)",
-          new java.io.FileNotFoundException(argv.get(0)));
+          new FileNotFoundException(argv.get(0)));
     }
     List<String> wrapped = new ArrayList<>(argv.size() + 1);
     wrapped.add(SETSID.get());
