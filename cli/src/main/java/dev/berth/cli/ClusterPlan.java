@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import dev.berth.slurm.SbatchCommand;
 import dev.berth.slurm.SlurmResources;
@@ -28,7 +29,7 @@ final class ClusterPlan {
     List<String> parts = new ArrayList<>();
     if (s.allocationMode()) {
       parts.add("allocations of " + (s.gres().isEmpty() ? "no GRES" : s.gres()) + ", "
-          + Math.max(1, s.cpus()) + " cpus" + (s.memoryBytes() > 0 ? ", " + dev.berth.core.units.ByteSize.format(
+          + Math.max(1, s.cpus()) + " cpus" + (s.memoryBytes() > 0 ? ", " + ByteSize.format(
               s.memoryBytes()) : "") + ", up to " + s.maxAllocations() + " one after another; tasks packed inside");
     } else {
       parts.add("one batch job per attempt" + (s.arrays()

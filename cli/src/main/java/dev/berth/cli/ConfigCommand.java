@@ -6,7 +6,9 @@ import dev.berth.spec.SpecException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -47,7 +49,7 @@ final class ConfigCommand implements Callable<Integer> {
     if (mode.defaults) {
       out.println("# Berth configuration: every key with its default. Put the ones you change in ./config.yaml,");
       out.println("# in a spec's config: block, or pass them with --set key=value.");
-      java.util.Map<String, List<ConfigKeys.Key>> sections = new java.util.LinkedHashMap<>();
+      Map<String, List<ConfigKeys.Key>> sections = new LinkedHashMap<>();
       for (ConfigKeys.Key k : ConfigKeys.all()) {
         sections.computeIfAbsent(k.name().split("\\.", 2)[0], s -> new ArrayList<>()).add(k);
       }

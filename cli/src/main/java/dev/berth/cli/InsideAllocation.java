@@ -1,5 +1,6 @@
 package dev.berth.cli;
 
+import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import java.util.function.UnaryOperator;
@@ -23,7 +24,7 @@ final class InsideAllocation {
     }
     RunSpec local = spec.withConfig(config.build());
     String visible = env.apply("CUDA_VISIBLE_DEVICES");
-    if (spec.gpus().equals(dev.berth.core.gpu.DeviceSelection.DEFAULT) && visible != null
+    if (spec.gpus().equals(DeviceSelection.DEFAULT) && visible != null
         && visible.matches("[0-9]+(,[0-9]+)*")) {
       local = local.withGpus(visible);
     }

@@ -22,6 +22,7 @@ import dev.berth.spi.JournalException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -99,7 +100,7 @@ final class LocalRun {
     }
     try (lock) {
       if (!journaled) {
-        return run(new RunJournal.Opened(null, spec, java.util.Optional.empty(), java.util.Optional.empty()),
+        return run(new RunJournal.Opened(null, spec, Optional.empty(), Optional.empty()),
             layout, clock);
       }
       RunJournal.Opened opened;
@@ -114,7 +115,7 @@ final class LocalRun {
       }
       if (opened.finished().isPresent()) {
         closeQuietly(opened);
-        if (!java.nio.file.Files.exists(layout.reportJson())) {
+        if (!Files.exists(layout.reportJson())) {
           // the previous scheduler recorded the end but stopped before writing the reports
           try {
             JournalView view = JournalView.read(layout.runDir());

@@ -1,5 +1,6 @@
 package dev.berth.cli;
 
+import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -57,7 +58,7 @@ final class PlanPrinter {
         DurationText.format(c.interval()));
   }
 
-  private static String gpu(dev.berth.core.model.GpuRequest g) {
+  private static String gpu(GpuRequest g) {
     if (!g.wantsGpu()) {
       return "";
     }

@@ -6,6 +6,7 @@ import dev.berth.runtime.engine.RunLayout;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -78,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
         command.commandLine().getErr().println("berth: --allow-changed must be stored or new, not " + allowChangedText);
         return ExitCodes.BAD_INPUT;
       }
-      allowChanged = RunJournal.AllowChanged.valueOf(allowChangedText.toUpperCase(java.util.Locale.ROOT));
+      allowChanged = RunJournal.AllowChanged.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
     }
     if (gpus != null) {
       try {

@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -24,7 +25,7 @@ final class ValidateCommand implements Callable<Integer> {
       return ExitCodes.BAD_INPUT;
     }
     RunSpec spec = loaded.get();
-    var out = new java.io.PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
+    var out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
     PlanPrinter.print(spec, Path.of(spec.workdir()).toAbsolutePath().normalize(), out);
     out.printf("spec OK: %d group%s, %d task%s%n",
         spec.groups().size(), spec.groups().size() == 1 ? "" : "s",

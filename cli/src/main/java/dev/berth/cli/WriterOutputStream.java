@@ -1,5 +1,6 @@
 package dev.berth.cli;
 
+import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -8,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 final class WriterOutputStream extends OutputStream {
 
   private final PrintWriter writer;
-  private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+  private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
   WriterOutputStream(PrintWriter writer) {
     this.writer = writer;

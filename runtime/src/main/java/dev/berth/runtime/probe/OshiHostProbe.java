@@ -4,12 +4,13 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.spi.HostProbe;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.SortedMap;
 import oshi.SystemInfo;
-import oshi.hardware.CentralProcessor;
 import oshi.hardware.CentralProcessor.TickType;
+import oshi.hardware.CentralProcessor;
 import oshi.hardware.GlobalMemory;
 
 /**
@@ -79,7 +80,7 @@ public final class OshiHostProbe implements HostProbe {
   }
 
   private static long ownCpuMillis() {
-    return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(0L);
+    return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(0L);
   }
 
   /**
