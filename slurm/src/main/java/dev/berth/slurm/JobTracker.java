@@ -1,13 +1,11 @@
 package dev.berth.slurm;
 
+import dev.berth.runtime.exec.Tails;
 import dev.berth.runtime.gpu.CommandRunner;
 import dev.berth.runtime.time.DaemonThreads;
 import dev.berth.spi.ExitListener;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -278,19 +276,7 @@ final class JobTracker {
 
   /** Whether Slurm's messages written for this attempt report a memory kill. */
   private static boolean memoryKilled(SlurmExecution e) {
-    Path log = e.slurmLog();
-    try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-      long start = Math.max(e.slurmLogOffset(), file.length() - LOG_TAIL_BYTES);
-      if (start >= file.length()) {
-        return false;
-      }
-      byte[] tail = new byte[(int) (file.length() - start)];
-      file.seek(start);
-      file.readFully(tail);
-      return Endings.mentionsMemoryKill(new String(tail, StandardCharsets.UTF_8));
-    } catch (IOException unreadable) {
-      return false;
-    }
+    return Endings.mentionsMemoryKill(Tails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
   }
 
   private static String firstLine(String text) {

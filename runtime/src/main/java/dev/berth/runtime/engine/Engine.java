@@ -22,6 +22,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.control.channel.ControlCommand;
+import dev.berth.runtime.exec.Tails;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Execution;
@@ -69,7 +70,6 @@ import java.util.function.Function;
 public final class Engine {
 
   private static final long TERMINATE_GRACE_MILLIS = 5_000;
-  private static final int STDERR_TAIL_BYTES = 16 * 1024;
 
   private static final GpuProbe NO_GPUS = new NoGpuProbe();
 
@@ -618,7 +618,7 @@ public final class Engine {
     if (current == null || current.attempt() != attempt) {
       return; // not the attempt the task is in now; nothing to end
     }
-    String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), STDERR_TAIL_BYTES);
+    String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), Tails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     record(id, scheduler.attempts().ended(
         r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail, verdict));

@@ -1,0 +1,39 @@
+package dev.berth.runtime.exec;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/** Reads the end of a log file, to recognise how a task or its job died. */
+public final class Tails {
+
+  /** How much of a task's standard error is read to recognise an out-of-memory death. */
+  public static final int STDERR_BYTES = 16 * 1024;
+
+  private Tails() {}
+
+  /** The last {@code bytes} bytes of the file as text, or empty when it cannot be read. */
+  public static String read(Path file, int bytes) {
+    return read(file, 0, bytes);
+  }
+
+  /**
+   * The last {@code bytes} bytes of the file, but nothing before offset {@code from} (what an earlier
+   * attempt wrote to a shared file), as text; empty when there is nothing after it or it cannot be read.
+   */
+  public static String read(Path file, long from, int bytes) {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+      long start = Math.max(Math.max(0, from), f.length() - bytes);
+      if (start >= f.length()) {
+        return "";
+      }
+      byte[] buf = new byte[(int) (f.length() - start)];
+      f.seek(start);
+      f.readFully(buf);
+      return new String(buf, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}
