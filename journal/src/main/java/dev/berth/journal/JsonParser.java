@@ -64,17 +64,8 @@ final class JsonParser {
   }
 
   private Json object() {
-    enter();
-    pos++;
     Map<String, Json> fields = new LinkedHashMap<>();
-    space();
-    if (peek('}')) {
-      pos++;
-      depth--;
-      return new Json.Obj(fields);
-    }
-    while (true) {
-      space();
+    members('}', () -> {
       if (!peek('"')) {
         throw error("expected a string key");
       }
@@ -87,39 +78,32 @@ final class JsonParser {
         pos = at;
         throw error("duplicate key \"" + key + "\"");
       }
-      space();
-      if (peek(',')) {
-        pos++;
-      } else {
-        expect('}');
-        depth--;
-        return new Json.Obj(fields);
-      }
-    }
+    });
+    return new Json.Obj(fields);
   }
 
   private Json array() {
+    List<Json> items = new ArrayList<>();
+    members(']', () -> items.add(value()));
+    return new Json.Arr(items);
+  }
+
+  /** Reads from the opening bracket to {@code close}: comma-separated members, each read by {@code member}. */
+  private void members(char close, Runnable member) {
     enter();
     pos++;
-    List<Json> items = new ArrayList<>();
     space();
-    if (peek(']')) {
+    if (peek(close)) {
       pos++;
-      depth--;
-      return new Json.Arr(items);
+    } else {
+      do {
+        space();
+        member.run();
+        space();
+      } while (skip(','));
+      expect(close);
     }
-    while (true) {
-      space();
-      items.add(value());
-      space();
-      if (peek(',')) {
-        pos++;
-      } else {
-        expect(']');
-        depth--;
-        return new Json.Arr(items);
-      }
-    }
+    depth--;
   }
 
   private String string() {
@@ -179,24 +163,16 @@ final class JsonParser {
 
   private Json number() {
     int start = pos;
-    if (peek('-')) {
-      pos++;
-    }
-    if (peek('0')) {
-      pos++;
-    } else if (!digits()) {
+    skip('-');
+    if (!skip('0') && !digits()) {
       throw error("bad number");
     }
-    if (peek('.')) {
-      pos++;
-      if (!digits()) {
-        throw error("bad number: digits expected after '.'");
-      }
+    if (skip('.') && !digits()) {
+      throw error("bad number: digits expected after '.'");
     }
-    if (peek('e') || peek('E')) {
-      pos++;
-      if (peek('+') || peek('-')) {
-        pos++;
+    if (skip('e') || skip('E')) {
+      if (!skip('+')) {
+        skip('-');
       }
       if (!digits()) {
         throw error("bad number: digits expected in the exponent");
@@ -240,11 +216,19 @@ final class JsonParser {
     return pos < text.length() && text.charAt(pos) == c;
   }
 
-  private void expect(char c) {
+  /** Moves past {@code c} if it is next. */
+  private boolean skip(char c) {
     if (!peek(c)) {
-      throw error(pos >= text.length() ? "unexpected end of text, expected '" + c + "'" : "expected '" + c + "'");
+      return false;
     }
     pos++;
+    return true;
+  }
+
+  private void expect(char c) {
+    if (!skip(c)) {
+      throw error(pos >= text.length() ? "unexpected end of text, expected '" + c + "'" : "expected '" + c + "'");
+    }
   }
 
   private IllegalArgumentException error(String problem) {
