@@ -54,12 +54,7 @@ final class Fields {
 
   /** Whether the field is present and not {@code null}; marks it read. */
   boolean present(String key) {
-    read.add(key);
-    Json v = fields.get(key);
-    if (v == null) {
-      throw new IllegalArgumentException(path(key) + " is missing");
-    }
-    return !(v instanceof Json.Null);
+    return !(get(key) instanceof Json.Null);
   }
 
   String string(String key) {
