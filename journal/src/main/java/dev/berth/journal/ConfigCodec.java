@@ -22,7 +22,7 @@ final class ConfigCodec {
     Map<String, Json> scheduler = new LinkedHashMap<>();
     scheduler.put("max-process", Json.of(c.maxProcess()));
     scheduler.put("max-waiting", Json.of(c.maxWaiting()));
-    scheduler.put("interval", Json.of(c.interval().toString()));
+    scheduler.put("interval", Json.of(c.interval()));
     scheduler.put("default-memory", Json.of(c.defaultMemoryBytes()));
     scheduler.put("cores", Json.of(c.cores()));
     scheduler.put("load-nretry", Json.of(c.loadNretry()));
@@ -30,8 +30,8 @@ final class ConfigCodec {
     scheduler.put("default-cuda-memory", Json.of(c.defaultCudaMemoryBytes()));
     scheduler.put("placement", Json.of(c.placement()));
     scheduler.put("max-per-device", Json.of(c.maxPerDevice()));
-    scheduler.put("put-interval", Json.of(c.putInterval().toString()));
-    scheduler.put("available-interval", Json.of(c.availableInterval().toString()));
+    scheduler.put("put-interval", Json.of(c.putInterval()));
+    scheduler.put("available-interval", Json.of(c.availableInterval()));
     scheduler.put("seed", Json.of(c.seed()));
     scheduler.put("oom-growth", Json.of(c.oomGrowth()));
     scheduler.put("learn-usage", Json.of(c.learnUsage()));
@@ -58,7 +58,7 @@ final class ConfigCodec {
     f.put("partition", Json.of(m.partition()));
     f.put("account", Json.of(m.account()));
     f.put("qos", Json.of(m.qos()));
-    f.put("time", Json.of(m.time().toString()));
+    f.put("time", Json.of(m.time()));
     f.put("extra-args", Json.strings(m.extraArgs()));
     f.put("workdir-root", Json.of(m.workdirRoot()));
     f.put("gpu-memory-gres", Json.of(m.gpuMemoryGres()));
@@ -69,7 +69,7 @@ final class ConfigCodec {
     f.put("memory", Json.of(m.memoryBytes()));
     f.put("max-allocations", Json.of(m.maxAllocations()));
     f.put("on-exit", Json.of(m.onExit()));
-    f.put("poll-max", Json.of(m.pollMax().toString()));
+    f.put("poll-max", Json.of(m.pollMax()));
     return new Json.Obj(f);
   }
 
@@ -93,7 +93,7 @@ final class ConfigCodec {
     f.put("receiver", Json.strings(m.receivers()));
     f.put("tls", Json.of(m.tls()));
     f.put("starttls", Json.of(m.starttls()));
-    f.put("min-interval", Json.of(m.minInterval().toString()));
+    f.put("min-interval", Json.of(m.minInterval()));
     f.put("max-numbers", Json.of(m.maxNumbers()));
     f.put("send", Json.of(m.send()));
     return new Json.Obj(f);

@@ -1,6 +1,7 @@
 package dev.berth.journal;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -106,6 +107,11 @@ sealed interface Json {
       throw new IllegalArgumentException("JSON has no " + value);
     }
     return new Num(Double.toString(value));
+  }
+
+  /** A duration as ISO-8601 text ({@code PT1.5S}), the form {@link Fields#duration} reads. */
+  static Json of(Duration value) {
+    return new Str(value.toString());
   }
 
   /** A boolean. */

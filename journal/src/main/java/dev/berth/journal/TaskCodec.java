@@ -7,10 +7,8 @@ import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,11 +37,11 @@ final class TaskCodec {
     f.put("follow", t.follow().map(TaskCodec::dependency).orElse(Json.NULL));
     RetryPolicy retry = t.retry();
     f.put("retries", Json.of(retry.retries()));
-    f.put("retry-delay", Json.of(retry.delay().toString()));
+    f.put("retry-delay", Json.of(retry.delay()));
     f.put("retry-backoff", Json.of(retry.backoff()));
-    f.put("retry-delay-max", Json.of(retry.maxDelay().toString()));
-    f.put("queue-timeout", duration(t.queueTimeout()));
-    f.put("timeout", duration(t.timeout()));
+    f.put("retry-delay-max", Json.of(retry.maxDelay()));
+    f.put("queue-timeout", t.queueTimeout().map(Json::of).orElse(Json.NULL));
+    f.put("timeout", t.timeout().map(Json::of).orElse(Json.NULL));
     GpuRequest gpu = t.gpu();
     f.put("gpu-memory", Json.of(gpu.memoryBytes()));
     f.put("gpus", Json.of(gpu.wholeDevices()));
@@ -91,10 +89,6 @@ final class TaskCodec {
         f.strings("tasks").stream().map(TaskId::of).toList(), f.bool("all"), f.bool("success"), f.bool("failure"));
     f.done();
     return d;
-  }
-
-  private static Json duration(Optional<Duration> d) {
-    return d.map(v -> Json.of(v.toString())).orElse(Json.NULL);
   }
 
   private static OptionalInt device(Fields f) {
