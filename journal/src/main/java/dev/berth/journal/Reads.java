@@ -40,7 +40,7 @@ final class Reads {
   }
 
   /** The run, if it started. */
-  static Optional<Journal.RunInfo> run(Connection c, Path file) throws SQLException, JournalException {
+  private static Optional<Journal.RunInfo> run(Connection c, Path file) throws SQLException, JournalException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(
             "SELECT name, spec_json, spec_sha256, started_at, status, finished_at FROM run WHERE id = 1")) {
