@@ -12,6 +12,8 @@ public final class PciOrder implements PlacementPolicy {
   /** The policy's name. */
   public static final String NAME = "pci";
 
+  private final FirstFit sameOrder = new FirstFit();
+
   @Override
   public String name() {
     return NAME;
@@ -19,6 +21,6 @@ public final class PciOrder implements PlacementPolicy {
 
   @Override
   public List<DeviceState> order(List<DeviceState> fitting, PlacementRequest request) {
-    return List.copyOf(Candidates.byIndex(fitting));
+    return sameOrder.order(fitting, request);
   }
 }

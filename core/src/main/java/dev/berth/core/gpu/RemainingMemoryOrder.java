@@ -12,6 +12,8 @@ public final class RemainingMemoryOrder implements PlacementPolicy {
   /** The policy's name. */
   public static final String NAME = "remain-mem";
 
+  private final MostFree sameOrder = new MostFree();
+
   @Override
   public String name() {
     return NAME;
@@ -19,6 +21,6 @@ public final class RemainingMemoryOrder implements PlacementPolicy {
 
   @Override
   public List<DeviceState> order(List<DeviceState> fitting, PlacementRequest request) {
-    return Candidates.sorted(fitting, MostFree.MOST_FREE_FIRST);
+    return sameOrder.order(fitting, request);
   }
 }
