@@ -2,63 +2,32 @@ package dev.berth.core.resources;
 
 import dev.berth.core.units.ByteSize;
 import java.util.Locale;
+import java.util.function.LongFunction;
 
 /** A resource a task can be refused for, with how its amounts are written for people. */
 public enum Resource {
   /** Host memory, in bytes. */
-  MEMORY("memory") {
-    @Override
-    public String format(long amount) {
-      return ByteSize.format(amount);
-    }
-  },
+  MEMORY("memory", ByteSize::format),
   /** Cores, in thousandths of a core. */
-  CPUS("cpus") {
-    @Override
-    public String format(long amount) {
-      return amount % 1000 == 0 ? Long.toString(amount / 1000) : String.format(Locale.ROOT, "%.3f", amount / 1000.0);
-    }
-  },
+  CPUS("cpus", amount -> amount % 1000 == 0
+      ? Long.toString(amount / 1000) : String.format(Locale.ROOT, "%.3f", amount / 1000.0)),
   /** Live task processes, a count. */
-  PROCESSES("processes") {
-    @Override
-    public String format(long amount) {
-      return Long.toString(amount);
-    }
-  },
+  PROCESSES("processes", Long::toString),
   /** GPU memory, in bytes. */
-  GPU_MEMORY("gpu-memory") {
-    @Override
-    public String format(long amount) {
-      return ByteSize.format(amount);
-    }
-  },
+  GPU_MEMORY("gpu-memory", ByteSize::format),
   /** Whole GPUs, a count. */
-  GPUS("gpus") {
-    @Override
-    public String format(long amount) {
-      return Long.toString(amount);
-    }
-  },
+  GPUS("gpus", Long::toString),
   /** Berth tasks on one device, a count. */
-  DEVICE_TASKS("tasks-per-device") {
-    @Override
-    public String format(long amount) {
-      return Long.toString(amount);
-    }
-  },
+  DEVICE_TASKS("tasks-per-device", Long::toString),
   /** CPU utilization, in thousandths. */
-  CPU_UTILIZATION("cpu-utilization") {
-    @Override
-    public String format(long amount) {
-      return String.format(Locale.ROOT, "%.1f%%", amount / 10.0);
-    }
-  };
+  CPU_UTILIZATION("cpu-utilization", amount -> String.format(Locale.ROOT, "%.1f%%", amount / 10.0));
 
   private final String key;
+  private final LongFunction<String> format;
 
-  Resource(String key) {
+  Resource(String key, LongFunction<String> format) {
     this.key = key;
+    this.format = format;
   }
 
   /** The name used in reports and status output. */
@@ -67,5 +36,7 @@ public enum Resource {
   }
 
   /** Formats an amount of this resource. */
-  public abstract String format(long amount);
+  public String format(long amount) {
+    return format.apply(amount);
+  }
 }
