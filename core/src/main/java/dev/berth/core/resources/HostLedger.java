@@ -5,8 +5,6 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,8 +92,7 @@ public final class HostLedger {
   public Optional<Refusal> impossible(Resources request) {
     if (request.milliCpus() > coreCapacity) {
       return Optional.of(new Refusal(
-          Resource.CPUS, HOST, request.milliCpus(), coreCapacity, 0,
-          config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+          Resource.CPUS, HOST, request.milliCpus(), coreCapacity, 0, coreRule()));
     }
     long best = totalMemory - floorMemory;
     if (request.memoryBytes() > best) {
@@ -112,8 +109,7 @@ public final class HostLedger {
   public Admission tryReserve(Resources request) {
     if (request.milliCpus() > 0 && coresInUse + request.milliCpus() > coreCapacity) {
       return Admission.refused(new Refusal(
-          Resource.CPUS, HOST, request.milliCpus(), Math.max(0, coreCapacity - coresInUse), coresInUse,
-          config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+          Resource.CPUS, HOST, request.milliCpus(), Math.max(0, coreCapacity - coresInUse), coresInUse, coreRule()));
     }
     long usable = freeMemory - floorMemory;
     if (request.memoryBytes() > usable) {
@@ -135,8 +131,7 @@ public final class HostLedger {
     if (coresInUse < coreCapacity) {
       return Optional.empty();
     }
-    return Optional.of(new Refusal(Resource.CPUS, HOST, 1, 0, coresInUse,
-        config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host"));
+    return Optional.of(new Refusal(Resource.CPUS, HOST, 1, 0, coresInUse, coreRule()));
   }
 
   /** The most memory any task could ever be admitted with on this host, in bytes. */
@@ -153,15 +148,12 @@ public final class HostLedger {
     return floorByLimit() >= config.remainMemoryBytes() ? "utilization-limit.memory" : "remain-limit.memory";
   }
 
-  /**
-   * total * (1 - limit) rounded up, in decimal: the limit is written as a decimal such as 0.7, and
-   * in binary floating point 1 - 0.7 is a hair above 0.3, which would refuse the exact boundary.
-   */
   private long floorByLimit() {
-    return BigDecimal.valueOf(totalMemory)
-        .multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(config.memoryUtilizationLimit())))
-        .setScale(0, RoundingMode.CEILING)
-        .longValueExact();
+    return MemoryFloor.byLimit(totalMemory, config.memoryUtilizationLimit());
+  }
+
+  private String coreRule() {
+    return config.cores() > 0 ? "scheduler.cores" : "logical CPUs of the host";
   }
 
   /** The result of {@link #tryReserve}: a placement, or the refusals. */
