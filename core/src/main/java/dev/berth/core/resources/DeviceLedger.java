@@ -10,15 +10,13 @@ import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.RunState;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -42,7 +40,7 @@ public final class DeviceLedger {
     this.sequence = state.gpuPlacements();
     GpuReading reading = snapshot.gpus();
     for (GpuDevice d : reading.devices()) {
-      slots.put(d.index(), new Slot(d, d.freeMemoryBytes(), state.lastPlacedAt().get(d.index()),
+      slots.put(d.index(), new Slot(d, floor(d), state.lastPlacedAt().get(d.index()),
           reading.stableSince().get(d.index())));
     }
     for (Map.Entry<TaskId, RunState.Occupancy> e : state.occupancy().entrySet()) {
@@ -71,11 +69,6 @@ public final class DeviceLedger {
   /** Builds the ledger for one pass. */
   public static DeviceLedger of(SchedulerConfig config, HostSnapshot snapshot, RunState state, Instant now) {
     return new DeviceLedger(config, snapshot, state, now);
-  }
-
-  /** Whether any GPU is known. */
-  public boolean hasDevices() {
-    return !slots.isEmpty();
   }
 
   /**
@@ -107,11 +100,10 @@ public final class DeviceLedger {
           + " may be used");
     }
     if (request.memoryBytes() > 0) {
-      long best = usable.stream().mapToLong(this::capacity).max().orElse(0);
-      if (request.memoryBytes() > best) {
-        Slot biggest = usable.stream().max(java.util.Comparator.comparingLong(this::capacity)).orElseThrow();
+      Slot biggest = usable.stream().max(Comparator.comparingLong(Slot::capacity)).orElseThrow();
+      if (request.memoryBytes() > biggest.capacity()) {
         return Plan.never("can never be placed: " + new Refusal(Resource.GPU_MEMORY, biggest.device.id(),
-            request.memoryBytes(), best, 0, limitRule(biggest)).describe());
+            request.memoryBytes(), biggest.capacity(), 0, limitRule(biggest)).describe());
       }
     }
     List<Refusal> refusals = new ArrayList<>();
@@ -165,14 +157,7 @@ public final class DeviceLedger {
 
   /** The largest share of one device any task could ever get (0 without GPUs), in bytes. */
   public long maxShare() {
-    return slots.values().stream().mapToLong(this::capacity).max().orElse(0);
-  }
-
-  /** Per device: memory still free for new tasks after reservations and limits, by index. */
-  public SortedMap<Integer, Long> usableMemory() {
-    SortedMap<Integer, Long> usable = new TreeMap<>();
-    slots.forEach((i, s) -> usable.put(i, Math.max(0, s.free - floor(s))));
-    return usable;
+    return slots.values().stream().mapToLong(Slot::capacity).max().orElse(0);
   }
 
   private Optional<Refusal> refusal(Slot s, GpuRequest request) {
@@ -194,7 +179,7 @@ public final class DeviceLedger {
       }
       return Optional.empty();
     }
-    long usable = s.free - floor(s);
+    long usable = s.free - s.floor;
     if (request.memoryBytes() > usable) {
       String rule = s.free < request.memoryBytes() ? "free device memory" : limitRule(s);
       return Optional.of(new Refusal(Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, rule));
@@ -202,26 +187,21 @@ public final class DeviceLedger {
     return Optional.empty();
   }
 
-  /** The most a share on this device could ever get: total minus the limits' floor. */
-  private long capacity(Slot s) {
-    return Math.max(0, s.device.totalMemoryBytes() - floor(s));
+  /** The memory the limits keep free on this device. */
+  private long floor(GpuDevice d) {
+    return Math.max(floorByLimit(d), config.remainCudaMemoryBytes());
   }
 
-  private long floor(Slot s) {
-    return Math.max(floorByLimit(s), config.remainCudaMemoryBytes());
-  }
-
-  private long floorByLimit(Slot s) {
-    return BigDecimal.valueOf(s.device.totalMemoryBytes())
-        .multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(config.cudaMemoryUtilizationLimit())))
-        .setScale(0, RoundingMode.CEILING).longValueExact();
+  private long floorByLimit(GpuDevice d) {
+    return MemoryFloor.byLimit(d.totalMemoryBytes(), config.cudaMemoryUtilizationLimit());
   }
 
   private String limitRule(Slot s) {
-    if (floor(s) == 0) {
+    if (s.floor == 0) {
       return "device memory";
     }
-    return floorByLimit(s) >= config.remainCudaMemoryBytes() ? "utilization-limit.cuda-memory" : "remain-limit.cuda-memory";
+    return floorByLimit(s.device) >= config.remainCudaMemoryBytes()
+        ? "utilization-limit.cuda-memory" : "remain-limit.cuda-memory";
   }
 
   private static String describeAllowed(GpuRequest r) {
@@ -233,6 +213,8 @@ public final class DeviceLedger {
 
   private static final class Slot {
     final GpuDevice device;
+    /** The memory the limits keep free; fixed for the pass, so worked out once. */
+    final long floor;
     long free;
     long reserved;
     int tasks;
@@ -240,11 +222,17 @@ public final class DeviceLedger {
     Instant lastPlacedAt;
     final Instant stableSince;
 
-    Slot(GpuDevice device, long free, Instant lastPlacedAt, Instant stableSince) {
+    Slot(GpuDevice device, long floor, Instant lastPlacedAt, Instant stableSince) {
       this.device = device;
-      this.free = free;
+      this.floor = floor;
+      this.free = device.freeMemoryBytes();
       this.lastPlacedAt = lastPlacedAt;
       this.stableSince = stableSince;
+    }
+
+    /** The most a share on this device could ever get: total minus the limits' floor. */
+    long capacity() {
+      return Math.max(0, device.totalMemoryBytes() - floor);
     }
   }
 
