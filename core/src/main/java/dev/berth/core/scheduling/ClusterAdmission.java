@@ -96,8 +96,7 @@ final class ClusterAdmission {
       Edge.Evaluation e = Edge.evaluate(edge.get(), p -> state.task(p).state());
       if (e.status() == Edge.Status.IMPOSSIBLE) {
         // Known only now: the cluster held this task for parents whose attempts have since failed for good.
-        actions.add(new Decision.Settle(id, e.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE,
-            e.reason()));
+        actions.add(Decision.Settle.unmet(id, e));
         return Verdict.SETTLED;
       }
       if (e.status() == Edge.Status.PENDING) {

@@ -1,6 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.deps.Dependency;
+import dev.berth.core.deps.Edge;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
@@ -50,6 +51,12 @@ public sealed interface Decision
       if (!state.isTerminal()) {
         throw new IllegalArgumentException("Settle needs a terminal state but got " + state);
       }
+    }
+
+    /** Ends a task whose edge can never be met: cancelled when a task it needs was, else unreachable. */
+    static Settle unmet(TaskId task, Edge.Evaluation edge) {
+      return new Settle(task, edge.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE,
+          edge.reason());
     }
   }
 
