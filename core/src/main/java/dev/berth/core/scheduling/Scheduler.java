@@ -63,14 +63,14 @@ public final class Scheduler {
     List<TaskRecord> released = releaseQueued(state, pass);
     if (cluster != null) {
       submitReady(state, released, pass);
-      return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
+      return pass.decisions();
     }
     DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
     Processes processes = scanProcesses(state, pass);
     trainLoaded(processes.loaded(), state, devices, pass);
     admitReady(state, snapshot, devices, released, processes.loading(), pass);
     killOverdue(state, pass);
-    return new Decisions(pass.actions, pass.waiting, pass.blockedBy, pass.blockedCount, pass.wakeAt);
+    return pass.decisions();
   }
 
   /** The configuration this scheduler applies. */
@@ -94,20 +94,15 @@ public final class Scheduler {
       }
       Edge.Evaluation e = blocked.get();
       if (e.status() == Edge.Status.IMPOSSIBLE) {
-        TaskState end = e.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE;
-        pass.actions.add(new Decision.Settle(r.spec().id(), end, e.reason()));
+        pass.actions.add(Decision.Settle.unmet(r.spec().id(), e));
         continue;
       }
       Optional<Duration> limit = r.spec().queueTimeout();
       Optional<Instant> since = state.pendingSince(r);
-      if (limit.isPresent() && since.isPresent()) {
-        Instant deadline = since.get().plus(limit.get());
-        if (!pass.now.isBefore(deadline)) {
-          pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
-              "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
-          continue;
-        }
-        pass.wakeAt(deadline);
+      if (limit.isPresent() && since.isPresent() && pass.due(since.get().plus(limit.get()))) {
+        pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
+            "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
+        continue;
       }
       if (cluster != null) {
         pass.held.add(r); // may yet go to the cluster ahead of its parents, see submitReady
@@ -230,12 +225,8 @@ public final class Scheduler {
         pass.actions.add(new Decision.Fail(id, plan.never().get()));
         continue;
       }
-      if (queueTimedOut(r, pass)) {
-        continue;
-      }
       Optional<Instant> readyAt = Retries.readyAt(r);
-      if (readyAt.isPresent() && pass.now.isBefore(readyAt.get())) {
-        pass.wakeAt(readyAt.get());
+      if (queueTimedOut(r, readyAt, pass) || readyAt.isPresent() && !pass.due(readyAt.get())) {
         continue;
       }
       if (pass.blockedBy.isPresent()) {
@@ -289,11 +280,7 @@ public final class Scheduler {
     List<TaskRecord> ready = new ArrayList<>();
     for (TaskRecord r : ordered) {
       Optional<Instant> readyAt = Retries.readyAt(r);
-      if (queueTimedOut(r, pass)) {
-        continue;
-      }
-      if (readyAt.isPresent() && pass.now.isBefore(readyAt.get())) {
-        pass.wakeAt(readyAt.get());
+      if (queueTimedOut(r, readyAt, pass) || readyAt.isPresent() && !pass.due(readyAt.get())) {
         continue;
       }
       ready.add(r);
@@ -330,20 +317,20 @@ public final class Scheduler {
     pass.waiting.addAll(waiting);
   }
 
-  /** Settles a ready task that has waited for resources past its queue-timeout; true if it did. */
-  private static boolean queueTimedOut(TaskRecord r, Pass pass) {
+  /**
+   * Settles a ready task that has waited for resources past its queue-timeout; true if it did.
+   *
+   * @param readyAt the end of the task's retry delay, if it waits for one ({@link Retries#readyAt})
+   */
+  private static boolean queueTimedOut(TaskRecord r, Optional<Instant> readyAt, Pass pass) {
     Optional<Duration> limit = r.spec().queueTimeout();
-    List<TaskEvent> events = r.history().events();
     if (limit.isEmpty()) {
       return false;
     }
+    List<TaskEvent> events = r.history().events();
     // A task released in this very pass has no event yet: it becomes ready now.
-    Instant readySince = events.isEmpty()
-        ? pass.now
-        : Retries.readyAt(r).orElse(events.get(events.size() - 1).at());
-    Instant deadline = readySince.plus(limit.get());
-    if (pass.now.isBefore(deadline)) {
-      pass.wakeAt(deadline);
+    Instant readySince = events.isEmpty() ? pass.now : readyAt.orElse(events.get(events.size() - 1).at());
+    if (!pass.due(readySince.plus(limit.get()))) {
       return false;
     }
     pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
@@ -357,10 +344,7 @@ public final class Scheduler {
       if (limit.isEmpty()) {
         continue;
       }
-      Instant deadline = e.getValue().at().plus(limit.get());
-      if (pass.now.isBefore(deadline)) {
-        pass.wakeAt(deadline);
-      } else {
+      if (pass.due(e.getValue().at().plus(limit.get()))) {
         pass.actions.add(new Decision.Kill(e.getKey(), Outcome.TIMED_OUT,
             "ran longer than its timeout of " + DurationText.format(limit.get())));
       }
@@ -386,6 +370,19 @@ public final class Scheduler {
       if (wakeAt.isEmpty() || t.isBefore(wakeAt.get())) {
         wakeAt = Optional.of(t);
       }
+    }
+
+    /** Whether {@code deadline} has come; if not, the next pass is due by then. */
+    boolean due(Instant deadline) {
+      if (now.isBefore(deadline)) {
+        wakeAt(deadline);
+        return false;
+      }
+      return true;
+    }
+
+    Decisions decisions() {
+      return new Decisions(actions, waiting, blockedBy, blockedCount, wakeAt);
     }
   }
 }
