@@ -2,8 +2,11 @@ package dev.berth.core.scheduling;
 
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.at;
+import static dev.berth.core.scheduling.SchedulingFixtures.group;
 import static dev.berth.core.scheduling.SchedulingFixtures.host;
 import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.deps.Dependency;
@@ -34,19 +37,12 @@ class SchedulerClusterTest {
   private static final HostSnapshot TINY = host(T0, 1, 0.99, 1 * GIB, 0, java.util.Map.of());
   private final Scheduler scheduler = new Scheduler(CLUSTER);
 
-  private static Instant at(double seconds) {
-    return T0.plusMillis(Math.round(seconds * 1000));
-  }
-
   private static TaskSpec.Builder t(String id) {
     return TaskSpec.builder(id, "g").command("run", id).cpus(4).memoryBytes(64 * GIB);
   }
 
   private static RunState state(TaskSpec.Builder... tasks) {
-    RunState s = new RunState(new RunSpec("run", "runs/run", CLUSTER,
-        List.of(new GroupSpec("g", Arrays.stream(tasks).map(TaskSpec.Builder::build).toList()))));
-    s.started(T0);
-    return s;
+    return startedRun(CLUSTER, false, group("g", tasks));
   }
 
   private static Dependency allOk(String... parents) {
@@ -54,9 +50,7 @@ class SchedulerClusterTest {
   }
 
   private Decisions pass(RunState s, Instant at) {
-    Decisions d = scheduler.decide(s, TINY, at);
-    SchedulingFixtures.carryOut(s, d, at);
-    return d;
+    return SchedulingFixtures.pass(scheduler, s, TINY, at);
   }
 
   private static Decision.Start start(Decisions d, String task) {

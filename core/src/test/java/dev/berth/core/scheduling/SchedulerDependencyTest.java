@@ -2,8 +2,14 @@ package dev.berth.core.scheduling;
 
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.at;
+import static dev.berth.core.scheduling.SchedulingFixtures.end;
+import static dev.berth.core.scheduling.SchedulingFixtures.group;
 import static dev.berth.core.scheduling.SchedulingFixtures.host;
 import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static dev.berth.core.scheduling.SchedulingFixtures.settles;
+import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
+import static dev.berth.core.scheduling.SchedulingFixtures.stateOf;
 import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +18,6 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
@@ -30,11 +35,7 @@ class SchedulerDependencyTest {
   private static final HostSnapshot IDLE = host(T0, 8, 16 * GIB, 16 * GIB);
   private final Scheduler scheduler = new Scheduler(ROOMY);
 
-  // ---- small helpers, local so that the test reads on its own ----
-
-  private static Instant at(double seconds) {
-    return T0.plusMillis(Math.round(seconds * 1000));
-  }
+  // ---- small helpers; those the scheduling tests share are in SchedulingFixtures ----
 
   private static TaskSpec.Builder t(String id, String group) {
     return TaskSpec.builder(id, group).command("run", id).cpus(1);
@@ -56,36 +57,13 @@ class SchedulerDependencyTest {
     return new Dependency(ids(parents), true, false, true);
   }
 
-  private static GroupSpec group(String name, TaskSpec.Builder... tasks) {
-    return new GroupSpec(name, Arrays.stream(tasks).map(TaskSpec.Builder::build).toList());
-  }
-
   private static RunState state(boolean parallel, GroupSpec... groups) {
-    RunState s = new RunState(new RunSpec("run", "runs/run", ROOMY, List.of(groups), parallel));
-    s.started(T0);
-    return s;
+    return startedRun(ROOMY, parallel, groups);
   }
 
   /** One decision pass at {@code at}, carried out the way the engine does. */
   private Decisions pass(RunState s, Instant at) {
-    Decisions d = scheduler.decide(s, IDLE, at);
-    for (Decision x : d.actions()) {
-      if (x instanceof Decision.Release) {
-        s.apply(x.task(), new TaskEvent.Released(at));
-      } else if (x instanceof Decision.Start start) {
-        s.apply(x.task(), new TaskEvent.Launched(at, start.attempt(), start.placement(), 100 + s.task(x.task()).seq(),
-            false));
-      } else if (x instanceof Decision.Fail fail) {
-        s.apply(x.task(), new TaskEvent.Settled(at, TaskState.EXCEPTION, fail.reason()));
-      } else if (x instanceof Decision.Settle settle) {
-        s.apply(x.task(), new TaskEvent.Settled(at, settle.state(), settle.reason()));
-      }
-    }
-    return d;
-  }
-
-  private static void end(RunState s, String task, int code, Instant at) {
-    s.apply(id(task), Retries.ending(s.task(id(task)), at, code, Optional.empty()));
+    return SchedulingFixtures.pass(scheduler, s, IDLE, at);
   }
 
   /** What {@code Engine.cancelTask} does for a task with no process. */
@@ -99,14 +77,6 @@ class SchedulerDependencyTest {
 
   private static List<String> started(Decisions d) {
     return d.starts().stream().map(x -> x.task().value()).toList();
-  }
-
-  private static List<Decision.Settle> settles(Decisions d) {
-    return d.actions().stream().filter(Decision.Settle.class::isInstance).map(Decision.Settle.class::cast).toList();
-  }
-
-  private static TaskState stateOf(RunState s, String task) {
-    return s.task(id(task)).state();
   }
 
   // ---- release ----

@@ -2,8 +2,13 @@ package dev.berth.core.scheduling;
 
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.at;
+import static dev.berth.core.scheduling.SchedulingFixtures.end;
+import static dev.berth.core.scheduling.SchedulingFixtures.group;
 import static dev.berth.core.scheduling.SchedulingFixtures.host;
 import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
+import static dev.berth.core.scheduling.SchedulingFixtures.stateOf;
 import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,14 +16,11 @@ import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
-import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -31,10 +33,6 @@ class SchedulerRetryTest {
   private static final HostSnapshot ONE_CPU = host(T0, 1, 16 * GIB, 16 * GIB);
   private final Scheduler scheduler = new Scheduler(ROOMY);
 
-  private static Instant at(double seconds) {
-    return T0.plusMillis(Math.round(seconds * 1000));
-  }
-
   private static Duration secs(long s) {
     return Duration.ofSeconds(s);
   }
@@ -44,44 +42,19 @@ class SchedulerRetryTest {
   }
 
   private static RunState state(TaskSpec.Builder... tasks) {
-    RunState s = new RunState(new RunSpec("run", "runs/run", ROOMY,
-        List.of(new GroupSpec("g", Arrays.stream(tasks).map(TaskSpec.Builder::build).toList())), false));
-    s.started(T0);
-    return s;
+    return startedRun(ROOMY, false, group("g", tasks));
   }
 
   private Decisions pass(RunState s, HostSnapshot host, Instant at) {
-    Decisions d = scheduler.decide(s, host, at);
-    for (Decision x : d.actions()) {
-      if (x instanceof Decision.Release) {
-        s.apply(x.task(), new TaskEvent.Released(at));
-      } else if (x instanceof Decision.Start start) {
-        s.apply(x.task(), new TaskEvent.Launched(at, start.attempt(), start.placement(), 7, false));
-      } else if (x instanceof Decision.Fail fail) {
-        s.apply(x.task(), new TaskEvent.Settled(at, TaskState.EXCEPTION, fail.reason()));
-      } else if (x instanceof Decision.Settle settle) {
-        s.apply(x.task(), new TaskEvent.Settled(at, settle.state(), settle.reason()));
-      }
-    }
-    return d;
+    return SchedulingFixtures.pass(scheduler, s, host, at);
   }
 
   private Decisions pass(RunState s, Instant at) {
     return pass(s, IDLE, at);
   }
 
-  private static TaskEvent.Ended end(RunState s, String task, int code, Instant at) {
-    TaskEvent.Ended e = Retries.ending(s.task(id(task)), at, code, Optional.empty());
-    s.apply(id(task), e);
-    return e;
-  }
-
   private static List<String> started(Decisions d) {
     return d.starts().stream().map(x -> x.task().value() + "#" + x.attempt()).toList();
-  }
-
-  private static TaskState stateOf(RunState s, String task) {
-    return s.task(id(task)).state();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.berth.core.scheduling;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.MIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.at;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
 import static dev.berth.core.scheduling.SchedulingFixtures.group;
 import static dev.berth.core.scheduling.SchedulingFixtures.host;
@@ -32,10 +33,6 @@ class SchedulerTest {
   private static final SchedulerConfig ROOMY = unlimited().build();
   /** 8 CPUs, 16 GiB, all free. */
   private static final HostSnapshot IDLE = host(T0, 8, 16 * GIB, 16 * GIB);
-
-  private static Instant at(int seconds) {
-    return T0.plusSeconds(seconds);
-  }
 
   private static List<String> ids(List<? extends Decision> decisions) {
     return decisions.stream().map(d -> d.task().value()).toList();
@@ -216,11 +213,17 @@ class SchedulerTest {
     assertThat(d.waiting()).isEmpty();
   }
 
+  /** Two cores for Berth and one task asking for three. */
+  private static final SchedulerConfig TWO_CORES = unlimited().cores(2).build();
+
+  private static RunState wideTaskOnTwoCores() {
+    return new RunState(run(TWO_CORES, group("g", task("wide", "g", 0, 3))));
+  }
+
   @Test
   void aTaskAskingForMoreCoresThanExistIsFailedWithAReasonNamingCpus() {
-    SchedulerConfig twoCores = unlimited().cores(2).build();
-    RunState state = new RunState(run(twoCores, group("g", task("wide", "g", 0, 3))));
-    Decisions d = new Scheduler(twoCores).decide(state, IDLE, at(0));
+    RunState state = wideTaskOnTwoCores();
+    Decisions d = new Scheduler(TWO_CORES).decide(state, IDLE, at(0));
     assertThat(fails(d)).singleElement().extracting(Decision.Fail::reason).asString()
         .contains("cpus on host")
         .contains("asked 3")
@@ -230,9 +233,8 @@ class SchedulerTest {
 
   @Test
   void aFailedImpossibleTaskIsReleasedFirstSoTheFailIsALegalMove() {
-    SchedulerConfig twoCores = unlimited().cores(2).build();
-    RunState state = new RunState(run(twoCores, group("g", task("wide", "g", 0, 3))));
-    Decisions d = new Scheduler(twoCores).decide(state, IDLE, at(0));
+    RunState state = wideTaskOnTwoCores();
+    Decisions d = new Scheduler(TWO_CORES).decide(state, IDLE, at(0));
     assertThat(d.actions()).extracting(Decision::getClass).containsExactly(Decision.Release.class, Decision.Fail.class);
     carryOut(state, d, at(0));
     assertThat(state.task(id("wide")).state()).isEqualTo(TaskState.EXCEPTION);

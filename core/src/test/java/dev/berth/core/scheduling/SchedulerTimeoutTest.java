@@ -2,17 +2,21 @@ package dev.berth.core.scheduling;
 
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.at;
+import static dev.berth.core.scheduling.SchedulingFixtures.end;
+import static dev.berth.core.scheduling.SchedulingFixtures.group;
 import static dev.berth.core.scheduling.SchedulingFixtures.host;
 import static dev.berth.core.scheduling.SchedulingFixtures.id;
+import static dev.berth.core.scheduling.SchedulingFixtures.settles;
+import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
+import static dev.berth.core.scheduling.SchedulingFixtures.stateOf;
 import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.deps.Dependency;
 import dev.berth.core.lifecycle.Outcome;
-import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
@@ -32,10 +36,6 @@ class SchedulerTimeoutTest {
   private static final HostSnapshot ONE_CPU = host(T0, 1, 16 * GIB, 16 * GIB);
   private final Scheduler scheduler = new Scheduler(ROOMY);
 
-  private static Instant at(double seconds) {
-    return T0.plusMillis(Math.round(seconds * 1000));
-  }
-
   private static Duration secs(double s) {
     return Duration.ofMillis(Math.round(s * 1000));
   }
@@ -48,50 +48,20 @@ class SchedulerTimeoutTest {
     return Dependency.allSucceeded(Arrays.stream(parents).map(TaskId::of).toList());
   }
 
-  private static GroupSpec group(String name, TaskSpec.Builder... tasks) {
-    return new GroupSpec(name, Arrays.stream(tasks).map(TaskSpec.Builder::build).toList());
-  }
-
   private static RunState state(boolean parallel, GroupSpec... groups) {
-    RunState s = new RunState(new RunSpec("run", "runs/run", ROOMY, List.of(groups), parallel));
-    s.started(T0);
-    return s;
+    return startedRun(ROOMY, parallel, groups);
   }
 
   private Decisions pass(RunState s, HostSnapshot host, Instant at) {
-    Decisions d = scheduler.decide(s, host, at);
-    for (Decision x : d.actions()) {
-      if (x instanceof Decision.Release) {
-        s.apply(x.task(), new TaskEvent.Released(at));
-      } else if (x instanceof Decision.Start start) {
-        s.apply(x.task(), new TaskEvent.Launched(at, start.attempt(), start.placement(), 7, false));
-      } else if (x instanceof Decision.Fail fail) {
-        s.apply(x.task(), new TaskEvent.Settled(at, TaskState.EXCEPTION, fail.reason()));
-      } else if (x instanceof Decision.Settle settle) {
-        s.apply(x.task(), new TaskEvent.Settled(at, settle.state(), settle.reason()));
-      }
-    }
-    return d;
+    return SchedulingFixtures.pass(scheduler, s, host, at);
   }
 
   private Decisions pass(RunState s, Instant at) {
     return pass(s, IDLE, at);
   }
 
-  private static void end(RunState s, String task, int code, Instant at) {
-    s.apply(id(task), Retries.ending(s.task(id(task)), at, code, Optional.empty()));
-  }
-
   private static List<Decision.Kill> kills(Decisions d) {
     return d.actions().stream().filter(Decision.Kill.class::isInstance).map(Decision.Kill.class::cast).toList();
-  }
-
-  private static List<Decision.Settle> settles(Decisions d) {
-    return d.actions().stream().filter(Decision.Settle.class::isInstance).map(Decision.Settle.class::cast).toList();
-  }
-
-  private static TaskState stateOf(RunState s, String task) {
-    return s.task(id(task)).state();
   }
 
   // ---- timeout ----
@@ -328,17 +298,9 @@ class SchedulerTimeoutTest {
   void aTaskHeldBackByTheProcessCapIsTimedOutToo() {
     SchedulerConfig oneProcess = unlimited().maxProcess(1).build();
     Scheduler capped = new Scheduler(oneProcess);
-    RunState s = new RunState(new RunSpec("run", "runs/run", oneProcess,
-        List.of(group("g", t("hog", "g").cpus(0), t("b", "g").cpus(0).queueTimeout(secs(2)))), false));
-    s.started(T0);
-    Decisions first = capped.decide(s, IDLE, at(0));
-    for (Decision x : first.actions()) {
-      if (x instanceof Decision.Release) {
-        s.apply(x.task(), new TaskEvent.Released(at(0)));
-      } else if (x instanceof Decision.Start st) {
-        s.apply(x.task(), new TaskEvent.Launched(at(0), st.attempt(), st.placement(), 7, false));
-      }
-    }
+    RunState s = startedRun(oneProcess, false,
+        group("g", t("hog", "g").cpus(0), t("b", "g").cpus(0).queueTimeout(secs(2))));
+    Decisions first = SchedulingFixtures.pass(capped, s, IDLE, at(0));
     assertThat(first.blockedCount()).isEqualTo(1);
 
     Decisions due = capped.decide(s, IDLE, at(2));

@@ -9,7 +9,9 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -67,6 +69,44 @@ final class SchedulingFixtures {
 
   static TaskId id(String value) {
     return TaskId.of(value);
+  }
+
+  /** {@code seconds} after {@link #T0}, to the millisecond. */
+  static Instant at(double seconds) {
+    return T0.plusMillis(Math.round(seconds * 1000));
+  }
+
+  static GroupSpec group(String name, TaskSpec.Builder... tasks) {
+    return new GroupSpec(name, Arrays.stream(tasks).map(TaskSpec.Builder::build).toList());
+  }
+
+  /** A run of these groups, started at {@link #T0}. */
+  static RunState startedRun(SchedulerConfig config, boolean parallel, GroupSpec... groups) {
+    RunState s = new RunState(new RunSpec("run", "runs/run", config, List.of(groups), parallel));
+    s.started(T0);
+    return s;
+  }
+
+  /** One decision pass at {@code at}, carried out as {@link #carryOut} does. */
+  static Decisions pass(Scheduler scheduler, RunState state, HostSnapshot host, Instant at) {
+    Decisions d = scheduler.decide(state, host, at);
+    carryOut(state, d, at);
+    return d;
+  }
+
+  /** Ends the task's running attempt with this exit code, retrying as its policy allows. */
+  static TaskEvent.Ended end(RunState state, String task, int code, Instant at) {
+    TaskEvent.Ended e = Retries.ending(state.task(id(task)), at, code, Optional.empty());
+    state.apply(id(task), e);
+    return e;
+  }
+
+  static TaskState stateOf(RunState state, String task) {
+    return state.task(id(task)).state();
+  }
+
+  static List<Decision.Settle> settles(Decisions d) {
+    return d.actions().stream().filter(Decision.Settle.class::isInstance).map(Decision.Settle.class::cast).toList();
   }
 
   /**
