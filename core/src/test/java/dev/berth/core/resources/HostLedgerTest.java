@@ -81,16 +81,29 @@ class HostLedgerTest {
   @Nested
   class MemoryRules {
 
+    /** Limit 0.75: at least 16 GiB * 0.25 = 4 GiB must stay free, more than the 1 GiB remain limit. */
+    private final SchedulerConfig utilizationBinds =
+        unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
+
+    /** Limit 0.9 keeps only ~1.6 GiB of 16 GiB free, so the 5 GiB remain limit is the binding one. */
+    private final SchedulerConfig remainBinds =
+        unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(5 * GIB).build();
+
+    /** A 16 GiB host with 10 GiB available. */
+    private HostLedger tenOfSixteenFree(SchedulerConfig c) {
+      return ledger(c, memorySnapshot(16 * GIB, 10 * GIB));
+    }
+
     @Test
     void aRequestMayUseExactlyAllAvailableMemoryWhenThereIsNoFloor() {
-      HostLedger l = ledger(unlimited().build(), memorySnapshot(16 * GIB, 10 * GIB));
+      HostLedger l = tenOfSixteenFree(unlimited().build());
       assertThat(placed(l.tryReserve(mem(10 * GIB)))).isEqualTo(Placement.cpu(10 * GIB, 0));
       assertThat(l.usableMemory()).isZero();
     }
 
     @Test
     void oneByteMoreThanAvailableIsRefusedAsAvailableMemory() {
-      HostLedger l = ledger(unlimited().build(), memorySnapshot(16 * GIB, 10 * GIB));
+      HostLedger l = tenOfSixteenFree(unlimited().build());
       Refusal r = onlyRefusal(l.tryReserve(mem(10 * GIB + 1)));
       assertThat(r.resource()).isEqualTo(Resource.MEMORY);
       assertThat(r.device()).isEqualTo(HostLedger.HOST);
@@ -102,17 +115,14 @@ class HostLedgerTest {
 
     @Test
     void anAdmissionMayBringMemoryDownToExactlyTheUtilizationLimit() {
-      // total 16 GiB, limit 0.75: at least 16 GiB * 0.25 = 4 GiB must stay free; 10 GiB available.
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
-      assertThat(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).usableMemory()).isEqualTo(6 * GIB);
-      placed(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(6 * GIB - 1)));
-      placed(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(6 * GIB)));
+      assertThat(tenOfSixteenFree(utilizationBinds).usableMemory()).isEqualTo(6 * GIB);
+      placed(tenOfSixteenFree(utilizationBinds).tryReserve(mem(6 * GIB - 1)));
+      placed(tenOfSixteenFree(utilizationBinds).tryReserve(mem(6 * GIB)));
     }
 
     @Test
     void oneByteBelowTheUtilizationLimitIsRefusedNamingTheRule() {
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
-      Refusal r = onlyRefusal(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(6 * GIB + 1)));
+      Refusal r = onlyRefusal(tenOfSixteenFree(utilizationBinds).tryReserve(mem(6 * GIB + 1)));
       assertThat(r.rule()).isEqualTo("utilization-limit.memory");
       assertThat(r.asked()).isEqualTo(6 * GIB + 1);
       assertThat(r.free()).as("10 GiB available minus the 4 GiB floor").isEqualTo(6 * GIB);
@@ -120,24 +130,20 @@ class HostLedgerTest {
 
     @Test
     void anAdmissionMayBringMemoryDownToExactlyTheRemainLimit() {
-      // limit 0.9 keeps only ~1.6 GiB of 16 GiB free, so the 5 GiB remain limit is the binding one.
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(5 * GIB).build();
-      placed(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(5 * GIB - 1)));
-      placed(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(5 * GIB)));
+      placed(tenOfSixteenFree(remainBinds).tryReserve(mem(5 * GIB - 1)));
+      placed(tenOfSixteenFree(remainBinds).tryReserve(mem(5 * GIB)));
     }
 
     @Test
     void oneByteBelowTheRemainLimitIsRefusedNamingTheRule() {
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(5 * GIB).build();
-      Refusal r = onlyRefusal(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(5 * GIB + 1)));
+      Refusal r = onlyRefusal(tenOfSixteenFree(remainBinds).tryReserve(mem(5 * GIB + 1)));
       assertThat(r.rule()).isEqualTo("remain-limit.memory");
       assertThat(r.free()).as("10 GiB available minus the 5 GiB remain limit").isEqualTo(5 * GIB);
     }
 
     @Test
     void moreThanIsAvailableIsRefusedAsAvailableMemoryEvenWithLimits() {
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
-      Refusal r = onlyRefusal(ledger(c, memorySnapshot(16 * GIB, 10 * GIB)).tryReserve(mem(11 * GIB)));
+      Refusal r = onlyRefusal(tenOfSixteenFree(utilizationBinds).tryReserve(mem(11 * GIB)));
       assertThat(r.rule()).isEqualTo("available memory");
       assertThat(r.free()).isEqualTo(6 * GIB);
     }
