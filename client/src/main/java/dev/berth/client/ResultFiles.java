@@ -5,11 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.berth.core.report.GroupReport;
-import dev.berth.core.report.RunReport;
-import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
-import dev.berth.core.report.Totals;
 import dev.berth.report.TaskResults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,18 +34,7 @@ final class ResultFiles {
    * @throws IllegalStateException when the file exists but cannot be read or is not a JSON object
    */
   static Optional<Map<String, Object>> resultJson(TaskReport task, Path taskDir) {
-    if (!Files.isRegularFile(taskDir.resolve(TaskResults.FILE))) {
-      return Optional.empty();
-    }
-    List<TaskReport> one = List.of(task);
-    RunReport report = new RunReport("result", RunStatus.SUCCEEDED, Instant.EPOCH, null, Totals.of(one),
-        List.of(new GroupReport(task.group(), Totals.of(one), one)));
-    Path runDir = taskDir.getParent().getParent();
-    TaskResults results = TaskResults.read(runDir, report);
-    if (!results.warnings().isEmpty()) {
-      throw new IllegalStateException(String.join("; ", results.warnings()));
-    }
-    return Optional.of(results.forTask(task.id()));
+    return TaskResults.readTask(taskDir.getParent().getParent(), task).map(values -> values);
   }
 
   /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -75,19 +76,31 @@ public record TaskResults(Map<String, Map<String, Object>> byTask, List<String> 
     List<String> warnings = new ArrayList<>();
     for (GroupReport g : report.groups()) {
       for (TaskReport t : g.tasks()) {
-        Path file = locate(runDir, t);
-        if (file == null) {
-          continue;
-        }
-        String shown = t.group() + "/" + t.id() + "/" + FILE;
         try {
-          found.put(t.id(), parse(file));
-        } catch (IOException | IllegalArgumentException e) {
-          warnings.add(shown + ": " + reason(e));
+          readTask(runDir, t).ifPresent(values -> found.put(t.id(), values));
+        } catch (IllegalStateException e) {
+          warnings.add(e.getMessage());
         }
       }
     }
     return new TaskResults(found, warnings);
+  }
+
+  /**
+   * One task's {@code result.json}, found and read as {@link #read} does; empty when the task wrote none.
+   *
+   * @throws IllegalStateException with the warning {@link #read} gives when the file cannot be read
+   */
+  public static Optional<SortedMap<String, Object>> readTask(Path runDir, TaskReport t) {
+    Path file = locate(runDir, t);
+    if (file == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Collections.unmodifiableSortedMap(parse(file)));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException(t.group() + "/" + t.id() + "/" + FILE + ": " + reason(e), e);
+    }
   }
 
   /** The results of one task, empty when it wrote none. */
