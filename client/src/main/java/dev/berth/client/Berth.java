@@ -151,7 +151,7 @@ public final class Berth implements AutoCloseable {
       this.systemTimers = new SystemTimers(e -> System.err.println("berth: timer failed: " + e));
       timers = systemTimers;
     }
-    RunSpec spec = sessionSpec(options, resumed ? opened.storedSpec().groups() : List.of());
+    RunSpec spec = sessionSpec(options, opened.storedSpec().map(RunSpec::groups).orElse(List.of()));
     this.engine = new Engine(spec, layout, executor, hostProbe, gpuProbe, clock, timers, registry).keepOpen()
         .journal(journal, SpecCodec::encode);
     opened.replay().ifPresent(this::restore);

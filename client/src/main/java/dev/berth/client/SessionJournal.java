@@ -32,14 +32,10 @@ final class SessionJournal implements Journal {
    *
    * @param journal the journal to write to, started
    * @param replay what an unfinished earlier session left, to resume; empty for a new session
+   * @param storedSpec the spec the earlier session had grown to, with every group it submitted;
+   *     empty for a new session
    */
-  record Opened(SessionJournal journal, Optional<Replay> replay) {
-
-    /** The spec the earlier session had grown to, with every group it submitted. */
-    RunSpec storedSpec() {
-      return SpecCodec.decode(replay.orElseThrow().run().specJson());
-    }
-  }
+  record Opened(SessionJournal journal, Optional<Replay> replay, Optional<RunSpec> storedSpec) {}
 
   private final SqliteJournal delegate;
   private volatile boolean detached;
@@ -68,14 +64,14 @@ final class SessionJournal implements Journal {
       if (!Files.exists(file)) {
         SqliteJournal created = SqliteJournal.create(file);
         created.start(spec.name(), SpecCodec.encode(spec), now);
-        return new Opened(new SessionJournal(created), Optional.empty());
+        return new Opened(new SessionJournal(created), Optional.empty(), Optional.empty());
       }
       SqliteJournal journal = SqliteJournal.open(file);
       try {
         Optional<Replay> replay = journal.replay();
         if (replay.isEmpty()) {
           journal.start(spec.name(), SpecCodec.encode(spec), now);
-          return new Opened(new SessionJournal(journal), Optional.empty());
+          return new Opened(new SessionJournal(journal), Optional.empty(), Optional.empty());
         }
         RunInfo run = replay.get().run();
         if (run.status().isPresent()) {
@@ -84,13 +80,13 @@ final class SessionJournal implements Journal {
               + "; its report is " + runDir.resolve("report.json") + "). Use BerthOptions.builder().fresh(true)"
               + " to move it aside and start a new session there, or give the session another name or workdir");
         }
-        Opened opened = new Opened(new SessionJournal(journal), replay);
+        RunSpec stored;
         try {
-          opened.storedSpec();
+          stored = SpecCodec.decode(run.specJson());
         } catch (IllegalArgumentException e) {
           throw new IllegalStateException(file + ": the stored session cannot be read: " + e.getMessage(), e);
         }
-        return opened;
+        return new Opened(new SessionJournal(journal), replay, Optional.of(stored));
       } catch (RuntimeException | JournalException e) {
         closeQuietly(journal);
         throw e;
