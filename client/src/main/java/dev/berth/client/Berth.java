@@ -242,7 +242,7 @@ public final class Berth implements AutoCloseable {
         handles.put(h.id(), h);
         group.add(h);
       }
-      known.put(g.name(), g.tasks().stream().map(t -> t.id().value()).toList());
+      known.put(g.name(), taskIds(g));
       unclaimed.put(g.name(), g);
       unclaimedHandles.put(g.name(), new GroupHandle(g.name(), group));
     }
@@ -331,8 +331,7 @@ public final class Berth implements AutoCloseable {
   public GroupHandle submitGroup(GroupBuilder group) {
     synchronized (lock) {
       ensureOpen();
-      GroupSpec spec = Resolver.resolve(List.of(group.pending()), visible(), options.config(), "session").get(0);
-      return register(spec);
+      return register(resolve(group.pending(), visible()));
     }
   }
 
@@ -371,9 +370,7 @@ public final class Berth implements AutoCloseable {
     synchronized (lock) {
       ensureOpen();
       String group = freeGroupName(task.id());
-      Resolver.Pending pending = new Resolver.Pending(group, new SettingValues(), List.of(task.copy()));
-      GroupSpec spec = Resolver.resolve(List.of(pending), visible(), options.config(), "session").get(0);
-      return register(spec).tasks().get(0);
+      return register(resolve(Resolver.Pending.alone(group, task), visible())).tasks().get(0);
     }
   }
 
@@ -455,10 +452,8 @@ public final class Berth implements AutoCloseable {
     Map<String, List<String>> simulated = new LinkedHashMap<>(visible());
     List<GroupSpec> out = new ArrayList<>();
     for (Object item : batch) {
-      GroupSpec spec = item instanceof Resolver.Pending p
-          ? Resolver.resolve(List.of(p), simulated, options.config(), "session").get(0)
-          : check((GroupSpec) item, simulated);
-      simulated.put(spec.name(), spec.tasks().stream().map(t -> t.id().value()).toList());
+      GroupSpec spec = item instanceof Resolver.Pending p ? resolve(p, simulated) : check((GroupSpec) item, simulated);
+      simulated.put(spec.name(), taskIds(spec));
       out.add(spec);
     }
     return out;
@@ -776,13 +771,22 @@ public final class Berth implements AutoCloseable {
     }
     handles.forEach(registry::track);
     handles.forEach(h -> this.handles.put(h.id(), h));
-    known.put(group.name(), group.tasks().stream().map(t -> t.id().value()).toList());
+    known.put(group.name(), taskIds(group));
     engine.submit(group).whenComplete((added, refused) -> {
       if (refused != null) {
         registry.refused(handles, refused);
       }
     });
     return new GroupHandle(group.name(), handles);
+  }
+
+  /** Resolves one group against what is known, with the session's configuration. */
+  private GroupSpec resolve(Resolver.Pending group, Map<String, List<String>> known) {
+    return Resolver.resolve(List.of(group), known, options.config(), "session").get(0);
+  }
+
+  private static List<String> taskIds(GroupSpec group) {
+    return group.tasks().stream().map(t -> t.id().value()).toList();
   }
 
   /** Checks a group against what is known: a free name, free ids, dependencies on known tasks. */

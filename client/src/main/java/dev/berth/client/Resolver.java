@@ -21,7 +21,13 @@ import java.util.Set;
 final class Resolver {
 
   /** A group waiting to be resolved: its name, its defaults and its tasks. */
-  record Pending(String name, SettingValues defaults, List<TaskBuilder> tasks) {}
+  record Pending(String name, SettingValues defaults, List<TaskBuilder> tasks) {
+
+    /** A copy of {@code task} alone in {@code group}, which has no defaults of its own. */
+    static Pending alone(String group, TaskBuilder task) {
+      return new Pending(group, new SettingValues(), List.of(task.copy()));
+    }
+  }
 
   private Resolver() {}
 
@@ -72,7 +78,7 @@ final class Resolver {
   /** One task alone in {@code group}; dependencies are taken as the ids written. */
   static GroupSpec standalone(String group, TaskBuilder task, SchedulerConfig config) {
     GroupBuilder.checkName(group);
-    Pending p = new Pending(group, new SettingValues(), List.of(task.copy()));
+    Pending p = Pending.alone(group, task);
     return new GroupSpec(group, List.of(spec(p, task, config, List.of(), Map.of(), false)));
   }
 
