@@ -7,10 +7,9 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
-import dev.berth.core.report.TaskReport;
-import dev.berth.core.report.Totals;
 import dev.berth.journal.SpecCodec;
 import dev.berth.report.Objective;
 import dev.berth.report.ReportFiles;
@@ -569,10 +568,9 @@ public final class Berth implements AutoCloseable {
         // a malformed result.json: the trial has no value and ranks last
       }
     }
-    List<TaskReport> reports = result.tasks().stream().map(TaskResult::report).toList();
-    Totals totals = Totals.of(reports);
-    RunReport report = new RunReport(name(), totals.succeeded() == totals.total() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
-        Instant.EPOCH, null, totals, List.of(result.report()));
+    GroupReport sweep = result.report();
+    RunReport report = new RunReport(name(), result.succeeded() ? RunStatus.SUCCEEDED : RunStatus.FAILED,
+        Instant.EPOCH, null, sweep.totals(), List.of(sweep));
     SweepTable table = SweepTable.of(report, results, objective);
     List<TuneResult.Trial> ranked = new ArrayList<>();
     for (SweepTable.Row row : table.rows()) {
