@@ -44,7 +44,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -869,17 +868,6 @@ public final class Berth implements AutoCloseable {
         }
       }
     }
-  }
-
-  static RuntimeException unwrap(ExecutionException e) {
-    Throwable cause = e.getCause();
-    if (cause instanceof IllegalArgumentException r) {
-      return new IllegalArgumentException(r.getMessage(), r);
-    }
-    if (cause instanceof RuntimeException r) {
-      return new IllegalStateException(r.getMessage(), r);
-    }
-    return new IllegalStateException(String.valueOf(cause), cause);
   }
 
   private static void closeQuietly(AutoCloseable c) {

@@ -28,7 +28,7 @@ final class Waits {
     try {
       return done.get();
     } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
+      throw unwrap(e);
     }
   }
 
@@ -37,7 +37,19 @@ final class Waits {
     try {
       return done.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
-      throw Berth.unwrap(e);
+      throw unwrap(e);
     }
+  }
+
+  /** A refused group stays an {@code IllegalArgumentException}; any other failure is the session stopping. */
+  private static RuntimeException unwrap(ExecutionException e) {
+    Throwable cause = e.getCause();
+    if (cause instanceof IllegalArgumentException r) {
+      return new IllegalArgumentException(r.getMessage(), r);
+    }
+    if (cause instanceof RuntimeException r) {
+      return new IllegalStateException(r.getMessage(), r);
+    }
+    return new IllegalStateException(String.valueOf(cause), cause);
   }
 }
