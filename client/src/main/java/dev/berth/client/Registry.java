@@ -13,6 +13,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,10 +53,10 @@ final class Registry implements RunListener {
    * a task that had ended gets its result at once; the others are tracked like new ones.
    */
   void restore(TaskHandle handle, TaskRecord task) {
-    List<AttemptReport> attempts = task.history().attempts().stream().map(AttemptReport::of).toList();
+    List<AttemptReport> attempts = attempts(task);
     handle.update(task.state(), attempts);
     if (task.state().isTerminal()) {
-      TaskResult result = new TaskResult(report(task, attempts), layout.taskDir(task.spec()), task.spec().twoStage());
+      TaskResult result = result(task, attempts);
       deliver(() -> handle.done.complete(result));
     } else {
       track(handle);
@@ -100,11 +101,11 @@ final class Registry implements RunListener {
     boolean ended = task.state().isTerminal();
     TaskHandle h = ended ? live.remove(id) : live.get(id);
     if (h != null) {
-      List<AttemptReport> attempts = task.history().attempts().stream().map(AttemptReport::of).toList();
+      List<AttemptReport> attempts = attempts(task);
       h.update(task.state(), attempts);
       if (ended) {
         unfinished.decrementAndGet();
-        TaskResult result = new TaskResult(report(task, attempts), layout.taskDir(task.spec()), task.spec().twoStage());
+        TaskResult result = result(task, attempts);
         deliver(() -> h.done.complete(result));
       }
     }
@@ -127,12 +128,18 @@ final class Registry implements RunListener {
     finished.complete(report);
   }
 
-  private TaskReport report(TaskRecord r, List<AttemptReport> attempts) {
+  private static List<AttemptReport> attempts(TaskRecord task) {
+    return task.history().attempts().stream().map(AttemptReport::of).toList();
+  }
+
+  private TaskResult result(TaskRecord r, List<AttemptReport> attempts) {
     TaskSpec s = r.spec();
     TaskStatus status = TaskStatus.of(r.state());
     String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
-    return new TaskReport(s.id().value(), s.group(), status, s.command(), layout.taskDir(s).toString(), s.params(), error,
+    Path dir = layout.taskDir(s);
+    TaskReport report = new TaskReport(s.id().value(), s.group(), status, s.command(), dir.toString(), s.params(), error,
         attempts);
+    return new TaskResult(report, dir, s.twoStage());
   }
 
   /** A failing user listener must not stop the engine: its exception goes to the thread's handler. */
