@@ -2,7 +2,6 @@ package dev.berth.client;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
@@ -217,12 +216,8 @@ public final class Berth implements AutoCloseable {
 
   /** The session's run spec: the options' name, folder, configuration, GPUs and objective, with these groups. */
   private static RunSpec sessionSpec(BerthOptions options, List<GroupSpec> groups) {
-    Reporting reporting = new Reporting(
-        options.objective().map(Objective::key),
-        options.objective().map(o -> o.goal() == Objective.Goal.MAX).orElse(true),
-        Optional.empty(), List.of());
     return new RunSpec(options.name(), options.workdir().toString(), options.config(), groups, true, options.gpus(),
-        reporting);
+        RunBuilder.reporting(options.objective().orElse(null), null, List.of()));
   }
 
   /**

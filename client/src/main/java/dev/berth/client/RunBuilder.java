@@ -113,11 +113,12 @@ public final class RunBuilder {
    */
   public RunSpec build() {
     List<GroupSpec> resolved = Resolver.resolve(groups, new LinkedHashMap<>(), config, "run");
-    Reporting reporting = new Reporting(
-        Optional.ofNullable(objective).map(Objective::key),
-        objective == null || objective.goal() == Objective.Goal.MAX,
-        Optional.ofNullable(webhook),
-        events);
-    return new RunSpec(name, workdir, config, resolved, groupsInParallel, gpus, reporting);
+    return new RunSpec(name, workdir, config, resolved, groupsInParallel, gpus, reporting(objective, webhook, events));
+  }
+
+  /** The spec's {@code objective} and {@code notify} as the core model has them; null for what is not set. */
+  static Reporting reporting(Objective objective, String webhook, List<String> events) {
+    return new Reporting(Optional.ofNullable(objective).map(Objective::key),
+        objective == null || objective.goal() == Objective.Goal.MAX, Optional.ofNullable(webhook), events);
   }
 }
