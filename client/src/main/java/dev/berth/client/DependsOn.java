@@ -3,6 +3,7 @@ package dev.berth.client;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * The tasks a task waits for ({@code after}) or whose device it follows ({@code follow}), with
@@ -54,6 +55,11 @@ public record DependsOn(List<String> tasks, boolean all, boolean success, boolea
   /** The same tasks, satisfied once they ended in any way but cancellation ({@code success} and {@code failure}). */
   public DependsOn whenEnded() {
     return new DependsOn(tasks, all, true, true);
+  }
+
+  /** The same edge with each entry passed through {@code f}, e.g. to fill a template's placeholders. */
+  DependsOn mapTasks(UnaryOperator<String> f) {
+    return new DependsOn(tasks.stream().map(f).toList(), all, success, failure);
   }
 
   /** The same tasks, satisfied only by failures ({@code success: false, failure: true}). */

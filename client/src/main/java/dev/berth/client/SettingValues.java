@@ -89,12 +89,8 @@ final class SettingValues {
   SettingValues filled(UnaryOperator<String> fill) {
     SettingValues c = copy();
     c.env.replaceAll((k, v) -> fill.apply(v));
-    if (after != null) {
-      c.after = new DependsOn(after.tasks().stream().map(fill).toList(), after.all(), after.success(), after.failure());
-    }
-    if (follow != null) {
-      c.follow = new DependsOn(follow.tasks().stream().map(fill).toList(), follow.all(), follow.success(), follow.failure());
-    }
+    c.after = after == null ? null : after.mapTasks(fill);
+    c.follow = follow == null ? null : follow.mapTasks(fill);
     return c;
   }
 
