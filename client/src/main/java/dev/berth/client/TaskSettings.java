@@ -68,10 +68,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S memoryBytes(long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("memory must be >= 0 bytes but was " + bytes);
-    }
-    values.memoryBytes = bytes;
+    values.memoryBytes = bytes("memory", bytes);
     return self();
   }
 
@@ -145,10 +142,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S retries(int retries) {
-    if (retries < 0) {
-      throw new IllegalArgumentException("retries must be a whole number >= 0 but was " + retries);
-    }
-    values.retries = retries;
+    values.retries = count("retries", retries);
     return self();
   }
 
@@ -211,10 +205,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S gpuMemoryBytes(long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException("gpu-memory must be >= 0 bytes but was " + bytes);
-    }
-    values.gpuMemoryBytes = bytes;
+    values.gpuMemoryBytes = bytes("gpu-memory", bytes);
     return self();
   }
 
@@ -233,10 +224,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S gpus(int devices) {
-    if (devices < 0) {
-      throw new IllegalArgumentException("gpus must be a whole number >= 0 but was " + devices);
-    }
-    values.gpus = devices;
+    values.gpus = count("gpus", devices);
     return self();
   }
 
@@ -311,6 +299,20 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
 
   private static String[] ids(TaskHandle... tasks) {
     return Arrays.stream(tasks).map(TaskHandle::id).toArray(String[]::new);
+  }
+
+  private static long bytes(String key, long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException(key + " must be >= 0 bytes but was " + bytes);
+    }
+    return bytes;
+  }
+
+  private static int count(String key, int n) {
+    if (n < 0) {
+      throw new IllegalArgumentException(key + " must be a whole number >= 0 but was " + n);
+    }
+    return n;
   }
 
   private static Duration nonNegative(String key, Duration d) {
