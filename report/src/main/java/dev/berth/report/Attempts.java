@@ -1,10 +1,12 @@
 package dev.berth.report;
 
 import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Times derived from attempts, shared by the tables, the CSV and the charts. */
@@ -41,16 +43,30 @@ final class Attempts {
     return reportEnd != null && reportEnd.isAfter(a.startedAt()) ? reportEnd : a.startedAt();
   }
 
+  /** An attempt that started, with its task. */
+  record Started(TaskReport task, AttemptReport attempt) {}
+
+  /** Every attempt that started, in report order. */
+  static List<Started> started(RunReport r) {
+    List<Started> out = new ArrayList<>();
+    for (GroupReport g : r.groups()) {
+      for (TaskReport t : g.tasks()) {
+        for (AttemptReport a : t.attempts()) {
+          if (a.startedAt() != null) {
+            out.add(new Started(t, a));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   /** The instant the charts start at: the run start, or the first attempt when that came earlier. */
   static Instant origin(RunReport r) {
     Instant t = r.startedAt();
-    for (var g : r.groups()) {
-      for (TaskReport task : g.tasks()) {
-        for (AttemptReport a : task.attempts()) {
-          if (a.startedAt() != null && (t == null || a.startedAt().isBefore(t))) {
-            t = a.startedAt();
-          }
-        }
+    for (Started s : started(r)) {
+      if (t == null || s.attempt().startedAt().isBefore(t)) {
+        t = s.attempt().startedAt();
       }
     }
     return t == null ? Instant.EPOCH : t;
@@ -59,16 +75,10 @@ final class Attempts {
   /** The instant the charts end at: the run end, or the last attempt end when that came later. */
   static Instant horizon(RunReport r) {
     Instant t = r.finishedAt() != null ? r.finishedAt() : origin(r);
-    for (var g : r.groups()) {
-      for (TaskReport task : g.tasks()) {
-        for (AttemptReport a : task.attempts()) {
-          if (a.startedAt() != null) {
-            Instant e = end(a, r.finishedAt());
-            if (e.isAfter(t)) {
-              t = e;
-            }
-          }
-        }
+    for (Started s : started(r)) {
+      Instant e = end(s.attempt(), r.finishedAt());
+      if (e.isAfter(t)) {
+        t = e;
       }
     }
     return t;

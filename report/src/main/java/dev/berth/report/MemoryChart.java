@@ -1,12 +1,13 @@
 package dev.berth.report;
 
+import static dev.berth.report.TimeAxis.AXIS;
+import static dev.berth.report.TimeAxis.LEFT;
+import static dev.berth.report.TimeAxis.RIGHT;
+import static dev.berth.report.TimeAxis.WIDTH;
 import static dev.berth.report.Timeline.num;
 
 import dev.berth.core.report.AttemptReport;
-import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
-import dev.berth.core.report.TaskReport;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,45 +37,34 @@ final class MemoryChart {
     }
   }
 
-  private static final double LEFT = 92;
-  private static final double RIGHT = 16;
   private static final double TOP = 10;
   private static final double PLOT = 170;
-  private static final double AXIS = 26;
 
   private final List<Series> series;
-  private final Instant origin;
-  private final long spanMs;
+  private final TimeAxis axis;
 
-  private MemoryChart(List<Series> series, Instant origin, long spanMs) {
+  private MemoryChart(List<Series> series, TimeAxis axis) {
     this.series = series;
-    this.origin = origin;
-    this.spanMs = spanMs;
+    this.axis = axis;
   }
 
   static MemoryChart of(RunReport r) {
-    Instant origin = Attempts.origin(r);
-    Instant horizon = Attempts.horizon(r);
+    TimeAxis axis = TimeAxis.of(r);
+    Instant origin = axis.origin();
     TreeMap<Instant, Long> host = new TreeMap<>();
     Map<String, TreeMap<Instant, Long>> gpus = new TreeMap<>();
-    for (GroupReport g : r.groups()) {
-      for (TaskReport t : g.tasks()) {
-        for (AttemptReport a : t.attempts()) {
-          if (a.startedAt() == null) {
-            continue;
-          }
-          Instant end = Attempts.end(a, r.finishedAt());
-          change(host, a.startedAt(), end, a.reservedMemoryBytes());
-          if (a.reservedGpuMemoryBytes() > 0) {
-            change(gpus.computeIfAbsent(a.device(), d -> new TreeMap<>()), a.startedAt(), end, a.reservedGpuMemoryBytes());
-          }
-        }
+    for (Attempts.Started s : Attempts.started(r)) {
+      AttemptReport a = s.attempt();
+      Instant end = Attempts.end(a, r.finishedAt());
+      change(host, a.startedAt(), end, a.reservedMemoryBytes());
+      if (a.reservedGpuMemoryBytes() > 0) {
+        change(gpus.computeIfAbsent(a.device(), d -> new TreeMap<>()), a.startedAt(), end, a.reservedGpuMemoryBytes());
       }
     }
     List<Series> series = new ArrayList<>();
     series.add(new Series("host memory", steps(host, origin)));
     gpus.forEach((device, deltas) -> series.add(new Series("GPU memory on " + device, steps(deltas, origin))));
-    return new MemoryChart(List.copyOf(series), origin, Math.max(1, Duration.between(origin, horizon).toMillis()));
+    return new MemoryChart(List.copyOf(series), axis);
   }
 
   List<Series> series() {
@@ -108,29 +98,28 @@ final class MemoryChart {
   }
 
   String svg() {
-    double plot = Timeline.WIDTH - LEFT - RIGHT;
     long max = Math.max(1, series.stream().mapToLong(Series::peak).max().orElse(1));
     long step = Ticks.bytesStep(max, 4);
     long top = ((max + step - 1) / step) * step;
     double height = TOP + PLOT + AXIS;
     StringBuilder s = new StringBuilder();
     s.append("<svg class=\"memory-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ")
-        .append(num(Timeline.WIDTH)).append(' ').append(num(height))
+        .append(num(WIDTH)).append(' ').append(num(height))
         .append("\" role=\"img\" aria-label=\"Reserved memory over time\">");
     for (long v = 0; v <= top; v += step) {
       double y = TOP + PLOT - PLOT * v / top;
       s.append("<line class=\"grid\" x1=\"").append(num(LEFT)).append("\" y1=\"").append(num(y)).append("\" x2=\"")
-          .append(num(Timeline.WIDTH - RIGHT)).append("\" y2=\"").append(num(y)).append("\"/>");
+          .append(num(WIDTH - RIGHT)).append("\" y2=\"").append(num(y)).append("\"/>");
       s.append("<text class=\"tick\" x=\"").append(num(LEFT - 8)).append("\" y=\"").append(num(y + 4))
           .append("\" text-anchor=\"end\">").append(v == 0 ? "0" : Formats.bytes(v)).append("</text>");
     }
-    for (long t : Ticks.time(spanMs, 10)) {
-      double x = LEFT + plot * t / spanMs;
+    for (long t : axis.ticks()) {
+      double x = axis.x(t);
       s.append("<text class=\"tick\" x=\"").append(num(x)).append("\" y=\"").append(num(TOP + PLOT + 16))
           .append("\" text-anchor=\"middle\">").append(Ticks.timeLabel(t)).append("</text>");
     }
     for (int i = 0; i < series.size(); i++) {
-      String path = path(series.get(i), plot, top);
+      String path = path(series.get(i), top);
       String colour = Palette.SERIES[i % Palette.SERIES.length];
       if (i == 0) {
         s.append("<path class=\"area\" d=\"").append(path).append(" V").append(num(TOP + PLOT)).append(" H")
@@ -143,15 +132,15 @@ final class MemoryChart {
           .append("</title></path>");
     }
     s.append("<line class=\"axis\" x1=\"").append(num(LEFT)).append("\" y1=\"").append(num(TOP + PLOT))
-        .append("\" x2=\"").append(num(Timeline.WIDTH - RIGHT)).append("\" y2=\"").append(num(TOP + PLOT)).append("\"/>");
+        .append("\" x2=\"").append(num(WIDTH - RIGHT)).append("\" y2=\"").append(num(TOP + PLOT)).append("\"/>");
     return s.append("</svg>").toString();
   }
 
-  private String path(Series sr, double plot, long top) {
+  private String path(Series sr, long top) {
     StringBuilder d = new StringBuilder();
     List<Step> steps = sr.steps();
     for (int i = 0; i < steps.size(); i++) {
-      double x = LEFT + plot * Duration.between(origin, steps.get(i).at()).toMillis() / spanMs;
+      double x = axis.x(steps.get(i).at());
       double y = TOP + PLOT - PLOT * steps.get(i).bytes() / top;
       if (i == 0) {
         d.append('M').append(num(x)).append(' ').append(num(y));
@@ -159,6 +148,6 @@ final class MemoryChart {
         d.append(" H").append(num(x)).append(" V").append(num(y));
       }
     }
-    return d.append(" H").append(num(Timeline.WIDTH - RIGHT)).toString();
+    return d.append(" H").append(num(WIDTH - RIGHT)).toString();
   }
 }

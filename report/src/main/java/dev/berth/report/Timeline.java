@@ -1,7 +1,11 @@
 package dev.berth.report;
 
+import static dev.berth.report.TimeAxis.AXIS;
+import static dev.berth.report.TimeAxis.LEFT;
+import static dev.berth.report.TimeAxis.RIGHT;
+import static dev.berth.report.TimeAxis.WIDTH;
+
 import dev.berth.core.report.AttemptReport;
-import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import java.time.Duration;
@@ -27,42 +31,29 @@ final class Timeline {
   /** One row of the chart: a device and a slot number from 1. */
   record Lane(String device, int slot, List<Bar> bars) {}
 
-  static final double WIDTH = 1000;
-  private static final double LEFT = 92;
-  private static final double RIGHT = 16;
   private static final double TOP = 6;
   private static final double LANE = 22;
   private static final double BAR = 16;
-  private static final double AXIS = 26;
 
   private final List<Lane> lanes;
-  private final Instant origin;
-  private final long spanMs;
+  private final TimeAxis axis;
 
-  private Timeline(List<Lane> lanes, Instant origin, long spanMs) {
+  private Timeline(List<Lane> lanes, TimeAxis axis) {
     this.lanes = lanes;
-    this.origin = origin;
-    this.spanMs = spanMs;
+    this.axis = axis;
   }
 
   static Timeline of(RunReport r) {
-    Instant origin = Attempts.origin(r);
-    long span = Math.max(1, Duration.between(origin, Attempts.horizon(r)).toMillis());
     Map<String, List<Bar>> byDevice = new TreeMap<>(Timeline::deviceOrder);
-    for (GroupReport g : r.groups()) {
-      for (TaskReport t : g.tasks()) {
-        for (AttemptReport a : t.attempts()) {
-          if (a.startedAt() != null) {
-            String device = a.device() == null || a.device().isBlank() ? "cpu" : a.device();
-            byDevice.computeIfAbsent(device, d -> new ArrayList<>())
-                .add(new Bar(t, a, a.startedAt(), Attempts.end(a, r.finishedAt())));
-          }
-        }
-      }
+    for (Attempts.Started s : Attempts.started(r)) {
+      AttemptReport a = s.attempt();
+      String device = a.device() == null || a.device().isBlank() ? "cpu" : a.device();
+      byDevice.computeIfAbsent(device, d -> new ArrayList<>())
+          .add(new Bar(s.task(), a, a.startedAt(), Attempts.end(a, r.finishedAt())));
     }
     List<Lane> lanes = new ArrayList<>();
     byDevice.forEach((device, bars) -> lanes.addAll(pack(device, bars)));
-    return new Timeline(lanes, origin, span);
+    return new Timeline(lanes, TimeAxis.of(r));
   }
 
   List<Lane> lanes() {
@@ -77,14 +68,13 @@ final class Timeline {
   }
 
   String svg() {
-    double plot = WIDTH - LEFT - RIGHT;
     double height = TOP + lanes.size() * LANE + AXIS;
     StringBuilder s = new StringBuilder();
     s.append("<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ")
         .append(num(WIDTH)).append(' ').append(num(height)).append("\" role=\"img\" aria-label=\"Attempts over time by device\">");
     double axisY = TOP + lanes.size() * LANE;
-    for (long t : Ticks.time(spanMs, 10)) {
-      double x = LEFT + plot * t / spanMs;
+    for (long t : axis.ticks()) {
+      double x = axis.x(t);
       s.append("<line class=\"grid\" x1=\"").append(num(x)).append("\" y1=\"").append(num(TOP))
           .append("\" x2=\"").append(num(x)).append("\" y2=\"").append(num(axisY)).append("\"/>");
       s.append("<text class=\"tick\" x=\"").append(num(x)).append("\" y=\"").append(num(axisY + 16))
@@ -101,7 +91,7 @@ final class Timeline {
           .append("\" text-anchor=\"end\">").append(Escape.html(lane.device())).append(" · ").append(lane.slot())
           .append("</text>");
       for (Bar b : lane.bars()) {
-        bar(s, b, y + (LANE - BAR) / 2, plot);
+        bar(s, b, y + (LANE - BAR) / 2);
       }
     }
     s.append("<line class=\"axis\" x1=\"").append(num(LEFT)).append("\" y1=\"").append(num(axisY))
@@ -109,9 +99,9 @@ final class Timeline {
     return s.append("</svg>").toString();
   }
 
-  private void bar(StringBuilder s, Bar b, double y, double plot) {
-    double x0 = LEFT + plot * Duration.between(origin, b.start()).toMillis() / spanMs;
-    double x1 = LEFT + plot * Duration.between(origin, b.end()).toMillis() / spanMs;
+  private void bar(StringBuilder s, Bar b, double y) {
+    double x0 = axis.x(b.start());
+    double x1 = axis.x(b.end());
     // An attempt that failed to start has no length; it still deserves a visible mark.
     double w = Math.max(2, x1 - x0);
     AttemptReport a = b.attempt();
