@@ -86,12 +86,12 @@ final class LocalRun {
       err.println("berth: " + unusable.get()); // before the journal exists: nothing of the run is started
       return ExitCodes.BAD_INPUT;
     }
-    if (fresh) {
-      RunJournal.setAside(layout.runDir(), clock.instant())
-          .ifPresent(p -> out.println("the previous run in this folder was moved to " + p));
-    }
     RunLock lock;
     try {
+      if (fresh) {
+        RunLock.setAside(layout.runDir(), ProcessHandle.current().pid(), clock.instant())
+            .ifPresent(p -> out.println("the previous run in this folder was moved to " + p));
+      }
       // Inside an allocation, the Berth that asked for it holds the lock and waits for this one.
       lock = insideAllocation ? null : RunLock.acquire(layout.runDir(), ProcessHandle.current().pid(), clock.instant());
     } catch (RunLock.LockedException e) {

@@ -10,7 +10,6 @@ import dev.berth.spi.JournalException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -115,17 +114,6 @@ final class RunJournal {
     } catch (IOException e) {
       return false;
     }
-  }
-
-  /** Moves an old run's folder aside so that nothing the user had is lost, and returns where it went. */
-  static Optional<Path> setAside(Path runDir, Instant now) throws IOException {
-    if (!Files.exists(runDir)) {
-      return Optional.empty();
-    }
-    String stamp = now.toString().replace(":", "").replace("-", "").replaceAll("\\.\\d+", "");
-    Path aside = runDir.resolveSibling(runDir.getFileName() + ".old-" + stamp);
-    Files.move(runDir, aside, StandardCopyOption.ATOMIC_MOVE);
-    return Optional.of(aside);
   }
 
   private static Opened fresh(Path file, RunSpec spec, Instant now) throws JournalException {

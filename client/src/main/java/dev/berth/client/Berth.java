@@ -181,9 +181,8 @@ public final class Berth implements AutoCloseable {
     long pid = ProcessHandle.current().pid();
     RunLock runLock;
     try {
-      if (options.fresh() && Files.isDirectory(runDir)) {
-        RunLock.acquire(runDir, pid, now).close(); // never move a live session's folder
-        SessionJournal.setAside(runDir, now);
+      if (options.fresh()) {
+        RunLock.setAside(runDir, pid, now);
       }
       Files.createDirectories(runDir);
       runLock = RunLock.acquire(runDir, pid, now);

@@ -12,11 +12,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * A session's journal, {@code <workdir>/.berth/journal.db}: the SQLite journal of a run, opened or
@@ -96,28 +94,6 @@ final class SessionJournal implements Journal {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the session journal " + file, e);
     }
-  }
-
-  /**
-   * Moves a folder that holds anything aside to {@code <folder>.old-<time>}, as
-   * {@code berth run --fresh} does, and returns where it went.
-   */
-  static Optional<Path> setAside(Path runDir, Instant now) throws IOException {
-    if (!Files.isDirectory(runDir)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> entries = Files.list(runDir)) {
-      if (entries.findAny().isEmpty()) {
-        return Optional.empty();
-      }
-    }
-    String stamp = now.toString().replace(":", "").replace("-", "").replaceAll("\\.\\d+", "");
-    Path aside = runDir.resolveSibling(runDir.getFileName() + ".old-" + stamp);
-    for (int i = 2; Files.exists(aside); i++) {
-      aside = runDir.resolveSibling(runDir.getFileName() + ".old-" + stamp + "-" + i);
-    }
-    Files.move(runDir, aside, StandardCopyOption.ATOMIC_MOVE);
-    return Optional.of(aside);
   }
 
   /**

@@ -9,11 +9,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 /**
  * The lock a running scheduler holds on its run folder ({@code .berth/lock}), so that a second
@@ -85,6 +87,34 @@ public final class RunLock implements AutoCloseable {
     HELD.put(held.key, held);
     discardStaleRequests(runDir);
     return held;
+  }
+
+  /**
+   * Moves a run folder that holds anything aside to {@code <folder>.old-<time>} ({@code -2},
+   * {@code -3}, ... when that name is taken), for a fresh start. The lock is held while the folder
+   * moves, so a live run's folder is never moved and no run can take the folder in between.
+   *
+   * @return where the folder went, or empty when there was nothing to move
+   * @throws LockedException naming the holder when a live run holds the folder
+   */
+  public static Optional<Path> setAside(Path runDir, long pid, Instant now) throws IOException, LockedException {
+    if (!Files.isDirectory(runDir)) {
+      return Optional.empty();
+    }
+    try (Stream<Path> entries = Files.list(runDir)) {
+      if (entries.findAny().isEmpty()) {
+        return Optional.empty();
+      }
+    }
+    try (RunLock held = acquire(runDir, pid, now)) {
+      String stamp = now.toString().replace(":", "").replace("-", "").replaceAll("\\.\\d+", "");
+      Path aside = runDir.resolveSibling(runDir.getFileName() + ".old-" + stamp);
+      for (int i = 2; Files.exists(aside); i++) {
+        aside = runDir.resolveSibling(runDir.getFileName() + ".old-" + stamp + "-" + i);
+      }
+      Files.move(runDir, aside, StandardCopyOption.ATOMIC_MOVE);
+      return Optional.of(aside);
+    }
   }
 
   /** Who holds the lock of this run folder, or empty when no live run holds it. */

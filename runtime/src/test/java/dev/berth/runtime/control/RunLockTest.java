@@ -57,6 +57,47 @@ class RunLockTest {
   }
 
   @Test
+  void aFolderSetAsideTwiceInOneSecondGetsTwoNamesAndKeepsItsFiles() throws Exception {
+    Path run = Files.createDirectories(dir.resolve("run"));
+    Files.writeString(run.resolve("result.json"), "first");
+
+    Path first = RunLock.setAside(run, 1, NOW).orElseThrow();
+    Files.createDirectories(run);
+    Files.writeString(run.resolve("result.json"), "second");
+    Path second = RunLock.setAside(run, 1, NOW).orElseThrow();
+
+    assertThat(first.getFileName()).hasToString("run.old-20260101T000000Z");
+    assertThat(second.getFileName()).hasToString("run.old-20260101T000000Z-2");
+    assertThat(first.resolve("result.json")).hasContent("first");
+    assertThat(second.resolve("result.json")).hasContent("second");
+    assertThat(run).doesNotExist();
+    assertThat(RunLock.holder(first)).as("the lock taken to move it is released").isEmpty();
+  }
+
+  @Test
+  void aFolderALiveRunHoldsIsNotSetAside() throws Exception {
+    Path run = Files.createDirectories(dir.resolve("live"));
+    try (RunLock lock = RunLock.acquire(run, 4242, NOW)) {
+      RunLock.LockedException e = catchThrowableOfType(RunLock.LockedException.class,
+          () -> RunLock.setAside(run, 99, NOW));
+
+      assertThat(e).isNotNull();
+      assertThat(e.getMessage()).contains("pid 4242");
+      assertThat(run).isDirectory();
+      assertThat(dir.resolve("live.old-20260101T000000Z")).doesNotExist();
+    }
+  }
+
+  @Test
+  void aMissingOrEmptyFolderIsNotSetAside() throws Exception {
+    Path empty = Files.createDirectories(dir.resolve("empty"));
+
+    assertThat(RunLock.setAside(dir.resolve("missing"), 1, NOW)).isEmpty();
+    assertThat(RunLock.setAside(empty, 1, NOW)).isEmpty();
+    assertThat(empty).isEmptyDirectory();
+  }
+
+  @Test
   void aShorterHolderLineReplacesALongerOneCompletely() throws Exception {
     RunLock.acquire(dir, 123456789, NOW).close();
 
