@@ -2,11 +2,8 @@ package dev.berth.client;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.model.TaskSpec;
-import dev.berth.core.report.AttemptReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
-import dev.berth.core.report.TaskStatus;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
@@ -53,10 +50,9 @@ final class Registry implements RunListener {
    * a task that had ended gets its result at once; the others are tracked like new ones.
    */
   void restore(TaskHandle handle, TaskRecord task) {
-    List<AttemptReport> attempts = attempts(task);
-    handle.update(task.state(), attempts);
+    TaskResult result = result(task);
+    handle.update(task.state(), result.report().attempts());
     if (task.state().isTerminal()) {
-      TaskResult result = result(task, attempts);
       deliver(() -> handle.done.complete(result));
     } else {
       track(handle);
@@ -101,11 +97,10 @@ final class Registry implements RunListener {
     boolean ended = task.state().isTerminal();
     TaskHandle h = ended ? live.remove(id) : live.get(id);
     if (h != null) {
-      List<AttemptReport> attempts = attempts(task);
-      h.update(task.state(), attempts);
+      TaskResult result = result(task);
+      h.update(task.state(), result.report().attempts());
       if (ended) {
         unfinished.decrementAndGet();
-        TaskResult result = result(task, attempts);
         deliver(() -> h.done.complete(result));
       }
     }
@@ -128,18 +123,10 @@ final class Registry implements RunListener {
     finished.complete(report);
   }
 
-  private static List<AttemptReport> attempts(TaskRecord task) {
-    return task.history().attempts().stream().map(AttemptReport::of).toList();
-  }
-
-  private TaskResult result(TaskRecord r, List<AttemptReport> attempts) {
-    TaskSpec s = r.spec();
-    TaskStatus status = TaskStatus.of(r.state());
-    String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
-    Path dir = layout.taskDir(s);
-    TaskReport report = new TaskReport(s.id().value(), s.group(), status, s.command(), dir.toString(), s.params(), error,
-        attempts);
-    return new TaskResult(report, dir, s.twoStage());
+  /** The task as report.json will show it, with stage times, and its result. */
+  private TaskResult result(TaskRecord r) {
+    Path dir = layout.taskDir(r.spec());
+    return new TaskResult(TaskReport.of(r, dir.toString()), dir, r.spec().twoStage());
   }
 
   /** A failing user listener must not stop the engine: its exception goes to the thread's handler. */

@@ -30,6 +30,20 @@ class JavaTaskTest {
   }
 
   @Test
+  void aTwoStageTasksResultReportsItsLoadAndTrainTimesAsTheRunReportDoes() throws Exception {
+    try (Berth berth = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE).build())) {
+      TaskHandle handle = berth.submit(Tasks.java("square-3", SquareTask.class).param("x", 3).memory("256MiB"));
+      TaskResult r = handle.get();
+
+      assertThat(r.succeeded()).as(r + "\n" + r.stderr()).isTrue();
+      var attempt = r.report().attempts().get(0);
+      assertThat(attempt.loadTimeMs()).as("load time").isNotNull();
+      assertThat(attempt.trainTimeMs()).as("train time").isNotNull();
+      assertThat(handle.attempts()).containsExactlyElementsOf(r.report().attempts());
+    }
+  }
+
+  @Test
   void aJavaTaskRunsTheWorkerOnThisJvmsClassPathAndSpeaksTheProtocol() {
     TaskSpec spec = Tasks.java("t", SquareTask.class, List.of("-Xmx64m")).toSpec("g", SchedulerConfig.DEFAULTS);
 

@@ -1,6 +1,5 @@
 package dev.berth.core.report;
 
-import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.RunState;
@@ -57,7 +56,8 @@ public record RunReport(
     for (GroupSpec g : state.spec().groups()) {
       List<TaskReport> tasks = new ArrayList<>();
       for (int k = 0; k < g.tasks().size(); k++) {
-        tasks.add(task(records.get(i++), workdirOf));
+        TaskRecord r = records.get(i++);
+        tasks.add(TaskReport.of(r, workdirOf.apply(r.spec())));
       }
       groups.add(new GroupReport(g.name(), Totals.of(tasks), tasks));
       all.addAll(tasks);
@@ -67,16 +67,5 @@ public record RunReport(
         ? RunStatus.CANCELLED
         : totals.succeeded() == totals.total() ? RunStatus.SUCCEEDED : RunStatus.FAILED;
     return new RunReport(state.spec().name(), status, startedAt, finishedAt, totals, groups);
-  }
-
-  private static TaskReport task(TaskRecord r, Function<TaskSpec, String> workdirOf) {
-    List<AttemptReport> attempts = new ArrayList<>();
-    for (Attempt a : r.history().attempts()) {
-      attempts.add(AttemptReport.of(a, r.history().events()));
-    }
-    TaskStatus status = TaskStatus.of(r.state());
-    String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
-    TaskSpec s = r.spec();
-    return new TaskReport(s.id().value(), s.group(), status, s.command(), workdirOf.apply(s), s.params(), error, attempts);
   }
 }
