@@ -133,7 +133,7 @@ public final class Berth implements AutoCloseable {
       this.executor = given.get();
       this.guard = null;
     } else {
-      this.guard = new ProcessGuard(new LocalProcessExecutor(), threads, name);
+      this.guard = new ProcessGuard(new LocalProcessExecutor());
       this.executor = guard;
     }
     HostProbe hostProbe = options.hostProbe().orElseGet(OshiHostProbe::new);
@@ -662,7 +662,7 @@ public final class Berth implements AutoCloseable {
     if (guard != null) {
       helpers.addAll(guard.threads());
       try {
-        guard.awaitKiller(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        guard.awaitExecutor(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       } catch (InterruptedException e) {
         interrupted = true;
       }

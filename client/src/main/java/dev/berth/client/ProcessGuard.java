@@ -1,6 +1,6 @@
 package dev.berth.client;
 
-import dev.berth.runtime.exec.ProcessTrees;
+import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
@@ -9,33 +9,23 @@ import dev.berth.spi.LaunchRequest;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Wraps the session's {@code LocalProcessExecutor} so that closing the session leaves nothing
- * behind. Terminations work as the executor's own (the whole process tree gets the polite signal at
- * once and a kill after the grace period) but the delayed kills run on this guard's thread, which
- * {@link #close()} stops after running the kills still pending, at once; and the executor's exit
- * threads are remembered so the session can wait for them to end.
+ * Wraps the session's {@link LocalProcessExecutor} so that closing the session leaves nothing
+ * behind: processes still running are killed with their trees, and the executor's exit threads are
+ * remembered so the session can wait for them to end. Terminations are the executor's own; its
+ * {@code close()} runs the kills still pending at once.
  */
 final class ProcessGuard implements Executor {
 
-  private final Executor delegate;
-  private final ScheduledThreadPoolExecutor killer;
+  private final LocalProcessExecutor delegate;
   private final Set<Thread> exitThreads = ConcurrentHashMap.newKeySet();
 
-  private final Set<Guarded> live = ConcurrentHashMap.newKeySet();
+  private final Set<Execution> live = ConcurrentHashMap.newKeySet();
   private volatile boolean abandoned;
 
-  ProcessGuard(Executor delegate, ThreadGroup group, String name) {
+  ProcessGuard(LocalProcessExecutor delegate) {
     this.delegate = delegate;
-    this.killer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(group, r, "berth-session-kill-" + name);
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   @Override
@@ -43,7 +33,7 @@ final class ProcessGuard implements Executor {
     if (abandoned) {
       throw new LaunchException("the JVM is shutting down", null);
     }
-    Guarded[] self = new Guarded[1];
+    Execution[] self = new Execution[1];
     Execution e = delegate.launch(request, code -> {
       exitThreads.add(Thread.currentThread());
       synchronized (self) {
@@ -56,14 +46,13 @@ final class ProcessGuard implements Executor {
         onExit.exited(code);
       }
     });
-    Guarded g = new Guarded(e);
     synchronized (self) {
       if (e.isAlive()) {
-        self[0] = g;
-        live.add(g);
+        self[0] = e;
+        live.add(e);
       }
     }
-    return g;
+    return e;
   }
 
   /**
@@ -71,8 +60,8 @@ final class ProcessGuard implements Executor {
    * abnormally, nothing else would.
    */
   void killRemaining() {
-    for (Guarded g : List.copyOf(live)) {
-      g.execution.terminate(0);
+    for (Execution e : List.copyOf(live)) {
+      e.terminate(0);
     }
   }
 
@@ -87,13 +76,11 @@ final class ProcessGuard implements Executor {
     killRemaining();
   }
 
-  /** Closes the executor, kills what still waits for its kill, and stops the kill thread. */
+  /** Kills what still runs, then closes the executor, which kills what still waits for its kill. */
   @Override
   public void close() {
     killRemaining();
     delegate.close();
-    List<Runnable> pending = killer.shutdownNow();
-    pending.forEach(Runnable::run);
   }
 
   /** The threads that reported exits, to wait for after {@link #close()}. */
@@ -101,42 +88,8 @@ final class ProcessGuard implements Executor {
     return List.copyOf(exitThreads);
   }
 
-  /** Waits up to {@code millis} for the kill thread to end. */
-  void awaitKiller(long millis) throws InterruptedException {
-    killer.awaitTermination(millis, TimeUnit.MILLISECONDS);
-  }
-
-  private final class Guarded implements Execution {
-    private final Execution execution;
-
-    Guarded(Execution execution) {
-      this.execution = execution;
-    }
-
-    @Override
-    public long pid() {
-      return execution.pid();
-    }
-
-    @Override
-    public boolean isAlive() {
-      return execution.isAlive();
-    }
-
-    @Override
-    public void terminate(long graceMillis) {
-      var root = execution.pid() > 0 ? ProcessHandle.of(execution.pid()) : java.util.Optional.<ProcessHandle>empty();
-      if (graceMillis <= 0 || root.isEmpty() || !execution.isAlive()) {
-        execution.terminate(graceMillis);
-        return;
-      }
-      Set<ProcessHandle> tree = ProcessTrees.of(root.get());
-      ProcessTrees.terminate(tree);
-      try {
-        killer.schedule(() -> ProcessTrees.killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
-      } catch (RejectedExecutionException closed) {
-        ProcessTrees.killAlive(tree);
-      }
-    }
+  /** Waits up to {@code millis} for the executor's threads to end. */
+  void awaitExecutor(long millis) throws InterruptedException {
+    delegate.awaitTermination(millis);
   }
 }

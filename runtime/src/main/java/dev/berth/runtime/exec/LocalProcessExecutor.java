@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -83,14 +84,26 @@ public final class LocalProcessExecutor implements Executor {
   }
 
   /**
-   * Stops the exit and kill threads once their queued work is done: forced kills already scheduled
-   * by {@link Execution#terminate(long)} still happen, but exits after this call are not reported.
-   * Running processes are not touched.
+   * Stops the exit and kill threads: forced kills that {@link Execution#terminate(long)} scheduled
+   * happen at once, on the calling thread, rather than after their grace (better an early kill than
+   * a process tree that outlives its scheduler); exits after this call are not reported. Running
+   * processes nobody terminated are not touched.
    */
   @Override
   public void close() {
     exitThreads.shutdown();
-    killTimer.shutdown();
+    killTimer.shutdownNow().forEach(Runnable::run);
+  }
+
+  /**
+   * Waits, after {@link #close()}, until the exit and kill threads have ended.
+   *
+   * @return whether they ended within {@code millis}
+   */
+  public boolean awaitTermination(long millis) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    return exitThreads.awaitTermination(millis, TimeUnit.MILLISECONDS)
+        && killTimer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   /**
