@@ -1,6 +1,5 @@
 package dev.berth.cli;
 
-import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -37,7 +36,8 @@ final class PlanPrinter {
             "  %-" + width + "s  %s%s%s%s%n",
             t.id(),
             jobs ? cluster.sbatchOptions(t) + "  " : String.format("mem %-9s cpus %-5s %s",
-                ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()), gpu(t.gpu())),
+                ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()),
+                t.gpu().wantsGpu() ? t.gpu().describe() + "  " : ""),
             t.priority() != 0 ? "prio " + t.priority() + "  " : "",
             t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",
             String.join(" ", quoted(t.command())));
@@ -58,15 +58,6 @@ final class PlanPrinter {
         DurationText.format(c.interval()));
   }
 
-  private static String gpu(GpuRequest g) {
-    if (!g.wantsGpu()) {
-      return "";
-    }
-    String what = g.wholeDevices() > 0 ? g.wholeDevices() + " whole gpu" : "gpu-mem " + ByteSize.format(g.memoryBytes());
-    String where = g.pinned().isPresent() ? " on cuda:" + g.pinned().getAsInt()
-        : g.targets().isEmpty() ? "" : " of " + g.targets();
-    return what + where + "  ";
-  }
 
   private static String trim(double cpus) {
     return cpus == Math.rint(cpus) ? Long.toString((long) cpus) : Double.toString(cpus);

@@ -1,6 +1,5 @@
 package dev.berth.client;
 
-import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskSpec;
@@ -56,7 +55,7 @@ public record Plan(String run, List<Plan.Entry> tasks) {
     for (GroupSpec g : groups) {
       for (TaskSpec t : g.tasks()) {
         entries.add(new Entry(g.name(), t.id().value(), t.command(), t.resources().memoryBytes(), t.resources().cpus(),
-            gpu(t.gpu()), t.priority(), t.dependsOn().stream().map(Object::toString).toList(), t.twoStage()));
+            t.gpu().describe(), t.priority(), t.dependsOn().stream().map(Object::toString).toList(), t.twoStage()));
       }
     }
     return new Plan(run, entries);
@@ -77,15 +76,5 @@ public record Plan(String run, List<Plan.Entry> tasks) {
           String.join(" ", e.command())));
     }
     return out.toString();
-  }
-
-  private static String gpu(GpuRequest g) {
-    if (!g.wantsGpu()) {
-      return "";
-    }
-    String what = g.wholeDevices() > 0 ? g.wholeDevices() + " whole gpu" : "gpu-mem " + ByteSize.format(g.memoryBytes());
-    String where = g.pinned().isPresent() ? " on cuda:" + g.pinned().getAsInt()
-        : g.targets().isEmpty() ? "" : " of " + g.targets();
-    return what + where;
   }
 }

@@ -1,5 +1,6 @@
 package dev.berth.core.model;
 
+import dev.berth.core.units.ByteSize;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,6 +58,19 @@ public record GpuRequest(
   /** Whether the task needs a GPU at all. */
   public boolean wantsGpu() {
     return memoryBytes > 0 || wholeDevices > 0;
+  }
+
+  /**
+   * For people, as plans show it: {@code "gpu-mem 8 GiB of [0, 1]"}, {@code "2 whole gpu on cuda:1"};
+   * empty when the task needs no GPU.
+   */
+  public String describe() {
+    if (!wantsGpu()) {
+      return "";
+    }
+    String what = wholeDevices > 0 ? wholeDevices + " whole gpu" : "gpu-mem " + ByteSize.format(memoryBytes);
+    String where = pinned.isPresent() ? " on cuda:" + pinned.getAsInt() : targets.isEmpty() ? "" : " of " + targets;
+    return what + where;
   }
 
   /** Whether device {@code index} is allowed by the pin and the targets. */
