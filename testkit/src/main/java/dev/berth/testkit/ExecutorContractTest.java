@@ -29,9 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * What every {@link Executor} must do, written once for the real executor and the fake.
  *
  * <p>The tests speak a small vocabulary of programs ("exits with 3", "runs until terminated",
- * "prints hello and err", ...); a subclass says how each is written as a command. A real executor
- * runs the command; a fake one is told how to act it out by {@link #play}. Tests of effects on the
- * file system are skipped unless {@link #startsRealProcesses()}.
+ * "prints hello and err", ...). By default each is written as a standard POSIX command ({@code sh},
+ * {@code printenv}, {@code pwd}, {@code sleep}), so an executor that runs real processes only supplies
+ * itself through {@link #executor()}. A fake writes the programs its own way and is told how to act
+ * each out by {@link #play}; tests of effects on the file system are skipped unless
+ * {@link #startsRealProcesses()}.
  */
 public abstract class ExecutorContractTest {
 
@@ -47,25 +49,39 @@ public abstract class ExecutorContractTest {
   protected abstract Executor executor();
 
   /** A command that exits at once with {@code code} (0 to 125). */
-  protected abstract List<String> exitingWith(int code);
+  protected List<String> exitingWith(int code) {
+    return code == 0 ? List.of("true") : List.of("sh", "-c", "exit " + code);
+  }
 
   /** A command that runs until terminated and dies from the polite signal (exit 143). */
-  protected abstract List<String> runningUntilTerminated();
+  protected List<String> runningUntilTerminated() {
+    return List.of("sleep", "1000");
+  }
 
   /** A command that writes {@code "hello\n"} to standard output and {@code "err\n"} to error, then exits 0. */
-  protected abstract List<String> printingHelloAndErr();
+  protected List<String> printingHelloAndErr() {
+    return List.of("sh", "-c", "echo hello; echo err >&2");
+  }
 
   /** A command that writes the value of the variable {@code name} and a newline to standard output, then exits 0. */
-  protected abstract List<String> printingVariable(String name);
+  protected List<String> printingVariable(String name) {
+    return List.of("printenv", name);
+  }
 
   /** A command that writes its absolute working directory and a newline to standard output, then exits 0. */
-  protected abstract List<String> printingWorkingDirectory();
+  protected List<String> printingWorkingDirectory() {
+    return List.of("pwd");
+  }
 
   /** A command whose program does not exist; a fake arranges here for the launch of {@code task} to fail. */
-  protected abstract List<String> missingProgram(TaskId task);
+  protected List<String> missingProgram(TaskId task) {
+    return List.of("berth-no-such-program-" + task);
+  }
 
-  /** Whether launched commands really run, so that folders and output files can be checked. */
-  protected abstract boolean startsRealProcesses();
+  /** Whether launched commands really run, so that folders and output files can be checked; by default they do. */
+  protected boolean startsRealProcesses() {
+    return true;
+  }
 
   /** Lets a launched process act out its command; a real process needs nothing, so by default nothing. */
   protected void play(LaunchRequest request, Execution execution) {}
