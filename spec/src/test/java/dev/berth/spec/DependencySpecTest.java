@@ -52,15 +52,16 @@ class DependencySpecTest {
           tasks:
       """;
 
-  private RunSpec evalTask(String settings) throws SpecException {
-    return load(PREP_AND_TRAIN + "      - {id: eval, command: [x], " + settings + "}\n");
+  /** Task {@code eval} with {@code settings}, in a group after prep (task prep) and train (train-1, train-2). */
+  private TaskSpec evalTask(String settings) throws SpecException {
+    return task(load(PREP_AND_TRAIN + "      - {id: eval, command: [x], " + settings + "}\n"), "eval");
   }
 
   // ---- the forms ----
 
   @Test
   void aListMeansAllOfThemMustHaveSucceeded() throws SpecException {
-    Dependency d = task(evalTask("after: [prep, \"train-*\"]"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: [prep, \"train-*\"]").after().orElseThrow();
 
     assertThat(ids(d)).containsExactly("prep", "train-1", "train-2");
     assertThat(d.all()).isTrue();
@@ -70,35 +71,35 @@ class DependencySpecTest {
 
   @Test
   void aSingleIdIsAListOfOne() throws SpecException {
-    Dependency d = task(evalTask("after: prep"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: prep").after().orElseThrow();
 
     assertThat(d).isEqualTo(Dependency.allSucceeded(List.of(TaskId.of("prep"))));
   }
 
   @Test
   void theMappingFormSetsTheFlags() throws SpecException {
-    Dependency d = task(evalTask("after: {tasks: [prep], success: false, failure: true}"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: {tasks: [prep], success: false, failure: true}").after().orElseThrow();
 
     assertThat(d).isEqualTo(new Dependency(List.of(TaskId.of("prep")), true, false, true));
   }
 
   @Test
   void allFalseMeansAnyOne() throws SpecException {
-    Dependency d = task(evalTask("after: {tasks: [train-1, train-2], all: false}"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: {tasks: [train-1, train-2], all: false}").after().orElseThrow();
 
     assertThat(d).isEqualTo(new Dependency(List.of(TaskId.of("train-1"), TaskId.of("train-2")), false, true, false));
   }
 
   @Test
   void theMappingFormTakesASingleIdToo() throws SpecException {
-    Dependency d = task(evalTask("after: {tasks: prep, failure: true}"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: {tasks: prep, failure: true}").after().orElseThrow();
 
     assertThat(d).isEqualTo(new Dependency(List.of(TaskId.of("prep")), true, true, true));
   }
 
   @Test
   void followTakesTheSameForms() throws SpecException {
-    TaskSpec t = task(evalTask("follow: [train-2], after: {tasks: [prep], failure: true}"), "eval");
+    TaskSpec t = evalTask("follow: [train-2], after: {tasks: [prep], failure: true}");
 
     assertThat(t.follow()).contains(Dependency.allSucceeded(List.of(TaskId.of("train-2"))));
     assertThat(t.after()).contains(new Dependency(List.of(TaskId.of("prep")), true, true, true));
@@ -107,7 +108,7 @@ class DependencySpecTest {
 
   @Test
   void aTaskWithoutAfterOrFollowHasNoEdges() throws SpecException {
-    TaskSpec t = task(evalTask("cpus: 1"), "eval");
+    TaskSpec t = evalTask("cpus: 1");
 
     assertThat(t.after()).isEmpty();
     assertThat(t.follow()).isEmpty();
@@ -207,7 +208,7 @@ class DependencySpecTest {
 
   @Test
   void repeatedMatchesAreListedOnce() throws SpecException {
-    Dependency d = task(evalTask("after: [train-1, \"train-*\", \"group:train\"]"), "eval").after().orElseThrow();
+    Dependency d = evalTask("after: [train-1, \"train-*\", \"group:train\"]").after().orElseThrow();
 
     assertThat(ids(d)).containsExactly("train-1", "train-2");
   }
