@@ -1,9 +1,11 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.json;
+import static dev.berth.cli.RunFiles.report;
+import static dev.berth.cli.RunFiles.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,16 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DependencyRunTest {
 
   @TempDir Path dir;
-
-  private Path spec(String body) throws IOException {
-    Path file = dir.resolve("spec.yaml");
-    Files.writeString(file, "name: dag\nworkdir: " + dir.resolve("out") + "\n" + body);
-    return file;
-  }
-
-  private JsonNode report() throws IOException {
-    return new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
-  }
 
   private static JsonNode task(JsonNode report, String id) {
     for (JsonNode g : report.get("groups")) {
@@ -58,7 +50,7 @@ class DependencyRunTest {
 
   @Test
   void aSmallDagRunsFailuresCleanupsUnreachablesRetriesAndTimeoutsAsTheSpecSays() throws IOException {
-    Path spec = spec(CONFIG + """
+    Path spec = spec(dir, "dag", CONFIG + """
         groups:
           - name: main
             cpus: 0.1
@@ -97,7 +89,7 @@ class DependencyRunTest {
     Duration took = Duration.between(before, Instant.now());
 
     assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
-    JsonNode report = report();
+    JsonNode report = report(dir);
     assertThat(report.get("status").asText()).isEqualTo("FAILED");
 
     assertThat(task(report, "prep").get("status").asText()).isEqualTo("SUCCEEDED");
@@ -109,7 +101,7 @@ class DependencyRunTest {
     assertThat(broken.get("attempts").get(0).get("exitCode").asInt()).isEqualTo(3);
 
     assertThat(task(report, "cleanup").get("status").asText()).isEqualTo("SUCCEEDED");
-    JsonNode seen = new ObjectMapper().readTree(dir.resolve("out/main/cleanup/seen.json").toFile());
+    JsonNode seen = json(dir.resolve("out/main/cleanup/seen.json"));
     assertThat(seen.get("broken").get("status").asText()).isEqualTo("FAILED");
     assertThat(seen.get("broken").get("dir").asText()).isEqualTo(dir.resolve("out/main/broken").toString());
     assertThat(seen.get("broken").get("group").asText()).isEqualTo("main");
@@ -145,7 +137,7 @@ class DependencyRunTest {
 
   @Test
   void groupsInParallelLetALaterGroupsTaskRunBeforeAnEarlierGroupsTaskThatNeedsIt() throws IOException {
-    Path spec = spec(CONFIG + """
+    Path spec = spec(dir, "dag", CONFIG + """
         groups-in-parallel: true
         groups:
           - name: eval
@@ -168,7 +160,7 @@ class DependencyRunTest {
 
   @Test
   void aSpecWithACycleExitsTwoNamingTheCycleAndStartsNothing() throws IOException {
-    Path spec = spec(CONFIG + """
+    Path spec = spec(dir, "dag", CONFIG + """
         groups:
           - name: g
             tasks:
@@ -204,7 +196,7 @@ class DependencyRunTest {
 
   @Test
   void aCancelRequestLeftOverFromAnEarlierRunDoesNotCancelTheNextRun() throws IOException {
-    Path spec = spec(CONFIG + """
+    Path spec = spec(dir, "dag", CONFIG + """
         groups:
           - name: g
             tasks:
@@ -217,7 +209,7 @@ class DependencyRunTest {
     CliRunner run = CliRunner.berth("run", "--no-progress", spec.toString());
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
-    assertThat(report().get("status").asText()).isEqualTo("SUCCEEDED");
+    assertThat(report(dir).get("status").asText()).isEqualTo("SUCCEEDED");
     assertThat(stale).doesNotExist();
   }
 
@@ -226,7 +218,7 @@ class DependencyRunTest {
     Path fifo = dir.resolve("started.fifo");
     Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
     assertThat(mk.waitFor(10, TimeUnit.SECONDS)).isTrue();
-    Path spec = spec(CONFIG + """
+    Path spec = spec(dir, "dag", CONFIG + """
         groups:
           - name: g
             cpus: 0.1
@@ -261,7 +253,7 @@ class DependencyRunTest {
 
     CliRunner finished = run.get(60, TimeUnit.SECONDS);
     assertThat(finished.exitCode).as(finished.out + finished.err).isEqualTo(1);
-    JsonNode report = report();
+    JsonNode report = report(dir);
     assertThat(task(report, "long").get("status").asText()).isEqualTo("CANCELLED");
     assertThat(task(report, "long").get("error").asText()).isEqualTo("enough");
     assertThat(task(report, "next").get("status").asText()).isEqualTo("CANCELLED");

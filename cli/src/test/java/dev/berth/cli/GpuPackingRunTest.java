@@ -1,9 +1,9 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,7 +56,7 @@ class GpuPackingRunTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
-    JsonNode report = new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
+    JsonNode report = report(dir);
     assertThat(report.get("devices")).allSatisfy(d -> assertThat(d.get("simulated").asBoolean()).isTrue());
     record Interval(String device, Instant start, Instant end, long bytes) {}
     List<Interval> intervals = new ArrayList<>();

@@ -1,9 +1,9 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -47,8 +47,7 @@ class OomRetryRunTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
-    JsonNode tasks = new ObjectMapper().readTree(dir.resolve("out/report.json").toFile())
-        .get("groups").get(0).get("tasks");
+    JsonNode tasks = report(dir).get("groups").get(0).get("tasks");
     JsonNode gpu = tasks.get(0).get("attempts");
     assertThat(tasks.get(0).get("status").asText()).isEqualTo("SUCCEEDED");
     assertThat(gpu).hasSize(2);

@@ -1,9 +1,9 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ class ResumeFaultInjectionTest {
     assertThat(p.exitValue()).as("trial %d: the last resume ends the run (after %d kills): %s", trial, kills,
         Files.readString(lastLog)).isZero();
 
-    JsonNode report = new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
+    JsonNode report = report(dir);
     assertThat(report.get("status").asText()).as("trial %d", trial).isEqualTo("SUCCEEDED");
     for (JsonNode group : report.get("groups")) {
       for (JsonNode task : group.get("tasks")) {

@@ -1,9 +1,10 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.report;
+import static dev.berth.cli.RunFiles.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,19 +15,9 @@ class RunCommandTest {
 
   @TempDir Path dir;
 
-  private Path spec(String body) throws IOException {
-    Path file = dir.resolve("spec.yaml");
-    Files.writeString(file, "name: t\nworkdir: " + dir.resolve("out") + "\n" + body);
-    return file;
-  }
-
-  private JsonNode report() throws IOException {
-    return new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
-  }
-
   @Test
   void aRunWhoseTasksAllSucceedExitsZeroAndWritesTheReport() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
         groups:
           - name: prepare
@@ -44,7 +35,7 @@ class RunCommandTest {
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
     assertThat(run.out).contains("SUCCEEDED").contains("4 tasks: 4 succeeded, 0 failed");
-    JsonNode report = report();
+    JsonNode report = report(dir);
     assertThat(report.get("run").asText()).isEqualTo("t");
     assertThat(report.get("status").asText()).isEqualTo("SUCCEEDED");
     assertThat(report.get("startedAt").asText()).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
@@ -65,7 +56,7 @@ class RunCommandTest {
 
   @Test
   void aFailingTaskMakesTheRunExitOneAndIsReportedWithItsError() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
         groups:
           - name: g
@@ -80,16 +71,16 @@ class RunCommandTest {
 
     assertThat(run.exitCode).isEqualTo(1);
     assertThat(run.out).contains("FAILED").contains("bad: exited with code 3");
-    JsonNode bad = report().get("groups").get(0).get("tasks").get(1);
+    JsonNode bad = report(dir).get("groups").get(0).get("tasks").get(1);
     assertThat(bad.get("status").asText()).isEqualTo("FAILED");
     assertThat(bad.get("error").asText()).isEqualTo("exited with code 3");
     assertThat(bad.get("attempts").get(0).get("exitCode").asInt()).isEqualTo(3);
-    assertThat(report().get("status").asText()).isEqualTo("FAILED");
+    assertThat(report(dir).get("status").asText()).isEqualTo("FAILED");
   }
 
   @Test
   void aProgramThatDoesNotExistFailsItsTaskWithoutStoppingTheOthers() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
         groups:
           - name: g
@@ -103,7 +94,7 @@ class RunCommandTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).isEqualTo(1);
-    JsonNode tasks = report().get("groups").get(0).get("tasks");
+    JsonNode tasks = report(dir).get("groups").get(0).get("tasks");
     assertThat(tasks.get(0).get("error").asText()).startsWith("could not start");
     assertThat(tasks.get(0).get("attempts").get(0).get("outcome").asText()).isEqualTo("START_FAILED");
     assertThat(tasks.get(1).get("status").asText()).isEqualTo("SUCCEEDED");
@@ -111,7 +102,7 @@ class RunCommandTest {
 
   @Test
   void aTaskThatCanNeverFitFailsAtOnceWithTheReason() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         groups:
           - name: g
             tasks:
@@ -123,13 +114,13 @@ class RunCommandTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).isEqualTo(1);
-    assertThat(report().get("groups").get(0).get("tasks").get(0).get("error").asText())
+    assertThat(report(dir).get("groups").get(0).get("tasks").get(0).get("error").asText())
         .startsWith("can never be placed: cpus on host");
   }
 
   @Test
   void aBadSpecExitsTwoWithOneLineNamingTheFieldAndStartsNothing() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         groups:
           - name: g
             tasks:
@@ -156,7 +147,7 @@ class RunCommandTest {
 
   @Test
   void aBadOverrideExitsTwoNamingSet() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         groups:
           - name: g
             tasks:
@@ -172,7 +163,7 @@ class RunCommandTest {
 
   @Test
   void aDryRunPrintsThePlanAndStartsNothing() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         groups:
           - name: g
             tasks:
@@ -191,7 +182,7 @@ class RunCommandTest {
 
   @Test
   void validatePrintsTheExpandedTaskList() throws IOException {
-    Path spec = spec("""
+    Path spec = spec(dir, "t", """
         groups:
           - name: g
             tasks:

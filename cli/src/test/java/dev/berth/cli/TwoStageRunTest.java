@@ -1,10 +1,11 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.RunFiles.json;
+import static dev.berth.cli.RunFiles.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,10 +23,6 @@ class TwoStageRunTest {
   private static final Path REPO = Path.of("").toAbsolutePath().getParent();
 
   @TempDir Path dir;
-
-  private JsonNode report() throws Exception {
-    return new ObjectMapper().readTree(dir.resolve("out/report.json").toFile());
-  }
 
   @Test
   void aPythonTaskTrainsAgainOnAGpuAfterAnOutOfMemoryWithoutReloading() throws Exception {
@@ -54,14 +51,13 @@ class TwoStageRunTest {
     CliRunner run = CliRunner.berth("run", spec.toString());
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
-    JsonNode task = report().get("groups").get(0).get("tasks").get(0);
+    JsonNode task = report(dir).get("groups").get(0).get("tasks").get(0);
     assertThat(task.get("attempts")).as("one process: the OOM did not restart it").hasSize(1);
-    JsonNode result = new ObjectMapper().readTree(dir.resolve("out/g/fit/result.json").toFile());
+    JsonNode result = json(dir.resolve("out/g/fit/result.json"));
     assertThat(result.get("trains").asInt()).as("trained twice in the same process").isEqualTo(2);
     assertThat(result.get("device").asText()).startsWith("cuda:");
     assertThat(result.get("slope").asDouble()).isBetween(2.9, 3.1);
-    assertThat(new ObjectMapper().readTree(dir.resolve("out/g/fit/items.json").toFile()).get("samples").asInt())
-        .isEqualTo(2000);
+    assertThat(json(dir.resolve("out/g/fit/items.json")).get("samples").asInt()).isEqualTo(2000);
   }
 
   @Test
@@ -108,7 +104,7 @@ class TwoStageRunTest {
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
     for (int n : List.of(3, 4)) {
-      JsonNode result = new ObjectMapper().readTree(dir.resolve("out/g/sq-" + n + "/result.json").toFile());
+      JsonNode result = json(dir.resolve("out/g/sq-" + n + "/result.json"));
       assertThat(result.get("square").asInt()).isEqualTo(n * n);
       assertThat(result.get("device").asText()).isEqualTo("cpu");
     }
