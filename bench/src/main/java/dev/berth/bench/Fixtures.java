@@ -49,7 +49,7 @@ final class Fixtures {
     return new String(s.toCharArray());
   }
 
-  /** Releases every task (QUEUED to INIT), as the first decision pass of the group does. */
+  /** Releases every task (QUEUED to READY), as the first decision pass of the group does. */
   static void releaseAll(RunState state) {
     for (TaskRecord r : state.tasks()) {
       state.apply(r.spec().id(), new TaskEvent.Released(T0));

@@ -102,7 +102,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
     if (!event.target().isTerminal()) {
       return;
     }
-    if (task.state() == TaskState.EXITED) {
+    if (task.state() == TaskState.SUCCEEDED) {
       g.succeeded++;
     } else {
       g.failed++;

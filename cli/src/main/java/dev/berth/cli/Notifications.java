@@ -125,7 +125,7 @@ final class Notifications implements RunListener, AutoCloseable {
     if (!event.target().isTerminal()) {
       return;
     }
-    if (webhook != null && task.state() != TaskState.EXITED) {
+    if (webhook != null && task.state() != TaskState.SUCCEEDED) {
       RunReport report = report();
       report.groups().stream().flatMap(g -> g.tasks().stream())
           .filter(t -> t.id().equals(task.spec().id().value())).findFirst()

@@ -97,7 +97,7 @@ final class StatusCommand implements Callable<Integer> {
       r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
       if (waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
         n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
-      } else if ((r.state() == TaskState.INIT || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
+      } else if ((r.state() == TaskState.READY || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
         n.put("waitingFor", waiting.get("blockedBy").asText());
       }
     }

@@ -53,7 +53,7 @@ public final class TaskHandle {
     return workdir;
   }
 
-  /** Where the task is now: {@code QUEUED}, {@code INIT}, {@code RUNNING}, ..., {@code EXITED}, {@code EXCEPTION}. */
+  /** Where the task is now: {@code QUEUED}, {@code READY}, {@code RUNNING}, ..., {@code SUCCEEDED}, {@code FAILED}. */
   public TaskState state() {
     return state;
   }

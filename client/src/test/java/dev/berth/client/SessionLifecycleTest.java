@@ -163,7 +163,7 @@ class SessionLifecycleTest {
       Files.createFile(h.workdir().resolve("go"));
 
       assertThat(h.get(Duration.ofSeconds(10)).succeeded()).isTrue();
-      assertThat(h.state()).isEqualTo(TaskState.EXITED);
+      assertThat(h.state()).isEqualTo(TaskState.SUCCEEDED);
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,7 +19,7 @@ import java.util.Map;
  * {"at":"...","target":"LOADING","type":"staged"}
  * {"at":"...","placement":{...},"train":2,"type":"trained"}
  * {"at":"...","message":"CUDA out of memory","outcome":"GPU_OOM","stage":"TRAIN","type":"reported"}
- * {"at":"...","exit-code":1,"message":"exit code 1","outcome":"FAILED","target":"INIT","type":"ended"}
+ * {"at":"...","exit-code":1,"message":"exit code 1","outcome":"FAILED","target":"READY","type":"ended"}
  * {"at":"...","reason":"cancelled by the user","target":"CANCELLED","type":"settled"}
  * </pre>
  *
@@ -111,20 +112,30 @@ public final class EventCodec {
           f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
           f.bool("two-stage"));
       case "submitted" -> new TaskEvent.Submitted(f.instant("at"), f.intValue("attempt"), f.string("cluster-id"));
-      case "staged" -> new TaskEvent.Staged(f.instant("at"), f.enumValue("target", TaskState.class));
+      case "staged" -> new TaskEvent.Staged(f.instant("at"), target(f));
       case "trained" -> new TaskEvent.Trained(f.instant("at"), f.intValue("train"), placement(f.object("placement")));
       case "reported" -> new TaskEvent.Reported(
           f.instant("at"), f.enumValue("outcome", Outcome.class), f.string("stage"), f.string("message"));
       case "ended" -> new TaskEvent.Ended(
           f.instant("at"), f.enumValue("outcome", Outcome.class),
           f.present("exit-code") ? f.intValue("exit-code") : null, f.stringOrNull("message"),
-          f.enumValue("target", TaskState.class));
+          target(f));
       case "settled" -> new TaskEvent.Settled(
-          f.instant("at"), f.enumValue("target", TaskState.class), f.string("reason"));
+          f.instant("at"), target(f), f.string("reason"));
       default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended or settled");
     };
     f.done();
     return event;
+  }
+
+  /** The target state, also under the names an older Berth wrote (see {@link TaskState#named}). */
+  private static TaskState target(Fields f) {
+    String name = f.string("target");
+    try {
+      return TaskState.named(name);
+    } catch (IllegalArgumentException e) {
+      throw f.wrong("target", "one of " + List.of(TaskState.values()));
+    }
   }
 
   private static Json placement(Placement p) {

@@ -1,7 +1,7 @@
 package dev.berth.journal;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.RetryPolicy;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskId;

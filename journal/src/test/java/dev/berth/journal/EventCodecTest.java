@@ -24,9 +24,9 @@ class EventCodecTest {
     assertThat(EventCodec.encode(new TaskEvent.Launched(AT, 2, new Placement("cuda:1", 10, 1500, 20), 77, true)))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"attempt\":2,\"pid\":77,\"placement\":{\"device\":"
             + "\"cuda:1\",\"gpu-memory\":20,\"memory\":10,\"milli-cpus\":1500},\"two-stage\":true,\"type\":\"launched\"}");
-    assertThat(EventCodec.encode(new TaskEvent.Ended(AT, Outcome.START_FAILED, null, null, TaskState.EXCEPTION)))
+    assertThat(EventCodec.encode(new TaskEvent.Ended(AT, Outcome.START_FAILED, null, null, TaskState.FAILED)))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"exit-code\":null,\"message\":null,"
-            + "\"outcome\":\"START_FAILED\",\"target\":\"EXCEPTION\",\"type\":\"ended\"}");
+            + "\"outcome\":\"START_FAILED\",\"target\":\"FAILED\",\"type\":\"ended\"}");
     assertThat(EventCodec.encode(new TaskEvent.Submitted(AT, 2, "23_1")))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"attempt\":2,\"cluster-id\":\"23_1\","
             + "\"type\":\"submitted\"}");
@@ -81,6 +81,23 @@ class EventCodecTest {
   }
 
   @Test
+  void aJournalWrittenWithTheOldStateNamesStillReads() {
+    String at = "\"at\":\"2024-05-01T10:00:00Z\"";
+    assertThat(EventCodec.decode("{" + at + ",\"exit-code\":0,\"message\":null,\"outcome\":\"SUCCEEDED\","
+        + "\"target\":\"EXITED\",\"type\":\"ended\"}")).extracting(TaskEvent::target).isEqualTo(TaskState.SUCCEEDED);
+    assertThat(EventCodec.decode("{" + at + ",\"exit-code\":1,\"message\":null,\"outcome\":\"FAILED\","
+        + "\"target\":\"INIT\",\"type\":\"ended\"}")).extracting(TaskEvent::target).isEqualTo(TaskState.READY);
+    assertThat(EventCodec.decode("{" + at + ",\"reason\":\"x\",\"target\":\"EXCEPTION\",\"type\":\"settled\"}"))
+        .extracting(TaskEvent::target).isEqualTo(TaskState.FAILED);
+    assertThat(EventCodec.decode("{" + at + ",\"target\":\"WAITING\",\"type\":\"staged\"}"))
+        .extracting(TaskEvent::target).isEqualTo(TaskState.LOADED);
+    assertThat(EventCodec.decode("{" + at + ",\"target\":\"FINISHED\",\"type\":\"staged\"}"))
+        .extracting(TaskEvent::target).isEqualTo(TaskState.TRAINED);
+    assertThatThrownBy(() -> EventCodec.decode("{" + at + ",\"target\":\"DONE\",\"type\":\"staged\"}"))
+        .hasMessageStartingWith("target must be one of [QUEUED, READY,");
+  }
+
+  @Test
   void anUnknownTypeOrAMissingFieldIsNamed() {
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"paused\",\"at\":\"2024-05-01T10:00:00Z\"}"))
         .hasMessage("type must be released, launched, submitted, staged, trained, reported, ended or settled but was \"paused\"");
@@ -94,9 +111,9 @@ class EventCodecTest {
 
   static TaskEvent randomEvent(Random random, RandomSpecs text) {
     Instant at = Instant.ofEpochSecond(random.nextInt() & 0x7fffffffL, random.nextInt(1_000_000_000));
-    TaskState[] terminal = {TaskState.EXITED, TaskState.EXCEPTION, TaskState.CANCELLED, TaskState.TIMED_OUT,
+    TaskState[] terminal = {TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED, TaskState.TIMED_OUT,
         TaskState.UNREACHABLE};
-    TaskState[] stages = {TaskState.LOADING, TaskState.WAITING, TaskState.FINISHED};
+    TaskState[] stages = {TaskState.LOADING, TaskState.LOADED, TaskState.TRAINED};
     return switch (random.nextInt(8)) {
       case 0 -> new TaskEvent.Released(at);
       case 3 -> new TaskEvent.Submitted(at, 1 + random.nextInt(Integer.MAX_VALUE), random.nextInt(1 << 20) + "_" + random.nextInt(1000));

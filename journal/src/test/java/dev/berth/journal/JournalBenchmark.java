@@ -69,7 +69,7 @@ public final class JournalBenchmark {
     return switch (n % 4) {
       case 0 -> new TaskEvent.Released(at);
       case 1 -> new TaskEvent.Launched(at, 1, new Placement("cuda:0", 2L << 30, 1000, 4L << 30), 10_000 + n, false);
-      case 2 -> new TaskEvent.Ended(at, Outcome.FAILED, 1, "exit code 1: see stderr.log", TaskState.INIT);
+      case 2 -> new TaskEvent.Ended(at, Outcome.FAILED, 1, "exit code 1: see stderr.log", TaskState.READY);
       default -> new TaskEvent.Settled(at, TaskState.CANCELLED, "cancelled by the user");
     };
   }

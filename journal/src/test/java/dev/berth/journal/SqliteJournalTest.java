@@ -228,7 +228,7 @@ class SqliteJournalTest {
       assertThat(replay.run().specSha256()).isEqualTo(Journal.RunInfo.sha256(SpecCodec.encode(grown)));
       RunState state = JournalReader.state(replay);
       assertThat(state.spec()).isEqualTo(grown);
-      assertThat(state.task(TaskId.of("b")).state()).isEqualTo(TaskState.INIT);
+      assertThat(state.task(TaskId.of("b")).state()).isEqualTo(TaskState.READY);
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db());
         Statement s = c.createStatement();

@@ -335,9 +335,9 @@ public abstract class JournalContractTest {
 
     replay(journal).applyTo(state);
 
-    assertThat(state.task(A).state()).isEqualTo(TaskState.EXITED);
+    assertThat(state.task(A).state()).isEqualTo(TaskState.SUCCEEDED);
     assertThat(state.task(A).history().attemptCount()).isEqualTo(2);
-    assertThat(state.task(B).state()).isEqualTo(TaskState.INIT);
+    assertThat(state.task(B).state()).isEqualTo(TaskState.READY);
   }
 
   @ParameterizedTest
@@ -396,10 +396,10 @@ public abstract class JournalContractTest {
     return List.of(
         released(0),
         launched(1, 1),
-        new TaskEvent.Ended(T0.plusSeconds(2).plusNanos(1), Outcome.FAILED, 3, "exit code 3", TaskState.INIT),
+        new TaskEvent.Ended(T0.plusSeconds(2).plusNanos(1), Outcome.FAILED, 3, "exit code 3", TaskState.READY),
         new TaskEvent.Launched(T0.plusSeconds(3), 2, new Placement("cuda:0,cuda:1", 1L << 31, 1500, 5L << 30), 4321,
             false),
-        new TaskEvent.Ended(T0.plusSeconds(4), Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
+        new TaskEvent.Ended(T0.plusSeconds(4), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
   }
 
   private static TaskEvent released(long second) {
@@ -414,13 +414,13 @@ public abstract class JournalContractTest {
     Instant at = T0.plusSeconds(step).plusNanos(random.nextInt(1_000_000_000));
     return switch (random.nextInt(7)) {
       case 0 -> new TaskEvent.Released(at);
-      case 4 -> new TaskEvent.Staged(at, TaskState.WAITING);
+      case 4 -> new TaskEvent.Staged(at, TaskState.LOADED);
       case 5 -> new TaskEvent.Trained(at, 1 + random.nextInt(9), new Placement("cuda:1", 0, 0, 1L << 30));
       case 6 -> new TaskEvent.Reported(at, Outcome.GPU_OOM, "TRAIN", "out of memory " + step);
       case 1 -> new TaskEvent.Launched(at, 1 + random.nextInt(5), Placement.cpu(random.nextInt(1 << 20), 250),
           random.nextBoolean() ? -1 : random.nextInt(1 << 22), random.nextBoolean());
       case 2 -> new TaskEvent.Ended(at, Outcome.values()[random.nextInt(Outcome.values().length)],
-          random.nextBoolean() ? null : random.nextInt(256), random.nextBoolean() ? null : "m" + step, TaskState.INIT);
+          random.nextBoolean() ? null : random.nextInt(256), random.nextBoolean() ? null : "m" + step, TaskState.READY);
       default -> new TaskEvent.Settled(at, TaskState.CANCELLED, "why " + step);
     };
   }

@@ -39,7 +39,7 @@ public final class PlacementPolicies {
    */
   public static PlacementPolicy byName(String name, Duration putInterval, Duration availableInterval) {
     PlacementPolicy policy = byName(name);
-    return policy instanceof Auto ? new Auto(putInterval, availableInterval) : policy;
+    return policy instanceof AutoPlacement ? new AutoPlacement(putInterval, availableInterval) : policy;
   }
 
   /** Every built-in policy name, sorted. */
@@ -55,15 +55,17 @@ public final class PlacementPolicies {
   private static Map<String, Supplier<PlacementPolicy>> registry() {
     Map<String, Supplier<PlacementPolicy>> policies = new TreeMap<>();
     List<Supplier<PlacementPolicy>> plain = List.of(
-        FirstFit::new, BestFit::new, MostFree::new, RoundRobin::new, RandomOrder::new, Auto::new,
-        LeastLoad::new, LeastRecentlyUsed::new, TwoBin::new, Weighted::new);
-    List<Supplier<PlacementPolicy>> reversible = List.of(PciOrder::new, TotalMemoryOrder::new, RemainingMemoryOrder::new);
+        FirstFitPlacement::new, BestFitPlacement::new, MostFreePlacement::new, RoundRobinPlacement::new,
+        RandomPlacement::new, AutoPlacement::new, LeastLoadPlacement::new, LeastRecentlyUsedPlacement::new,
+        TwoBinPlacement::new, WeightedPlacement::new);
+    List<Supplier<PlacementPolicy>> reversible =
+        List.of(PciPlacement::new, TotalMemoryPlacement::new, RemainingMemoryPlacement::new);
     for (Supplier<PlacementPolicy> p : plain) {
       policies.put(p.get().name(), p);
     }
     for (Supplier<PlacementPolicy> p : reversible) {
       policies.put(p.get().name(), p);
-      policies.put(p.get().name() + Reversed.SUFFIX, () -> new Reversed(p.get()));
+      policies.put(p.get().name() + ReversedPlacement.SUFFIX, () -> new ReversedPlacement(p.get()));
     }
     return Map.copyOf(policies);
   }

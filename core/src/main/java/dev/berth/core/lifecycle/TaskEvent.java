@@ -26,7 +26,7 @@ public sealed interface TaskEvent
 
     @Override
     public TaskState target() {
-      return TaskState.INIT;
+      return TaskState.READY;
     }
   }
 
@@ -80,8 +80,8 @@ public sealed interface TaskEvent
   }
 
   /**
-   * A two-stage task's process moved to another stage: {@code LOADING}, {@code WAITING} (loaded, or
-   * back after a GPU out-of-memory) or {@code FINISHED} (result reported).
+   * A two-stage task's process moved to another stage: {@code LOADING}, {@code LOADED} (loaded, or
+   * back after a GPU out-of-memory) or {@code TRAINED} (result reported).
    *
    * @param target the stage
    */
@@ -89,8 +89,8 @@ public sealed interface TaskEvent
     /** Validates that the target is a stage. */
     public Staged {
       Objects.requireNonNull(at, "at");
-      if (target != TaskState.LOADING && target != TaskState.WAITING && target != TaskState.FINISHED) {
-        throw new IllegalArgumentException("a stage is LOADING, WAITING or FINISHED, not " + target);
+      if (target != TaskState.LOADING && target != TaskState.LOADED && target != TaskState.TRAINED) {
+        throw new IllegalArgumentException("a stage is LOADING, LOADED or TRAINED, not " + target);
       }
     }
   }
@@ -133,7 +133,7 @@ public sealed interface TaskEvent
 
     @Override
     public TaskState target() {
-      return TaskState.INTERRUPT;
+      return TaskState.OUT_OF_MEMORY;
     }
   }
 
@@ -143,7 +143,7 @@ public sealed interface TaskEvent
    * @param outcome how it ended
    * @param exitCode the process's exit code, or null when it never ran
    * @param message what went wrong, or null on success
-   * @param target the state the task moves to: EXITED, EXCEPTION, INIT (retry), TIMED_OUT or CANCELLED
+   * @param target the state the task moves to: SUCCEEDED, FAILED, READY (retry), TIMED_OUT or CANCELLED
    */
   record Ended(Instant at, Outcome outcome, Integer exitCode, String message, TaskState target)
       implements TaskEvent {

@@ -1,35 +1,35 @@
 package dev.berth.core.lifecycle;
 
 /**
- * Where a task is in its life. The names follow fedflow where the meaning is the same.
+ * Where a task is in its life.
  *
- * <p>Normal path of a one-stage command task: {@code QUEUED -> INIT -> RUNNING -> EXITED}. Of a
- * two-stage task: {@code QUEUED -> INIT -> AVAILABLE -> LOADING -> WAITING -> TRAINING -> FINISHED
- * -> EXITED}. The legal moves are in {@link TaskTransitions}.
+ * <p>Normal path of a one-stage command task: {@code QUEUED -> READY -> RUNNING -> SUCCEEDED}. Of a
+ * two-stage task: {@code QUEUED -> READY -> AVAILABLE -> LOADING -> LOADED -> TRAINING -> TRAINED
+ * -> SUCCEEDED}. The legal moves are in {@link TaskTransitions}.
  */
 public enum TaskState {
   /** Waiting for its group's turn or for its dependencies. */
   QUEUED,
   /** Ready to start; waiting for resources. No process exists. */
-  INIT,
+  READY,
   /** A two-stage task's process is up and idle. */
   AVAILABLE,
   /** A two-stage task is loading. */
   LOADING,
   /** A two-stage task is loaded and waits for a device. */
-  WAITING,
+  LOADED,
   /** A two-stage task is training on its device. */
   TRAINING,
   /** A one-stage task's process is running. */
   RUNNING,
-  /** The task reported success; its result is being made durable. */
-  FINISHED,
+  /** A two-stage task's train stage reported success; its result is being made durable. */
+  TRAINED,
   /** An attempt ran out of memory; the task is about to be retried or failed. */
-  INTERRUPT,
+  OUT_OF_MEMORY,
   /** Succeeded. */
-  EXITED(true),
+  SUCCEEDED(true),
   /** Failed for good. */
-  EXCEPTION(true),
+  FAILED(true),
   /** Cancelled by the user, or because what it needed was cancelled. */
   CANCELLED(true),
   /** Waited or ran longer than allowed. */
@@ -47,6 +47,25 @@ public enum TaskState {
     this.terminal = terminal;
   }
 
+  /**
+   * The state with this name, also under the name an older Berth wrote into its journal
+   * ({@code INIT}, {@code WAITING}, {@code FINISHED}, {@code INTERRUPT}, {@code EXITED},
+   * {@code EXCEPTION}), so that an old run still resumes.
+   *
+   * @throws IllegalArgumentException when no state has that name
+   */
+  public static TaskState named(String name) {
+    return switch (name) {
+      case "INIT" -> READY;
+      case "WAITING" -> LOADED;
+      case "FINISHED" -> TRAINED;
+      case "INTERRUPT" -> OUT_OF_MEMORY;
+      case "EXITED" -> SUCCEEDED;
+      case "EXCEPTION" -> FAILED;
+      default -> valueOf(name);
+    };
+  }
+
   /** Whether no further transition can happen. */
   public boolean isTerminal() {
     return terminal;
@@ -57,11 +76,11 @@ public enum TaskState {
     switch (this) {
       case AVAILABLE:
       case LOADING:
-      case WAITING:
+      case LOADED:
       case TRAINING:
       case RUNNING:
-      case FINISHED:
-      case INTERRUPT:
+      case TRAINED:
+      case OUT_OF_MEMORY:
         return true;
       default:
         return false;

@@ -2,18 +2,18 @@ package dev.berth.core.lifecycle;
 
 import static dev.berth.core.lifecycle.TaskState.AVAILABLE;
 import static dev.berth.core.lifecycle.TaskState.CANCELLED;
-import static dev.berth.core.lifecycle.TaskState.EXCEPTION;
-import static dev.berth.core.lifecycle.TaskState.EXITED;
-import static dev.berth.core.lifecycle.TaskState.FINISHED;
-import static dev.berth.core.lifecycle.TaskState.INIT;
-import static dev.berth.core.lifecycle.TaskState.INTERRUPT;
+import static dev.berth.core.lifecycle.TaskState.FAILED;
+import static dev.berth.core.lifecycle.TaskState.SUCCEEDED;
+import static dev.berth.core.lifecycle.TaskState.TRAINED;
+import static dev.berth.core.lifecycle.TaskState.READY;
+import static dev.berth.core.lifecycle.TaskState.OUT_OF_MEMORY;
 import static dev.berth.core.lifecycle.TaskState.LOADING;
 import static dev.berth.core.lifecycle.TaskState.QUEUED;
 import static dev.berth.core.lifecycle.TaskState.RUNNING;
 import static dev.berth.core.lifecycle.TaskState.TIMED_OUT;
 import static dev.berth.core.lifecycle.TaskState.TRAINING;
 import static dev.berth.core.lifecycle.TaskState.UNREACHABLE;
-import static dev.berth.core.lifecycle.TaskState.WAITING;
+import static dev.berth.core.lifecycle.TaskState.LOADED;
 
 import dev.berth.core.model.TaskId;
 import java.util.Collections;
@@ -52,20 +52,20 @@ public final class TaskTransitions {
 
   private static Map<TaskState, Set<TaskState>> table() {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
-    t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
-    // INIT -> EXCEPTION: a request no host can satisfy, or a process that cannot be started.
-    // INIT -> UNREACHABLE: on a cluster, a task submitted ahead of its parents, whose job the cluster
+    t.put(QUEUED, EnumSet.of(READY, CANCELLED, TIMED_OUT, UNREACHABLE));
+    // READY -> FAILED: a request no host can satisfy, or a process that cannot be started.
+    // READY -> UNREACHABLE: on a cluster, a task submitted ahead of its parents, whose job the cluster
     // dropped when a parent's attempt failed, learns that the parent has failed for good.
-    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE));
-    t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(TRAINING, EnumSet.of(FINISHED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    // RUNNING -> INIT: the attempt failed and the task will be retried with a fresh process.
-    t.put(RUNNING, EnumSet.of(EXITED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION, CANCELLED, TIMED_OUT));
-    // INTERRUPT -> WAITING keeps a loaded process after a GPU OOM; -> INIT starts a new one.
-    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED, TIMED_OUT));
+    t.put(READY, EnumSet.of(RUNNING, AVAILABLE, FAILED, CANCELLED, TIMED_OUT, UNREACHABLE));
+    t.put(AVAILABLE, EnumSet.of(LOADING, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(LOADING, EnumSet.of(LOADED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(LOADED, EnumSet.of(TRAINING, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(TRAINING, EnumSet.of(TRAINED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    // RUNNING -> READY: the attempt failed and the task will be retried with a fresh process.
+    t.put(RUNNING, EnumSet.of(SUCCEEDED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(TRAINED, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, TIMED_OUT));
+    // OUT_OF_MEMORY -> LOADED keeps a loaded process after a GPU OOM; -> READY starts a new one.
+    t.put(OUT_OF_MEMORY, EnumSet.of(READY, LOADED, FAILED, CANCELLED, TIMED_OUT));
     for (TaskState s : TaskState.values()) {
       t.putIfAbsent(s, EnumSet.noneOf(TaskState.class));
       t.put(s, Collections.unmodifiableSet(t.get(s)));

@@ -1,7 +1,6 @@
 package dev.berth.core.model;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -74,13 +74,13 @@ public record AttemptReport(
       }
       if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADING) {
         loading = s.at();
-      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.WAITING && loading != null && loadMs == null) {
+      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADED && loading != null && loadMs == null) {
         loadMs = Duration.between(loading, s.at()).toMillis();
       } else if (e instanceof TaskEvent.Trained t) {
         training = t.at();
         device = t.placement().device();
         gpuMemory = t.placement().gpuMemoryBytes();
-      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.FINISHED && training != null) {
+      } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.TRAINED && training != null) {
         trainMs = Duration.between(training, s.at()).toMillis();
       } else if (e instanceof TaskEvent.Reported r) {
         stage = r.stage();

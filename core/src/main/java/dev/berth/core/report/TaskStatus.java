@@ -20,9 +20,9 @@ public enum TaskStatus {
   /** The report status of a lifecycle state. */
   public static TaskStatus of(TaskState state) {
     switch (state) {
-      case EXITED:
+      case SUCCEEDED:
         return SUCCEEDED;
-      case EXCEPTION:
+      case FAILED:
         return FAILED;
       case CANCELLED:
         return CANCELLED;

@@ -97,14 +97,14 @@ public final class Attempts {
   }
 
   /**
-   * What a two-stage task in {@code INTERRUPT} or {@code FINISHED} should do next: resume waiting
+   * What a two-stage task in {@code OUT_OF_MEMORY} or {@code TRAINED} should do next: resume waiting
    * for a device (a GPU OOM within its train budget), or have its process exit.
    */
   public Optional<Decision> afterReport(TaskRecord r) {
-    if (r.state() == TaskState.FINISHED) {
+    if (r.state() == TaskState.TRAINED) {
       return Optional.of(new Decision.Exit(r.spec().id(), "finished"));
     }
-    if (r.state() != TaskState.INTERRUPT) {
+    if (r.state() != TaskState.OUT_OF_MEMORY) {
       return Optional.empty();
     }
     TaskEvent.Reported last = lastReport(r).orElseThrow();
@@ -129,9 +129,9 @@ public final class Attempts {
     ClusterVerdict v = verdict.get();
     return switch (v.kind()) {
       case INFRASTRUCTURE -> new TaskEvent.Ended(at, Outcome.INTERRUPTED, exitCode,
-          v.reason() + "; the task runs again without using a retry", TaskState.INIT);
+          v.reason() + "; the task runs again without using a retry", TaskState.READY);
       case UPSTREAM_NOT_MET -> new TaskEvent.Ended(at, Outcome.INTERRUPTED, exitCode,
-          v.reason() + "; the task waits for its dependencies again", TaskState.INIT);
+          v.reason() + "; the task waits for its dependencies again", TaskState.READY);
       case HOST_OOM -> oom(r, at, exitCode, Outcome.HOST_OOM, v.reason());
       case TIMED_OUT -> Retries.ending(r, at, exitCode, Optional.of(
           new Decision.Kill(r.spec().id(), Outcome.TIMED_OUT, v.reason())));
@@ -151,22 +151,22 @@ public final class Attempts {
     if (killedFor.isPresent()) {
       return Retries.ending(r, at, exitCode, killedFor);
     }
-    if (r.state() == TaskState.FINISHED) {
+    if (r.state() == TaskState.TRAINED) {
       String note = exitCode == 0 ? null : "result kept; the process then exited with code " + exitCode;
-      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.EXITED);
+      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.SUCCEEDED);
     }
-    if (r.state() == TaskState.INTERRUPT) {
+    if (r.state() == TaskState.OUT_OF_MEMORY) {
       TaskEvent.Reported last = lastReport(r).orElseThrow();
       String message = last.stage() + ": " + last.message();
       if (last.outcome() == Outcome.FAILED) {
-        return Retries.retryIfAllowed(r, new TaskEvent.Ended(at, Outcome.FAILED, exitCode, message, TaskState.EXCEPTION));
+        return Retries.retryIfAllowed(r, new TaskEvent.Ended(at, Outcome.FAILED, exitCode, message, TaskState.FAILED));
       }
       if (last.outcome() == Outcome.HOST_OOM) {
         return oom(r, at, exitCode, Outcome.HOST_OOM, message);
       }
       return new TaskEvent.Ended(at, Outcome.GPU_OOM, exitCode,
           "TrainNumbersExceed: ran out of GPU memory in " + trains(r) + " of " + config.trainNretry()
-              + " train calls [scheduler.train-nretry]; last: " + last.message(), TaskState.EXCEPTION);
+              + " train calls [scheduler.train-nretry]; last: " + last.message(), TaskState.FAILED);
     }
     Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail);
     if (oom.isPresent()) {
@@ -182,13 +182,13 @@ public final class Attempts {
     int budget = host ? config.loadNretry() : config.trainNretry();
     if (used < budget) {
       return new TaskEvent.Ended(at, kind, exitCode,
-          message + "; retry " + used + " of " + (budget - 1) + " with a bigger reservation", TaskState.INIT);
+          message + "; retry " + used + " of " + (budget - 1) + " with a bigger reservation", TaskState.READY);
     }
     String exceed = host ? "LoadNumbersExceed" : "TrainNumbersExceed";
     String key = host ? "scheduler.load-nretry" : "scheduler.train-nretry";
     return new TaskEvent.Ended(at, kind, exitCode,
         exceed + ": out of memory in " + used + " of " + budget + " attempts [" + key + "]; last: " + message,
-        TaskState.EXCEPTION);
+        TaskState.FAILED);
   }
 
   private static Optional<TaskEvent.Reported> lastReport(TaskRecord r) {

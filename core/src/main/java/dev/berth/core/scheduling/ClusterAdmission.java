@@ -1,7 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.Edge;
+import dev.berth.core.deps.DependencyCheck;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
@@ -44,7 +44,7 @@ final class ClusterAdmission {
    * {@code after} edge on the success of parents already submitted; empty when Berth must hold it.
    */
   static Optional<Dependency> ahead(TaskRecord r, RunState state, Set<TaskId> starting) {
-    if (r.spec().twoStage() || r.spec().follow().map(d -> status(d, state) != Edge.Status.MET).orElse(false)) {
+    if (r.spec().twoStage() || r.spec().follow().map(d -> status(d, state) != DependencyCheck.Status.MET).orElse(false)) {
       return Optional.empty();
     }
     Optional<Dependency> after = r.spec().after();
@@ -52,7 +52,7 @@ final class ClusterAdmission {
       return Optional.empty();
     }
     Dependency d = after.get();
-    if (status(d, state) != Edge.Status.PENDING) {
+    if (status(d, state) != DependencyCheck.Status.PENDING) {
       return Optional.empty();
     }
     List<TaskId> submitted = new ArrayList<>();
@@ -93,13 +93,13 @@ final class ClusterAdmission {
       if (edge.isEmpty()) {
         continue;
       }
-      Edge.Evaluation e = Edge.evaluate(edge.get(), p -> state.task(p).state());
-      if (e.status() == Edge.Status.IMPOSSIBLE) {
+      DependencyCheck.Evaluation e = DependencyCheck.evaluate(edge.get(), p -> state.task(p).state());
+      if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         // Known only now: the cluster held this task for parents whose attempts have since failed for good.
         actions.add(Decision.Settle.unmet(id, e));
         return Verdict.SETTLED;
       }
-      if (e.status() == Edge.Status.PENDING) {
+      if (e.status() == DependencyCheck.Status.PENDING) {
         upstream = ahead(r, state, starting);
         if (upstream.isEmpty()) {
           return Verdict.WAIT; // Berth holds it until its parents end, or are submitted
@@ -117,7 +117,7 @@ final class ClusterAdmission {
     return Verdict.STARTED;
   }
 
-  private static Edge.Status status(Dependency d, RunState state) {
-    return Edge.evaluate(d, p -> state.task(p).state()).status();
+  private static DependencyCheck.Status status(Dependency d, RunState state) {
+    return DependencyCheck.evaluate(d, p -> state.task(p).state()).status();
   }
 }

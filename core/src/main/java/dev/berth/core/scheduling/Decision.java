@@ -1,7 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.Edge;
+import dev.berth.core.deps.DependencyCheck;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
@@ -54,7 +54,7 @@ public sealed interface Decision
     }
 
     /** Ends a task whose edge can never be met: cancelled when a task it needs was, else unreachable. */
-    static Settle unmet(TaskId task, Edge.Evaluation edge) {
+    static Settle unmet(TaskId task, DependencyCheck.Evaluation edge) {
       return new Settle(task, edge.cancelledBy().isPresent() ? TaskState.CANCELLED : TaskState.UNREACHABLE,
           edge.reason());
     }

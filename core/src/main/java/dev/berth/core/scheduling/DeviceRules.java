@@ -1,7 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.Edge;
+import dev.berth.core.deps.DependencyCheck;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.model.TaskId;
@@ -67,7 +67,7 @@ final class DeviceRules {
     Dependency follow = r.spec().follow().get();
     for (TaskId parent : follow.tasks()) {
       TaskRecord p = state.task(parent);
-      if (!Edge.satisfies(follow, p.state())) {
+      if (!DependencyCheck.satisfies(follow, p.state())) {
         continue;
       }
       List<Attempt> attempts = p.history().attempts();

@@ -25,14 +25,14 @@ public final class Endings {
    */
   public static TaskEvent.Ended exited(Instant at, int exitCode) {
     if (exitCode == 0) {
-      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, 0, null, TaskState.EXITED);
+      return new TaskEvent.Ended(at, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED);
     }
     if (exitCode > 128 && exitCode < 128 + 65) {
       int signal = exitCode - 128;
       return new TaskEvent.Ended(
-          at, Outcome.KILLED, exitCode, "killed by signal " + signal + signalName(signal), TaskState.EXCEPTION);
+          at, Outcome.KILLED, exitCode, "killed by signal " + signal + signalName(signal), TaskState.FAILED);
     }
-    return new TaskEvent.Ended(at, Outcome.FAILED, exitCode, "exited with code " + exitCode, TaskState.EXCEPTION);
+    return new TaskEvent.Ended(at, Outcome.FAILED, exitCode, "exited with code " + exitCode, TaskState.FAILED);
   }
 
   /** The ending of an attempt Berth killed because the task or the run was cancelled. */
@@ -42,7 +42,7 @@ public final class Endings {
 
   /** The ending of an attempt whose process could not be started. */
   public static TaskEvent.Ended startFailed(Instant at, String message) {
-    return new TaskEvent.Ended(at, Outcome.START_FAILED, null, "could not start: " + message, TaskState.EXCEPTION);
+    return new TaskEvent.Ended(at, Outcome.START_FAILED, null, "could not start: " + message, TaskState.FAILED);
   }
 
   private static String signalName(int signal) {

@@ -41,9 +41,9 @@ public final class Retries {
     return retryIfAllowed(task, Endings.exited(at, exitCode));
   }
 
-  /** Turns a failing ending into a retry (target {@code INIT}) when the task has retries left. */
+  /** Turns a failing ending into a retry (target {@code READY}) when the task has retries left. */
   public static TaskEvent.Ended retryIfAllowed(TaskRecord task, TaskEvent.Ended ending) {
-    boolean failed = ending.target() == TaskState.EXCEPTION || ending.target() == TaskState.TIMED_OUT;
+    boolean failed = ending.target() == TaskState.FAILED || ending.target() == TaskState.TIMED_OUT;
     if (!failed || !ORDINARY_FAILURES.contains(ending.outcome())) {
       return ending;
     }
@@ -58,7 +58,7 @@ public final class Retries {
       retry += " in " + DurationText.format(delay);
     }
     String message = ending.message() == null ? retry : ending.message() + "; " + retry;
-    return new TaskEvent.Ended(ending.at(), ending.outcome(), ending.exitCode(), message, TaskState.INIT);
+    return new TaskEvent.Ended(ending.at(), ending.outcome(), ending.exitCode(), message, TaskState.READY);
   }
 
   /**
@@ -70,7 +70,7 @@ public final class Retries {
       return Optional.empty();
     }
     List<TaskEvent> events = task.history().events();
-    if (task.state() != TaskState.INIT || events.isEmpty()) {
+    if (task.state() != TaskState.READY || events.isEmpty()) {
       return Optional.empty();
     }
     if (!(events.get(events.size() - 1) instanceof TaskEvent.Ended last)) {

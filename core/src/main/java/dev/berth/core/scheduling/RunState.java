@@ -73,11 +73,11 @@ public final class RunState {
     if (before == TaskState.QUEUED) {
       queued.remove(r);
     }
-    if (before == TaskState.INIT) {
+    if (before == TaskState.READY) {
       ready.remove(r);
       readyNeedingCare.remove(r);
     }
-    if (after == TaskState.INIT) {
+    if (after == TaskState.READY) {
       ready.add(r);
       if (needsCare(r)) {
         readyNeedingCare.add(r);

@@ -1,7 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.Edge;
+import dev.berth.core.deps.DependencyCheck;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -86,14 +86,14 @@ public final class Scheduler {
       if (!parallel && r.groupIndex() > active) {
         break;
       }
-      Optional<Edge.Evaluation> blocked = firstNotMet(r, state);
+      Optional<DependencyCheck.Evaluation> blocked = firstNotMet(r, state);
       if (blocked.isEmpty()) {
         pass.actions.add(new Decision.Release(r.spec().id()));
         released.add(r);
         continue;
       }
-      Edge.Evaluation e = blocked.get();
-      if (e.status() == Edge.Status.IMPOSSIBLE) {
+      DependencyCheck.Evaluation e = blocked.get();
+      if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         pass.actions.add(Decision.Settle.unmet(r.spec().id(), e));
         continue;
       }
@@ -112,17 +112,17 @@ public final class Scheduler {
   }
 
   /** The first edge of the task that is not met (impossible edges win over pending ones), if any. */
-  private static Optional<Edge.Evaluation> firstNotMet(TaskRecord r, RunState state) {
-    Edge.Evaluation pending = null;
+  private static Optional<DependencyCheck.Evaluation> firstNotMet(TaskRecord r, RunState state) {
+    DependencyCheck.Evaluation pending = null;
     for (Optional<Dependency> d : List.of(r.spec().after(), r.spec().follow())) {
       if (d.isEmpty()) {
         continue;
       }
-      Edge.Evaluation e = Edge.evaluate(d.get(), id -> state.task(id).state());
-      if (e.status() == Edge.Status.IMPOSSIBLE) {
+      DependencyCheck.Evaluation e = DependencyCheck.evaluate(d.get(), id -> state.task(id).state());
+      if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         return Optional.of(e);
       }
-      if (e.status() == Edge.Status.PENDING && pending == null) {
+      if (e.status() == DependencyCheck.Status.PENDING && pending == null) {
         pending = e;
       }
     }
@@ -146,10 +146,10 @@ public final class Scheduler {
       TaskRecord r = state.task(id);
       attempts.afterReport(r).ifPresent(pass.actions::add);
       TaskState s = r.state();
-      if (s == TaskState.WAITING) {
+      if (s == TaskState.LOADED) {
         loaded.add(r);
       }
-      if (s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.WAITING) {
+      if (s == TaskState.AVAILABLE || s == TaskState.LOADING || s == TaskState.LOADED) {
         loading++;
       }
     }

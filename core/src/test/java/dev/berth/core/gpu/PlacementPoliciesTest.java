@@ -29,21 +29,21 @@ class PlacementPoliciesTest {
 
   @Test
   void reverseNamesGiveReversedPolicies() {
-    assertThat(PlacementPolicies.byName("pci-reverse")).isInstanceOf(Reversed.class);
+    assertThat(PlacementPolicies.byName("pci-reverse")).isInstanceOf(ReversedPlacement.class);
   }
 
   @Test
   void autoComesWithFlgosDefaults() {
-    Auto auto = (Auto) PlacementPolicies.byName("auto");
-    assertThat(auto.putInterval()).isEqualTo(Auto.DEFAULT_INTERVAL);
+    AutoPlacement auto = (AutoPlacement) PlacementPolicies.byName("auto");
+    assertThat(auto.putInterval()).isEqualTo(AutoPlacement.DEFAULT_INTERVAL);
   }
 
   @Test
   void configuredIntervalsReachAutoAndAreIgnoredByTheOthers() {
-    Auto auto = (Auto) PlacementPolicies.byName("auto", Duration.ofSeconds(2), Duration.ZERO);
+    AutoPlacement auto = (AutoPlacement) PlacementPolicies.byName("auto", Duration.ofSeconds(2), Duration.ZERO);
     assertThat(auto.putInterval()).isEqualTo(Duration.ofSeconds(2));
     assertThat(auto.availableInterval()).isZero();
-    assertThat(PlacementPolicies.byName("lru", Duration.ofSeconds(2), Duration.ZERO)).isInstanceOf(LeastRecentlyUsed.class);
+    assertThat(PlacementPolicies.byName("lru", Duration.ofSeconds(2), Duration.ZERO)).isInstanceOf(LeastRecentlyUsedPlacement.class);
     assertThatThrownBy(() -> PlacementPolicies.byName("auto", Duration.ofSeconds(-1), Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -15,7 +15,7 @@ class TaskEventTest {
 
   @Test
   void aReleaseMakesTheTaskReady() {
-    assertThat(new TaskEvent.Released(T).target()).isEqualTo(TaskState.INIT);
+    assertThat(new TaskEvent.Released(T).target()).isEqualTo(TaskState.READY);
   }
 
   @Test
@@ -50,9 +50,9 @@ class TaskEventTest {
     assertThatThrownBy(() -> new TaskEvent.Released(null)).isInstanceOf(NullPointerException.class);
     assertThatThrownBy(() -> new TaskEvent.Launched(null, 1, Placement.cpu(0, 0), 1, false))
         .isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> new TaskEvent.Ended(null, Outcome.FAILED, 1, "x", TaskState.EXCEPTION))
+    assertThatThrownBy(() -> new TaskEvent.Ended(null, Outcome.FAILED, 1, "x", TaskState.FAILED))
         .isInstanceOf(NullPointerException.class);
-    assertThatThrownBy(() -> new TaskEvent.Settled(null, TaskState.EXCEPTION, "x"))
+    assertThatThrownBy(() -> new TaskEvent.Settled(null, TaskState.FAILED, "x"))
         .isInstanceOf(NullPointerException.class);
   }
 

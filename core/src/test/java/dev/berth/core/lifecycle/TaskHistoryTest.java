@@ -44,11 +44,11 @@ class TaskHistoryTest {
   @Test
   void theStateIsTheTargetOfTheLastEvent() {
     history.append(new TaskEvent.Released(at(1)));
-    assertThat(history.state()).isEqualTo(TaskState.INIT);
+    assertThat(history.state()).isEqualTo(TaskState.READY);
     history.append(launched(2, 1, SMALL));
     assertThat(history.state()).isEqualTo(TaskState.RUNNING);
-    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
-    assertThat(history.state()).isEqualTo(TaskState.EXITED);
+    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+    assertThat(history.state()).isEqualTo(TaskState.SUCCEEDED);
     assertThat(history.events()).hasSize(3);
   }
 
@@ -60,7 +60,7 @@ class TaskHistoryTest {
 
     assertThat(history.state()).isEqualTo(TaskState.RUNNING);
     assertThat(history.attempts()).singleElement().extracting(Attempt::clusterId).isEqualTo(java.util.Optional.of("23_4"));
-    history.append(ended(3, Outcome.FAILED, 1, null, TaskState.INIT));
+    history.append(ended(3, Outcome.FAILED, 1, null, TaskState.READY));
     history.append(launched(4, 2, BIG));
     assertThat(history.attempts()).extracting(Attempt::clusterId)
         .containsExactly(java.util.Optional.of("23_4"), java.util.Optional.empty());
@@ -70,7 +70,7 @@ class TaskHistoryTest {
   void aSubmissionOfAnAttemptThatIsNotRunningIsRefused() {
     history.append(new TaskEvent.Released(at(1)));
     assertThatThrownBy(() -> history.append(new TaskEvent.Submitted(at(1), 1, "23")))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("submitted while the task is INIT");
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("submitted while the task is READY");
     history.append(launched(2, 1, SMALL));
     assertThatThrownBy(() -> history.append(new TaskEvent.Submitted(at(2), 2, "23")))
         .isInstanceOf(IllegalStateException.class);
@@ -87,7 +87,7 @@ class TaskHistoryTest {
 
   @Test
   void attemptsAreFoldedFromLaunchesAndEndingsWithTheirPlacements() {
-    TaskEvent.Ended firstEnd = ended(10, Outcome.HOST_OOM, 137, "out of memory", TaskState.INIT);
+    TaskEvent.Ended firstEnd = ended(10, Outcome.HOST_OOM, 137, "out of memory", TaskState.READY);
     history.append(new TaskEvent.Released(at(1)));
     history.append(launched(2, 1, SMALL));
     history.append(firstEnd);
@@ -120,7 +120,7 @@ class TaskHistoryTest {
         .hasMessageContaining("attempt 2 launched after attempt 0");
 
     history.append(launched(2, 1, SMALL));
-    history.append(ended(3, Outcome.FAILED, 1, "exited with code 1", TaskState.INIT));
+    history.append(ended(3, Outcome.FAILED, 1, "exited with code 1", TaskState.READY));
     assertThatThrownBy(() -> history.append(launched(4, 1, SMALL)))
         .as("attempt 1 again after attempt 1")
         .isInstanceOf(IllegalStateException.class)
@@ -141,7 +141,7 @@ class TaskHistoryTest {
     assertThatThrownBy(() -> history.append(launched(2, 5, SMALL))).isInstanceOf(IllegalStateException.class);
 
     assertThat(history.events()).containsExactlyElementsOf(before);
-    assertThat(history.state()).isEqualTo(TaskState.INIT);
+    assertThat(history.state()).isEqualTo(TaskState.READY);
     assertThat(history.attemptCount()).isZero();
     assertThat(history.attempts()).isEmpty();
   }
@@ -150,20 +150,20 @@ class TaskHistoryTest {
   void anIllegalAppendThrowsAndLeavesTheHistoryUnchanged() {
     history.append(new TaskEvent.Released(at(1)));
     history.append(launched(2, 1, SMALL));
-    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
+    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
     List<TaskEvent> before = List.copyOf(history.events());
 
     assertThatThrownBy(() -> history.append(new TaskEvent.Released(at(4))))
         .isInstanceOf(IllegalTransitionException.class)
-        .hasMessageContaining("EXITED")
-        .hasMessageContaining("INIT");
+        .hasMessageContaining("SUCCEEDED")
+        .hasMessageContaining("READY");
     assertThatThrownBy(() -> history.append(launched(4, 2, SMALL)))
         .isInstanceOf(IllegalTransitionException.class);
     assertThatThrownBy(() -> history.append(new TaskEvent.Settled(at(4), TaskState.CANCELLED, "late cancel")))
         .isInstanceOf(IllegalTransitionException.class);
 
     assertThat(history.events()).containsExactlyElementsOf(before);
-    assertThat(history.state()).isEqualTo(TaskState.EXITED);
+    assertThat(history.state()).isEqualTo(TaskState.SUCCEEDED);
     assertThat(history.attemptCount()).isEqualTo(1);
     assertThat(history.finalReason()).isEmpty();
   }
@@ -193,14 +193,14 @@ class TaskHistoryTest {
     history.append(first);
     assertThat(history.currentLaunch()).contains(first);
 
-    history.append(ended(3, Outcome.HOST_OOM, null, "oom", TaskState.INIT));
+    history.append(ended(3, Outcome.HOST_OOM, null, "oom", TaskState.READY));
     assertThat(history.currentLaunch()).as("no process between attempts").isEmpty();
 
     TaskEvent.Launched second = launched(4, 2, BIG);
     history.append(second);
     assertThat(history.currentLaunch()).contains(second);
 
-    history.append(ended(5, Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
+    history.append(ended(5, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
     assertThat(history.currentLaunch()).as("no process after the end").isEmpty();
   }
 
@@ -208,7 +208,7 @@ class TaskHistoryTest {
   void releasedAtIsTheLatestRelease() {
     history.append(new TaskEvent.Released(at(1)));
     history.append(launched(2, 1, SMALL));
-    history.append(ended(3, Outcome.FAILED, 2, "exited with code 2", TaskState.INIT));
+    history.append(ended(3, Outcome.FAILED, 2, "exited with code 2", TaskState.READY));
     assertThat(history.releasedAt()).contains(at(1));
   }
 
@@ -217,15 +217,15 @@ class TaskHistoryTest {
     history.append(new TaskEvent.Released(at(1)));
     history.append(launched(2, 1, SMALL));
     assertThat(history.finalReason()).as("not over yet").isEmpty();
-    history.append(ended(3, Outcome.FAILED, 3, "exited with code 3", TaskState.EXCEPTION));
+    history.append(ended(3, Outcome.FAILED, 3, "exited with code 3", TaskState.FAILED));
     assertThat(history.finalReason()).contains("exited with code 3");
   }
 
   @Test
   void finalReasonIsTheReasonOfASettledTask() {
     history.append(new TaskEvent.Released(at(1)));
-    history.append(new TaskEvent.Settled(at(2), TaskState.EXCEPTION, "can never be placed: memory"));
-    assertThat(history.state()).isEqualTo(TaskState.EXCEPTION);
+    history.append(new TaskEvent.Settled(at(2), TaskState.FAILED, "can never be placed: memory"));
+    assertThat(history.state()).isEqualTo(TaskState.FAILED);
     assertThat(history.finalReason()).contains("can never be placed: memory");
     assertThat(history.attempts()).isEmpty();
   }
@@ -241,7 +241,7 @@ class TaskHistoryTest {
   void aSuccessfulTaskHasNoFinalReason() {
     history.append(new TaskEvent.Released(at(1)));
     history.append(launched(2, 1, SMALL));
-    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
+    history.append(ended(3, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
     assertThat(history.finalReason()).isEmpty();
   }
 

@@ -2,18 +2,18 @@ package dev.berth.core.lifecycle;
 
 import static dev.berth.core.lifecycle.TaskState.AVAILABLE;
 import static dev.berth.core.lifecycle.TaskState.CANCELLED;
-import static dev.berth.core.lifecycle.TaskState.EXCEPTION;
-import static dev.berth.core.lifecycle.TaskState.EXITED;
-import static dev.berth.core.lifecycle.TaskState.FINISHED;
-import static dev.berth.core.lifecycle.TaskState.INIT;
-import static dev.berth.core.lifecycle.TaskState.INTERRUPT;
+import static dev.berth.core.lifecycle.TaskState.FAILED;
+import static dev.berth.core.lifecycle.TaskState.SUCCEEDED;
+import static dev.berth.core.lifecycle.TaskState.TRAINED;
+import static dev.berth.core.lifecycle.TaskState.READY;
+import static dev.berth.core.lifecycle.TaskState.OUT_OF_MEMORY;
 import static dev.berth.core.lifecycle.TaskState.LOADING;
 import static dev.berth.core.lifecycle.TaskState.QUEUED;
 import static dev.berth.core.lifecycle.TaskState.RUNNING;
 import static dev.berth.core.lifecycle.TaskState.TIMED_OUT;
 import static dev.berth.core.lifecycle.TaskState.TRAINING;
 import static dev.berth.core.lifecycle.TaskState.UNREACHABLE;
-import static dev.berth.core.lifecycle.TaskState.WAITING;
+import static dev.berth.core.lifecycle.TaskState.LOADED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,17 +41,17 @@ class TaskTransitionsTest {
 
   private static Map<TaskState, Set<TaskState>> expected() {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
-    t.put(QUEUED, EnumSet.of(INIT, CANCELLED, TIMED_OUT, UNREACHABLE));
-    t.put(INIT, EnumSet.of(RUNNING, AVAILABLE, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE));
-    t.put(AVAILABLE, EnumSet.of(LOADING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(LOADING, EnumSet.of(WAITING, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(WAITING, EnumSet.of(TRAINING, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(TRAINING, EnumSet.of(FINISHED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(RUNNING, EnumSet.of(EXITED, INTERRUPT, INIT, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(FINISHED, EnumSet.of(EXITED, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(INTERRUPT, EnumSet.of(INIT, WAITING, EXCEPTION, CANCELLED, TIMED_OUT));
-    t.put(EXITED, EnumSet.noneOf(TaskState.class));
-    t.put(EXCEPTION, EnumSet.noneOf(TaskState.class));
+    t.put(QUEUED, EnumSet.of(READY, CANCELLED, TIMED_OUT, UNREACHABLE));
+    t.put(READY, EnumSet.of(RUNNING, AVAILABLE, FAILED, CANCELLED, TIMED_OUT, UNREACHABLE));
+    t.put(AVAILABLE, EnumSet.of(LOADING, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(LOADING, EnumSet.of(LOADED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(LOADED, EnumSet.of(TRAINING, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(TRAINING, EnumSet.of(TRAINED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(RUNNING, EnumSet.of(SUCCEEDED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(TRAINED, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, TIMED_OUT));
+    t.put(OUT_OF_MEMORY, EnumSet.of(READY, LOADED, FAILED, CANCELLED, TIMED_OUT));
+    t.put(SUCCEEDED, EnumSet.noneOf(TaskState.class));
+    t.put(FAILED, EnumSet.noneOf(TaskState.class));
     t.put(CANCELLED, EnumSet.noneOf(TaskState.class));
     t.put(TIMED_OUT, EnumSet.noneOf(TaskState.class));
     t.put(UNREACHABLE, EnumSet.noneOf(TaskState.class));
@@ -112,10 +112,10 @@ class TaskTransitionsTest {
 
   @Test
   void anIllegalTransitionIsAnIllegalStateExceptionThatListsTheLegalNextStates() {
-    assertThatThrownBy(() -> TaskTransitions.check(TASK, FINISHED, RUNNING))
+    assertThatThrownBy(() -> TaskTransitions.check(TASK, TRAINED, RUNNING))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("EXITED")
-        .hasMessageContaining("EXCEPTION");
+        .hasMessageContaining("SUCCEEDED")
+        .hasMessageContaining("FAILED");
   }
 
   @ParameterizedTest
@@ -128,11 +128,11 @@ class TaskTransitionsTest {
   @EnumSource(TaskState.class)
   void nextCannotBeModified(TaskState from) {
     Set<TaskState> next = TaskTransitions.next(from);
-    assertThatThrownBy(() -> next.add(EXITED)).isInstanceOf(UnsupportedOperationException.class);
+    assertThatThrownBy(() -> next.add(SUCCEEDED)).isInstanceOf(UnsupportedOperationException.class);
   }
 
   @ParameterizedTest
-  @EnumSource(value = TaskState.class, names = {"EXITED", "EXCEPTION", "CANCELLED", "TIMED_OUT", "UNREACHABLE"})
+  @EnumSource(value = TaskState.class, names = {"SUCCEEDED", "FAILED", "CANCELLED", "TIMED_OUT", "UNREACHABLE"})
   void terminalStatesHaveNoExits(TaskState terminal) {
     assertThat(terminal.isTerminal()).isTrue();
     assertThat(TaskTransitions.next(terminal)).as("exits of %s", terminal).isEmpty();
@@ -141,7 +141,7 @@ class TaskTransitionsTest {
   @Test
   void exactlyTheFiveEndStatesAreTerminal() {
     assertThat(EnumSet.allOf(TaskState.class).stream().filter(TaskState::isTerminal))
-        .containsExactlyInAnyOrder(EXITED, EXCEPTION, CANCELLED, TIMED_OUT, UNREACHABLE);
+        .containsExactlyInAnyOrder(SUCCEEDED, FAILED, CANCELLED, TIMED_OUT, UNREACHABLE);
   }
 
   @ParameterizedTest
@@ -184,7 +184,7 @@ class TaskTransitionsTest {
     if (!from.isTerminal()) {
       assertThat(TaskTransitions.next(from))
           .as("a live task in %s must have a way to end", from)
-          .containsAnyOf(CANCELLED, EXCEPTION, EXITED);
+          .containsAnyOf(CANCELLED, FAILED, SUCCEEDED);
     }
   }
 
@@ -198,7 +198,7 @@ class TaskTransitionsTest {
   @ParameterizedTest
   @EnumSource(TaskState.class)
   void aProcessExistsExactlyInTheStatesBetweenLaunchAndEnd(TaskState s) {
-    Set<TaskState> withProcess = EnumSet.of(AVAILABLE, LOADING, WAITING, TRAINING, RUNNING, FINISHED, INTERRUPT);
+    Set<TaskState> withProcess = EnumSet.of(AVAILABLE, LOADING, LOADED, TRAINING, RUNNING, TRAINED, OUT_OF_MEMORY);
     assertThat(s.hasProcess()).as("%s has a process", s).isEqualTo(withProcess.contains(s));
   }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.RetryPolicy;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -64,7 +64,7 @@ class DagPropertyTest {
       return; // a single seed was run by hand
     }
     assertThat(SEEN).as("coverage over all seeds").containsKeys(
-        "runs", "parallel", "sequential", "EXITED", "EXCEPTION", "UNREACHABLE", "CANCELLED", "TIMED_OUT",
+        "runs", "parallel", "sequential", "SUCCEEDED", "FAILED", "UNREACHABLE", "CANCELLED", "TIMED_OUT",
         "settled CANCELLED", "settled TIMED_OUT", "kill", "retry", "any-edge met", "failure-edge met",
         "start failed", "run cancelled");
   }
@@ -74,15 +74,15 @@ class DagPropertyTest {
   }
 
   // ------------------------------------------------------------------------------------------
-  // The contract, written independently of Edge and Scheduler.
+  // The contract, written independently of DependencyCheck and Scheduler.
 
   enum Verdict { MET, PENDING, IMPOSSIBLE }
 
   static boolean satisfies(Dependency d, TaskState s) {
     switch (s) {
-      case EXITED:
+      case SUCCEEDED:
         return d.success();
-      case EXCEPTION:
+      case FAILED:
       case TIMED_OUT:
       case UNREACHABLE:
         return d.failure();
@@ -308,7 +308,7 @@ class DagPropertyTest {
       }
       if (x instanceof Decision.Fail f) {
         assertThat(f.reason()).as("%s: fail reason", where()).isNotBlank();
-        state.apply(x.task(), new TaskEvent.Settled(now, TaskState.EXCEPTION, f.reason()));
+        state.apply(x.task(), new TaskEvent.Settled(now, TaskState.FAILED, f.reason()));
         return true;
       }
       if (x instanceof Decision.Settle s) {
@@ -470,7 +470,7 @@ class DagPropertyTest {
           Instant since = spec.groupsInParallel() ? T0 : state.pendingSince(r).orElseThrow();
           assertThat(now).as("%s: %s timed out in the queue early", where(), t.id()).isAfterOrEqualTo(since.plus(limit));
         } else {
-          assertThat(r.state()).isEqualTo(TaskState.INIT);
+          assertThat(r.state()).isEqualTo(TaskState.READY);
           List<TaskEvent> ev = r.history().events();
           Instant since = ev.get(ev.size() - 1).at();
           if (ev.get(ev.size() - 1) instanceof TaskEvent.Ended) {
@@ -522,7 +522,7 @@ class DagPropertyTest {
         assertThat(attempts.size()).as("%s attempts", who).isLessThanOrEqualTo(t.retry().retries() + 1);
         assertThat(attempts).as("%s all attempts ended", who).allMatch(a -> a.end().isPresent());
         switch (r.state()) {
-          case EXITED:
+          case SUCCEEDED:
             assertThat(attempts.get(attempts.size() - 1).end().get().outcome()).as(who).isEqualTo(Outcome.SUCCEEDED);
             break;
           case UNREACHABLE:

@@ -25,7 +25,7 @@ class EndingsTest {
     assertThat(e.outcome()).isEqualTo(Outcome.SUCCEEDED);
     assertThat(e.exitCode()).isZero();
     assertThat(e.message()).isNull();
-    assertThat(e.target()).isEqualTo(TaskState.EXITED);
+    assertThat(e.target()).isEqualTo(TaskState.SUCCEEDED);
   }
 
   @Test
@@ -34,7 +34,7 @@ class EndingsTest {
     assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(e.exitCode()).isEqualTo(3);
     assertThat(e.message()).isEqualTo("exited with code 3");
-    assertThat(e.target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(e.target()).isEqualTo(TaskState.FAILED);
   }
 
   @Test
@@ -43,7 +43,7 @@ class EndingsTest {
     assertThat(e.outcome()).isEqualTo(Outcome.KILLED);
     assertThat(e.exitCode()).isEqualTo(137);
     assertThat(e.message()).isEqualTo("killed by signal 9 (SIGKILL)");
-    assertThat(e.target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(e.target()).isEqualTo(TaskState.FAILED);
   }
 
   @ParameterizedTest(name = "exit {0} -> {1}")
@@ -60,7 +60,7 @@ class EndingsTest {
     TaskEvent.Ended e = Endings.exited(AT, exitCode);
     assertThat(e.outcome()).as("exit %d = 128 + %d", exitCode, exitCode - 128).isEqualTo(Outcome.KILLED);
     assertThat(e.message()).isEqualTo(message);
-    assertThat(e.target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(e.target()).isEqualTo(TaskState.FAILED);
   }
 
   @ParameterizedTest(name = "exit {0} is an ordinary failure")
@@ -69,7 +69,7 @@ class EndingsTest {
     TaskEvent.Ended e = Endings.exited(AT, exitCode);
     assertThat(e.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(e.message()).isEqualTo("exited with code " + exitCode);
-    assertThat(e.target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(e.target()).isEqualTo(TaskState.FAILED);
   }
 
   @Test
@@ -88,7 +88,7 @@ class EndingsTest {
     assertThat(e.outcome()).isEqualTo(Outcome.START_FAILED);
     assertThat(e.exitCode()).isNull();
     assertThat(e.message()).isEqualTo("could not start: No such file or directory: trian.py");
-    assertThat(e.target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(e.target()).isEqualTo(TaskState.FAILED);
   }
 
   @Test
@@ -110,7 +110,7 @@ class EndingsTest {
     TaskHistory h = new TaskHistory(TaskId.of("t"));
     h.append(new TaskEvent.Released(AT.minusSeconds(1)));
     h.append(Endings.startFailed(AT, "permission denied"));
-    assertThat(h.state()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(h.state()).isEqualTo(TaskState.FAILED);
     assertThat(h.attempts()).isEmpty();
     assertThat(h.finalReason()).contains("could not start: permission denied");
   }

@@ -32,7 +32,7 @@ class RunStateCareTest {
 
     state.apply(TaskId.of("plain"), Endings.exited(T0, 0));
     state.apply(TaskId.of("no-cores"), new TaskEvent.Ended(T0, dev.berth.core.lifecycle.Outcome.FAILED, 1, "x",
-        dev.berth.core.lifecycle.TaskState.INIT));
+        dev.berth.core.lifecycle.TaskState.READY));
     assertThat(state.readyNeedingCare()).as("a task back for a retry waits for its delay: it needs care").isEqualTo(1);
   }
 }

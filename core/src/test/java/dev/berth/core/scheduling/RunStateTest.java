@@ -77,7 +77,7 @@ class RunStateTest {
   void aRetryPutsTheTaskBackInReadyAndOutOfRunning() {
     release("a");
     state.apply(id("a"), launched(1, 1));
-    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.HOST_OOM, null, "oom", TaskState.INIT));
+    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.HOST_OOM, null, "oom", TaskState.READY));
     assertThat(readyIds()).containsExactly("a");
     assertThat(state.running()).isEmpty();
     assertThat(state.task(id("a")).history().attemptCount()).isEqualTo(1);
@@ -87,8 +87,8 @@ class RunStateTest {
   void theActiveGroupMovesOnWhenEveryTaskIsTerminalSkippingEmptyGroups() {
     release("a", "b", "c");
     state.apply(id("a"), launched(1, 1));
-    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.SUCCEEDED, 0, null, TaskState.EXITED));
-    state.apply(id("b"), new TaskEvent.Settled(at(2), TaskState.EXCEPTION, "impossible"));
+    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+    state.apply(id("b"), new TaskEvent.Settled(at(2), TaskState.FAILED, "impossible"));
     assertThat(state.activeGroup()).as("c is still unfinished").isZero();
     state.apply(id("c"), new TaskEvent.Settled(at(3), TaskState.CANCELLED, "cancelled"));
     assertThat(state.activeGroup()).as("g1 done, the empty group has nothing to wait for").isEqualTo(2);
@@ -105,7 +105,7 @@ class RunStateTest {
   void anEndedTaskLeavesRunning() {
     release("a");
     state.apply(id("a"), launched(1, 1));
-    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.FAILED, 1, "exited with code 1", TaskState.EXCEPTION));
+    state.apply(id("a"), new TaskEvent.Ended(at(2), Outcome.FAILED, 1, "exited with code 1", TaskState.FAILED));
     assertThat(state.running()).isEmpty();
     assertThat(state.ready()).isEmpty();
   }

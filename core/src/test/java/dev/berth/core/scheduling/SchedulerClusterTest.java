@@ -10,7 +10,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.RetryPolicy;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
@@ -146,7 +146,7 @@ class SchedulerClusterTest {
     Decisions d = pass(s, at(2));
 
     assertThat(started(d)).as("a waits for its retry delay, so b has no job to wait for").isEmpty();
-    assertThat(s.task(id("b")).state()).isEqualTo(TaskState.INIT);
+    assertThat(s.task(id("b")).state()).isEqualTo(TaskState.READY);
   }
 
   @Test
@@ -193,7 +193,7 @@ class SchedulerClusterTest {
     pass(s, at(0));
     end(s, "a", 75, at(1), new ClusterVerdict(ClusterVerdict.Kind.INFRASTRUCTURE, "Slurm job 3 NODE_FAIL"));
 
-    assertThat(s.task(id("a")).state()).isEqualTo(TaskState.INIT);
+    assertThat(s.task(id("a")).state()).isEqualTo(TaskState.READY);
     assertThat(Retries.failures(s.task(id("a")).history().attempts())).isZero();
     assertThat(started(pass(s, at(2)))).containsExactly("a");
   }

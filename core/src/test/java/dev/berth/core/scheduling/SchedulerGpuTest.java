@@ -187,7 +187,7 @@ class SchedulerGpuTest {
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot one = host(T0, gpu(0, 24, 24));
     carryOut(state, scheduler.decide(state, one, T0), T0);
-    state.apply(id("t"), new TaskEvent.Ended(T0, Outcome.GPU_OOM, 1, "CUDA out of memory", TaskState.INIT));
+    state.apply(id("t"), new TaskEvent.Ended(T0, Outcome.GPU_OOM, 1, "CUDA out of memory", TaskState.READY));
 
     assertThat(devicesOf(scheduler.decide(state, one, T0))).containsExactly(Map.entry("t", "cuda:0"));
   }

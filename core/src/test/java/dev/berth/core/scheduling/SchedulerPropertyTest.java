@@ -183,7 +183,7 @@ class SchedulerPropertyTest {
         .isTrue();
     for (TaskRecord r : end.state().tasks()) {
       assertThat(r.state()).as("seed %d: %s fits an idle host and exits 0", seed, r.spec().id())
-          .isEqualTo(TaskState.EXITED);
+          .isEqualTo(TaskState.SUCCEEDED);
       assertThat(r.history().attemptCount()).as("seed %d: attempts of %s", seed, r.spec().id()).isEqualTo(1);
     }
   }
@@ -281,7 +281,7 @@ class SchedulerPropertyTest {
       int roll = random.nextInt(10);
       int attempts = state.task(t).history().attemptCount();
       if (chaos.retries() && roll == 0 && attempts < 3) {
-        ending = new TaskEvent.Ended(at, Outcome.HOST_OOM, 137, "out of memory", TaskState.INIT);
+        ending = new TaskEvent.Ended(at, Outcome.HOST_OOM, 137, "out of memory", TaskState.READY);
       } else if (chaos.exitsMayFail() && roll <= 2) {
         ending = Endings.exited(at, roll == 1 ? 1 : 137);
       } else {

@@ -63,7 +63,7 @@ class SchedulerRetryTest {
     assertThat(started(pass(s, at(0)))).containsExactly("a#1");
 
     TaskEvent.Ended first = end(s, "a", 1, at(1));
-    assertThat(first.target()).isEqualTo(TaskState.INIT);
+    assertThat(first.target()).isEqualTo(TaskState.READY);
     assertThat(first.outcome()).isEqualTo(Outcome.FAILED);
     assertThat(first.message()).isEqualTo("exited with code 1; retry 1 of 2 in 10.0s");
 
@@ -80,7 +80,7 @@ class SchedulerRetryTest {
     assertThat(started(pass(s, at(32)))).containsExactly("a#3");
 
     TaskEvent.Ended third = end(s, "a", 3, at(33));
-    assertThat(third.target()).as("budget used up").isEqualTo(TaskState.EXCEPTION);
+    assertThat(third.target()).as("budget used up").isEqualTo(TaskState.FAILED);
     assertThat(third.message()).isEqualTo("exited with code 3");
     assertThat(pass(s, at(100)).actions()).isEmpty();
     assertThat(s.task(id("a")).history().attempts()).hasSize(3);
@@ -108,7 +108,7 @@ class SchedulerRetryTest {
 
     end(s, "a", 0, at(2));
 
-    assertThat(stateOf(s, "a")).isEqualTo(TaskState.EXITED);
+    assertThat(stateOf(s, "a")).isEqualTo(TaskState.SUCCEEDED);
     assertThat(s.task(id("a")).history().attempts()).extracting(a -> a.end().get().outcome())
         .containsExactly(Outcome.FAILED, Outcome.SUCCEEDED);
   }
@@ -118,7 +118,7 @@ class SchedulerRetryTest {
     RunState s = state(t("a"));
     pass(s, at(0));
 
-    assertThat(end(s, "a", 1, at(1)).target()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(end(s, "a", 1, at(1)).target()).isEqualTo(TaskState.FAILED);
   }
 
   @Test
@@ -129,7 +129,7 @@ class SchedulerRetryTest {
     TaskEvent.Ended e = end(s, "a", 137, at(1));
 
     assertThat(e.outcome()).isEqualTo(Outcome.KILLED);
-    assertThat(e.target()).isEqualTo(TaskState.INIT);
+    assertThat(e.target()).isEqualTo(TaskState.READY);
     assertThat(e.message()).isEqualTo("killed by signal 9 (SIGKILL); retry 1 of 1");
   }
 
@@ -141,7 +141,7 @@ class SchedulerRetryTest {
     TaskEvent.Ended e = Retries.retryIfAllowed(s.task(id("a")), Endings.startFailed(at(0), "no such file"));
     s.apply(id("a"), e);
 
-    assertThat(e.target()).isEqualTo(TaskState.INIT);
+    assertThat(e.target()).isEqualTo(TaskState.READY);
     assertThat(e.message()).isEqualTo("could not start: no such file; retry 1 of 1 in 5.0s");
     assertThat(pass(s, at(0)).wakeAt()).contains(at(5));
     assertThat(started(pass(s, at(5)))).containsExactly("a#2");
@@ -159,7 +159,7 @@ class SchedulerRetryTest {
     TaskEvent.Ended second = Retries.ending(s.task(id("a")), at(60), 143, Optional.of(kill));
     s.apply(id("a"), second);
 
-    assertThat(first.target()).isEqualTo(TaskState.INIT);
+    assertThat(first.target()).isEqualTo(TaskState.READY);
     assertThat(first.outcome()).isEqualTo(Outcome.TIMED_OUT);
     assertThat(first.message()).isEqualTo("ran longer than its timeout of 30.0s; retry 1 of 1");
     assertThat(second.target()).isEqualTo(TaskState.TIMED_OUT);
@@ -196,7 +196,7 @@ class SchedulerRetryTest {
     }
     now += 1;
     end(s, "a", 1, at(now));
-    assertThat(stateOf(s, "a")).isEqualTo(TaskState.EXCEPTION);
+    assertThat(stateOf(s, "a")).isEqualTo(TaskState.FAILED);
     assertThat(s.task(id("a")).history().attempts()).hasSize(5);
   }
 

@@ -237,7 +237,7 @@ class SchedulerTest {
     Decisions d = new Scheduler(TWO_CORES).decide(state, IDLE, at(0));
     assertThat(d.actions()).extracting(Decision::getClass).containsExactly(Decision.Release.class, Decision.Fail.class);
     carryOut(state, d, at(0));
-    assertThat(state.task(id("wide")).state()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(state.task(id("wide")).state()).isEqualTo(TaskState.FAILED);
     assertThat(state.task(id("wide")).history().finalReason()).get().asString().contains("can never be placed");
     assertThat(state.isFinished()).isTrue();
   }
@@ -360,7 +360,7 @@ class SchedulerTest {
     RunState state = new RunState(run(ROOMY, group("g", task("a", "g", GIB, 1))));
     Scheduler scheduler = new Scheduler(ROOMY);
     carryOut(state, scheduler.decide(state, IDLE, at(0)), at(0));
-    state.apply(id("a"), new TaskEvent.Ended(at(1), Outcome.HOST_OOM, 137, "out of memory", TaskState.INIT));
+    state.apply(id("a"), new TaskEvent.Ended(at(1), Outcome.HOST_OOM, 137, "out of memory", TaskState.READY));
 
     Decisions d = scheduler.decide(state, IDLE, at(2));
 

@@ -240,7 +240,7 @@ class SchedulerTimeoutTest {
   void aReadyTaskWaitingTooLongForResourcesEndsTimedOut() {
     RunState s = state(false, group("g", t("hog", "g"), t("b", "g").queueTimeout(secs(3))));
     pass(s, ONE_CPU, at(0));
-    assertThat(stateOf(s, "b")).isEqualTo(TaskState.INIT);
+    assertThat(stateOf(s, "b")).isEqualTo(TaskState.READY);
 
     Decisions early = pass(s, ONE_CPU, at(2.999));
     assertThat(settles(early)).isEmpty();
@@ -271,7 +271,7 @@ class SchedulerTimeoutTest {
     pass(s, ONE_CPU, at(0));
     end(s, "a", 0, at(4));
     pass(s, ONE_CPU, at(4));
-    assertThat(stateOf(s, "b")).isEqualTo(TaskState.INIT);
+    assertThat(stateOf(s, "b")).isEqualTo(TaskState.READY);
 
     Decisions stillWaiting = pass(s, ONE_CPU, at(8.999));
     assertThat(settles(stillWaiting)).as("5s since release only at 9s").isEmpty();

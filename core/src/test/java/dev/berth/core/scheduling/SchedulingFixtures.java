@@ -121,7 +121,7 @@ final class SchedulingFixtures {
       } else if (d instanceof Decision.Start s) {
         e = new TaskEvent.Launched(at, s.attempt(), s.placement(), 1000 + state.task(s.task()).seq(), false);
       } else if (d instanceof Decision.Fail f) {
-        e = new TaskEvent.Settled(at, TaskState.EXCEPTION, f.reason());
+        e = new TaskEvent.Settled(at, TaskState.FAILED, f.reason());
       } else if (d instanceof Decision.Settle s) {
         e = new TaskEvent.Settled(at, s.state(), s.reason());
       } else {

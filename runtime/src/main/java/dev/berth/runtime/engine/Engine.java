@@ -278,7 +278,7 @@ public final class Engine {
         }
       } else {
         record(e.getKey(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
-            "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.INIT));
+            "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.READY));
       }
     }
   }
@@ -409,7 +409,7 @@ public final class Engine {
       if (d instanceof Decision.Release) {
         record(d.task(), new TaskEvent.Released(now));
       } else if (d instanceof Decision.Fail fail) {
-        record(d.task(), new TaskEvent.Settled(now, TaskState.EXCEPTION, fail.reason()));
+        record(d.task(), new TaskEvent.Settled(now, TaskState.FAILED, fail.reason()));
         progressed = true;
       } else if (d instanceof Decision.Settle settle) {
         record(d.task(), new TaskEvent.Settled(now, settle.state(), settle.reason()));
@@ -420,7 +420,7 @@ public final class Engine {
         channel.send(d.task(), ControlCommand.train(train.placement().device()));
         record(d.task(), new TaskEvent.Trained(now, train.train(), train.placement()));
       } else if (d instanceof Decision.Resume) {
-        record(d.task(), new TaskEvent.Staged(now, TaskState.WAITING));
+        record(d.task(), new TaskEvent.Staged(now, TaskState.LOADED));
         progressed = true;
       } else if (d instanceof Decision.Exit exit) {
         askToExit(exit);
@@ -481,7 +481,7 @@ public final class Engine {
       if (start.upstream().isPresent() && upstream.isEmpty()) {
         record(start.task(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
             "a parent it was to wait for has no running job any more; the task waits for its dependencies again",
-            TaskState.INIT));
+            TaskState.READY));
         continue;
       }
       requests.add(upstream.map(request::withUpstream).orElse(request));

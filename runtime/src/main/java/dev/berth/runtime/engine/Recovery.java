@@ -75,12 +75,12 @@ final class Recovery {
   static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
     TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
     OptionalInt code = ExitMarks.read(layout.taskDir(r.spec()), launch.attempt());
-    if (r.state() == TaskState.FINISHED || resultWrittenSince(layout.taskDir(r.spec()), launch.at())) {
+    if (r.state() == TaskState.TRAINED || resultWrittenSince(layout.taskDir(r.spec()), launch.at())) {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
-          "ended while Berth was stopped; its result.json is kept", TaskState.EXITED);
+          "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }
     return new TaskEvent.Ended(now, Outcome.INTERRUPTED, null,
-        "the scheduler stopped while this attempt ran; the task runs again", TaskState.INIT);
+        "the scheduler stopped while this attempt ran; the task runs again", TaskState.READY);
   }
 
   private static boolean resultWrittenSince(Path taskDir, Instant since) {

@@ -135,7 +135,7 @@ final class TwoStageChannel implements AutoCloseable {
       if (s.status().name().equals("LOADING") && state == TaskState.AVAILABLE) {
         handler.record(id, new TaskEvent.Staged(now, TaskState.LOADING));
       } else if (s.status().name().equals("WAITING") && state == TaskState.LOADING) {
-        handler.record(id, new TaskEvent.Staged(now, TaskState.WAITING));
+        handler.record(id, new TaskEvent.Staged(now, TaskState.LOADED));
       }
     } else if (message instanceof TaskMessage.Item item) {
       items.computeIfAbsent(id, k -> new LinkedHashMap<>()).put(item.key(), item.value());
@@ -143,7 +143,7 @@ final class TwoStageChannel implements AutoCloseable {
     } else if (message instanceof TaskMessage.Result result) {
       write(handler.taskDir(id).resolve("result.json"), result.result());
     } else if (message instanceof TaskMessage.Finished && state == TaskState.TRAINING) {
-      handler.record(id, new TaskEvent.Staged(now, TaskState.FINISHED));
+      handler.record(id, new TaskEvent.Staged(now, TaskState.TRAINED));
     } else if (message instanceof TaskMessage.Oom oom && isStage(state)) {
       Outcome kind = oom.stage() == Stage.LOAD ? Outcome.HOST_OOM : Outcome.GPU_OOM;
       handler.record(id, new TaskEvent.Reported(now, kind, oom.stage().name(), oom.message()));

@@ -177,7 +177,7 @@ class EngineDependencyTest {
 
     e.start();
 
-    assertThat(stateOf(e, "a")).isEqualTo(TaskState.EXCEPTION);
+    assertThat(stateOf(e, "a")).isEqualTo(TaskState.FAILED);
     assertThat(stateOf(e, "b")).as("settled without waiting for a probe tick").isEqualTo(TaskState.UNREACHABLE);
     assertThat(e.result()).as("and the run is over").isNotNull();
   }
@@ -217,7 +217,7 @@ class EngineDependencyTest {
 
     executor.exit(id("a"), 1);
     e.drain();
-    assertThat(stateOf(e, "a")).isEqualTo(TaskState.INIT);
+    assertThat(stateOf(e, "a")).isEqualTo(TaskState.READY);
     assertThat(clock.pendingDueTimes()).contains(clock.instant().plusSeconds(30));
 
     runFor(Duration.ofMillis(29_999));
@@ -317,7 +317,7 @@ class EngineDependencyTest {
     probe.cpus(1);
     Engine e = engine(t("hog"), t("b").queueTimeout(Duration.ofMillis(300)));
     e.start();
-    assertThat(stateOf(e, "b")).isEqualTo(TaskState.INIT);
+    assertThat(stateOf(e, "b")).isEqualTo(TaskState.READY);
 
     runFor(Duration.ofMillis(300));
 
@@ -384,7 +384,7 @@ class EngineDependencyTest {
     e.start();
     executor.exit(id("a"), 1);
     e.drain();
-    assertThat(stateOf(e, "a")).isEqualTo(TaskState.INIT);
+    assertThat(stateOf(e, "a")).isEqualTo(TaskState.READY);
 
     e.cancel("interrupted");
     e.drain();
@@ -445,7 +445,7 @@ class EngineDependencyTest {
     e.cancelMatching(List.of("nothing-*", "group:none"), "late");
     e.drain();
 
-    assertThat(stateOf(e, "a")).isEqualTo(TaskState.EXITED);
+    assertThat(stateOf(e, "a")).isEqualTo(TaskState.SUCCEEDED);
     assertThat(executor.isRunning(id("b"))).isTrue();
   }
 

@@ -92,7 +92,7 @@ class EngineSpecJournalTest {
     resumed.start();
 
     assertThat(resumed.state().spec().groups()).extracting(GroupSpec::name).containsExactly("first", "second");
-    assertThat(resumed.state().task(TaskId.of("a")).state()).isEqualTo(TaskState.EXITED);
+    assertThat(resumed.state().task(TaskId.of("a")).state()).isEqualTo(TaskState.SUCCEEDED);
     assertThat(second.launched(TaskId.of("a"))).isEmpty();
     assertThat(resumed.state().task(TaskId.of("b")).history().attemptCount())
         .as("b's attempt that ran when the scheduler died ends as interrupted, and b runs again").isEqualTo(2);

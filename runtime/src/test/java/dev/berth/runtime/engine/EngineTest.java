@@ -75,7 +75,7 @@ class EngineTest {
     engine.drain();
 
     assertThat(executor.transcript()).endsWith("exit b 1", "launch c#1");
-    assertThat(engine.state().task(id("b")).state()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(engine.state().task(id("b")).state()).isEqualTo(TaskState.FAILED);
   }
 
   @Test
@@ -135,7 +135,7 @@ class EngineTest {
     Engine engine = engine(config, group("g", "a", "b"));
     engine.start();
 
-    assertThat(engine.state().task(id("a")).state()).isEqualTo(TaskState.EXCEPTION);
+    assertThat(engine.state().task(id("a")).state()).isEqualTo(TaskState.FAILED);
     assertThat(engine.state().task(id("a")).history().finalReason()).contains("could not start: no such program");
     assertThat(executor.running()).contains(id("b"));
   }
@@ -183,7 +183,7 @@ class EngineTest {
     executor.exit(id("a"), 0);
     engine.drain();
 
-    assertThat(seen).containsExactly("a:INIT", "a:RUNNING", "a:EXITED", "finished:SUCCEEDED");
+    assertThat(seen).containsExactly("a:READY", "a:RUNNING", "a:SUCCEEDED", "finished:SUCCEEDED");
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
  * {@link PlacementRequest#random()}, so the same run seed and placement sequence give the same
  * order.
  */
-public final class RandomOrder implements PlacementPolicy {
+public final class RandomPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "random";

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  * free GPU memory instead, because memory is what decides whether a GPU task can run, and a device
  * shared with other users can be full while running no Berth task at all.
  */
-public final class Weighted implements PlacementPolicy {
+public final class WeightedPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "weighted";

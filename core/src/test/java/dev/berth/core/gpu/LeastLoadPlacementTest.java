@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class LeastLoadTest {
+class LeastLoadPlacementTest {
 
-  private final LeastLoad policy = new LeastLoad();
+  private final LeastLoadPlacement policy = new LeastLoadPlacement();
 
   @Test
   void leastLoadPutsTheDeviceWithFewestBerthTasksFirst() {

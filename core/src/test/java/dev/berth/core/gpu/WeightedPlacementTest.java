@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class WeightedTest {
+class WeightedPlacementTest {
 
-  private final Weighted policy = new Weighted();
+  private final WeightedPlacement policy = new WeightedPlacement();
 
   @Test
   void theDeviceWithMoreFreeMemoryIsFirstMoreOftenInProportion() {

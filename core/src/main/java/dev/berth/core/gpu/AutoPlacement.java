@@ -22,7 +22,7 @@ import java.util.Objects;
  * supply {@code freeSince} from the probe history. Both intervals default to FLGo's 5 seconds; 0
  * turns a rule off. The answer may be empty: the task then waits for a later pass.
  */
-public final class Auto implements PlacementPolicy {
+public final class AutoPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "auto";
@@ -34,7 +34,7 @@ public final class Auto implements PlacementPolicy {
   private final Duration availableInterval;
 
   /** The policy with FLGo's defaults: 5 s put interval, 5 s available interval. */
-  public Auto() {
+  public AutoPlacement() {
     this(DEFAULT_INTERVAL, DEFAULT_INTERVAL);
   }
 
@@ -43,7 +43,7 @@ public final class Auto implements PlacementPolicy {
    *
    * @throws IllegalArgumentException when an interval is negative
    */
-  public Auto(Duration putInterval, Duration availableInterval) {
+  public AutoPlacement(Duration putInterval, Duration availableInterval) {
     this.putInterval = Objects.requireNonNull(putInterval, "putInterval");
     this.availableInterval = Objects.requireNonNull(availableInterval, "availableInterval");
     if (putInterval.isNegative() || availableInterval.isNegative()) {
@@ -69,7 +69,7 @@ public final class Auto implements PlacementPolicy {
   @Override
   public List<DeviceState> order(List<DeviceState> fitting, PlacementRequest request) {
     Instant now = request.now();
-    return Candidates.sorted(fitting, MostFree.MOST_FREE_FIRST).stream()
+    return Candidates.sorted(fitting, MostFreePlacement.MOST_FREE_FIRST).stream()
         .filter(d -> d.lastPlacedAt() == null || !within(d.lastPlacedAt(), now, putInterval))
         .filter(d -> d.freeSince() == null || !within(d.freeSince(), now, availableInterval))
         .toList();

@@ -7,7 +7,7 @@ import java.util.List;
  * {@code best-fit}: the device with the least free memory that still fits first, ties by index.
  * Packs small tasks tightly so that large free blocks stay whole.
  */
-public final class BestFit implements PlacementPolicy {
+public final class BestFitPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "best-fit";

@@ -12,7 +12,7 @@ import java.util.Objects;
  * memory first. Ties come out in descending index order, exactly reversed. Devices the inner
  * policy drops stay dropped.
  */
-public final class Reversed implements PlacementPolicy {
+public final class ReversedPlacement implements PlacementPolicy {
 
   /** What a reversed policy's name ends with. */
   public static final String SUFFIX = "-reverse";
@@ -20,7 +20,7 @@ public final class Reversed implements PlacementPolicy {
   private final PlacementPolicy inner;
 
   /** The reverse of {@code inner}. */
-  public Reversed(PlacementPolicy inner) {
+  public ReversedPlacement(PlacementPolicy inner) {
     this.inner = Objects.requireNonNull(inner, "inner");
   }
 

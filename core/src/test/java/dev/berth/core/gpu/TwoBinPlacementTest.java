@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class TwoBinTest {
+class TwoBinPlacementTest {
 
-  private final TwoBin policy = new TwoBin();
+  private final TwoBinPlacement policy = new TwoBinPlacement();
 
   @Test
   void ofTwoDevicesTheLessLoadedComesFirst() {

@@ -17,16 +17,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The whole truth table of {@link Edge#evaluate}: all/any x success/failure flags x the outcome of
+ * The whole truth table of {@link DependencyCheck#evaluate}: all/any x success/failure flags x the outcome of
  * each parent, for one and for two parents. The expected tables are written out by hand below,
  * one letter per cell (M = MET, P = PENDING, I = IMPOSSIBLE), not computed from any rule.
  */
-class EdgeTruthTableTest {
+class DependencyCheckTruthTableTest {
 
   /** How a parent stands, and a lifecycle state standing for it. */
   enum Parent {
-    OK(TaskState.EXITED),
-    FAILED(TaskState.EXCEPTION),
+    OK(TaskState.SUCCEEDED),
+    FAILED(TaskState.FAILED),
     TIMED_OUT(TaskState.TIMED_OUT),
     UNREACHABLE(TaskState.UNREACHABLE),
     CANCELLED(TaskState.CANCELLED),
@@ -111,14 +111,14 @@ class EdgeTruthTableTest {
           "M M M M I P",
           "M M M M P P"});
 
-  private static Edge.Status status(char cell) {
+  private static DependencyCheck.Status status(char cell) {
     switch (cell) {
       case 'M':
-        return Edge.Status.MET;
+        return DependencyCheck.Status.MET;
       case 'P':
-        return Edge.Status.PENDING;
+        return DependencyCheck.Status.PENDING;
       case 'I':
-        return Edge.Status.IMPOSSIBLE;
+        return DependencyCheck.Status.IMPOSSIBLE;
       default:
         throw new IllegalArgumentException("bad cell " + cell);
     }
@@ -157,13 +157,13 @@ class EdgeTruthTableTest {
 
   @ParameterizedTest(name = "all={0} {1}: parent {2} -> {3}")
   @MethodSource("oneParentRows")
-  void aSingleParentEdgeFollowsTheTable(boolean all, Flags flags, Parent parent, Edge.Status expected) {
+  void aSingleParentEdgeFollowsTheTable(boolean all, Flags flags, Parent parent, DependencyCheck.Status expected) {
     Dependency d = new Dependency(List.of(P1), all, flags.success, flags.failure);
 
-    Edge.Evaluation e = Edge.evaluate(d, id -> parent.state);
+    DependencyCheck.Evaluation e = DependencyCheck.evaluate(d, id -> parent.state);
 
     assertThat(e.status()).isEqualTo(expected);
-    Optional<TaskId> cancelledBy = expected == Edge.Status.IMPOSSIBLE && parent == Parent.CANCELLED
+    Optional<TaskId> cancelledBy = expected == DependencyCheck.Status.IMPOSSIBLE && parent == Parent.CANCELLED
         ? Optional.of(P1) : Optional.empty();
     assertThat(e.cancelledBy()).isEqualTo(cancelledBy);
     checkReason(e, List.of(P1));
@@ -171,16 +171,16 @@ class EdgeTruthTableTest {
 
   @ParameterizedTest(name = "all={0} {1}: parents {2}, {3} -> {4}")
   @MethodSource("twoParentRows")
-  void aTwoParentEdgeFollowsTheTable(boolean all, Flags flags, Parent p1, Parent p2, Edge.Status expected) {
+  void aTwoParentEdgeFollowsTheTable(boolean all, Flags flags, Parent p1, Parent p2, DependencyCheck.Status expected) {
     Dependency d = new Dependency(List.of(P1, P2), all, flags.success, flags.failure);
     Map<TaskId, TaskState> states = Map.of(P1, p1.state, P2, p2.state);
 
-    Edge.Evaluation e = Edge.evaluate(d, states::get);
+    DependencyCheck.Evaluation e = DependencyCheck.evaluate(d, states::get);
 
     assertThat(e.status()).isEqualTo(expected);
     // An impossible edge with a cancelled parent names the first cancelled parent in edge order.
     Optional<TaskId> cancelledBy = Optional.empty();
-    if (expected == Edge.Status.IMPOSSIBLE) {
+    if (expected == DependencyCheck.Status.IMPOSSIBLE) {
       if (p1 == Parent.CANCELLED) {
         cancelledBy = Optional.of(P1);
       } else if (p2 == Parent.CANCELLED) {
@@ -191,8 +191,8 @@ class EdgeTruthTableTest {
     checkReason(e, List.of(P1, P2));
   }
 
-  private static void checkReason(Edge.Evaluation e, List<TaskId> parents) {
-    if (e.status() == Edge.Status.IMPOSSIBLE) {
+  private static void checkReason(DependencyCheck.Evaluation e, List<TaskId> parents) {
+    if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
       assertThat(e.reason()).startsWith("needs ");
       assertThat(parents.stream().anyMatch(p -> e.reason().contains(p.value())))
           .as("reason '%s' names a parent", e.reason()).isTrue();
@@ -209,13 +209,13 @@ class EdgeTruthTableTest {
         open.add(s);
       }
     }
-    assertThat(open).contains(TaskState.QUEUED, TaskState.INIT, TaskState.RUNNING, TaskState.INTERRUPT);
+    assertThat(open).contains(TaskState.QUEUED, TaskState.READY, TaskState.RUNNING, TaskState.OUT_OF_MEMORY);
     for (TaskState s : open) {
       for (Flags flags : Flags.values()) {
         for (boolean all : new boolean[] {true, false}) {
           Dependency d = new Dependency(List.of(P1), all, flags.success, flags.failure);
-          assertThat(Edge.evaluate(d, id -> s).status()).as("%s all=%s %s", s, all, flags)
-              .isEqualTo(Edge.Status.PENDING);
+          assertThat(DependencyCheck.evaluate(d, id -> s).status()).as("%s all=%s %s", s, all, flags)
+              .isEqualTo(DependencyCheck.Status.PENDING);
         }
       }
     }
@@ -224,9 +224,9 @@ class EdgeTruthTableTest {
   @Test
   void theReasonOfAnImpossibleEdgeSaysWhatWasNeededAndWhatHappenedToEachBlocker() {
     Dependency d = new Dependency(List.of(P1, P2), true, true, false);
-    Map<TaskId, TaskState> states = Map.of(P1, TaskState.EXCEPTION, P2, TaskState.CANCELLED);
+    Map<TaskId, TaskState> states = Map.of(P1, TaskState.FAILED, P2, TaskState.CANCELLED);
 
-    Edge.Evaluation e = Edge.evaluate(d, states::get);
+    DependencyCheck.Evaluation e = DependencyCheck.evaluate(d, states::get);
 
     assertThat(e.reason()).isEqualTo("needs all of [p1, p2] succeeded, but p1 failed, p2 was cancelled");
   }
@@ -235,7 +235,7 @@ class EdgeTruthTableTest {
   void theReasonOfAFailureOnlyEdgeNamesTheParentThatSucceeded() {
     Dependency d = new Dependency(List.of(P1), true, false, true);
 
-    Edge.Evaluation e = Edge.evaluate(d, id -> TaskState.EXITED);
+    DependencyCheck.Evaluation e = DependencyCheck.evaluate(d, id -> TaskState.SUCCEEDED);
 
     assertThat(e.reason()).isEqualTo("needs p1 failed, but p1 succeeded");
   }
@@ -244,13 +244,13 @@ class EdgeTruthTableTest {
   void anAnyEdgeOverThreeParentsIsImpossibleOnlyWhenTheLastOneFails() {
     Dependency d = new Dependency(List.of(P1, P2, TaskId.of("p3")), false, true, false);
     Map<String, TaskState> states = new java.util.HashMap<>(Map.of(
-        "p1", TaskState.EXCEPTION, "p2", TaskState.TIMED_OUT, "p3", TaskState.RUNNING));
+        "p1", TaskState.FAILED, "p2", TaskState.TIMED_OUT, "p3", TaskState.RUNNING));
 
-    assertThat(Edge.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(Edge.Status.PENDING);
+    assertThat(DependencyCheck.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(DependencyCheck.Status.PENDING);
     states.put("p3", TaskState.UNREACHABLE);
-    assertThat(Edge.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(Edge.Status.IMPOSSIBLE);
-    states.put("p3", TaskState.EXITED);
-    assertThat(Edge.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(Edge.Status.MET);
+    assertThat(DependencyCheck.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(DependencyCheck.Status.IMPOSSIBLE);
+    states.put("p3", TaskState.SUCCEEDED);
+    assertThat(DependencyCheck.evaluate(d, id -> states.get(id.value())).status()).isEqualTo(DependencyCheck.Status.MET);
   }
 
   @Test

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class RandomOrderTest {
+class RandomPlacementTest {
 
-  private final RandomOrder policy = new RandomOrder();
+  private final RandomPlacement policy = new RandomPlacement();
   private final List<DeviceState> four = List.of(gpu(0, 10), gpu(1, 10), gpu(2, 10), gpu(3, 10));
 
   @Test

@@ -7,7 +7,7 @@ import java.util.List;
  * {@code total-mem} (fedflow's {@code gpu-priority: total-mem}): the device with the largest total
  * memory first, ties by index. Prefers the big cards on a machine that mixes models.
  */
-public final class TotalMemoryOrder implements PlacementPolicy {
+public final class TotalMemoryPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "total-mem";

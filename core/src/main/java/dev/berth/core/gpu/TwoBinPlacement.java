@@ -9,16 +9,16 @@ import java.util.SplittableRandom;
  * {@code twobin} ("the power of two choices", after ipyparallel's scheme): two distinct candidates
  * drawn at random from {@link PlacementRequest#random()}; the one running fewer Berth tasks comes
  * first (ties: more free memory, then lower index), the other second, and the remaining candidates
- * follow in {@link LeastLoad} order. ipyparallel prefers the least recently used of the two; Berth
+ * follow in {@link LeastLoadPlacement} order. ipyparallel prefers the least recently used of the two; Berth
  * prefers the less loaded, as the task count is what this policy balances.
  */
-public final class TwoBin implements PlacementPolicy {
+public final class TwoBinPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "twobin";
 
   private static final Comparator<DeviceState> LESS_LOADED_FIRST =
-      LeastLoad.FEWEST_TASKS_FIRST.thenComparing(MostFree.MOST_FREE_FIRST).thenComparing(Candidates.BY_INDEX);
+      LeastLoadPlacement.FEWEST_TASKS_FIRST.thenComparing(MostFreePlacement.MOST_FREE_FIRST).thenComparing(Candidates.BY_INDEX);
 
   @Override
   public String name() {
@@ -50,7 +50,7 @@ public final class TwoBin implements PlacementPolicy {
     List<DeviceState> rest = new ArrayList<>(devices);
     rest.remove(a);
     rest.remove(b);
-    order.addAll(Candidates.sorted(rest, LeastLoad.FEWEST_TASKS_FIRST));
+    order.addAll(Candidates.sorted(rest, LeastLoadPlacement.FEWEST_TASKS_FIRST));
     return List.copyOf(order);
   }
 }

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class RoundRobinTest {
+class RoundRobinPlacementTest {
 
-  private final RoundRobin policy = new RoundRobin();
+  private final RoundRobinPlacement policy = new RoundRobinPlacement();
   private final List<DeviceState> three = List.of(gpu(2, 10), gpu(0, 10), gpu(1, 10));
 
   @Test

@@ -8,7 +8,7 @@ import java.util.List;
  * ties by index. Only Berth's own tasks count as load; other users' processes show in the free
  * memory instead.
  */
-public final class LeastLoad implements PlacementPolicy {
+public final class LeastLoadPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "leastload";

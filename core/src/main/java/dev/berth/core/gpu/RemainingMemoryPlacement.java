@@ -4,15 +4,15 @@ import java.util.List;
 
 /**
  * {@code remain-mem} (fedflow's {@code gpu-priority: remain-mem}): the device with the most free
- * memory first, ties by index. Same order as {@link MostFree}; the name follows fedflow's
+ * memory first, ties by index. Same order as {@link MostFreePlacement}; the name follows fedflow's
  * configuration.
  */
-public final class RemainingMemoryOrder implements PlacementPolicy {
+public final class RemainingMemoryPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "remain-mem";
 
-  private final MostFree sameOrder = new MostFree();
+  private final MostFreePlacement sameOrder = new MostFreePlacement();
 
   @Override
   public String name() {

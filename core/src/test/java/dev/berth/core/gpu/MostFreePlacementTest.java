@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class MostFreeTest {
+class MostFreePlacementTest {
 
-  private final MostFree policy = new MostFree();
+  private final MostFreePlacement policy = new MostFreePlacement();
 
   @Test
   void mostFreeOrdersByFreeMemoryDescending() {

@@ -7,7 +7,7 @@ import java.util.List;
  * {@code most-free}: the device with the most free memory first, ties by index. Spreads tasks so
  * each gets the most headroom.
  */
-public final class MostFree implements PlacementPolicy {
+public final class MostFreePlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "most-free";

@@ -8,7 +8,7 @@ import java.util.List;
  * {@code lru} (ipyparallel's scheme of that name): the device Berth placed a task on least recently
  * first; devices never placed on come before all others; ties by index.
  */
-public final class LeastRecentlyUsed implements PlacementPolicy {
+public final class LeastRecentlyUsedPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "lru";

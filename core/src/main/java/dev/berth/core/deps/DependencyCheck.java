@@ -10,14 +10,14 @@ import java.util.function.Function;
 /**
  * Evaluates a {@link Dependency} against the current states of the tasks it names. Pure.
  *
- * <p>A task that succeeded ({@code EXITED}) satisfies an edge with {@code success}; one that failed
- * ({@code EXCEPTION}, {@code TIMED_OUT} or {@code UNREACHABLE}) satisfies an edge with {@code failure};
+ * <p>A task that succeeded ({@code SUCCEEDED}) satisfies an edge with {@code success}; one that failed
+ * ({@code FAILED}, {@code TIMED_OUT} or {@code UNREACHABLE}) satisfies an edge with {@code failure};
  * a cancelled task satisfies nothing. An edge is met when all (or any) of its tasks satisfy it, and
  * can never be met once too many of them ended without satisfying it.
  */
-public final class Edge {
+public final class DependencyCheck {
 
-  private Edge() {}
+  private DependencyCheck() {}
 
   /** Where an edge stands. */
   public enum Status {
@@ -71,10 +71,10 @@ public final class Edge {
 
   /** Whether a task in state {@code s} satisfies the edge. */
   public static boolean satisfies(Dependency dependency, TaskState s) {
-    if (s == TaskState.EXITED) {
+    if (s == TaskState.SUCCEEDED) {
       return dependency.success();
     }
-    if (s == TaskState.EXCEPTION || s == TaskState.TIMED_OUT || s == TaskState.UNREACHABLE) {
+    if (s == TaskState.FAILED || s == TaskState.TIMED_OUT || s == TaskState.UNREACHABLE) {
       return dependency.failure();
     }
     return false;
@@ -82,9 +82,9 @@ public final class Edge {
 
   private static String describe(TaskState s) {
     switch (s) {
-      case EXITED:
+      case SUCCEEDED:
         return "succeeded";
-      case EXCEPTION:
+      case FAILED:
         return "failed";
       case TIMED_OUT:
         return "timed out";

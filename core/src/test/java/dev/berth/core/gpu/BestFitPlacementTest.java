@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class BestFitTest {
+class BestFitPlacementTest {
 
-  private final BestFit policy = new BestFit();
+  private final BestFitPlacement policy = new BestFitPlacement();
 
   @Test
   void bestFitPicksTheTightestDeviceThatStillFits() {

@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class LeastRecentlyUsedTest {
+class LeastRecentlyUsedPlacementTest {
 
-  private final LeastRecentlyUsed policy = new LeastRecentlyUsed();
+  private final LeastRecentlyUsedPlacement policy = new LeastRecentlyUsedPlacement();
 
   @Test
   void lruPutsNeverPlacedDevicesFirstThenTheOldestPlacement() {

@@ -9,9 +9,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class FirstFitTest {
+class FirstFitPlacementTest {
 
-  private final FirstFit policy = new FirstFit();
+  private final FirstFitPlacement policy = new FirstFitPlacement();
 
   @Test
   void firstFitOrdersByIndexWhateverTheFreeMemory() {

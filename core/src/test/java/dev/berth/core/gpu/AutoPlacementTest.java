@@ -11,9 +11,9 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class AutoTest {
+class AutoPlacementTest {
 
-  private final Auto policy = new Auto();
+  private final AutoPlacement policy = new AutoPlacement();
 
   @Test
   void theDefaultsAreFlgosFiveSeconds() {
@@ -58,14 +58,14 @@ class AutoTest {
 
   @Test
   void zeroIntervalsTurnBothRulesOff() {
-    Auto eager = new Auto(Duration.ZERO, Duration.ZERO);
+    AutoPlacement eager = new AutoPlacement(Duration.ZERO, Duration.ZERO);
     DeviceState d = gpu(0, 70).withLastPlacedAt(NOW.plusSeconds(1)).withFreeSince(NOW);
     assertThat(indices(eager.order(List.of(d), request()))).containsExactly(0);
   }
 
   @Test
   void configuredIntervalsAreUsed() {
-    Auto slow = new Auto(Duration.ofSeconds(30), Duration.ofSeconds(1));
+    AutoPlacement slow = new AutoPlacement(Duration.ofSeconds(30), Duration.ofSeconds(1));
     DeviceState placed20sAgo = gpu(0, 70).withLastPlacedAt(NOW.minusSeconds(20));
     DeviceState free2s = gpu(1, 50).withFreeSince(NOW.minusSeconds(2));
     assertThat(indices(slow.order(List.of(placed20sAgo, free2s), request())))
@@ -81,7 +81,7 @@ class AutoTest {
 
   @Test
   void negativeIntervalsAreRejected() {
-    assertThatThrownBy(() -> new Auto(Duration.ofSeconds(-1), Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new Auto(Duration.ZERO, Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new AutoPlacement(Duration.ofSeconds(-1), Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new AutoPlacement(Duration.ZERO, Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -5,14 +5,14 @@ import java.util.List;
 /**
  * {@code pci} (fedflow's {@code gpu-priority: pci}): the lowest device index first. NVML and
  * nvidia-smi number devices in PCI bus order, so this is bus order. Same order as
- * {@link FirstFit}; the name follows fedflow's configuration.
+ * {@link FirstFitPlacement}; the name follows fedflow's configuration.
  */
-public final class PciOrder implements PlacementPolicy {
+public final class PciPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "pci";
 
-  private final FirstFit sameOrder = new FirstFit();
+  private final FirstFitPlacement sameOrder = new FirstFitPlacement();
 
   @Override
   public String name() {

@@ -12,7 +12,7 @@ import java.util.List;
  * <p>Positions count among the candidates, so a device the task does not fit on is skipped rather
  * than making the rotation stall.
  */
-public final class RoundRobin implements PlacementPolicy {
+public final class RoundRobinPlacement implements PlacementPolicy {
 
   /** The policy's name. */
   public static final String NAME = "round-robin";

@@ -1,4 +1,4 @@
-package dev.berth.core.deps;
+package dev.berth.core.model;
 
 import java.time.Duration;
 import java.util.Objects;
