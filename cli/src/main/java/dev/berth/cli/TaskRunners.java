@@ -2,10 +2,10 @@ package dev.berth.cli;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
+import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.GpuProbes;
-import dev.berth.runtime.gpu.ProcessCommandRunner;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Executor;

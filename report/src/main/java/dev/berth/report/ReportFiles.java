@@ -1,6 +1,7 @@
 package dev.berth.report;
 
 import dev.berth.core.report.RunReport;
+import dev.berth.os.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

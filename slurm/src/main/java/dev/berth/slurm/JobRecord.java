@@ -1,6 +1,6 @@
 package dev.berth.slurm;
 
-import dev.berth.runtime.files.AtomicFiles;
+import dev.berth.os.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

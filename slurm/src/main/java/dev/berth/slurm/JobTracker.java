@@ -1,8 +1,8 @@
 package dev.berth.slurm;
 
-import dev.berth.runtime.exec.Tails;
-import dev.berth.runtime.gpu.CommandRunner;
-import dev.berth.runtime.time.DaemonThreads;
+import dev.berth.os.CommandRunner;
+import dev.berth.os.DaemonThreads;
+import dev.berth.os.LogTails;
 import dev.berth.spi.ExitListener;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -276,7 +276,7 @@ final class JobTracker {
 
   /** Whether Slurm's messages written for this attempt report a memory kill. */
   private static boolean memoryKilled(SlurmExecution e) {
-    return Endings.mentionsMemoryKill(Tails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
+    return Endings.mentionsMemoryKill(LogTails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
   }
 
   private static String firstLine(String text) {

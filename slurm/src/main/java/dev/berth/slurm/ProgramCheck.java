@@ -1,6 +1,6 @@
 package dev.berth.slurm;
 
-import dev.berth.runtime.exec.LaunchPreparation;
+import dev.berth.os.LaunchPreparation;
 import dev.berth.spi.LaunchRequest;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.berth.slurm;
 
-import dev.berth.runtime.gpu.CommandRunner;
+import dev.berth.os.CommandRunner;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.berth.slurm;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.runtime.gpu.CommandRunner;
+import dev.berth.os.CommandRunner;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

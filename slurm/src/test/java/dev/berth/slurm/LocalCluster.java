@@ -2,8 +2,8 @@ package dev.berth.slurm;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.berth.runtime.gpu.CommandRunner;
-import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.os.CommandRunner;
+import dev.berth.os.ProcessCommandRunner;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

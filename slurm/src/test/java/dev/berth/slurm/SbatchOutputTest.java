@@ -3,7 +3,7 @@ package dev.berth.slurm;
 import static dev.berth.slurm.Recordings.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.os.CommandRunner.Result;
 import org.junit.jupiter.api.Test;
 
 class SbatchOutputTest {

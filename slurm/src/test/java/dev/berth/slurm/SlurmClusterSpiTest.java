@@ -2,11 +2,11 @@ package dev.berth.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.ClusterVerdict.Kind;
+import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
-import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.os.ProcessCommandRunner;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchRequest;

@@ -1,6 +1,6 @@
 package dev.berth.slurm;
 
-import dev.berth.runtime.gpu.ProcessCommandRunner;
+import dev.berth.os.ProcessCommandRunner;
 import dev.berth.spi.Executor;
 import dev.berth.testkit.ExecutorContractTest;
 import org.junit.jupiter.api.BeforeAll;

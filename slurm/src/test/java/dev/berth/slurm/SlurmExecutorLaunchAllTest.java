@@ -6,7 +6,7 @@ import static dev.berth.slurm.Requests.WAIT;
 import static dev.berth.slurm.Requests.reserved;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.runtime.gpu.CommandRunner;
+import dev.berth.os.CommandRunner;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;

@@ -10,7 +10,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.os.CommandRunner.Result;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;

@@ -4,8 +4,8 @@ import static dev.berth.slurm.Recordings.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.runtime.gpu.CommandRunner;
-import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.os.CommandRunner.Result;
+import dev.berth.os.CommandRunner;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

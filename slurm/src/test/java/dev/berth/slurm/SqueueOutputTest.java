@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.os.CommandRunner.Result;
 import dev.berth.slurm.SqueueOutput.Row;
 import java.util.List;
 import java.util.Map;

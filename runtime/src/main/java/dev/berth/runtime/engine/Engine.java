@@ -21,8 +21,8 @@ import dev.berth.core.scheduling.Retries;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.os.LogTails;
 import dev.berth.runtime.control.channel.ControlCommand;
-import dev.berth.runtime.exec.Tails;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Execution;
@@ -618,7 +618,7 @@ public final class Engine {
     if (current == null || current.attempt() != attempt) {
       return; // not the attempt the task is in now; nothing to end
     }
-    String tail = exitCode == 0 ? "" : Tails.read(layout.stderr(r.spec()), Tails.STDERR_BYTES);
+    String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     record(id, scheduler.attempts().ended(
         r, clock.instant(), exitCode, Optional.ofNullable(killing.remove(id)), tail, verdict));

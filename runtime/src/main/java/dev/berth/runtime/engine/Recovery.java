@@ -7,7 +7,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
-import dev.berth.runtime.exec.Tails;
+import dev.berth.os.LogTails;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ final class Recovery {
       Path dir = layout.taskDir(r.spec());
       OptionalInt code = ExitMarks.read(dir, launch.attempt());
       if (code.isPresent()) {
-        String tail = code.getAsInt() == 0 ? "" : Tails.read(layout.stderr(r.spec()), Tails.STDERR_BYTES);
+        String tail = code.getAsInt() == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
         recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
         continue;
       }

@@ -1,6 +1,7 @@
 package dev.berth.runtime.exec;
 
-import dev.berth.runtime.time.DaemonThreads;
+import dev.berth.os.DaemonThreads;
+import dev.berth.os.LaunchPreparation;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;

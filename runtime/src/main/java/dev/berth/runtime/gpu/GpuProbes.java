@@ -3,6 +3,7 @@ package dev.berth.runtime.gpu;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuDevices;
+import dev.berth.os.CommandRunner;
 import dev.berth.spi.GpuProbe;
 import java.util.ArrayList;
 import java.util.List;

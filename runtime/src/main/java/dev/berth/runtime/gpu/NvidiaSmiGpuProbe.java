@@ -1,6 +1,7 @@
 package dev.berth.runtime.gpu;
 
 import dev.berth.core.gpu.GpuDevice;
+import dev.berth.os.CommandRunner;
 import dev.berth.spi.GpuProbe;
 import java.io.IOException;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.berth.core.report.RunReport;
-import dev.berth.runtime.files.AtomicFiles;
+import dev.berth.os.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
+import dev.berth.os.CommandRunner;
 import dev.berth.spi.GpuProbe;
 import java.util.Optional;
 import java.util.function.Consumer;

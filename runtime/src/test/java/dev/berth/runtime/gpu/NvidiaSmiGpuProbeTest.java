@@ -5,7 +5,7 @@ import static dev.berth.runtime.gpu.Recordings.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
-import dev.berth.runtime.gpu.CommandRunner.Result;
+import dev.berth.os.CommandRunner.Result;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

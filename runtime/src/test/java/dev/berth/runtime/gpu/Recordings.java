@@ -1,5 +1,6 @@
 package dev.berth.runtime.gpu;
 
+import dev.berth.os.CommandRunner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

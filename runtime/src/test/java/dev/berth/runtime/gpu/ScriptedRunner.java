@@ -1,5 +1,6 @@
 package dev.berth.runtime.gpu;
 
+import dev.berth.os.CommandRunner;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,9 @@
-package dev.berth.runtime.files;
+package dev.berth.os;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,7 +12,7 @@ import java.nio.file.StandardOpenOption;
 /**
  * Replaces a file so that a reader sees the old content or the new, never half of it, and the new
  * content is on disk when the call returns: written to a temporary file beside it, flushed, then
- * renamed over it.
+ * renamed over it. A failed write leaves no temporary file behind.
  */
 public final class AtomicFiles {
 
@@ -22,14 +23,23 @@ public final class AtomicFiles {
     Path parent = file.toAbsolutePath().getParent();
     Files.createDirectories(parent);
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    try (FileChannel ch = FileChannel.open(
-        tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      ByteBuffer buffer = ByteBuffer.wrap(bytes);
-      while (buffer.hasRemaining()) {
-        ch.write(buffer);
+    try {
+      try (FileChannel ch = FileChannel.open(
+          tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+          ch.write(buffer);
+        }
+        ch.force(true);
       }
-      ch.force(true);
+      Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
     }
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  /** Writes {@code text} to {@code file} as UTF-8, creating its folder if needed. */
+  public static void write(Path file, String text) throws IOException {
+    write(file, text.getBytes(StandardCharsets.UTF_8));
   }
 }

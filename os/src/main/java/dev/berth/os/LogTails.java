@@ -1,4 +1,4 @@
-package dev.berth.runtime.exec;
+package dev.berth.os;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /** Reads the end of a log file, to recognise how a task or its job died. */
-public final class Tails {
+public final class LogTails {
 
   /** How much of a task's standard error is read to recognise an out-of-memory death. */
   public static final int STDERR_BYTES = 16 * 1024;
 
-  private Tails() {}
+  private LogTails() {}
 
   /** The last {@code bytes} bytes of the file as text, or empty when it cannot be read. */
   public static String read(Path file, int bytes) {

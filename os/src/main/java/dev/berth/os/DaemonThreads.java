@@ -1,4 +1,4 @@
-package dev.berth.runtime.time;
+package dev.berth.os;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;

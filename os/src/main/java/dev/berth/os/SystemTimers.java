@@ -1,4 +1,4 @@
-package dev.berth.runtime.time;
+package dev.berth.os;
 
 import dev.berth.spi.Timers;
 import java.time.Duration;
@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * {@link Timers} on one daemon thread named {@code berth-timers}. Actions run one at a time, in due
- * order; an action that throws is reported to the error handler and the thread carries on.
+ * {@link Timers} on one daemon thread of their own, named {@code berth-timers} unless told otherwise.
+ * Actions run one at a time, in due order; an action that throws is reported to the error handler and
+ * the thread carries on.
  */
 public final class SystemTimers implements Timers, AutoCloseable {
 
@@ -19,13 +20,23 @@ public final class SystemTimers implements Timers, AutoCloseable {
   private final Consumer<Throwable> onError;
 
   /**
-   * Starts the timer thread.
+   * Starts the timer thread, named {@code berth-timers}.
    *
    * @param onError receives whatever a scheduled action throws; called on the timer thread
    */
   public SystemTimers(Consumer<Throwable> onError) {
+    this("berth-timers", onError);
+  }
+
+  /**
+   * Starts the timer thread, named {@code threadName}: timers whose actions may block (waiting for a
+   * command, say) get a thread of their own, so they never delay anyone else's.
+   *
+   * @param onError receives whatever a scheduled action throws; called on the timer thread
+   */
+  public SystemTimers(String threadName, Consumer<Throwable> onError) {
     this.onError = Objects.requireNonNull(onError, "onError");
-    this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-timers", false));
+    this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named(threadName, false));
     scheduler.setRemoveOnCancelPolicy(true);
   }
 

@@ -1,4 +1,4 @@
-package dev.berth.runtime.gpu;
+package dev.berth.os;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Runs an external command to completion: the seam through which {@link NvidiaSmiGpuProbe} runs
- * {@code nvidia-smi}, so tests can answer with recorded output. The real implementation is
- * {@link ProcessCommandRunner}.
+ * Runs an external command to completion: the seam through which Berth runs {@code nvidia-smi} and
+ * the Slurm commands, so tests can answer with recorded output or a scripted cluster. The real
+ * implementation is {@link ProcessCommandRunner}.
  */
 @FunctionalInterface
 public interface CommandRunner {

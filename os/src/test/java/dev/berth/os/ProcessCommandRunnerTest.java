@@ -1,4 +1,4 @@
-package dev.berth.runtime.gpu;
+package dev.berth.os;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.berth.runtime.gpu;
+package dev.berth.os;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

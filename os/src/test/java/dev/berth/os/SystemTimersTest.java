@@ -1,4 +1,4 @@
-package dev.berth.runtime.time;
+package dev.berth.os;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,6 +35,16 @@ class SystemTimersTest {
     assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
     assertThat(thread.getName()).isEqualTo("berth-timers");
     assertThat(thread.isDaemon()).isTrue();
+  }
+
+  @Test
+  void timersMayHaveAThreadOfTheirOwnUnderAnotherName() throws Exception {
+    CompletableFuture<String> ranOn = new CompletableFuture<>();
+    try (SystemTimers own = new SystemTimers("berth-own-timers", error::complete)) {
+      own.schedule(Duration.ZERO, () -> ranOn.complete(Thread.currentThread().getName()));
+
+      assertThat(ranOn.get(WAIT_SECONDS, TimeUnit.SECONDS)).isEqualTo("berth-own-timers");
+    }
   }
 
   @Test

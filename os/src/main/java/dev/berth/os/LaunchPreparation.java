@@ -1,4 +1,4 @@
-package dev.berth.runtime.exec;
+package dev.berth.os;
 
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;

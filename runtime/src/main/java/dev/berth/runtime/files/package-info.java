@@ -1,2 +1,0 @@
-/** File writing the runtime relies on for durability. */
-package dev.berth.runtime.files;
