@@ -1,6 +1,7 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.ValueParser;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -32,7 +33,7 @@ record ConfigEntry<T>(
    * that an out-of-range value is reported where it was written.
    */
   T read(YamlNode node, Field field) throws SpecException {
-    T value = parser.parse(node, field);
+    T value = field.read(parser, node);
     SchedulerConfig.Builder probe = SchedulerConfig.builder();
     try {
       setter.accept(probe, value); // a section's own record (smtp, slurm) checks its value here

@@ -1,6 +1,7 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,6 +6,11 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.DependencyPatterns;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Suggestions;
+import dev.berth.core.settings.TaskKeys;
+import dev.berth.core.settings.TaskValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,45 +21,57 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Collects each expanded task's {@code after} and {@code follow} while the spec is read, then,
- * once every task of the run is known, resolves ids, globs and {@code group:NAME} into task ids.
- * A glob or group never includes the task itself; an id that names no task is an error that
- * suggests the nearest id.
+ * Collects each task's {@code after} and {@code follow} while its groups are built, then, once every
+ * task they may name is known, resolves ids, globs and {@code group:NAME} into task ids. A glob or
+ * group never includes the task itself; an id that names no task is an error that suggests the
+ * nearest id. The spec reader and the Java builders both resolve through here.
+ *
+ * <p>Problems are {@link InvalidValue}s of the task, placed at the key and the pattern, e.g.
+ * {@code after[1]}; the caller knows where the key was written.
  */
-final class DependencyResolver {
+public final class DependencyResolver {
 
-  private record Pending(DependencyRef ref, List<String> patterns) {}
+  private final Map<String, List<String>> earlier;
+  private final String scope;
+  private final Map<String, DependencyPatterns> after = new HashMap<>();
+  private final Map<String, DependencyPatterns> follow = new HashMap<>();
 
-  private final Map<String, Pending> after = new HashMap<>();
-  private final Map<String, Pending> follow = new HashMap<>();
-
-  /** Records the task's {@code after}, with its placeholders filled from {@code values}. */
-  void after(String taskId, DependencyRef ref, Map<String, String> values) throws SpecException {
-    after.put(taskId, new Pending(ref, fill(ref, values)));
-  }
-
-  /** Records the task's {@code follow}, with its placeholders filled from {@code values}. */
-  void follow(String taskId, DependencyRef ref, Map<String, String> values) throws SpecException {
-    follow.put(taskId, new Pending(ref, fill(ref, values)));
-  }
-
-  /** The groups with every recorded dependency resolved onto their tasks. */
-  List<GroupSpec> resolve(List<GroupSpec> groups) throws SpecException {
-    return resolve(groups, true);
+  /** A resolver for a whole run, where nothing came before. */
+  public DependencyResolver() {
+    this(Map.of(), "in this run");
   }
 
   /**
-   * The groups with every recorded dependency resolved onto their tasks, and the graph checked
-   * where the user wrote it: a dependency on a task of a later group (when groups run one after
-   * another) and a cycle are reported at the {@code after} or {@code follow} that makes them.
+   * A resolver that also knows tasks submitted earlier.
+   *
+   * @param earlier the ids of earlier tasks by group, in submission order; dependencies may name them
+   * @param scope where a named task is looked for, for errors, e.g. {@code in this run} or {@code submitted so far}
    */
-  List<GroupSpec> resolve(List<GroupSpec> groups, boolean groupsInParallel) throws SpecException {
+  public DependencyResolver(Map<String, List<String>> earlier, String scope) {
+    this.earlier = new LinkedHashMap<>(earlier);
+    this.scope = scope;
+  }
+
+  /** Records the dependencies among a task's effective values, with their placeholders filled. */
+  public void record(String taskId, TaskValues values) {
+    values.get(TaskKeys.AFTER).ifPresent(d -> after.put(taskId, d));
+    values.get(TaskKeys.FOLLOW).ifPresent(d -> follow.put(taskId, d));
+  }
+
+  /**
+   * The groups with every recorded dependency resolved onto their tasks, and the graph checked:
+   * a dependency on a task of a later group (when groups run one after another) and a cycle are
+   * problems of the {@code after} or {@code follow} that makes them.
+   *
+   * @throws InvalidValue naming the task, the key and the rule
+   */
+  public List<GroupSpec> resolve(List<GroupSpec> groups, boolean groupsInParallel) {
     List<GroupSpec> resolved = resolveRefs(groups);
     check(resolved, groupsInParallel);
     return resolved;
   }
 
-  private void check(List<GroupSpec> groups, boolean groupsInParallel) throws SpecException {
+  private void check(List<GroupSpec> groups, boolean groupsInParallel) {
     Map<TaskId, Integer> groupOf = new HashMap<>();
     for (int g = 0; g < groups.size(); g++) {
       for (TaskSpec t : groups.get(g).tasks()) {
@@ -66,11 +83,11 @@ final class DependencyResolver {
       for (TaskSpec t : groups.get(g).tasks()) {
         parents.put(t.id(), t.dependsOn());
         for (TaskId p : t.dependsOn()) {
-          int pg = groupOf.get(p);
-          if (!groupsInParallel && pg > g) {
-            throw fieldOf(t.id(), p).problem("task " + t.id() + " (group " + groups.get(g).name() + ") depends on "
-                + p + " in the later group " + groups.get(pg).name() + "; groups run one after another, so set"
-                + " groups-in-parallel: true or move " + p + " to an earlier group");
+          Integer pg = groupOf.get(p);
+          if (!groupsInParallel && pg != null && pg > g) {
+            throw new InvalidValue(t.id().value(), keyOf(t.id(), p), "task " + t.id() + " (group "
+                + groups.get(g).name() + ") depends on " + p + " in the later group " + groups.get(pg).name()
+                + "; groups run one after another, so set groups-in-parallel: true or move " + p + " to an earlier group");
           }
         }
       }
@@ -78,49 +95,47 @@ final class DependencyResolver {
     Optional<List<TaskId>> cycle = Cycles.find(parents);
     if (cycle.isPresent()) {
       List<TaskId> c = cycle.get();
-      throw fieldOf(c.get(0), c.get(1)).problem("dependency cycle: "
+      throw new InvalidValue(c.get(0).value(), keyOf(c.get(0), c.get(1)), "dependency cycle: "
           + String.join(" -> ", c.stream().map(TaskId::value).toList()));
     }
   }
 
-  /** Where the dependency of {@code task} on {@code parent} was written: its after, else its follow. */
-  private Field fieldOf(TaskId task, TaskId parent) {
-    Pending a = after.get(task.value());
-    Pending f = follow.get(task.value());
+  /** Which key makes {@code task} depend on {@code parent}: its after, else its follow. */
+  private String keyOf(TaskId task, TaskId parent) {
+    DependencyPatterns a = after.get(task.value());
+    DependencyPatterns f = follow.get(task.value());
     if (a != null && (f == null || a.patterns().stream().anyMatch(p -> mayName(p, parent)))) {
-      return a.ref().field();
+      return TaskKeys.AFTER.key();
     }
-    return f != null ? f.ref().field() : a.ref().field();
+    return f != null ? TaskKeys.FOLLOW.key() : TaskKeys.AFTER.key();
   }
 
   private static boolean mayName(String pattern, TaskId parent) {
     return pattern.startsWith("group:") || TaskPattern.of(pattern).matches(parent.value());
   }
 
-  private List<GroupSpec> resolveRefs(List<GroupSpec> groups) throws SpecException {
+  private List<GroupSpec> resolveRefs(List<GroupSpec> groups) {
     if (after.isEmpty() && follow.isEmpty()) {
       return groups;
     }
-    Map<String, List<String>> idsByGroup = new LinkedHashMap<>();
-    List<String> allIds = new ArrayList<>();
+    Map<String, List<String>> idsByGroup = new LinkedHashMap<>(earlier);
     for (GroupSpec g : groups) {
-      List<String> ids = g.tasks().stream().map(t -> t.id().value()).toList();
-      idsByGroup.put(g.name(), ids);
-      allIds.addAll(ids);
+      idsByGroup.put(g.name(), g.tasks().stream().map(t -> t.id().value()).toList());
     }
+    List<String> allIds = idsByGroup.values().stream().flatMap(List::stream).toList();
     List<GroupSpec> resolved = new ArrayList<>();
     for (GroupSpec g : groups) {
       List<TaskSpec> tasks = new ArrayList<>();
       for (TaskSpec t : g.tasks()) {
         String id = t.id().value();
         TaskSpec.Builder b = t.toBuilder();
-        Pending a = after.get(id);
+        DependencyPatterns a = after.get(id);
         if (a != null) {
-          b.after(dependency(id, a, allIds, idsByGroup));
+          b.after(dependency(id, TaskKeys.AFTER.key(), a, allIds, idsByGroup));
         }
-        Pending f = follow.get(id);
+        DependencyPatterns f = follow.get(id);
         if (f != null) {
-          b.follow(dependency(id, f, allIds, idsByGroup));
+          b.follow(dependency(id, TaskKeys.FOLLOW.key(), f, allIds, idsByGroup));
         }
         tasks.add(b.build());
       }
@@ -129,35 +144,28 @@ final class DependencyResolver {
     return resolved;
   }
 
-  private static List<String> fill(DependencyRef ref, Map<String, String> values) throws SpecException {
-    List<String> filled = new ArrayList<>();
-    for (Template t : ref.patterns()) {
-      filled.add(t.fill(values));
-    }
-    return filled;
-  }
-
-  private static Dependency dependency(String self, Pending p, List<String> allIds,
-      Map<String, List<String>> idsByGroup) throws SpecException {
+  private Dependency dependency(String self, String key, DependencyPatterns p, List<String> allIds,
+      Map<String, List<String>> idsByGroup) {
     Set<TaskId> ids = new LinkedHashSet<>();
     for (int i = 0; i < p.patterns().size(); i++) {
-      String pattern = p.patterns().get(i);
-      Field field = p.ref().patterns().get(i).field();
-      ids.addAll(matches(self, pattern, field, allIds, idsByGroup));
+      try {
+        ids.addAll(matches(self, p.patterns().get(i), allIds, idsByGroup));
+      } catch (InvalidValue e) {
+        throw new InvalidValue(self, InvalidValue.join(key, p.where().get(i)), e.rule());
+      }
     }
     if (ids.isEmpty()) {
-      throw p.ref().field().problem("names no task other than " + self + " itself");
+      throw new InvalidValue(self, key, "names no task other than " + self + " itself");
     }
-    return new Dependency(List.copyOf(ids), p.ref().all(), p.ref().success(), p.ref().failure());
+    return new Dependency(List.copyOf(ids), p.all(), p.success(), p.failure());
   }
 
-  private static List<TaskId> matches(String self, String pattern, Field field, List<String> allIds,
-      Map<String, List<String>> idsByGroup) throws SpecException {
+  private List<TaskId> matches(String self, String pattern, List<String> allIds, Map<String, List<String>> idsByGroup) {
     if (pattern.startsWith("group:")) {
       String group = pattern.substring("group:".length());
       List<String> members = idsByGroup.get(group);
       if (members == null) {
-        throw field.problem("'" + pattern + "' names no group;"
+        throw new InvalidValue("'" + pattern + "' names no group;"
             + Suggestions.nearest(group, idsByGroup.keySet()).map(s -> " did you mean 'group:" + s + "'?").orElse("")
             + " groups are " + String.join(", ", idsByGroup.keySet()));
       }
@@ -168,15 +176,15 @@ final class DependencyResolver {
       List<TaskId> found = allIds.stream()
           .filter(id -> !id.equals(self) && glob.matches(id)).map(TaskId::of).toList();
       if (found.isEmpty()) {
-        throw field.problem("'" + pattern + "' matches no task");
+        throw new InvalidValue("'" + pattern + "' matches no task");
       }
       return found;
     }
     if (pattern.equals(self)) {
-      throw field.problem("task " + self + " depends on itself");
+      throw new InvalidValue("task " + self + " depends on itself");
     }
     if (!allIds.contains(pattern)) {
-      throw field.problem("'" + pattern + "' names no task in this run;"
+      throw new InvalidValue("'" + pattern + "' names no task " + scope + ";"
           + Suggestions.nearest(pattern, allIds).map(s -> " did you mean '" + s + "'?").orElse("")
           + " use a task id, a glob such as \"train-*\" or group:NAME");
     }

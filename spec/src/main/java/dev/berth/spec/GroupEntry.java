@@ -2,7 +2,11 @@ package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.TaskKey;
+import dev.berth.core.settings.TaskKeys;
+import dev.berth.core.settings.TaskValues;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -15,19 +19,24 @@ import java.util.stream.Stream;
  * @param defaults settings the group gives each of its tasks
  * @param tasks the task entries, not yet expanded
  */
-record GroupEntry(Field field, String name, SettingValues defaults, List<TaskEntry> tasks) {
+record GroupEntry(Field field, String name, TaskValues defaults, List<TaskEntry> tasks) {
 
   private static final List<String> OWN_KEYS = List.of("name", "tasks");
 
   /** Parses the entry at {@code field}. */
   static GroupEntry parse(YamlNode node, Field field) throws SpecException {
     YamlNode.Mapping map = Keys.mapping(node, field, "group keys such as name and tasks");
-    List<String> valid = Stream.concat(OWN_KEYS.stream(), TaskSettings.keys().stream()).toList();
-    String taskOnly = "is a task key; set it on each task under 'tasks'";
-    Keys.requireKnown(map, field, valid, Map.of("id", taskOnly, "command", taskOnly, "matrix", taskOnly));
-    String name = Values.NAME_TEXT.parse(
-        Keys.required(map, "name", field, "is required, e.g. name: train"), field.key("name"));
-    SettingValues defaults = SettingValues.parse(map, field);
+    List<String> valid = Stream.concat(OWN_KEYS.stream(), TaskKeys.groupKeys().stream().map(TaskKey::key)).toList();
+    Map<String, String> taskOnly = new HashMap<>();
+    for (TaskKey<?> key : TaskKeys.ALL) {
+      if (!key.groupMaySet()) {
+        taskOnly.put(key.key(), "is a task key; set it on each task under 'tasks'");
+      }
+    }
+    Keys.requireKnown(map, field, valid, taskOnly);
+    String name = field.key("name").read(RunSpecReader.NAME,
+        Keys.required(map, "name", field, "is required, e.g. name: train"));
+    TaskValues defaults = TaskEntry.settings(map, field);
     Field tasksField = field.key("tasks");
     YamlNode tasksNode = Keys.required(map, "tasks", field, "is required: list the group's tasks");
     if (!(tasksNode instanceof YamlNode.Sequence list)) {
@@ -49,10 +58,10 @@ record GroupEntry(Field field, String name, SettingValues defaults, List<TaskEnt
    * written.
    */
   List<TaskSpec> expand(SchedulerConfig config, Map<String, String> builtIns, TaskIds ids,
-      DependencyResolver dependencies) throws SpecException {
+      SpecDependencies dependencies) throws SpecException {
     List<TaskSpec> result = new ArrayList<>();
     for (TaskEntry entry : tasks) {
-      for (TaskSpec task : entry.expand(name, defaults, config, builtIns, dependencies)) {
+      for (TaskSpec task : entry.expand(this, config, builtIns, dependencies)) {
         ids.claim(task.id().value(), name, entry.field());
         result.add(task);
       }

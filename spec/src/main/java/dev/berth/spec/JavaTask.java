@@ -1,5 +1,7 @@
 package dev.berth.spec;
 
+import dev.berth.core.settings.TaskKey;
+import dev.berth.core.settings.TaskKeys;
 import dev.berth.task.worker.WorkerMain;
 import java.io.File;
 import java.net.URISyntaxException;
@@ -7,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A task written in Java: {@code java: com.example.TrainTask} with {@code classpath: [...]} and
@@ -23,25 +24,20 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
   /** The worker's main class, in the task-api module that Berth ships. */
   static final String WORKER = "dev.berth.task.worker.WorkerMain";
 
-  private static final Pattern CLASS_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
-
   /** The task's Java settings, or null when it has no {@code java} key. */
   static JavaTask parse(YamlNode.Mapping map, Field field) throws SpecException {
-    YamlNode java = map.get("java");
+    YamlNode java = map.get(TaskKeys.JAVA.key());
     if (java == null) {
-      for (String key : List.of("classpath", "jvm-args")) {
-        if (map.get(key) != null) {
-          throw field.key(key).problem("only applies to a Java task; add java: com.example.YourTask");
+      for (TaskKey<?> key : List.of(TaskKeys.CLASSPATH, TaskKeys.JVM_ARGS)) {
+        if (map.get(key.key()) != null) {
+          throw field.key(key.key()).problem("only applies to a Java task; add java: com.example.YourTask");
         }
       }
       return null;
     }
-    String name = Values.TEXT.parse(java, field.key("java"));
-    if (!CLASS_NAME.matcher(name).matches() && !name.contains("{")) {
-      throw field.key("java").problem("'" + name + "' is not a Java class name, e.g. com.example.TrainTask");
-    }
-    return new JavaTask(new Template(name, field.key("java")), templates(map.get("classpath"), field.key("classpath")),
-        templates(map.get("jvm-args"), field.key("jvm-args")));
+    Field name = field.key(TaskKeys.JAVA.key());
+    return new JavaTask(new Template(name.read(TaskKeys.JAVA::parse, java), name),
+        templates(map, TaskKeys.CLASSPATH, field), templates(map, TaskKeys.JVM_ARGS, field));
   }
 
   /** The argument vector that starts the worker JVM for this task. */
@@ -65,17 +61,17 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
     return argv;
   }
 
-  private static List<Template> templates(YamlNode node, Field field) throws SpecException {
+  private static List<Template> templates(YamlNode.Mapping map, TaskKey<List<String>> key, Field entry)
+      throws SpecException {
+    YamlNode node = map.get(key.key());
     if (node == null) {
       return List.of();
     }
+    Field field = entry.key(key.key());
+    List<String> texts = field.read(key::parse, node);
     List<Template> out = new ArrayList<>();
-    if (node instanceof YamlNode.Sequence seq) {
-      for (int i = 0; i < seq.items().size(); i++) {
-        out.add(new Template(Values.TEXT.parse(seq.items().get(i), field.index(i)), field.index(i)));
-      }
-    } else {
-      out.add(new Template(Values.TEXT.parse(node, field), field));
+    for (int i = 0; i < texts.size(); i++) {
+      out.add(new Template(texts.get(i), node instanceof YamlNode.Sequence ? field.index(i) : field));
     }
     return List.copyOf(out);
   }

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.settings.Suggestions;
 import java.util.List;
 import java.util.Map;
 

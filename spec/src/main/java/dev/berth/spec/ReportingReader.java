@@ -1,6 +1,7 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.Reporting;
+import dev.berth.core.settings.Parsers;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,10 +24,10 @@ final class ReportingReader {
       YamlNode.Mapping map = Keys.mapping(objective, f, "the result key to rank by and its goal, e.g."
           + " {key: val_acc, goal: max}");
       Keys.requireKnown(map, f, List.of("key", "goal"), Map.of());
-      key = Optional.of(Values.TEXT.parse(Keys.required(map, "key", f, "is required, e.g. key: val_acc"), f.key("key")));
+      key = Optional.of(f.key("key").read(Parsers.TEXT, Keys.required(map, "key", f, "is required, e.g. key: val_acc")));
       YamlNode goal = map.get("goal");
       if (goal != null) {
-        String g = Values.TEXT.parse(goal, f.key("goal")).strip().toLowerCase(Locale.ROOT);
+        String g = f.key("goal").read(Parsers.TEXT, goal).strip().toLowerCase(Locale.ROOT);
         if (!g.equals("max") && !g.equals("min")) {
           throw f.key("goal").problem("must be max or min but was " + goal.describe());
         }
@@ -41,7 +42,7 @@ final class ReportingReader {
       Keys.requireKnown(map, f, List.of("webhook", "on"), Map.of("smtp", "mail settings go under config: smtp"));
       YamlNode hook = map.get("webhook");
       if (hook != null) {
-        String text = Values.TEXT.parse(hook, f.key("webhook"));
+        String text = f.key("webhook").read(Parsers.TEXT, hook);
         URI uri;
         try {
           uri = URI.create(text);
@@ -55,7 +56,7 @@ final class ReportingReader {
       }
       YamlNode on = map.get("on");
       if (on != null) {
-        for (String e : Values.TEXT_LIST.parse(on, f.key("on"))) {
+        for (String e : f.key("on").read(Parsers.TEXT_LIST, on)) {
           if (!EVENTS.contains(e)) {
             throw f.key("on").problem("'" + e + "' is not an event; use " + String.join(", ", EVENTS));
           }

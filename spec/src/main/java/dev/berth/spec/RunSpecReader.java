@@ -4,13 +4,29 @@ import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.ValueParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
 final class RunSpecReader {
+
+  private static final Pattern NAME_TEXT = Pattern.compile("[A-Za-z0-9._-]+");
+
+  /** A run or group name: letters, digits, {@code . _ -}, and not {@code .} or {@code ..}. */
+  static final ValueParser<String> NAME = value -> {
+    String text = Parsers.TEXT.parse(value);
+    if (!NAME_TEXT.matcher(text).matches() || text.equals(".") || text.equals("..")) {
+      throw new InvalidValue("'" + text + "' is not a valid name; use only letters, digits, '.', '_'"
+          + " and '-' (and not '.' or '..')");
+    }
+    return text;
+  };
 
   private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective", "notify", "executor",
       "slurm", "groups");
@@ -31,8 +47,8 @@ final class RunSpecReader {
           + " but the file holds " + document.describe());
     }
     Keys.requireKnown(map, root, KEYS, misplacedKeys());
-    String name = Values.NAME_TEXT.parse(
-        Keys.required(map, "name", root, "is required: name the run, e.g. name: quickstart"), root.key("name"));
+    String name = root.key("name").read(NAME,
+        Keys.required(map, "name", root, "is required: name the run, e.g. name: quickstart"));
     YamlNode workdirNode = map.get("workdir");
     String workdir = workdirNode == null ? "berth-out/" + name : workdir(workdirNode, root.key("workdir"));
     ConfigLayer specConfig = map.get("config") == null
@@ -43,8 +59,8 @@ final class RunSpecReader {
         ConfigLayer.combine(List.of(configFile, specConfig, executor, overrides), root.key("config"));
     YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
     YamlNode parallelNode = map.get("groups-in-parallel");
-    boolean parallel = parallelNode != null && Values.BOOLEAN.parse(parallelNode, root.key("groups-in-parallel"));
-    DependencyResolver dependencies = new DependencyResolver();
+    boolean parallel = parallelNode != null && root.key("groups-in-parallel").read(Parsers.BOOLEAN, parallelNode);
+    SpecDependencies dependencies = new SpecDependencies();
     List<GroupSpec> resolved = dependencies.resolve(
         groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
     ClusterRules.check(config, resolved, map.get("executor") != null ? root.key("executor") : root.key("config"));
@@ -62,7 +78,7 @@ final class RunSpecReader {
     if (node == null) {
       return DeviceSelection.DEFAULT;
     }
-    String text = Values.TEXT.parse(node, field);
+    String text = field.read(Parsers.TEXT, node);
     try {
       DeviceSelection.parse(text);
     } catch (IllegalArgumentException e) {
@@ -72,7 +88,7 @@ final class RunSpecReader {
   }
 
   private static String workdir(YamlNode node, Field field) throws SpecException {
-    String text = Values.TEXT.parse(node, field);
+    String text = field.read(Parsers.TEXT, node);
     if (text.isBlank()) {
       throw field.problem("must not be empty; leave it out to use berth-out/<name>");
     }
@@ -80,7 +96,7 @@ final class RunSpecReader {
   }
 
   private static List<GroupSpec> groups(YamlNode node, Field field, SchedulerConfig config,
-      Map<String, String> builtIns, DependencyResolver dependencies) throws SpecException {
+      Map<String, String> builtIns, SpecDependencies dependencies) throws SpecException {
     if (!(node instanceof YamlNode.Sequence list)) {
       throw field.problem("must be a list of groups, each with a name and tasks, but was " + node.describe());
     }

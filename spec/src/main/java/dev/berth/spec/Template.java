@@ -1,10 +1,13 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.PlaceholderText;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Suggestions;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
@@ -31,11 +34,22 @@ record Template(String text, Field field) {
    * @throws SpecException when a placeholder names a variable {@code values} does not hold
    */
   String fill(Map<String, String> values) throws SpecException {
-    Optional<String> missing = PlaceholderText.missing(text, values);
-    if (missing.isPresent()) {
-      throw field.problem(unknown(missing.get(), values.keySet()));
+    try {
+      return filler(values).apply(text);
+    } catch (InvalidValue e) {
+      throw field.problem(e);
     }
-    return PlaceholderText.fill(text, values, null);
+  }
+
+  /** Fills the placeholders of any text with {@code values}; a missing one is an {@link InvalidValue}. */
+  static UnaryOperator<String> filler(Map<String, String> values) {
+    return text -> {
+      Optional<String> missing = PlaceholderText.missing(text, values);
+      if (missing.isPresent()) {
+        throw new InvalidValue(unknown(missing.get(), values.keySet()));
+      }
+      return PlaceholderText.fill(text, values, null);
+    };
   }
 
   private static String unknown(String name, Set<String> known) {

@@ -1,5 +1,8 @@
 package dev.berth.spec;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,11 +15,24 @@ sealed interface YamlNode {
   /** How the value looks in an error message: {@code 'two'}, {@code a list}, {@code empty}. */
   String describe();
 
+  /**
+   * The value as the settings parsers take it: a scalar's text exactly as written (null when
+   * empty), a list of such values, or a mapping in written order.
+   */
+  Object asWritten();
+
   /** A mapping; keys keep the order they were written in. */
   record Mapping(Map<String, YamlNode> entries) implements YamlNode {
     /** The value under {@code key}, or null when the key is absent. */
     YamlNode get(String key) {
       return entries.get(key);
+    }
+
+    @Override
+    public Map<String, Object> asWritten() {
+      Map<String, Object> written = new LinkedHashMap<>();
+      entries.forEach((key, value) -> written.put(key, value.asWritten()));
+      return Collections.unmodifiableMap(written);
     }
 
     @Override
@@ -27,6 +43,11 @@ sealed interface YamlNode {
 
   /** A list. */
   record Sequence(List<YamlNode> items) implements YamlNode {
+    @Override
+    public List<Object> asWritten() {
+      return Collections.unmodifiableList(new ArrayList<>(items.stream().map(YamlNode::asWritten).toList()));
+    }
+
     @Override
     public String describe() {
       return "a list";
@@ -45,6 +66,11 @@ sealed interface YamlNode {
     /** Whether the value is YAML null ({@code ~}, {@code null} or nothing at all). */
     boolean isNull() {
       return kind == Kind.NULL;
+    }
+
+    @Override
+    public String asWritten() {
+      return isNull() ? null : text;
     }
 
     @Override

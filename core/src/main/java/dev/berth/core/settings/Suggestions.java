@@ -1,16 +1,16 @@
-package dev.berth.spec;
+package dev.berth.core.settings;
 
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
 
 /** Finds the valid name a user most likely meant, by edit distance. */
-final class Suggestions {
+public final class Suggestions {
 
   private Suggestions() {}
 
   /** The rule for an unknown key: a "did you mean" when one is close, else the valid keys. */
-  static String unknownKey(String given, Collection<String> valid) {
+  public static String unknownKey(String given, Collection<String> valid) {
     return unknownKey(given, valid, valid);
   }
 
@@ -18,14 +18,14 @@ final class Suggestions {
    * The rule for an unknown key: a "did you mean" when one of {@code candidates} is close, else
    * the {@code listed} keys (a shorter list, when the candidates are too many to read).
    */
-  static String unknownKey(String given, Collection<String> candidates, Collection<String> listed) {
+  public static String unknownKey(String given, Collection<String> candidates, Collection<String> listed) {
     return "unknown key '" + given + "'; " + nearest(given, candidates)
         .map(s -> "did you mean '" + s + "'?")
         .orElse("valid keys are: " + String.join(", ", listed));
   }
 
   /** The candidate closest to {@code given}, if one is close enough to be a likely typo. */
-  static Optional<String> nearest(String given, Collection<String> candidates) {
+  public static Optional<String> nearest(String given, Collection<String> candidates) {
     String g = given.toLowerCase(Locale.ROOT).replace('_', '-');
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
@@ -42,7 +42,7 @@ final class Suggestions {
   }
 
   /** Optimal string alignment distance: edits, where swapping two neighbours counts as one. */
-  static int distance(String a, String b) {
+  public static int distance(String a, String b) {
     int[][] d = new int[a.length() + 1][b.length() + 1];
     for (int i = 0; i <= a.length(); i++) {
       d[i][0] = i;

@@ -1,4 +1,4 @@
-package dev.berth.spec;
+package dev.berth.core.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

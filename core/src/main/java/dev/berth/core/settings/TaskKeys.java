@@ -1,0 +1,160 @@
+package dev.berth.core.settings;
+
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every task key, once: the one place a task key is added. The YAML reader, the Java builders,
+ * the docs and the README all take the keys from here.
+ */
+public final class TaskKeys {
+
+  private static final String TIMES = "duration";
+  private static final String PATTERNS = "ids, globs or group:NAME";
+
+  /** The task's id. */
+  public static final TaskKey<String> ID = TaskKey.own(new Setting<>("id", "text", Parsers.TEXT, "required",
+      "unique in the run; letters, digits and . _ - + = @ , (it names the task's folder)"));
+
+  /** The argument vector. */
+  public static final TaskKey<List<String>> COMMAND = TaskKey.own(new Setting<>("command", "list of text",
+      TaskValueParsers.COMMAND, "required",
+      "argument vector; never run through a shell (write [sh, -c, \"...\"] for one)"));
+
+  /** The variables a task expands over. */
+  public static final TaskKey<Map<String, List<String>>> MATRIX = TaskKey.own(new Setting<>("matrix",
+      "mapping of lists", TaskValueParsers.MATRIX, "none",
+      "one task per combination, e.g. {lr: [0.1, 0.01], seed: [1, 2]}; {lr} in the id, command, env and"
+          + " dependencies takes each value"));
+
+  /** The class of a Java task. */
+  public static final TaskKey<String> JAVA = TaskKey.own(new Setting<>("java", "class name",
+      TaskValueParsers.CLASS_NAME, "none",
+      "instead of command: a class implementing dev.berth.task.BerthTask, run in a child JVM (two-stage)"));
+
+  /** The class path of a Java task. */
+  public static final TaskKey<List<String>> CLASSPATH = TaskKey.own(new Setting<>("classpath", "list of text",
+      Parsers.TEXT_LIST, "[]", "class path of a java task, relative to the spec's folder unless absolute"));
+
+  /** The JVM options of a Java task. */
+  public static final TaskKey<List<String>> JVM_ARGS = TaskKey.own(new Setting<>("jvm-args", "list of text",
+      Parsers.TEXT_LIST, "[]", "JVM options of a java task, e.g. -Xmx4g"));
+
+  /** Environment variables; a task's are added to its group's. */
+  public static final TaskKey<Map<String, String>> ENV = TaskKey.of(new Setting<>("env", "mapping",
+      TaskValueParsers.ENV, "{}", "environment variables; a task's are added to its group's"),
+      TaskSpec.Builder::env).mergedWith(TaskValueParsers::union).filledBy(TaskValueParsers::fillEnv);
+
+  /** Host memory reserved for the task. */
+  public static final TaskKey<Long> MEMORY = TaskKey.of(new Setting<>("memory", "memory size", Parsers.MEMORY,
+      "scheduler.default-memory", "host memory reserved for the task, e.g. 512MiB or 2GB"),
+      TaskSpec.Builder::memoryBytes).orElse(SchedulerConfig::defaultMemoryBytes);
+
+  /** Cores the task uses. */
+  public static final TaskKey<Double> CPUS = TaskKey.of(new Setting<>("cpus", "number", Parsers.CORES, "1",
+      "cores the task uses; may be fractional or 0"), TaskSpec.Builder::cpus);
+
+  /** Start order. */
+  public static final TaskKey<Integer> PRIORITY = TaskKey.of(new Setting<>("priority", "whole number",
+      Parsers.wholeNumber(Integer.MIN_VALUE), "0", "start order: higher first, ties keep the order written"),
+      TaskSpec.Builder::priority);
+
+  /** Tasks that must end (as the edge says) before this one starts. */
+  public static final TaskKey<DependencyPatterns> AFTER = dependency("after",
+      "tasks that must all succeed before this one starts, or {tasks: [...], all: false, success: false,"
+          + " failure: true}");
+
+  /** Tasks whose device this one must run on. */
+  public static final TaskKey<DependencyPatterns> FOLLOW = dependency("follow",
+      "tasks whose device this one runs on, once they all succeeded; the same forms as after");
+
+  /** Retries after ordinary failures. */
+  public static final TaskKey<Integer> RETRIES = TaskKey.of(new Setting<>("retries", "whole number",
+      Parsers.wholeNumber(0), "0", "retries after ordinary failures: at most retries + 1 attempts"),
+      TaskSpec.Builder::retries);
+
+  /** Wait before the first retry. */
+  public static final TaskKey<Duration> RETRY_DELAY = TaskKey.of(new Setting<>("retry-delay", TIMES,
+      Parsers.DURATION, "0s", "wait before the first retry"), TaskSpec.Builder::retryDelay);
+
+  /** Factor the retry wait grows by. */
+  public static final TaskKey<Double> RETRY_BACKOFF = TaskKey.of(new Setting<>("retry-backoff", "number",
+      Parsers.BACKOFF, "2", "factor the retry wait grows by for each further retry; 1 keeps it constant"),
+      TaskSpec.Builder::retryBackoff);
+
+  /** Cap on the retry wait. */
+  public static final TaskKey<Duration> RETRY_DELAY_MAX = TaskKey.of(new Setting<>("retry-delay-max", TIMES,
+      Parsers.DURATION, "10m", "cap on the retry wait"), TaskSpec.Builder::retryDelayMax);
+
+  /** Longest wait for dependencies and resources. */
+  public static final TaskKey<Duration> QUEUE_TIMEOUT = TaskKey.of(new Setting<>("queue-timeout", TIMES,
+      Parsers.POSITIVE_DURATION, "none", "longest wait for dependencies and resources before the task ends as"
+          + " timed out"), TaskSpec.Builder::queueTimeout);
+
+  /** Longest run of one attempt. */
+  public static final TaskKey<Duration> TIMEOUT = TaskKey.of(new Setting<>("timeout", TIMES,
+      Parsers.POSITIVE_DURATION, "none", "longest run of one attempt before it is killed"),
+      TaskSpec.Builder::timeout);
+
+  /** GPU memory on one device. */
+  public static final TaskKey<Long> GPU_MEMORY = TaskKey.of(new Setting<>("gpu-memory", "memory size",
+      Parsers.MEMORY, "none", "a share of one GPU's memory; scheduler.default-cuda-memory when the task asks"
+          + " for a GPU without it"), TaskSpec.Builder::gpuMemoryBytes);
+
+  /** Whole GPUs. */
+  public static final TaskKey<Integer> GPUS = TaskKey.of(new Setting<>("gpus", "whole number",
+      Parsers.wholeNumber(0), "0", "whole GPUs, used exclusively; instead of gpu-memory"), TaskSpec.Builder::gpus);
+
+  /** The device. */
+  public static final TaskKey<String> DEVICE = TaskKey.of(new Setting<>("device", "cpu, cuda or cuda:N",
+      Parsers.DEVICE, "none", "cpu (no GPU), cuda (any GPU) or cuda:N (that GPU)"), TaskSpec.Builder::device);
+
+  /** The GPUs the task may use. */
+  public static final TaskKey<List<Integer>> TARGETS = TaskKey.of(new Setting<>("targets", "GPU indices",
+      Parsers.DEVICE_INDICES, "all", "the GPUs the task may use, by index, e.g. [0, 1]"),
+      TaskSpec.Builder::targets);
+
+  /** The GPU placement policy. */
+  public static final TaskKey<String> PLACEMENT = TaskKey.of(new Setting<>("placement", "policy name",
+      Parsers.PLACEMENT, "scheduler.placement", "GPU placement policy for this task, e.g. best-fit"),
+      TaskSpec.Builder::placement);
+
+  /** Whether a retry avoids the devices where the task failed. */
+  public static final TaskKey<Boolean> BLACKLIST = TaskKey.of(new Setting<>("blacklist", "true or false",
+      Parsers.BOOLEAN, "true", "whether a retry avoids the GPUs where the task failed"), TaskSpec.Builder::blacklist);
+
+  /** Whether the task speaks the load/train protocol. */
+  public static final TaskKey<Boolean> TWO_STAGE = TaskKey.of(new Setting<>("two-stage", "true or false",
+      Parsers.BOOLEAN, "false; true for java", "the command speaks Berth's load/train protocol (docs/protocol.md)"),
+      TaskSpec.Builder::twoStage);
+
+  /** Every task key, in the order they are documented. */
+  public static final List<TaskKey<?>> ALL = List.of(ID, COMMAND, MATRIX, JAVA, CLASSPATH, JVM_ARGS, ENV, MEMORY,
+      CPUS, PRIORITY, AFTER, FOLLOW, RETRIES, RETRY_DELAY, RETRY_BACKOFF, RETRY_DELAY_MAX, QUEUE_TIMEOUT, TIMEOUT,
+      GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE);
+
+  private TaskKeys() {}
+
+  /** The keys a group may set for its tasks, in documentation order. */
+  public static List<TaskKey<?>> groupKeys() {
+    return ALL.stream().filter(TaskKey::groupMaySet).toList();
+  }
+
+  /** Every key as written, in documentation order. */
+  public static List<String> names() {
+    return ALL.stream().map(TaskKey::key).toList();
+  }
+
+  /** The rows of the table, for docs. */
+  public static List<Setting<?>> settings() {
+    return ALL.stream().<Setting<?>>map(TaskKey::setting).toList();
+  }
+
+  private static TaskKey<DependencyPatterns> dependency(String key, String docs) {
+    return new TaskKey<DependencyPatterns>(new Setting<>(key, PATTERNS, DependencyPatterns::parse, "none", docs),
+        true, (group, task) -> task, null, null, DependencyPatterns::filled);
+  }
+}
