@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.settings.Setting;
 import dev.berth.spec.ConfigKeys;
 import dev.berth.spec.SpecException;
 import java.io.PrintWriter;
@@ -49,15 +50,15 @@ final class ConfigCommand implements Callable<Integer> {
     if (mode.defaults) {
       out.println("# Berth configuration: every key with its default. Put the ones you change in ./config.yaml,");
       out.println("# in a spec's config: block, or pass them with --set key=value.");
-      Map<String, List<ConfigKeys.Key>> sections = new LinkedHashMap<>();
-      for (ConfigKeys.Key k : ConfigKeys.all()) {
-        sections.computeIfAbsent(k.name().split("\\.", 2)[0], s -> new ArrayList<>()).add(k);
+      Map<String, List<Setting<?>>> sections = new LinkedHashMap<>();
+      for (Setting<?> k : ConfigKeys.all()) {
+        sections.computeIfAbsent(k.key().split("\\.", 2)[0], s -> new ArrayList<>()).add(k);
       }
       sections.forEach((section, keys) -> {
         out.println(section + ":");
-        for (ConfigKeys.Key k : keys) {
-          out.println("  # " + k.meaning());
-          out.println("  " + k.name().split("\\.", 2)[1] + ": " + (k.defaultValue().isEmpty() ? "\"\"" : k.defaultValue()));
+        for (Setting<?> k : keys) {
+          out.println("  # " + k.docs());
+          out.println("  " + k.key().split("\\.", 2)[1] + ": " + (k.defaultValue().isEmpty() ? "\"\"" : k.defaultValue()));
         }
       });
       return ExitCodes.OK;

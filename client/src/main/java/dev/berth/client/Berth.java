@@ -362,7 +362,7 @@ public final class Berth implements AutoCloseable {
     synchronized (lock) {
       ensureOpen();
       String group = freeGroupName(task.id());
-      return register(resolve(Resolver.Pending.alone(group, task), visible())).tasks().get(0);
+      return register(resolve(GroupDraft.alone(group, task), visible())).tasks().get(0);
     }
   }
 
@@ -396,7 +396,7 @@ public final class Berth implements AutoCloseable {
 
   /** Adds a group to the batch that {@link #start()} runs (fedflow's {@code FedFlow.add_group}). */
   public void add(GroupBuilder group) {
-    Resolver.Pending pending = group.pending();
+    GroupDraft pending = group.pending();
     synchronized (lock) {
       ensureOpen();
       batch.add(pending);
@@ -444,7 +444,7 @@ public final class Berth implements AutoCloseable {
     Map<String, List<String>> simulated = new LinkedHashMap<>(visible());
     List<GroupSpec> out = new ArrayList<>();
     for (Object item : batch) {
-      GroupSpec spec = item instanceof Resolver.Pending p ? resolve(p, simulated) : check((GroupSpec) item, simulated);
+      GroupSpec spec = item instanceof GroupDraft p ? resolve(p, simulated) : check((GroupSpec) item, simulated);
       simulated.put(spec.name(), taskIds(spec));
       out.add(spec);
     }
@@ -772,8 +772,8 @@ public final class Berth implements AutoCloseable {
   }
 
   /** Resolves one group against what is known, with the session's configuration. */
-  private GroupSpec resolve(Resolver.Pending group, Map<String, List<String>> known) {
-    return Resolver.resolve(List.of(group), known, options.config(), "session").get(0);
+  private GroupSpec resolve(GroupDraft group, Map<String, List<String>> known) {
+    return GroupDraft.resolve(List.of(group), known, options.config(), "session", false).get(0);
   }
 
   private static List<String> taskIds(GroupSpec group) {

@@ -1,9 +1,11 @@
 package dev.berth.client;
 
+import dev.berth.core.settings.DependencyPatterns;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 
 /**
  * The tasks a task waits for ({@code after}) or whose device it follows ({@code follow}), with
@@ -29,17 +31,7 @@ public record DependsOn(List<String> tasks, boolean all, boolean success, boolea
   public DependsOn {
     Objects.requireNonNull(tasks, "tasks");
     tasks = List.copyOf(tasks);
-    if (tasks.isEmpty()) {
-      throw new IllegalArgumentException("a dependency must name at least one task, glob or group:NAME");
-    }
-    for (String t : tasks) {
-      if (t.isBlank()) {
-        throw new IllegalArgumentException("a dependency entry must not be blank: " + tasks);
-      }
-    }
-    if (!success && !failure) {
-      throw new IllegalArgumentException("success: false with failure: false can never be met; set one of them to true");
-    }
+    DependencyPatterns.parse(written(tasks, all, success, failure));
   }
 
   /** Every one of these tasks must have succeeded: the usual edge. */
@@ -57,13 +49,22 @@ public record DependsOn(List<String> tasks, boolean all, boolean success, boolea
     return new DependsOn(tasks, all, true, true);
   }
 
-  /** The same edge with each entry passed through {@code f}, e.g. to fill a template's placeholders. */
-  DependsOn mapTasks(UnaryOperator<String> f) {
-    return new DependsOn(tasks.stream().map(f).toList(), all, success, failure);
-  }
-
   /** The same tasks, satisfied only by failures ({@code success: false, failure: true}). */
   public DependsOn whenFailed() {
     return new DependsOn(tasks, all, false, true);
+  }
+
+  /** The edge as a spec writes it, {@code {tasks: [...], all, success, failure}}, for the task keys' parser. */
+  Map<String, Object> written() {
+    return written(tasks, all, success, failure);
+  }
+
+  private static Map<String, Object> written(List<String> tasks, boolean all, boolean success, boolean failure) {
+    Map<String, Object> written = new LinkedHashMap<>();
+    written.put("tasks", tasks);
+    written.put("all", all);
+    written.put("success", success);
+    written.put("failure", failure);
+    return written;
   }
 }

@@ -1,16 +1,17 @@
 package dev.berth.client;
 
+import dev.berth.core.model.Combinations;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.MatrixIds;
+import dev.berth.core.settings.TaskKeys;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 
 /**
  * A named group of tasks that run in parallel, with group-level defaults for its tasks: every
@@ -21,9 +22,6 @@ import java.util.stream.Collectors;
 public final class GroupBuilder extends TaskSettings<GroupBuilder> {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-
-  /** Most tasks one matrix may expand to, as in a spec. */
-  static final long MAX_COMBINATIONS = 100_000;
 
   private final String name;
   private final List<TaskBuilder> tasks = new ArrayList<>();
@@ -93,72 +91,38 @@ public final class GroupBuilder extends TaskSettings<GroupBuilder> {
    *     task, or a value breaks a rule of the model
    */
   public GroupSpec build(SchedulerConfig config) {
-    return Resolver.resolve(List.of(pending()), new LinkedHashMap<>(), config, "group").get(0);
+    return GroupDraft.resolve(List.of(pending()), Map.of(), config, "group", false).get(0);
   }
 
-  /** What the resolver needs: a snapshot of the name, defaults and tasks. */
-  Resolver.Pending pending() {
-    return new Resolver.Pending(name, values.copy(), tasks());
+  /** A snapshot of the name, defaults and tasks. */
+  GroupDraft pending() {
+    return new GroupDraft(name, values, tasks());
   }
 
   /** The tasks of a matrix, in matrix order. */
   static List<TaskBuilder> expand(TaskTemplate template, Map<String, ? extends List<?>> matrix) {
-    List<Map<String, String>> combinations = combinations(matrix);
+    Map<String, List<String>> variables = variables(matrix);
     Map<String, Map<String, String>> seen = new LinkedHashMap<>();
     List<TaskBuilder> out = new ArrayList<>();
-    for (Map<String, String> c : combinations) {
+    for (Map<String, String> c : Combinations.of(variables)) {
       TaskBuilder t = template.expand(c);
       Map<String, String> earlier = seen.putIfAbsent(t.id(), c);
       if (earlier != null) {
-        List<String> missing = new ArrayList<>();
-        for (Map.Entry<String, ? extends List<?>> e : matrix.entrySet()) {
-          if (e.getValue().size() > 1 && !Placeholders.names(template.id()).contains(e.getKey())) {
-            missing.add("{" + e.getKey() + "}");
-          }
-        }
-        throw new IllegalArgumentException("template '" + template.id() + "' gives the same id '" + t.id() + "' for ("
-            + describe(earlier) + ") and (" + describe(c) + "); "
-            + (missing.isEmpty() ? "make the id tell the combinations apart" : "add " + String.join(", ", missing) + " to the id"));
+        throw new IllegalArgumentException("template " + MatrixIds.sameId(template.id(), variables, t.id(), earlier, c));
       }
       out.add(t);
     }
     return out;
   }
 
-  /** Every combination, the variables in iteration order and the last varying fastest. */
-  static List<Map<String, String>> combinations(Map<String, ? extends List<?>> matrix) {
-    if (matrix.isEmpty()) {
-      throw new IllegalArgumentException("a matrix must name at least one variable, e.g. {lr: [0.1, 0.01]}");
+  /** The matrix with its values as placeholder text, checked as a spec's {@code matrix} is. */
+  static Map<String, List<String>> variables(Map<String, ? extends List<?>> matrix) {
+    Map<String, Object> written = new LinkedHashMap<>();
+    matrix.forEach((name, values) -> written.put(name, values == null ? null : values.stream().map(Placeholders::text).toList()));
+    try {
+      return TaskKeys.MATRIX.parse(written);
+    } catch (InvalidValue e) {
+      throw new IllegalArgumentException(TaskSettings.message(e.under(TaskKeys.MATRIX.key())), e);
     }
-    Map<String, List<String>> variables = new LinkedHashMap<>();
-    long count = 1;
-    for (Map.Entry<String, ? extends List<?>> e : matrix.entrySet()) {
-      String name = e.getKey();
-      if (name == null || !Placeholders.VARIABLE.matcher(name).matches()) {
-        throw new IllegalArgumentException("'" + name + "' is not a valid variable name; use letters, digits, '_' and '-',"
-            + " starting with a letter or '_'");
-      }
-      List<?> raw = e.getValue();
-      if (raw == null || raw.isEmpty()) {
-        throw new IllegalArgumentException("matrix variable '" + name + "' must list at least one value");
-      }
-      Set<String> texts = new LinkedHashSet<>();
-      for (Object v : raw) {
-        String text = Placeholders.text(v);
-        if (!texts.add(text)) {
-          throw new IllegalArgumentException("matrix variable '" + name + "': '" + text + "' is listed twice; list each value once");
-        }
-      }
-      variables.put(name, List.copyOf(texts));
-      count *= texts.size();
-      if (count > MAX_COMBINATIONS) {
-        throw new IllegalArgumentException("the matrix expands to more than " + MAX_COMBINATIONS + " tasks; split it into smaller matrices");
-      }
-    }
-    return dev.berth.core.model.Combinations.of(variables);
-  }
-
-  private static String describe(Map<String, String> values) {
-    return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(", "));
   }
 }

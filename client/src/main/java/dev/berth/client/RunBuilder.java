@@ -7,8 +7,8 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.report.Objective;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -31,7 +31,7 @@ public final class RunBuilder {
   private Objective objective;
   private String webhook;
   private List<String> events = List.of();
-  private final List<Resolver.Pending> groups = new ArrayList<>();
+  private final List<GroupDraft> groups = new ArrayList<>();
 
   RunBuilder(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
@@ -112,7 +112,7 @@ public final class RunBuilder {
    *     dependency on no task, a dependency on a later group without {@code groupsInParallel}, a cycle
    */
   public RunSpec build() {
-    List<GroupSpec> resolved = Resolver.resolve(groups, new LinkedHashMap<>(), config, "run");
+    List<GroupSpec> resolved = GroupDraft.resolve(groups, Map.of(), config, "run", groupsInParallel);
     return new RunSpec(name, workdir, config, resolved, groupsInParallel, gpus, reporting(objective, webhook, events));
   }
 

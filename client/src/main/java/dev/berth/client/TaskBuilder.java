@@ -1,9 +1,11 @@
 package dev.berth.client;
 
-import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.TaskKeys;
+import dev.berth.core.settings.TaskValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,10 +27,10 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
   private boolean java;
 
   TaskBuilder(String id, List<String> command) {
-    this(id, command, new SettingValues());
+    this(id, command, TaskValues.NONE);
   }
 
-  TaskBuilder(String id, List<String> command, SettingValues values) {
+  TaskBuilder(String id, List<String> command, TaskValues values) {
     super(values);
     TaskId.of(id); // the id names the task's folder: check it where it is written
     this.id = id;
@@ -59,12 +61,17 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
    * @throws IllegalArgumentException when empty or the program is blank
    */
   public TaskBuilder command(List<String> argv) {
-    List<String> copy = List.copyOf(argv);
-    if (copy.isEmpty() || copy.get(0).isBlank()) {
-      throw new IllegalArgumentException("task " + id + ": the command must name a program, e.g. [python3, train.py]");
-    }
-    this.command = copy;
+    this.command = checkCommand(argv, "task " + id);
     return this;
+  }
+
+  /** {@code argv} checked as a spec's {@code command} is; a problem names {@code whose} command it is. */
+  static List<String> checkCommand(List<String> argv, String whose) {
+    try {
+      return TaskKeys.COMMAND.parse(argv);
+    } catch (InvalidValue e) {
+      throw new IllegalArgumentException(whose + ": " + TaskSettings.message(e.under(TaskKeys.COMMAND.key())), e);
+    }
   }
 
   /**
@@ -90,7 +97,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
 
   /** Whether the task speaks the load/train protocol, as set here or, for a Java task, by default. */
   public boolean twoStage() {
-    return values.twoStage != null ? values.twoStage : java;
+    return values.get(TaskKeys.TWO_STAGE).orElse(java);
   }
 
   /** Whether the task was made by {@link Tasks#java}: it then speaks the protocol unless told otherwise. */
@@ -116,7 +123,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
    * @throws IllegalArgumentException when a value breaks a rule of the model, or a dependency is a glob
    */
   public TaskSpec toSpec(String group, SchedulerConfig config) {
-    GroupSpec g = Resolver.standalone(group, this, config);
-    return g.tasks().get(0);
+    GroupBuilder.checkName(group);
+    return GroupDraft.alone(group, this).standalone(config).tasks().get(0);
   }
 }

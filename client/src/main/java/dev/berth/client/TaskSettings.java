@@ -1,44 +1,58 @@
 package dev.berth.client;
 
-import dev.berth.core.gpu.PlacementPolicies;
-import dev.berth.core.units.ByteSize;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.TaskKey;
+import dev.berth.core.settings.TaskKeys;
+import dev.berth.core.settings.TaskValues;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The task keys of a spec, as fluent setters shared by {@link TaskBuilder}, {@link TaskTemplate}
- * and {@link GroupBuilder} (where they are the defaults of the group's tasks). A key left unset
- * takes the group's value, then the configuration's ({@code scheduler.default-memory} for memory,
- * {@code scheduler.default-cuda-memory} for a GPU task that gives no GPU memory), then the built-in
- * default (1 core, priority 0, no retries, no timeouts), exactly as in a YAML spec.
+ * and {@link GroupBuilder} (where they are the defaults of the group's tasks). Each setter parses
+ * its value with the spec's own table ({@link TaskKeys}), so a key means the same here as in YAML.
+ * A key left unset takes the group's value, then the configuration's ({@code scheduler.default-memory}
+ * for memory, {@code scheduler.default-cuda-memory} for a GPU task that gives no GPU memory), then
+ * the built-in default (1 core, priority 0, no retries, no timeouts), exactly as in a YAML spec.
  *
- * <p>Setters check their value at once and throw {@link IllegalArgumentException} stating the rule.
+ * <p>Setters check their value at once and throw {@link IllegalArgumentException} stating the key and the rule.
  *
  * @param <S> the concrete builder, returned by every setter
  */
 public abstract class TaskSettings<S extends TaskSettings<S>> {
 
-  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern DEVICE = Pattern.compile("cpu|cuda|cuda:[0-9]{1,4}");
-
-  final SettingValues values;
+  TaskValues values;
 
   TaskSettings() {
-    this.values = new SettingValues();
+    this(TaskValues.NONE);
   }
 
-  TaskSettings(SettingValues values) {
-    this.values = values.copy();
+  TaskSettings(TaskValues values) {
+    this.values = values;
   }
 
   @SuppressWarnings("unchecked") // S is the subclass by construction: only this package subclasses
   private S self() {
     return (S) this;
+  }
+
+  /** Parses {@code value} for {@code key} and sets it, as a task's value is combined with its group's. */
+  private S set(TaskKey<?> key, Object value) {
+    try {
+      values = values.with(key, value);
+    } catch (InvalidValue e) {
+      throw new IllegalArgumentException(message(e), e);
+    }
+    return self();
+  }
+
+  /** A problem as the Java API states it: {@code memory must be >= 0 bytes but was -1}. */
+  static String message(InvalidValue e) {
+    String where = e.path();
+    return e.rule().startsWith("must ") ? where + " " + e.rule() : where + ": " + e.rule();
   }
 
   /**
@@ -47,19 +61,12 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when the name is not letters, digits and {@code _}, not starting with a digit
    */
   public S env(String name, String value) {
-    Objects.requireNonNull(value, "value");
-    if (name == null || !ENV_NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("env: '" + name + "' is not a valid environment variable name; use letters,"
-          + " digits and '_', not starting with a digit");
-    }
-    values.env.put(name, value);
-    return self();
+    return set(TaskKeys.ENV, Collections.singletonMap(name, value));
   }
 
   /** Adds environment variables ({@code env}); see {@link #env(String, String)}. */
   public S env(Map<String, String> variables) {
-    variables.forEach(this::env);
-    return self();
+    return set(TaskKeys.ENV, variables);
   }
 
   /**
@@ -68,8 +75,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S memoryBytes(long bytes) {
-    values.memoryBytes = bytes("memory", bytes);
-    return self();
+    return set(TaskKeys.MEMORY, bytes);
   }
 
   /**
@@ -78,7 +84,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when the text is not a memory size
    */
   public S memory(String size) {
-    return memoryBytes(ByteSize.parse(size));
+    return set(TaskKeys.MEMORY, size);
   }
 
   /**
@@ -87,15 +93,12 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative, NaN or above 1,000,000
    */
   public S cpus(double cores) {
-    dev.berth.core.model.Resources.milliCpus(cores);
-    values.cpus = cores;
-    return self();
+    return set(TaskKeys.CPUS, cores);
   }
 
   /** Priority ({@code priority}): higher starts first, ties keep submission order. Default 0. */
   public S priority(int priority) {
-    values.priority = priority;
-    return self();
+    return set(TaskKeys.PRIORITY, priority);
   }
 
   /**
@@ -108,8 +111,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
 
   /** Tasks this one waits for, with ipyparallel's options ({@code after: {tasks, all, success, failure}}). */
   public S after(DependsOn dependency) {
-    values.after = Objects.requireNonNull(dependency, "dependency");
-    return self();
+    return set(TaskKeys.AFTER, dependency.written());
   }
 
   /** Tasks that must all succeed before this one starts, named by their handles. */
@@ -127,8 +129,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
 
   /** Tasks whose device this one must run on, with ipyparallel's options. */
   public S follow(DependsOn dependency) {
-    values.follow = Objects.requireNonNull(dependency, "dependency");
-    return self();
+    return set(TaskKeys.FOLLOW, dependency.written());
   }
 
   /** Tasks whose device this one must run on, named by their handles. */
@@ -142,8 +143,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S retries(int retries) {
-    values.retries = count("retries", retries);
-    return self();
+    return set(TaskKeys.RETRIES, retries);
   }
 
   /**
@@ -152,8 +152,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S retryDelay(Duration delay) {
-    values.retryDelay = nonNegative("retry-delay", delay);
-    return self();
+    return set(TaskKeys.RETRY_DELAY, delay);
   }
 
   /**
@@ -162,11 +161,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException unless from 1 to 1000
    */
   public S retryBackoff(double factor) {
-    if (!(factor >= 1 && factor <= 1000)) {
-      throw new IllegalArgumentException("retry-backoff must be a number from 1 (constant delay) to 1000 but was " + factor);
-    }
-    values.retryBackoff = factor;
-    return self();
+    return set(TaskKeys.RETRY_BACKOFF, factor);
   }
 
   /**
@@ -175,8 +170,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S retryDelayMax(Duration max) {
-    values.retryDelayMax = nonNegative("retry-delay-max", max);
-    return self();
+    return set(TaskKeys.RETRY_DELAY_MAX, max);
   }
 
   /**
@@ -185,8 +179,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException unless longer than 0
    */
   public S queueTimeout(Duration limit) {
-    values.queueTimeout = positive("queue-timeout", limit);
-    return self();
+    return set(TaskKeys.QUEUE_TIMEOUT, limit);
   }
 
   /**
@@ -195,8 +188,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException unless longer than 0
    */
   public S timeout(Duration limit) {
-    values.timeout = positive("timeout", limit);
-    return self();
+    return set(TaskKeys.TIMEOUT, limit);
   }
 
   /**
@@ -205,8 +197,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S gpuMemoryBytes(long bytes) {
-    values.gpuMemoryBytes = bytes("gpu-memory", bytes);
-    return self();
+    return set(TaskKeys.GPU_MEMORY, bytes);
   }
 
   /**
@@ -215,7 +206,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when the text is not a memory size
    */
   public S gpuMemory(String size) {
-    return gpuMemoryBytes(ByteSize.parse(size));
+    return set(TaskKeys.GPU_MEMORY, size);
   }
 
   /**
@@ -224,8 +215,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when negative
    */
   public S gpus(int devices) {
-    values.gpus = count("gpus", devices);
-    return self();
+    return set(TaskKeys.GPUS, devices);
   }
 
   /**
@@ -234,12 +224,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException for any other text
    */
   public S device(String device) {
-    String d = Objects.requireNonNull(device, "device").strip();
-    if (!DEVICE.matcher(d).matches()) {
-      throw new IllegalArgumentException("'" + device + "' is not a device; use cpu, cuda (any GPU) or cuda:N such as cuda:1");
-    }
-    values.device = d;
-    return self();
+    return set(TaskKeys.DEVICE, device);
   }
 
   /**
@@ -248,20 +233,7 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when empty or an index is negative
    */
   public S targets(List<Integer> indices) {
-    if (indices.isEmpty()) {
-      throw new IllegalArgumentException("targets must list at least one GPU index, e.g. [0, 1]");
-    }
-    List<Integer> unique = new ArrayList<>();
-    for (Integer i : indices) {
-      if (i == null || i < 0) {
-        throw new IllegalArgumentException("targets must be whole numbers >= 0 but was " + indices);
-      }
-      if (!unique.contains(i)) {
-        unique.add(i);
-      }
-    }
-    values.targets = List.copyOf(unique);
-    return self();
+    return set(TaskKeys.TARGETS, indices);
   }
 
   /** The GPUs the task may use, by index; see {@link #targets(List)}. */
@@ -275,16 +247,12 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * @throws IllegalArgumentException when no policy has that name
    */
   public S placement(String policy) {
-    String p = Objects.requireNonNull(policy, "policy").strip();
-    PlacementPolicies.byName(p);
-    values.placement = p;
-    return self();
+    return set(TaskKeys.PLACEMENT, policy);
   }
 
   /** Whether a retry avoids the devices where the task failed ({@code blacklist}); default true. */
   public S blacklist(boolean avoid) {
-    values.blacklist = avoid;
-    return self();
+    return set(TaskKeys.BLACKLIST, avoid);
   }
 
   /**
@@ -293,41 +261,10 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
    * ({@link Tasks#java}) do by default; other tasks do not.
    */
   public S twoStage(boolean speaksProtocol) {
-    values.twoStage = speaksProtocol;
-    return self();
+    return set(TaskKeys.TWO_STAGE, speaksProtocol);
   }
 
   private static String[] ids(TaskHandle... tasks) {
     return Arrays.stream(tasks).map(TaskHandle::id).toArray(String[]::new);
-  }
-
-  private static long bytes(String key, long bytes) {
-    if (bytes < 0) {
-      throw new IllegalArgumentException(key + " must be >= 0 bytes but was " + bytes);
-    }
-    return bytes;
-  }
-
-  private static int count(String key, int n) {
-    if (n < 0) {
-      throw new IllegalArgumentException(key + " must be a whole number >= 0 but was " + n);
-    }
-    return n;
-  }
-
-  private static Duration nonNegative(String key, Duration d) {
-    Objects.requireNonNull(d, key);
-    if (d.isNegative()) {
-      throw new IllegalArgumentException(key + " must be >= 0 but was " + d);
-    }
-    return d;
-  }
-
-  private static Duration positive(String key, Duration d) {
-    Objects.requireNonNull(d, key);
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(key + " must be longer than 0 but was " + d + "; leave it out for no limit");
-    }
-    return d;
   }
 }

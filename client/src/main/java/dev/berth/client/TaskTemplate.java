@@ -1,5 +1,6 @@
 package dev.berth.client;
 
+import dev.berth.core.settings.TaskValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +25,7 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     if (id.isBlank()) {
       throw new IllegalArgumentException("a task template needs an id pattern such as train-{lr}");
     }
-    List<String> copy = List.copyOf(command);
-    if (copy.isEmpty() || copy.get(0).isBlank()) {
-      throw new IllegalArgumentException("template " + id + ": the command must name a program, e.g. [python3, train.py]");
-    }
-    this.command = copy;
+    this.command = TaskBuilder.checkCommand(command, "template " + id);
   }
 
   /** The id pattern, e.g. {@code train-{lr}}. */
@@ -57,7 +54,7 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     for (String arg : command) {
       argv.add(Placeholders.fill(arg, values, bare, "command of task " + taskId));
     }
-    SettingValues filled = this.values.filled(v -> Placeholders.fill(v, values, bare, "task " + taskId));
+    TaskValues filled = this.values.filled(v -> Placeholders.fill(v, values, bare, "task " + taskId));
     TaskBuilder task;
     try {
       task = new TaskBuilder(taskId, argv, filled);

@@ -3,6 +3,7 @@ package dev.berth.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.Setting;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,7 +16,7 @@ class ConfigKeysTest {
 
   @Test
   void everySupportedKeyIsListedWithItsDefaultAndMeaning() {
-    assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::name).containsExactly(
+    assertThat(ConfigKeys.all()).extracting(Setting::key).containsExactly(
         "scheduler.max-process", "scheduler.max-waiting", "scheduler.interval", "scheduler.default-memory",
         "scheduler.cores", "scheduler.load-nretry", "scheduler.train-nretry", "utilization-limit.cpu",
         "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
@@ -26,12 +27,12 @@ class ConfigKeysTest {
         "smtp.send", "slurm.mode", "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args",
         "slurm.workdir-root", "slurm.gpu-memory-gres", "slurm.arrays", "slurm.max-jobs", "slurm.gres", "slurm.cpus", "slurm.memory",
         "slurm.max-allocations", "slurm.on-exit", "slurm.poll-max");
-    assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.meaning()).isNotBlank());
+    assertThat(ConfigKeys.all()).allSatisfy(k -> assertThat(k.docs()).isNotBlank());
   }
 
   @Test
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
-    assertThat(ConfigKeys.all()).extracting(ConfigKeys.Key::defaultValue)
+    assertThat(ConfigKeys.all()).extracting(Setting::defaultValue)
         .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
             "0", "5s", "5s", "0", "1.5", "mean", "local", "false");
   }
