@@ -93,8 +93,6 @@ public record DependencyPatterns(List<String> patterns, boolean all, boolean suc
         patterns.add(s);
         where.add("[" + i + "]");
       }
-    } else if (written instanceof List) {
-      throw new InvalidValue("must name at least one task id, glob or group:NAME");
     } else if (written instanceof String s) {
       patterns.add(s);
       where.add("");
