@@ -107,7 +107,7 @@ public final class SacctOutput {
    */
   public static List<Row> parseJson(String json) {
     List<Row> rows = new ArrayList<>();
-    for (JsonNode job : Json.jobs(json, "sacct")) {
+    for (JsonNode job : JobsJson.read(json, "sacct")) {
       String raw = job.path("job_id").asText();
       JsonNode task = job.path("array").path("task_id");
       String id = task.isIntegralNumber() ? job.path("array").path("job_id").asText() + "_" + task.asText() : raw;

@@ -95,7 +95,7 @@ public final class SqueueOutput {
    */
   public static List<Row> parseJson(String json) {
     List<Row> rows = new ArrayList<>();
-    for (JsonNode job : Json.jobs(json, "squeue")) {
+    for (JsonNode job : JobsJson.read(json, "squeue")) {
       String jobId = job.path("job_id").asText();
       JsonNode task = job.path("array_task_id");
       String id;

@@ -4,14 +4,19 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Reads the {@code jobs} array of Slurm's JSON answers. */
-final class Json {
+/** Reads the {@code jobs} array of Slurm's JSON answers ({@code squeue --json}, {@code sacct --json}). */
+final class JobsJson {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  private Json() {}
+  private JobsJson() {}
 
-  static Iterable<JsonNode> jobs(String json, String command) {
+  /**
+   * The jobs of {@code json}, as {@code command} answered it.
+   *
+   * @throws IllegalArgumentException when it is not JSON or has no {@code jobs} array
+   */
+  static Iterable<JsonNode> read(String json, String command) {
     JsonNode root;
     try {
       root = MAPPER.readTree(json);
