@@ -25,6 +25,11 @@ record JobRecord(SlurmJobId job, Optional<Path> slurmLog, OptionalLong slurmLogO
   private static final String LOG = "slurm-log=";
   private static final String OFFSET = "slurm-log-offset=";
 
+  /** Where the record of attempt {@code attempt} in the task folder {@code workdir} is kept. */
+  static Path file(Path workdir, int attempt) {
+    return workdir.toAbsolutePath().resolve("berth-slurm-job." + attempt);
+  }
+
   /** The file's text. */
   String format() {
     StringBuilder s = new StringBuilder(job.value()).append('\n');

@@ -5,6 +5,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -29,8 +30,8 @@ public final class SlurmExecution implements Execution {
   private volatile boolean cancelRequested;
   private volatile SlurmState state = SlurmState.PENDING;
   private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
-  /** When the tracker first found the job unknown to squeue, in its clock's nanoseconds; tracker thread only. */
-  private long missingSince = -1;
+  /** When the tracker first found the job unknown to squeue, if it is; written by one poll round at a time. */
+  private volatile Optional<Instant> missingSince = Optional.empty();
 
   SlurmExecution(
       SlurmJobId jobId, TaskId task, int attempt, Path exitCodeFile, Path slurmLog, long slurmLogOffset,
@@ -155,11 +156,11 @@ public final class SlurmExecution implements Execution {
     return false;
   }
 
-  long missingSince() {
+  Optional<Instant> missingSince() {
     return missingSince;
   }
 
-  void missingSince(long nanos) {
-    missingSince = nanos;
+  void missingSince(Optional<Instant> since) {
+    missingSince = since;
   }
 }

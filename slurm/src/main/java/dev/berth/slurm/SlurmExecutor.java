@@ -4,46 +4,39 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.os.CommandRunner;
-import dev.berth.os.DaemonThreads;
-import dev.berth.os.LaunchPreparation;
+import dev.berth.os.SystemTimers;
 import dev.berth.spi.Execution;
-import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
+import dev.berth.spi.Executor;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.spi.Timers;
 import dev.berth.spi.Upstream;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * Runs attempts as Slurm batch jobs. A launch writes the attempt's {@link BatchScript} into its working
- * directory and submits it with {@link SbatchCommand} through the {@link CommandRunner}; the returned
- * {@link SlurmExecution} has no pid and names the job. One tracker thread polls squeue for all live
- * jobs (see {@link JobTracker}) and reports each exit once, with the program's own exit code when its
- * exit-code file is there and the codes of {@link SlurmEnding} otherwise; {@link SlurmExecution#ending()}
- * tells memory kills, time-outs, cancellations and infrastructure failures apart.
+ * directory and submits it with {@link SbatchCommand} through the {@link CommandRunner}
+ * ({@link JobSubmitter}); the returned {@link SlurmExecution} has no pid and names the job. The
+ * {@link JobTracker} polls squeue for all live jobs and reports each exit once, with the program's own
+ * exit code when its exit-code file is there and the codes of {@link SlurmEnding} otherwise;
+ * {@link SlurmExecution#ending()} tells memory kills, time-outs, cancellations and infrastructure
+ * failures apart.
  *
  * <p>Each attempt asks for what the scheduler reserved for it ({@link SlurmResources#forAttempt}), so a
  * retry after an out-of-memory ending asks for the grown reservation. An attempt with an
  * {@link Upstream} is held by Slurm with {@code --dependency} ({@link #holdsUpstream()});
- * {@link #launchAll} submits attempts of one matrix with equal resources as one job array.
+ * {@link #launchAll} submits attempts of one matrix with equal resources as one job array
+ * ({@link ParallelSubmissions}).
  *
  * <p>Working directories and output files must be on a filesystem the nodes share. The job id of
  * each attempt is also written to {@link #jobIdFile(LaunchRequest)}, so that a later Berth can find
@@ -51,40 +44,57 @@ import java.util.stream.Collectors;
  */
 public final class SlurmExecutor implements Executor {
 
-  private final String runName;
-  private final SlurmSettings settings;
-  private final CommandRunner runner;
   private final Function<TaskId, SlurmResources> resources;
+  private final JobSubmitter submitter;
   private final JobTracker tracker;
-  private final ExecutorService cancels =
-      Executors.newSingleThreadExecutor(DaemonThreads.named("berth-slurm-cancel", false));
-  private final ExecutorService submissions;
+  private final JobCanceller canceller;
+  private final ParallelSubmissions parallel;
+  /** The timers of the tracker when this executor made them, to be closed with it; null when given. */
+  private final SystemTimers ownTimers;
   private volatile boolean closed;
 
   /**
-   * An executor for the run {@code runName}.
+   * An executor for the run {@code runName}, polling on a thread of its own
+   * ({@code berth-slurm-tracker}) by the system clock.
    *
    * @param resources what each task asks of Slurm; called once per launch
    */
   public SlurmExecutor(
       String runName, SlurmSettings settings, CommandRunner runner, Function<TaskId, SlurmResources> resources) {
+    this(runName, settings, runner, resources, InstantSource.system(), null);
+  }
+
+  /**
+   * An executor whose tracker keeps time by {@code clock} and polls in rounds that {@code timers} run, or
+   * on timers of its own when {@code timers} is null. A round waits for squeue, so the timers must not
+   * be shared with anything that cannot wait that long; a fake clock drives the tracker in tests.
+   */
+  SlurmExecutor(String runName, SlurmSettings settings, CommandRunner runner,
+      Function<TaskId, SlurmResources> resources, InstantSource clock, Timers timers) {
     if (runName == null || runName.isBlank()) {
       throw new IllegalArgumentException("a run name is needed to name the jobs");
     }
-    this.runName = runName;
-    this.settings = Objects.requireNonNull(settings, "settings");
-    this.runner = Objects.requireNonNull(runner, "runner");
+    Objects.requireNonNull(settings, "settings");
+    Objects.requireNonNull(runner, "runner");
     this.resources = Objects.requireNonNull(resources, "resources");
-    this.tracker = new JobTracker(runner, settings);
-    this.submissions = Executors.newFixedThreadPool(
-        settings.parallelSubmissions(), DaemonThreads.named("berth-slurm-submit", true));
+    Objects.requireNonNull(clock, "clock");
+    this.ownTimers = timers == null ? trackerTimers() : null;
+    this.submitter = new JobSubmitter(runName, settings, runner);
+    this.tracker = new JobTracker(runner, settings, clock, timers == null ? ownTimers : timers);
+    this.canceller = new JobCanceller(runner, settings, tracker);
+    this.parallel = new ParallelSubmissions(settings, this);
   }
 
   /** An executor for {@code run} whose tasks ask for their own resources; unknown tasks get the defaults. */
   public static SlurmExecutor forRun(RunSpec run, SlurmSettings settings, CommandRunner runner) {
+    return new SlurmExecutor(run.name(), settings, runner, resourcesOf(run));
+  }
+
+  /** What each task of {@code run} asks of Slurm; unknown tasks get the defaults. */
+  static Function<TaskId, SlurmResources> resourcesOf(RunSpec run) {
     Map<TaskId, SlurmResources> byTask =
         run.tasks().stream().collect(Collectors.toUnmodifiableMap(TaskSpec::id, SlurmResources::of));
-    return new SlurmExecutor(run.name(), settings, runner, id -> byTask.getOrDefault(id, SlurmResources.DEFAULT));
+    return id -> byTask.getOrDefault(id, SlurmResources.DEFAULT);
   }
 
   /**
@@ -100,7 +110,7 @@ public final class SlurmExecutor implements Executor {
 
   /** Where the job id of {@code request}'s attempt is written after submission. */
   public static Path jobIdFile(LaunchRequest request) {
-    return jobIdFile(request.workdir(), request.attempt());
+    return JobRecord.file(request.workdir(), request.attempt());
   }
 
   /**
@@ -108,11 +118,7 @@ public final class SlurmExecutor implements Executor {
    * or {@code 23_1}, for {@code berth status}; empty when the attempt was never submitted.
    */
   public static Optional<String> recordedJobId(Path workdir, int attempt) {
-    return JobRecord.read(jobIdFile(workdir, attempt)).map(r -> r.job().value());
-  }
-
-  private static Path jobIdFile(Path workdir, int attempt) {
-    return workdir.toAbsolutePath().resolve("berth-slurm-job." + attempt);
+    return JobRecord.read(JobRecord.file(workdir, attempt)).map(r -> r.job().value());
   }
 
   /**
@@ -152,28 +158,7 @@ public final class SlurmExecutor implements Executor {
   public List<Launch> launchAll(List<LaunchRequest> requests, Function<LaunchRequest, ExitListener> onExit) {
     Objects.requireNonNull(onExit, "onExit");
     checkOpen();
-    Launch[] launches = new Launch[requests.size()];
-    List<SlurmResources> asked = new ArrayList<>();
-    for (int i = 0; i < requests.size(); i++) {
-      try {
-        asked.add(resourcesFor(requests.get(i)));
-      } catch (LaunchException e) {
-        asked.add(null);
-        launches[i] = Launch.failed(requests.get(i), e);
-      }
-    }
-    List<Future<?>> pending = new ArrayList<>();
-    for (List<Integer> unit : ArrayPlan.units(settings, requests, asked)) {
-      if (launches[unit.get(0)] != null) {
-        continue; // its resources could not be asked for
-      }
-      // Each unit writes only its own slot of launches; the futures' completion publishes them.
-      pending.add(submissions.submit(() -> submitUnit(unit, requests, asked, onExit, launches)));
-    }
-    for (Future<?> f : pending) {
-      awaitSubmission(f);
-    }
-    return List.copyOf(Arrays.asList(launches));
+    return parallel.launchAll(requests, onExit);
   }
 
   /**
@@ -192,16 +177,7 @@ public final class SlurmExecutor implements Executor {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(onExit, "onExit");
     checkOpen();
-    Optional<JobRecord> record = JobRecord.read(jobIdFile(request));
-    if (record.isEmpty()) {
-      return Optional.empty();
-    }
-    Path log = record.get().slurmLog().orElse(request.stderr().toAbsolutePath());
-    long offset = record.get().slurmLogOffset().orElseGet(() -> size(log));
-    SlurmExecution execution = new SlurmExecution(record.get().job(), request.task(), request.attempt(),
-        BatchScript.exitCodeFile(request), log, offset, onExit, this::cancel, this);
-    tracker.track(execution);
-    return Optional.of(execution);
+    return JobRecord.read(jobIdFile(request)).map(record -> track(request, record, onExit));
   }
 
   /** True: an {@link Upstream} becomes a Slurm job dependency. */
@@ -226,18 +202,7 @@ public final class SlurmExecutor implements Executor {
     Objects.requireNonNull(after, "after");
     Objects.requireNonNull(onExit, "onExit");
     checkOpen();
-    prepare(request);
-    Path script = BatchScript.scriptFile(request);
-    write(request, script, script(request, () -> BatchScript.forTask(request)));
-    Path log = request.stderr().toAbsolutePath();
-    long offset = size(log);
-    SlurmJobId job = submit(request, SbatchCommand.forTask(
-        settings, runName + "." + request.task(), request, resources, after, script));
-    recordJobId(request, new JobRecord(job, Optional.of(log), OptionalLong.of(offset)));
-    SlurmExecution execution = new SlurmExecution(job, request.task(), request.attempt(),
-        BatchScript.exitCodeFile(request), log, offset, onExit, this::cancel, this);
-    tracker.track(execution);
-    return execution;
+    return track(request, submitter.submit(request, resources, after), onExit);
   }
 
   /**
@@ -253,36 +218,13 @@ public final class SlurmExecutor implements Executor {
       throw new IllegalArgumentException(array.elements().size() + " elements need as many listeners, not "
           + listeners.size());
     }
+    listeners.forEach(l -> Objects.requireNonNull(l, "listener"));
     checkOpen();
-    LaunchRequest first = array.elements().get(0);
-    for (LaunchRequest element : array.elements()) {
-      prepare(element);
-    }
-    LaunchPreparation.createFolder(array.folder(), "array folder", (reason, cause) -> failure(first, reason, cause));
-    Path script = array.folder().toAbsolutePath().resolve("berth-array.sh");
-    write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements())));
-    long[] offsets = new long[array.elements().size()];
-    for (int i = 0; i < offsets.length; i++) {
-      offsets[i] = size(SbatchCommand.arrayLog(array.folder(), i));
-    }
-    List<String> argv;
-    try {
-      argv = SbatchCommand.forArray(settings, runName + "." + array.name(), array.folder(), array.elements().size(),
-          array.maxRunning(), array.resources(), array.after(), script);
-    } catch (IllegalArgumentException e) {
-      throw failure(first, e.getMessage(), e);
-    }
-    SlurmJobId job = submit(first, argv);
+    List<JobRecord> jobs = submitter.submitArray(array);
     List<SlurmExecution> executions = new ArrayList<>();
-    for (int i = 0; i < array.elements().size(); i++) {
-      LaunchRequest element = array.elements().get(i);
-      SlurmJobId id = SlurmJobId.element(job, i);
-      Path log = SbatchCommand.arrayLog(array.folder(), i);
-      recordJobId(element, new JobRecord(id, Optional.of(log), OptionalLong.of(offsets[i])));
-      executions.add(new SlurmExecution(id, element.task(), element.attempt(), BatchScript.exitCodeFile(element), log,
-          offsets[i], Objects.requireNonNull(listeners.get(i), "listener"), this::cancel, this));
+    for (int i = 0; i < jobs.size(); i++) {
+      executions.add(track(array.elements().get(i), jobs.get(i), listeners.get(i)));
     }
-    executions.forEach(tracker::track);
     return List.copyOf(executions);
   }
 
@@ -297,15 +239,18 @@ public final class SlurmExecutor implements Executor {
   }
 
   /**
-   * Stops the tracker and the cancel thread. Jobs are not touched: they go on running on the cluster,
-   * and their exits are no longer reported.
+   * Stops the tracker and the cancel and submission threads. Jobs are not touched: they go on running
+   * on the cluster, and their exits are no longer reported.
    */
   @Override
   public void close() {
     closed = true;
     tracker.close();
-    cancels.shutdown();
-    submissions.shutdown();
+    if (ownTimers != null) {
+      ownTimers.close();
+    }
+    canceller.close();
+    parallel.close();
   }
 
   /** The tracker, for tests. */
@@ -313,48 +258,17 @@ public final class SlurmExecutor implements Executor {
     return tracker;
   }
 
-  private void submitUnit(List<Integer> unit, List<LaunchRequest> requests, List<SlurmResources> asked,
-      Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
-    if (unit.size() > 1) {
-      submitArray(unit, requests, asked.get(unit.get(0)), onExit, launches);
-      return;
-    }
-    int i = unit.get(0);
-    LaunchRequest request = requests.get(i);
-    try {
-      launches[i] = Launch.started(request, launchHeld(request, asked.get(i), onExit.apply(request)));
-    } catch (LaunchException e) {
-      launches[i] = Launch.failed(request, e);
-    }
-  }
-
-  private static void awaitSubmission(Future<?> submission) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        submission.get();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true; // a submission in flight must be recorded, or its job would be lost
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("a submission failed unexpectedly", e.getCause());
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private SlurmResources resourcesFor(LaunchRequest request) throws LaunchException {
+  /** What {@code request}'s attempt asks of Slurm. */
+  SlurmResources resourcesFor(LaunchRequest request) throws LaunchException {
     try {
       return SlurmResources.forAttempt(request, resources.apply(request.task()));
     } catch (IllegalArgumentException e) {
-      throw failure(request, "its reservation cannot be asked of Slurm: " + e.getMessage(), e);
+      throw LaunchFailures.of(request, "its reservation cannot be asked of Slurm: " + e.getMessage(), e);
     }
   }
 
-  private Execution launchHeld(LaunchRequest request, SlurmResources asked, ExitListener onExit)
-      throws LaunchException {
+  /** Submits {@code request} held for its upstream, or reports at once that it can never run. */
+  Execution launchHeld(LaunchRequest request, SlurmResources asked, ExitListener onExit) throws LaunchException {
     if (request.upstream().isEmpty()) {
       return launch(request, asked, Optional.empty(), onExit);
     }
@@ -381,58 +295,18 @@ public final class SlurmExecutor implements Executor {
     if (parent instanceof NotSubmitted never && never.startedBy(this)) {
       return new Upstreams.Parent(never.toString(), Optional.empty(), Optional.of(SlurmOutcome.UPSTREAM_NOT_MET));
     }
-    throw failure(request, "its upstream " + parent + " was not started by this Slurm executor, so Slurm cannot"
-        + " hold the attempt back for it", null);
+    throw LaunchFailures.of(request, "its upstream " + parent + " was not started by this Slurm executor, so Slurm"
+        + " cannot hold the attempt back for it", null);
   }
 
-  private void submitArray(
-      List<Integer> unit, List<LaunchRequest> requests, SlurmResources asked,
-      Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
-    List<LaunchRequest> elements = unit.stream().map(requests::get).toList();
-    List<ExitListener> listeners = elements.stream().map(onExit).toList();
-    LaunchRequest first = elements.get(0);
-    String key = first.arrayKey().orElseThrow();
-    try {
-      List<SlurmExecution> started = launchArray(new ArraySubmission(key, elements, asked,
-          settings.arrayMaxRunning(), arrayFolder(first), Optional.empty()), listeners);
-      for (int k = 0; k < unit.size(); k++) {
-        launches[unit.get(k)] = Launch.started(elements.get(k), started.get(k));
-      }
-    } catch (LaunchException | IllegalArgumentException e) {
-      String why = withoutPrefix(elements, e.getMessage());
-      for (int k = 0; k < unit.size(); k++) {
-        launches[unit.get(k)] = Launch.failed(elements.get(k), failure(elements.get(k), "its job array '" + key
-            + "' of " + unit.size() + " tasks was not submitted: " + why, e));
-      }
-    }
-  }
-
-  /** The reason of an array's failure without the "cannot start" prefix, naming the element it was about. */
-  private static String withoutPrefix(List<LaunchRequest> elements, String message) {
-    for (int k = 0; k < elements.size(); k++) {
-      String prefix = prefix(elements.get(k));
-      if (message.startsWith(prefix)) {
-        String reason = message.substring(prefix.length());
-        return k == 0 ? reason : "task " + elements.get(k).task() + ": " + reason;
-      }
-    }
-    return message;
-  }
-
-  private void cancel(SlurmExecution execution) {
-    Runnable scancel = () -> {
-      try {
-        runner.run(List.of("scancel", execution.jobId().value()), settings.commandTimeout());
-      } catch (IOException e) {
-        // the job runs on; the tracker still reports its end, and the caller may try again
-      }
-      tracker.soon();
-    };
-    try {
-      cancels.execute(scancel);
-    } catch (RejectedExecutionException closedMeanwhile) {
-      scancel.run();
-    }
+  /** Tracks the job of {@code record} as {@code request}'s attempt. */
+  private SlurmExecution track(LaunchRequest request, JobRecord record, ExitListener onExit) {
+    Path log = record.slurmLog().orElse(request.stderr().toAbsolutePath());
+    long offset = record.slurmLogOffset().orElseGet(() -> JobSubmitter.sizeOf(log));
+    SlurmExecution execution = new SlurmExecution(record.job(), request.task(), request.attempt(),
+        BatchScript.exitCodeFile(request), log, offset, onExit, canceller::cancel, this);
+    tracker.track(execution);
+    return execution;
   }
 
   private void checkOpen() {
@@ -441,73 +315,11 @@ public final class SlurmExecutor implements Executor {
     }
   }
 
-  private void prepare(LaunchRequest request) throws LaunchException {
-    LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
-    if (settings.checkPrograms()) {
-      Optional<String> problem = ProgramCheck.problem(request);
-      if (problem.isPresent()) {
-        throw failure(request, problem.get(), null);
-      }
-    }
-    try {
-      Files.deleteIfExists(BatchScript.exitCodeFile(request));
-    } catch (IOException e) {
-      throw failure(request, "cannot remove an old exit-code file: " + e.getMessage(), e);
-    }
-  }
-
-  private SlurmJobId submit(LaunchRequest request, List<String> argv) throws LaunchException {
-    CommandRunner.Result result;
-    try {
-      result = runner.run(argv, settings.commandTimeout());
-    } catch (IOException e) {
-      throw failure(request, "cannot run sbatch: " + e.getMessage(), e);
-    }
-    SbatchOutput output = SbatchOutput.parse(result);
-    if (!output.accepted()) {
-      throw failure(request, "sbatch refused the job: " + output.error().orElse("no reason given"), null);
-    }
-    return output.jobId().orElseThrow();
-  }
-
-  private static String script(LaunchRequest request, Supplier<String> text) throws LaunchException {
-    try {
-      return text.get();
-    } catch (IllegalArgumentException e) {
-      throw failure(request, e.getMessage(), e);
-    }
-  }
-
-  private static void write(LaunchRequest request, Path file, String text) throws LaunchException {
-    try {
-      Files.writeString(file, text);
-    } catch (IOException e) {
-      throw failure(request, "cannot write the batch script " + file + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static void recordJobId(LaunchRequest request, JobRecord record) {
-    try {
-      record.write(jobIdFile(request));
-    } catch (IOException e) {
-      // only needed to find the job again after a restart; the job itself is fine
-    }
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException absent) {
-      return 0;
-    }
-  }
-
-  private static LaunchException failure(LaunchRequest request, String reason, Exception cause) {
-    return new LaunchException(prefix(request) + reason, cause);
-  }
-
-  private static String prefix(LaunchRequest request) {
-    return "cannot start '" + request.command().get(0) + "' for task " + request.task() + " attempt "
-        + request.attempt() + " on Slurm: ";
+  private static SystemTimers trackerTimers() {
+    // A round records its own failures; anything else it throws is reported as an uncaught one would be.
+    return new SystemTimers("berth-slurm-tracker", error -> {
+      Thread thread = Thread.currentThread();
+      thread.getUncaughtExceptionHandler().uncaughtException(thread, error);
+    });
   }
 }

@@ -1,6 +1,7 @@
 package dev.berth.slurm;
 
 import dev.berth.spi.ExitListener;
+import dev.berth.testkit.FakeClock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +19,15 @@ final class Exits implements ExitListener {
       thread = Thread.currentThread().getName();
     }
     first.complete(exitCode);
+  }
+
+  /**
+   * The first exit code once the tracker's rounds have run for {@link Requests#ROUNDS} on {@code clock};
+   * waits only for the exit thread to hand it over.
+   */
+  int afterRounds(FakeClock clock) throws Exception {
+    clock.advance(Requests.ROUNDS);
+    return await(Requests.WAIT);
   }
 
   /** The first exit code, waiting at most {@code seconds}. */

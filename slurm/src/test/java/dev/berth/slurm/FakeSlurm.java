@@ -41,6 +41,7 @@ final class FakeSlurm implements CommandRunner {
   private final List<List<String>> calls = new ArrayList<>();
   private final Deque<Object> squeueAnswers = new ArrayDeque<>();
   private final Map<String, CompletableFuture<Void>> watches = new HashMap<>();
+  private final Map<String, CompletableFuture<Void>> cancellations = new HashMap<>();
   private String refusal;
   private int nextId = 100;
 
@@ -69,6 +70,11 @@ final class FakeSlurm implements CommandRunner {
   /** Completes once squeue is asked about exactly these ids ({@code "100,101"}). */
   synchronized CompletableFuture<Void> whenSqueueAsksAbout(String ids) {
     return watches.computeIfAbsent(ids, k -> new CompletableFuture<>());
+  }
+
+  /** Completes once scancel has cancelled the job. */
+  synchronized CompletableFuture<Void> whenCancelled(SlurmJobId id) {
+    return cancellations.computeIfAbsent(id.value(), k -> new CompletableFuture<>());
   }
 
   /** Moves a job to {@code state}, ended with the raw wait status. */
@@ -177,6 +183,7 @@ final class FakeSlurm implements CommandRunner {
       job.reason = "None";
       job.waitStatus = 15;
     }
+    whenCancelled(SlurmJobId.of(argv.get(1))).complete(null);
     return Result.exited(0, "");
   }
 

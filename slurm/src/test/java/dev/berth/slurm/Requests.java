@@ -2,13 +2,15 @@ package dev.berth.slurm;
 
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
+import dev.berth.os.CommandRunner;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.TreeMap;
 
-/** Launch requests in a test's folder, and the fast settings the scripted-Slurm tests use. */
+/** Launch requests in a test's folder, and the fast settings and fake-clock executors the scripted-Slurm tests use. */
 final class Requests {
 
   static final long GIB = 1L << 30;
@@ -18,7 +20,15 @@ final class Requests {
       .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
       .lostAfter(Duration.ofMillis(50)).parallelSubmissions(1).build();
 
+  /** On the fake clock: long enough for many rounds at {@link #FAST}'s slowest polling, and past its lost-after. */
+  static final Duration ROUNDS = Duration.ofSeconds(1);
+
   private Requests() {}
+
+  /** An executor of the run {@code run} on {@code slurm}, whose tracker the test drives with {@code clock}. */
+  static SlurmExecutor executor(SlurmSettings settings, CommandRunner slurm, FakeClock clock) {
+    return new SlurmExecutor("run", settings, slurm, id -> SlurmResources.DEFAULT, clock, clock);
+  }
 
   /** Attempt {@code attempt} of {@code task} running {@code true}, with nothing reserved. */
   static LaunchRequest request(Path dir, String task, int attempt) {

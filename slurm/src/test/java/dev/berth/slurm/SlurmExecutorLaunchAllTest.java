@@ -11,6 +11,7 @@ import dev.berth.spi.Execution;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -31,6 +32,7 @@ class SlurmExecutorLaunchAllTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
+  private final FakeClock clock = new FakeClock();
   private final Map<LaunchRequest, Exits> exits = new HashMap<>();
   private SlurmExecutor executor = executor(FAST.toBuilder().arrayMaxRunning(4).build());
 
@@ -54,7 +56,7 @@ class SlurmExecutorLaunchAllTest {
     assertThat(slurm.calls("sbatch").get(1)).contains("--job-name=run.alone").noneMatch(a -> a.startsWith("--array"));
     assertThat(SlurmExecutor.jobIdFile(requests.get(3))).content().startsWith("100_2\n");
     slurm.end(SlurmJobId.of("100_1"), "FAILED", "NonZeroExitCode", 2 << 8);
-    assertThat(exits.get(requests.get(2)).await(WAIT)).isEqualTo(2);
+    assertThat(exits.get(requests.get(2)).afterRounds(clock)).isEqualTo(2);
     assertThat(exits.get(requests.get(0)).reported()).isFalse();
   }
 
@@ -146,8 +148,7 @@ class SlurmExecutorLaunchAllTest {
       return slurm.run(argv, timeout);
     };
     executor.close();
-    executor = new SlurmExecutor("run", FAST.toBuilder().parallelSubmissions(n).build(), waitingForEachOther,
-        id -> SlurmResources.DEFAULT);
+    executor = Requests.executor(FAST.toBuilder().parallelSubmissions(n).build(), waitingForEachOther, clock);
     List<LaunchRequest> requests = List.of(reserved(dir, "a", GIB), reserved(dir, "b", GIB), reserved(dir, "c", GIB));
 
     List<Launch> launches = executor.launchAll(requests, this::listener);
@@ -158,6 +159,6 @@ class SlurmExecutorLaunchAllTest {
   }
 
   private SlurmExecutor executor(SlurmSettings settings) {
-    return new SlurmExecutor("run", settings, slurm, id -> SlurmResources.DEFAULT);
+    return Requests.executor(settings, slurm, clock);
   }
 }

@@ -12,10 +12,12 @@ import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.ClusterVerdict.Kind;
 import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +28,9 @@ class SlurmExecutorReattachTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
-  private final SlurmExecutor earlier = executor();
-  private final SlurmExecutor later = executor();
+  private final FakeClock clock = new FakeClock();
+  private final SlurmExecutor earlier = Requests.executor(FAST, slurm, clock);
+  private final SlurmExecutor later = Requests.executor(FAST, slurm, clock);
 
   @AfterEach
   void close() {
@@ -46,7 +49,7 @@ class SlurmExecutorReattachTest {
     slurm.end(SlurmJobId.of("100"), "FAILED", "NonZeroExitCode", 4 << 8);
 
     assertThat(found.clusterId()).contains("100");
-    assertThat(exits.await(WAIT)).isEqualTo(4);
+    assertThat(exits.afterRounds(clock)).isEqualTo(4);
     assertThat(slurm.calls("sbatch")).hasSize(1);
   }
 
@@ -61,7 +64,7 @@ class SlurmExecutorReattachTest {
 
     later.reattach(request, exits);
 
-    assertThat(exits.await(WAIT)).isZero();
+    assertThat(exits.afterRounds(clock)).isZero();
   }
 
   @Test
@@ -90,9 +93,10 @@ class SlurmExecutorReattachTest {
     later.launch(request(dir, "c", 1).withUpstream(new dev.berth.spi.Upstream(List.of(found), true, true, false)),
         new Exits());
     found.terminate(0);
+    slurm.whenCancelled(SlurmJobId.of("100")).get(WAIT, TimeUnit.SECONDS);
 
     assertThat(slurm.calls("sbatch").get(1)).contains("--dependency=afterok:100");
-    assertThat(exits.await(WAIT)).isEqualTo(143);
+    assertThat(exits.afterRounds(clock)).isEqualTo(143);
     assertThat(found.verdict()).isEmpty();
   }
 
@@ -110,7 +114,7 @@ class SlurmExecutorReattachTest {
     slurm.end(SlurmJobId.of("100_1"), "FAILED", "JobLaunchFailure", 9);
 
     assertThat(found.clusterId()).contains("100_1");
-    assertThat(exits.await(WAIT)).isEqualTo(137);
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
     assertThat(found.verdict()).map(ClusterVerdict::kind).contains(Kind.HOST_OOM);
   }
 
@@ -126,11 +130,7 @@ class SlurmExecutorReattachTest {
     Execution found = later.reattach(request, exits).orElseThrow();
     slurm.end(SlurmJobId.of("100"), "FAILED", "JobLaunchFailure", 9);
 
-    assertThat(exits.await(WAIT)).isEqualTo(137);
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
     assertThat(((SlurmExecution) found).ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.FAILED);
-  }
-
-  private SlurmExecutor executor() {
-    return new SlurmExecutor("run", FAST, slurm, id -> SlurmResources.DEFAULT);
   }
 }

@@ -13,6 +13,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,8 @@ class SlurmExecutorReservationTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
-  private SlurmExecutor executor = new SlurmExecutor("run", FAST, slurm, id -> SlurmResources.DEFAULT);
+  private final FakeClock clock = new FakeClock();
+  private SlurmExecutor executor = Requests.executor(FAST, slurm, clock);
 
   @AfterEach
   void close() {
@@ -59,8 +61,8 @@ class SlurmExecutorReservationTest {
   @Test
   void aCudaOomRetryWithMoreGpuMemoryAsksForMoreShards() throws Exception {
     executor.close();
-    executor = new SlurmExecutor("run", FAST.toBuilder().gpuMemoryGres(GpuMemoryGres.parse("shard:10GiB")).build(),
-        slurm, id -> SlurmResources.DEFAULT);
+    executor = Requests.executor(FAST.toBuilder().gpuMemoryGres(GpuMemoryGres.parse("shard:10GiB")).build(), slurm,
+        clock);
 
     executor.launch(request(dir, "t", 1).withReservation(new Placement("cuda:0", GIB, 1000, 8 * GIB), 0), new Exits());
     executor.launch(request(dir, "t", 2).withReservation(new Placement("cuda:0", GIB, 1000, 12 * GIB), 0), new Exits());
@@ -74,7 +76,7 @@ class SlurmExecutorReservationTest {
     TaskSpec task = TaskSpec.builder("t", "g").command("true").memoryBytes(GIB).timeout(Duration.ofMinutes(90)).build();
     RunSpec run = new RunSpec("sweep", dir.toString(), SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(task))));
     executor.close();
-    executor = SlurmExecutor.forRun(run, FAST, slurm);
+    executor = new SlurmExecutor(run.name(), FAST, slurm, SlurmExecutor.resourcesOf(run), clock, clock);
     LaunchRequest grown = request(dir, "t", 2).withReservation(Placement.cpu(2 * GIB, 1000), 0);
 
     executor.launch(grown, new Exits());

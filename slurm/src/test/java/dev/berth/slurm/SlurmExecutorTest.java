@@ -14,6 +14,7 @@ import dev.berth.os.CommandRunner.Result;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,12 +24,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The executor and its tracker against a scripted Slurm: fast, and no cluster needed. */
+/** The executor and its tracker against a scripted Slurm on a fake clock: fast, and no cluster needed. */
 class SlurmExecutorTest {
 
   private static final long WAIT = 10;
@@ -39,7 +41,8 @@ class SlurmExecutorTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
-  private SlurmExecutor executor = new SlurmExecutor("run", FAST, slurm, id -> SlurmResources.DEFAULT);
+  private final FakeClock clock = new FakeClock();
+  private SlurmExecutor executor = Requests.executor(FAST, slurm, clock);
 
   @AfterEach
   void close() {
@@ -69,7 +72,7 @@ class SlurmExecutorTest {
     Files.writeString(BatchScript.exitCodeFile(request), "3\n");
     slurm.end(execution.jobId(), "FAILED", "NonZeroExitCode", 768);
 
-    assertThat(exits.await(WAIT)).isEqualTo(3);
+    assertThat(exits.afterRounds(clock)).isEqualTo(3);
     runToCompletion("after");
     assertThat(exits.count()).isEqualTo(1);
     assertThat(exits.thread()).isEqualTo("berth-slurm-exit");
@@ -87,7 +90,7 @@ class SlurmExecutorTest {
     SlurmExecution execution = submit(request("slurm-code"), exits);
     slurm.move(execution.jobId(), "RUNNING").end(execution.jobId(), "FAILED", "NonZeroExitCode", 5 << 8);
 
-    assertThat(exits.await(WAIT)).isEqualTo(5);
+    assertThat(exits.afterRounds(clock)).isEqualTo(5);
     assertThat(execution.ending().orElseThrow().fromExitCodeFile()).isFalse();
   }
 
@@ -99,11 +102,13 @@ class SlurmExecutorTest {
     SlurmExecution ja = submit(request("a"), a);
     SlurmExecution jb = submit(request("b"), b);
     SlurmExecution jc = submit(request("c"), c);
-    slurm.whenSqueueAsksAbout("100,101,102").get(WAIT, TimeUnit.SECONDS);
+    CompletableFuture<Void> askedAboutAll = slurm.whenSqueueAsksAbout("100,101,102");
+    clock.advance(FAST.pollInitial());
+    assertThat(askedAboutAll).isDone();
     slurm.end(ja.jobId(), "COMPLETED", "None", 0).end(jb.jobId(), "COMPLETED", "None", 0)
         .end(jc.jobId(), "COMPLETED", "None", 0);
 
-    assertThat(List.of(a.await(WAIT), b.await(WAIT), c.await(WAIT))).containsOnly(0);
+    assertThat(List.of(a.afterRounds(clock), b.afterRounds(clock), c.afterRounds(clock))).containsOnly(0);
     assertThat(slurm.calls("squeue")).allSatisfy(argv -> assertThat(argv).filteredOn(w -> w.startsWith("--jobs=")).hasSize(1));
   }
 
@@ -116,7 +121,7 @@ class SlurmExecutorTest {
     SlurmExecution execution = submit(request("flaky"), exits);
     slurm.end(execution.jobId(), "COMPLETED", "None", 0);
 
-    assertThat(exits.await(WAIT)).isZero();
+    assertThat(exits.afterRounds(clock)).isZero();
     assertThat(executor.tracker().failures()).isEqualTo(3);
     assertThat(executor.lastError()).isEmpty();
   }
@@ -129,7 +134,7 @@ class SlurmExecutorTest {
     Files.writeString(request.stderr(), read("oom-stderr.txt"), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
 
-    assertThat(exits.await(WAIT)).isEqualTo(137);
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
     assertThat(execution.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
   }
 
@@ -142,7 +147,7 @@ class SlurmExecutorTest {
     SlurmExecution execution = submit(request, exits);
     slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
 
-    assertThat(exits.await(WAIT)).isEqualTo(137);
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
     assertThat(execution.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.FAILED);
   }
 
@@ -165,8 +170,9 @@ class SlurmExecutorTest {
     slurm.move(execution.jobId(), "RUNNING");
 
     execution.terminate(1000);
+    slurm.whenCancelled(execution.jobId()).get(WAIT, TimeUnit.SECONDS);
 
-    assertThat(exits.await(WAIT)).isEqualTo(143);
+    assertThat(exits.afterRounds(clock)).isEqualTo(143);
     assertThat(slurm.calls("scancel")).containsExactly(List.of("scancel", "100"));
     assertThat(execution.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.CANCELLED);
     assertThat(execution.isAlive()).isFalse();
@@ -178,7 +184,7 @@ class SlurmExecutorTest {
     SlurmExecution execution = submit(request("purged"), exits);
     slurm.purgeFromSqueue(execution.jobId()).end(execution.jobId(), "FAILED", "None", 4 << 8);
 
-    assertThat(exits.await(WAIT)).isEqualTo(4);
+    assertThat(exits.afterRounds(clock)).isEqualTo(4);
     assertThat(slurm.calls("sacct")).isNotEmpty();
   }
 
@@ -190,7 +196,7 @@ class SlurmExecutorTest {
     Files.writeString(BatchScript.exitCodeFile(request), "0\n");
     slurm.forget(execution.jobId());
 
-    assertThat(exits.await(WAIT)).isZero();
+    assertThat(exits.afterRounds(clock)).isZero();
     assertThat(execution.ending().orElseThrow().state()).isEqualTo(SlurmState.UNKNOWN);
   }
 
@@ -200,7 +206,7 @@ class SlurmExecutorTest {
     SlurmExecution execution = submit(request("lost"), exits);
     slurm.forget(execution.jobId());
 
-    assertThat(exits.await(WAIT)).isEqualTo(SlurmEnding.INFRASTRUCTURE_EXIT);
+    assertThat(exits.afterRounds(clock)).isEqualTo(SlurmEnding.INFRASTRUCTURE_EXIT);
     assertThat(execution.ending().orElseThrow().reason()).endsWith("lost");
   }
 
@@ -247,11 +253,11 @@ class SlurmExecutorTest {
     assertThat(SlurmExecutor.jobIdFile(elements.get(1))).content().startsWith("100_1\n");
     Files.writeString(SbatchCommand.arrayLog(array.folder(), 2), read("oom-stderr.txt"));
     slurm.end(executions.get(1).jobId(), "FAILED", "NonZeroExitCode", 1 << 8);
-    assertThat(exits.get(1).await(WAIT)).isEqualTo(1);
+    assertThat(exits.get(1).afterRounds(clock)).isEqualTo(1);
     assertThat(exits.get(0).reported()).isFalse();
     slurm.end(executions.get(0).jobId(), "COMPLETED", "None", 0).end(executions.get(2).jobId(), "FAILED", "None", 9);
-    assertThat(exits.get(0).await(WAIT)).isZero();
-    assertThat(exits.get(2).await(WAIT)).isEqualTo(137);
+    assertThat(exits.get(0).afterRounds(clock)).isZero();
+    assertThat(exits.get(2).afterRounds(clock)).isEqualTo(137);
     assertThat(executions.get(2).ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
   }
 
@@ -291,7 +297,7 @@ class SlurmExecutorTest {
     Exits exits = new Exits();
     SlurmExecution execution = submit(request(state.toLowerCase(java.util.Locale.ROOT)), exits);
     slurm.end(execution.jobId(), state, reason, waitStatus);
-    exits.await(WAIT);
+    exits.afterRounds(clock);
     return execution.ending().orElseThrow();
   }
 
@@ -299,7 +305,7 @@ class SlurmExecutorTest {
     Exits exits = new Exits();
     SlurmExecution execution = submit(request(task), exits);
     slurm.end(execution.jobId(), "COMPLETED", "None", 0);
-    exits.await(WAIT);
+    exits.afterRounds(clock);
   }
 
   private LaunchRequest request(String task) {

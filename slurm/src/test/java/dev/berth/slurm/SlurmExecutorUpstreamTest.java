@@ -13,6 +13,7 @@ import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Upstream;
+import dev.berth.testkit.FakeClock;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -25,7 +26,8 @@ class SlurmExecutorUpstreamTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
-  private final SlurmExecutor executor = new SlurmExecutor("run", FAST, slurm, id -> SlurmResources.DEFAULT);
+  private final FakeClock clock = new FakeClock();
+  private final SlurmExecutor executor = Requests.executor(FAST, slurm, clock);
 
   @AfterEach
   void close() {
@@ -107,7 +109,7 @@ class SlurmExecutorUpstreamTest {
     slurm.end(SlurmJobId.of("100"), "FAILED", "NonZeroExitCode", 3 << 8)
         .end(child.jobId(), "CANCELLED", "DependencyNeverSatisfied", 0);
 
-    assertThat(exits.await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
+    assertThat(exits.afterRounds(clock)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(child.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.UPSTREAM_NOT_MET);
     assertThat(child.verdict()).map(ClusterVerdict::kind).contains(Kind.UPSTREAM_NOT_MET);
   }
@@ -115,7 +117,7 @@ class SlurmExecutorUpstreamTest {
   @Test
   void aParentThisExecutorDidNotStartFailsTheLaunch() throws Exception {
     Execution foreign;
-    try (SlurmExecutor other = new SlurmExecutor("other", FAST, new FakeSlurm(), id -> SlurmResources.DEFAULT)) {
+    try (SlurmExecutor other = Requests.executor(FAST, new FakeSlurm(), clock)) {
       foreign = other.launch(request(dir, "foreign", 1), new Exits());
     }
     Exits exits = new Exits();
@@ -132,7 +134,7 @@ class SlurmExecutorUpstreamTest {
     Exits exits = new Exits();
     SlurmExecution execution = (SlurmExecution) executor.launch(request(dir, task, 1), exits);
     slurm.end(execution.jobId(), state, "None", waitStatus);
-    exits.await(WAIT);
+    exits.afterRounds(clock);
     return execution;
   }
 

@@ -9,10 +9,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.ClusterVerdict.Kind;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,7 +25,8 @@ class SlurmExecutorVerdictTest {
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
-  private final SlurmExecutor executor = new SlurmExecutor("run", FAST, slurm, id -> SlurmResources.DEFAULT);
+  private final FakeClock clock = new FakeClock();
+  private final SlurmExecutor executor = Requests.executor(FAST, slurm, clock);
 
   @AfterEach
   void close() {
@@ -63,7 +66,7 @@ class SlurmExecutorVerdictTest {
     Files.writeString(request.stderr(), read("oom-stderr.txt"), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
 
-    assertThat(exits.await(WAIT)).isEqualTo(137);
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
     assertThat(execution.verdict()).map(ClusterVerdict::kind).contains(Kind.HOST_OOM);
   }
 
@@ -74,8 +77,9 @@ class SlurmExecutorVerdictTest {
     slurm.move(execution.jobId(), "RUNNING");
 
     execution.terminate(0);
+    slurm.whenCancelled(execution.jobId()).get(WAIT, TimeUnit.SECONDS);
 
-    assertThat(exits.await(WAIT)).isEqualTo(143);
+    assertThat(exits.afterRounds(clock)).isEqualTo(143);
     assertThat(execution.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.CANCELLED);
     assertThat(execution.verdict()).isEmpty();
   }
@@ -85,7 +89,7 @@ class SlurmExecutorVerdictTest {
     SlurmExecution execution = (SlurmExecution) executor.launch(request(dir, state.toLowerCase(java.util.Locale.ROOT)
         + "-" + reason.toLowerCase(java.util.Locale.ROOT), 1), exits);
     slurm.end(execution.jobId(), state, reason, waitStatus);
-    exits.await(WAIT);
+    exits.afterRounds(clock);
     return execution.verdict().map(ClusterVerdict::kind);
   }
 }

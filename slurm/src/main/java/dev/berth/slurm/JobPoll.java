@@ -1,0 +1,208 @@
+package dev.berth.slurm;
+
+import dev.berth.os.CommandRunner;
+import dev.berth.os.LogTails;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+
+/**
+ * One round of {@link JobTracker}'s polling: asks squeue about every live job in one call, then sacct
+ * and the exit-code files about those squeue no longer lists, and says how each ended job ended. Keeps
+ * count of the rounds and of those that failed. One round at a time.
+ *
+ * <p>Sources, most trusted first: the exit-code file written by the {@link BatchScript} for the code;
+ * squeue for the state (finished jobs stay listed for the cluster's {@code MinJobAge}); sacct for jobs
+ * squeue no longer lists; and after {@link SlurmSettings#lostAfter()} without any of them, the job is
+ * lost. A failing squeue only costs a round; sacct is optional.
+ */
+final class JobPoll {
+
+  private static final int LOG_TAIL_BYTES = 64 * 1024;
+
+  private final CommandRunner runner;
+  private final SlurmSettings settings;
+  private final BiConsumer<SlurmExecution, SlurmEnding> ended;
+  private volatile String lastError;
+  private final AtomicLong polls = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
+
+  /**
+   * Polls through {@code runner}.
+   *
+   * @param ended receives each job found ended and how, as soon as it is found
+   */
+  JobPoll(CommandRunner runner, SlurmSettings settings, BiConsumer<SlurmExecution, SlurmEnding> ended) {
+    this.runner = runner;
+    this.settings = settings;
+    this.ended = ended;
+  }
+
+  /**
+   * Asks about {@code jobs} at {@code now}; whether any of them changed state or ended. A round that
+   * throws counts as a failed round.
+   */
+  boolean run(List<SlurmExecution> jobs, Instant now) {
+    if (jobs.isEmpty()) {
+      return false;
+    }
+    polls.incrementAndGet();
+    try {
+      return ask(jobs, now);
+    } catch (RuntimeException e) {
+      fail("tracking failed: " + e);
+      return false;
+    }
+  }
+
+  /** When the first of {@code jobs} squeue no longer lists will be lost, if it is not found by then. */
+  Optional<Instant> nextLoss(List<SlurmExecution> jobs) {
+    return jobs.stream().flatMap(e -> e.missingSince().stream()).min(Instant::compareTo)
+        .map(since -> since.plus(settings.lostAfter()));
+  }
+
+  /** The error of the last round, if it failed. */
+  Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
+  /** Rounds run so far. */
+  long polls() {
+    return polls.get();
+  }
+
+  /** Rounds that failed so far. */
+  long failures() {
+    return failures.get();
+  }
+
+  private boolean ask(List<SlurmExecution> jobs, Instant now) {
+    Set<String> ids = new TreeSet<>();
+    jobs.forEach(e -> ids.add(e.jobId().queryId()));
+    Optional<CommandRunner.Result> answer = run(SqueueOutput.command(ids));
+    if (answer.isEmpty()) {
+      return false;
+    }
+    CommandRunner.Result result = answer.get();
+    Map<SlurmJobId, SqueueOutput.Row> rows = new HashMap<>();
+    if (result.succeeded()) {
+      SqueueOutput.parse(result.stdout()).forEach(row -> rows.put(row.id(), row));
+    } else if (!SqueueOutput.knowsNone(result)) {
+      fail("squeue exited with " + result.exitCode() + ": " + firstLine(result.stderr()));
+      return false;
+    }
+    lastError = null;
+    boolean changed = false;
+    List<SlurmExecution> missing = new ArrayList<>();
+    for (SlurmExecution e : jobs) {
+      SqueueOutput.Row row = rows.get(e.jobId());
+      if (row == null) {
+        missing.add(e);
+        continue;
+      }
+      e.missingSince(Optional.empty());
+      changed |= e.observe(row.state());
+      if (row.state().isTerminal()) {
+        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+        changed = true;
+      }
+    }
+    return resolveMissing(missing, now) || changed;
+  }
+
+  /** Asks sacct, then the exit-code files, about jobs squeue did not list. */
+  private boolean resolveMissing(List<SlurmExecution> missing, Instant now) {
+    if (missing.isEmpty()) {
+      return false;
+    }
+    Set<String> ids = new TreeSet<>();
+    missing.forEach(e -> ids.add(e.jobId().queryId()));
+    Map<SlurmJobId, SacctOutput.Row> rows = new HashMap<>();
+    try {
+      CommandRunner.Result result = runner.run(SacctOutput.command(ids), settings.commandTimeout());
+      if (result.succeeded()) {
+        for (SacctOutput.Row row : SacctOutput.parse(result.stdout())) {
+          row.jobId().ifPresent(id -> rows.put(id, row));
+        }
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      // sacct is optional: clusters without accounting still have the exit-code files
+    }
+    boolean changed = false;
+    for (SlurmExecution e : missing) {
+      SacctOutput.Row row = rows.get(e.jobId());
+      if (row != null && row.state().isTerminal()) {
+        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+        changed = true;
+        continue;
+      }
+      OptionalInt code = exitCode(e);
+      if (code.isPresent()) {
+        ended.accept(e, Endings.forgotten(e.jobId(), code,
+            code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT && memoryKilled(e)));
+        changed = true;
+      } else if (e.missingSince().isEmpty()) {
+        e.missingSince(Optional.of(now));
+      } else if (Duration.between(e.missingSince().get(), now).compareTo(settings.lostAfter()) >= 0) {
+        ended.accept(e, Endings.forgotten(e.jobId(), OptionalInt.empty(), false));
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  private void finish(SlurmExecution e, SlurmState state, String reason, SlurmExit exit, boolean dependencyNeverMet) {
+    OptionalInt code = exitCode(e);
+    boolean killed = state == SlurmState.FAILED
+        && (exit.signal() == 9 || (code.isPresent() && code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT))
+        && memoryKilled(e);
+    ended.accept(e, Endings.of(e.jobId(), state, reason, exit, code, killed, dependencyNeverMet));
+  }
+
+  private Optional<CommandRunner.Result> run(List<String> argv) {
+    try {
+      CommandRunner.Result result = runner.run(argv, settings.commandTimeout());
+      if (result.timedOut()) {
+        fail(argv.get(0) + " did not answer within " + settings.commandTimeout().toMillis() + " ms");
+        return Optional.empty();
+      }
+      return Optional.of(result);
+    } catch (IOException e) {
+      fail("cannot run " + argv.get(0) + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private void fail(String error) {
+    failures.incrementAndGet();
+    lastError = error;
+  }
+
+  private static OptionalInt exitCode(SlurmExecution e) {
+    try {
+      return OptionalInt.of(Integer.parseInt(Files.readString(e.exitCodeFile()).strip()));
+    } catch (IOException | NumberFormatException notWritten) {
+      return OptionalInt.empty();
+    }
+  }
+
+  /** Whether Slurm's messages written for this attempt report a memory kill. */
+  private static boolean memoryKilled(SlurmExecution e) {
+    return Endings.mentionsMemoryKill(LogTails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
+  }
+
+  private static String firstLine(String text) {
+    return text.strip().lines().findFirst().orElse("(no message)");
+  }
+}

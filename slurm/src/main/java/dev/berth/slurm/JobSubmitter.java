@@ -1,0 +1,152 @@
+package dev.berth.slurm;
+
+import dev.berth.os.CommandRunner;
+import dev.berth.os.LaunchPreparation;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
+/**
+ * Submits attempts to Slurm, alone or as a job array: prepares each attempt's folders and checks its
+ * program, writes the {@link BatchScript}, runs sbatch ({@link SbatchCommand}) and records each job in
+ * its {@link JobRecord} file, so that a later Berth can find it again. It does not track what it
+ * submitted. Thread-safe: submissions may run at once.
+ */
+final class JobSubmitter {
+
+  private final String runName;
+  private final SlurmSettings settings;
+  private final CommandRunner runner;
+
+  JobSubmitter(String runName, SlurmSettings settings, CommandRunner runner) {
+    this.runName = runName;
+    this.settings = settings;
+    this.runner = runner;
+  }
+
+  /**
+   * Submits one attempt with {@code resources}, held by Slurm until {@code after} is met.
+   *
+   * @return the job, with the file where Slurm writes its messages about it and that file's size before
+   * @throws LaunchException when the program is missing, a file cannot be written or sbatch refuses
+   */
+  JobRecord submit(LaunchRequest request, SlurmResources resources, Optional<JobDependency> after)
+      throws LaunchException {
+    prepare(request);
+    Path script = BatchScript.scriptFile(request);
+    write(request, script, script(request, () -> BatchScript.forTask(request)));
+    Path log = request.stderr().toAbsolutePath();
+    long offset = sizeOf(log);
+    SlurmJobId job = sbatch(request, SbatchCommand.forTask(
+        settings, runName + "." + request.task(), request, resources, after, script));
+    return recorded(request, new JobRecord(job, Optional.of(log), OptionalLong.of(offset)));
+  }
+
+  /**
+   * Submits {@code array} as one job array.
+   *
+   * @return the job of each element, in order
+   * @throws LaunchException as {@link #submit}, naming the first element that cannot start; then nothing is
+   *     submitted
+   */
+  List<JobRecord> submitArray(ArraySubmission array) throws LaunchException {
+    LaunchRequest first = array.elements().get(0);
+    for (LaunchRequest element : array.elements()) {
+      prepare(element);
+    }
+    LaunchPreparation.createFolder(array.folder(), "array folder",
+        (reason, cause) -> LaunchFailures.of(first, reason, cause));
+    Path script = array.folder().toAbsolutePath().resolve("berth-array.sh");
+    write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements())));
+    long[] offsets = new long[array.elements().size()];
+    for (int i = 0; i < offsets.length; i++) {
+      offsets[i] = sizeOf(SbatchCommand.arrayLog(array.folder(), i));
+    }
+    List<String> argv;
+    try {
+      argv = SbatchCommand.forArray(settings, runName + "." + array.name(), array.folder(), array.elements().size(),
+          array.maxRunning(), array.resources(), array.after(), script);
+    } catch (IllegalArgumentException e) {
+      throw LaunchFailures.of(first, e.getMessage(), e);
+    }
+    SlurmJobId job = sbatch(first, argv);
+    List<JobRecord> records = new ArrayList<>();
+    for (int i = 0; i < array.elements().size(); i++) {
+      Path log = SbatchCommand.arrayLog(array.folder(), i);
+      records.add(recorded(array.elements().get(i),
+          new JobRecord(SlurmJobId.element(job, i), Optional.of(log), OptionalLong.of(offsets[i]))));
+    }
+    return List.copyOf(records);
+  }
+
+  /** The size of {@code file}, 0 when it does not exist. */
+  static long sizeOf(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException absent) {
+      return 0;
+    }
+  }
+
+  private void prepare(LaunchRequest request) throws LaunchException {
+    LaunchPreparation.createFolders(request, (reason, cause) -> LaunchFailures.of(request, reason, cause));
+    if (settings.checkPrograms()) {
+      Optional<String> problem = ProgramCheck.problem(request);
+      if (problem.isPresent()) {
+        throw LaunchFailures.of(request, problem.get(), null);
+      }
+    }
+    try {
+      Files.deleteIfExists(BatchScript.exitCodeFile(request));
+    } catch (IOException e) {
+      throw LaunchFailures.of(request, "cannot remove an old exit-code file: " + e.getMessage(), e);
+    }
+  }
+
+  private SlurmJobId sbatch(LaunchRequest request, List<String> argv) throws LaunchException {
+    CommandRunner.Result result;
+    try {
+      result = runner.run(argv, settings.commandTimeout());
+    } catch (IOException e) {
+      throw LaunchFailures.of(request, "cannot run sbatch: " + e.getMessage(), e);
+    }
+    SbatchOutput output = SbatchOutput.parse(result);
+    if (!output.accepted()) {
+      throw LaunchFailures.of(request, "sbatch refused the job: " + output.error().orElse("no reason given"), null);
+    }
+    return output.jobId().orElseThrow();
+  }
+
+  private static String script(LaunchRequest request, Supplier<String> text) throws LaunchException {
+    try {
+      return text.get();
+    } catch (IllegalArgumentException e) {
+      throw LaunchFailures.of(request, e.getMessage(), e);
+    }
+  }
+
+  private static void write(LaunchRequest request, Path file, String text) throws LaunchException {
+    try {
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw LaunchFailures.of(request, "cannot write the batch script " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes {@code record} to the attempt's job-id file; returns it. */
+  private static JobRecord recorded(LaunchRequest request, JobRecord record) {
+    try {
+      record.write(JobRecord.file(request.workdir(), request.attempt()));
+    } catch (IOException e) {
+      // only needed to find the job again after a restart; the job itself is fine
+    }
+    return record;
+  }
+}

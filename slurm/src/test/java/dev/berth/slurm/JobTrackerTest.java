@@ -1,0 +1,116 @@
+package dev.berth.slurm;
+
+import static dev.berth.slurm.Requests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.os.CommandRunner;
+import dev.berth.testkit.FakeClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** When the tracker polls and when it gives a job up, on the fake clock. */
+class JobTrackerTest {
+
+  private static final SlurmSettings SETTINGS = SlurmSettings.builder()
+      .poll(Duration.ofMillis(200), Duration.ofSeconds(5)).lostAfter(Duration.ofSeconds(12)).build();
+
+  @TempDir Path dir;
+
+  private final FakeClock clock = new FakeClock();
+  private final Instant start = clock.instant();
+  private final FakeSlurm slurm = new FakeSlurm();
+  private final List<Long> squeueAt = new CopyOnWriteArrayList<>();
+  private final CommandRunner timedSlurm = (argv, timeout) -> {
+    if (argv.get(0).equals("squeue")) {
+      squeueAt.add(Duration.between(start, clock.instant()).toMillis());
+    }
+    return slurm.run(argv, timeout);
+  };
+  private final SlurmExecutor executor = Requests.executor(SETTINGS, timedSlurm, clock);
+
+  @AfterEach
+  void close() {
+    executor.close();
+  }
+
+  @Test
+  void theWaitBetweenRoundsDoublesWhileNothingChangesUpToTheMaximum() throws Exception {
+    executor.launch(request(dir, "t", 1), new Exits());
+
+    clock.advance(Duration.ofSeconds(17));
+
+    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 11200L, 16200L);
+  }
+
+  @Test
+  void aChangeStartsAgainFromTheInitialWait() throws Exception {
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), new Exits());
+    clock.advance(Duration.ofMillis(3000));
+    slurm.move(job.jobId(), "RUNNING");
+
+    clock.advance(Duration.ofMillis(3800));
+
+    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 6400L, 6800L);
+    assertThat(job.state()).isEqualTo(SlurmState.RUNNING);
+  }
+
+  @Test
+  void aSubmissionBringsTheNextRoundWithinTheInitialWait() throws Exception {
+    executor.launch(request(dir, "a", 1), new Exits());
+    clock.advance(Duration.ofMillis(3100));
+
+    executor.launch(request(dir, "b", 1), new Exits());
+    clock.advance(Duration.ofMillis(300));
+
+    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 3300L);
+  }
+
+  @Test
+  void aJobSlurmForgotIsLostExactlyLostAfterTheRoundThatMissedItFirst() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    clock.advance(Duration.ofMillis(300));
+    slurm.forget(job.jobId());
+    clock.advance(Duration.ofMillis(300)); // the round at 600 misses it first
+
+    clock.advance(Duration.ofMillis(11_999));
+    assertThat(job.ending()).isEmpty();
+    clock.advance(Duration.ofMillis(1));
+
+    assertThat(job.ending()).hasValueSatisfying(e -> assertThat(e.reason()).endsWith("lost"));
+    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 11200L, 12600L);
+    assertThat(exits.await(Requests.WAIT)).isEqualTo(SlurmEnding.INFRASTRUCTURE_EXIT);
+  }
+
+  @Test
+  void noRoundRunsWhileNoJobIsLive() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    slurm.end(job.jobId(), "COMPLETED", "None", 0);
+    clock.advance(Duration.ofMillis(200));
+    assertThat(exits.await(Requests.WAIT)).isZero();
+
+    clock.advance(Duration.ofMinutes(5));
+
+    assertThat(squeueAt).containsExactly(200L);
+    assertThat(clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void aClosedTrackerPollsNoMore() throws Exception {
+    executor.launch(request(dir, "t", 1), new Exits());
+    clock.advance(Duration.ofMillis(200));
+
+    executor.close();
+    clock.advance(Duration.ofMinutes(5));
+
+    assertThat(squeueAt).containsExactly(200L);
+    assertThat(clock.pendingTimers()).isZero();
+  }
+}
