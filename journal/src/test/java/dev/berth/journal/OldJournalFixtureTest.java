@@ -1,0 +1,218 @@
+package dev.berth.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunStatus;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.spec.SpecLoader;
+import dev.berth.spi.Journal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Journals written by Berth 0.1, checked in with their spec ({@code journal-0.1/fixture.yaml}, whose
+ * header says how they were made): a run killed while a task ran, and the same run resumed and
+ * ended. The expected states, attempts and events are what Berth 0.1 itself read from them.
+ */
+class OldJournalFixtureTest {
+
+  private static final Path FIXTURES = Path.of("src/test/resources/journal-0.1");
+  private static final Instant STARTED = Instant.parse("2026-11-24T07:00:27.726213489Z");
+  private static final String SPEC_SHA256 = "8169b6ef43e58b1e148ee26831fff0f38dddc001a6563995125c8cb7e629a934";
+
+  @TempDir Path dir;
+
+  /** Each task's state and number of attempts after the fold, as Berth 0.1 showed them. */
+  private static Map<String, String> expectedUnfinished() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("make-data", TaskState.SUCCEEDED + " 1");
+    m.put("train-0.1-1", TaskState.SUCCEEDED + " 1");
+    m.put("train-0.1-2", TaskState.SUCCEEDED + " 1");
+    m.put("train-0.01-1", TaskState.SUCCEEDED + " 1");
+    m.put("train-0.01-2", TaskState.SUCCEEDED + " 1");
+    m.put("flaky", TaskState.SUCCEEDED + " 2");
+    m.put("broken", TaskState.FAILED + " 2");
+    m.put("fit", TaskState.SUCCEEDED + " 1");
+    m.put("slow", TaskState.TIMED_OUT + " 1");
+    m.put("summary", TaskState.SUCCEEDED + " 1");
+    m.put("after-broken", TaskState.UNREACHABLE + " 0");
+    m.put("cancel-me", TaskState.CANCELLED + " 1");
+    m.put("still-running", TaskState.RUNNING + " 1");
+    return m;
+  }
+
+  private Path copy(String name) throws Exception {
+    Path db = dir.resolve(name);
+    Files.copy(FIXTURES.resolve(name), db);
+    return db;
+  }
+
+  @Test
+  void theJournalOfARunKilledMidwayReplaysToTheStatesAndAttemptsItRecorded() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.open(copy("unfinished.db"))) {
+      Journal.Replay replay = journal.replay().orElseThrow();
+
+      assertThat(replay.run().name()).isEqualTo("fixture");
+      assertThat(replay.run().startedAt()).isEqualTo(STARTED);
+      assertThat(replay.run().specSha256()).isEqualTo(SPEC_SHA256);
+      assertThat(replay.run().status()).isEmpty();
+      assertThat(replay.events()).hasSize(47);
+      assertThat(replay.events()).extracting(Journal.Entry::seq).containsExactlyElementsOf(seqs(47));
+      assertThat(typeCounts(replay)).isEqualTo(new TreeMap<>(Map.of(
+          "ended", 13L, "launched", 14L, "released", 12L, "reported", 1L, "settled", 1L, "staged", 4L, "trained", 2L)));
+      assertThat(replay.results()).isEmpty();
+      assertThat(replay.items()).isEmpty();
+      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expectedUnfinished());
+    }
+  }
+
+  @Test
+  void theTwoStageTasksTrainsOnASimulatedGpuAndItsOutOfMemoryReportAreRead() throws Exception {
+    try (JournalReader reader = JournalReader.open(copy("unfinished.db"))) {
+      RunState state = JournalReader.state(reader.read().orElseThrow());
+      List<TaskEvent> fit = state.task(TaskId.of("fit")).history().events();
+
+      assertThat(fit).filteredOn(TaskEvent.Trained.class::isInstance).extracting(e -> ((TaskEvent.Trained) e).placement())
+          .containsExactly(new Placement("cuda:0", 0, 0, 2L << 30), new Placement("cuda:0", 0, 0, 3L << 30));
+      assertThat(fit).filteredOn(TaskEvent.Reported.class::isInstance).singleElement()
+          .isEqualTo(new TaskEvent.Reported(Instant.parse("2026-11-24T07:00:28.995218085Z"), Outcome.GPU_OOM, "TRAIN",
+              "RuntimeError: CUDA out of memory. Tried to allocate 20.00 MiB (demo)"));
+      assertThat(fit.get(1)).isEqualTo(new TaskEvent.Launched(Instant.parse("2026-11-24T07:00:28.394166658Z"), 1,
+          new Placement("cpu", 32L << 20, 1000, 0), -1, true));
+      assertThat(state.task(TaskId.of("slow")).history().events()).last().isEqualTo(new TaskEvent.Ended(
+          Instant.parse("2026-11-24T07:00:29.408550947Z"), Outcome.TIMED_OUT, 143,
+          "ran longer than its timeout of 1.0s", TaskState.TIMED_OUT));
+      assertThat(state.task(TaskId.of("after-broken")).history().finalReason())
+          .contains("needs broken succeeded, but broken failed");
+    }
+  }
+
+  @Test
+  void theJournalOfTheResumedRunHoldsItsEndAndTheInterruptedAttempt() throws Exception {
+    try (JournalReader reader = JournalReader.open(copy("finished.db"))) {
+      Journal.Replay replay = reader.read().orElseThrow();
+
+      assertThat(replay.run().status()).contains(RunStatus.FAILED);
+      assertThat(replay.run().finishedAt()).contains(Instant.parse("2026-11-24T07:01:27.423133732Z"));
+      assertThat(replay.run().specSha256()).isEqualTo(SPEC_SHA256);
+      assertThat(replay.events()).hasSize(50);
+      Map<String, String> expected = expectedUnfinished();
+      expected.put("still-running", TaskState.CANCELLED + " 2");
+      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expected);
+      assertThat(reader.eventsAfter(47)).extracting(e -> e.event().getClass().getSimpleName())
+          .containsExactly("Ended", "Launched", "Ended");
+      assertThat(((TaskEvent.Ended) replay.events().get(47).event()).outcome()).isEqualTo(Outcome.INTERRUPTED);
+    }
+  }
+
+  @Test
+  void theStoredSpecAndEventsAreWrittenAgainByteForByte() throws Exception {
+    for (String name : List.of("unfinished.db", "finished.db")) {
+      Path db = copy(name);
+      String spec = sql(db, "SELECT spec_json FROM run").get(0);
+      List<String> events = sql(db, "SELECT json FROM event ORDER BY seq");
+
+      assertThat(SpecCodec.encode(SpecCodec.decode(spec))).as(name).isEqualTo(spec);
+      assertThat(Journal.RunInfo.sha256(spec)).isEqualTo(SPEC_SHA256);
+      for (String event : events) {
+        assertThat(EventCodec.encode(EventCodec.decode(event))).isEqualTo(withTodaysStateNames(event));
+      }
+    }
+  }
+
+  @Test
+  void theSpecFileGivenAgainUnchangedIsSeenAsUnchanged() throws Exception {
+    RunSpec now = SpecLoader.load(FIXTURES.resolve("fixture.yaml"), null, null);
+    try (JournalReader reader = JournalReader.open(copy("unfinished.db"))) {
+      RunSpec stored = SpecCodec.decode(reader.read().orElseThrow().run().specJson());
+
+      assertThat(SpecDiff.between(stored, now)).isEmpty();
+      assertThat(stored).isEqualTo(now);
+      assertThat(SpecCodec.encode(now)).isEqualTo(reader.read().orElseThrow().run().specJson());
+    }
+  }
+
+  @Test
+  void aResumedOldJournalTakesNewEventsAndTheRunsEnd() throws Exception {
+    Path db = copy("unfinished.db");
+    TaskId task = TaskId.of("still-running");
+    Instant at = Instant.parse("2026-11-24T08:00:00Z");
+    try (SqliteJournal journal = SqliteJournal.open(db)) {
+      journal.append(task, new TaskEvent.Ended(at, Outcome.INTERRUPTED, null, "the scheduler stopped", TaskState.READY));
+      journal.append(task, new TaskEvent.Launched(at, 2, new Placement("cpu", 16L << 20, 250, 0), 99, false));
+      journal.append(task, new TaskEvent.Ended(at.plusSeconds(1), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+      journal.finish(RunStatus.FAILED, at.plusSeconds(2));
+    }
+    try (JournalReader reader = JournalReader.open(db)) {
+      Journal.Replay replay = reader.read().orElseThrow();
+
+      assertThat(replay.events()).hasSize(50);
+      assertThat(replay.events().get(49).seq()).isEqualTo(50);
+      assertThat(replay.run().status()).contains(RunStatus.FAILED);
+      Map<String, String> expected = expectedUnfinished();
+      expected.put("still-running", TaskState.SUCCEEDED + " 2");
+      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expected);
+    }
+  }
+
+  /** The event as Berth writes it now: 0.1's state names are read under their new names. */
+  private static String withTodaysStateNames(String event) {
+    Matcher m = Pattern.compile("\"target\":\"([A-Z_]+)\"").matcher(event);
+    return m.find() ? m.replaceFirst("\"target\":\"" + TaskState.named(m.group(1)).name() + "\"") : event;
+  }
+
+  private static Map<String, String> states(RunState state) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (TaskRecord r : state.tasks()) {
+      out.put(r.spec().id().value(), r.state() + " " + r.history().attemptCount());
+    }
+    return out;
+  }
+
+  private static TreeMap<String, Long> typeCounts(Journal.Replay replay) {
+    TreeMap<String, Long> counts = new TreeMap<>();
+    replay.events().forEach(e -> counts.merge(EventCodec.type(e.event()), 1L, Long::sum));
+    return counts;
+  }
+
+  private static List<Long> seqs(int n) {
+    List<Long> out = new ArrayList<>();
+    for (long i = 1; i <= n; i++) {
+      out.add(i);
+    }
+    return out;
+  }
+
+  private static List<String> sql(Path db, String query) throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
+      while (rs.next()) {
+        rows.add(rs.getString(1));
+      }
+    }
+    return rows;
+  }
+}
