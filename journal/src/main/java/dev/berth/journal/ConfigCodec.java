@@ -1,10 +1,9 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.SmtpConfig;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * {@link SchedulerConfig} to and from JSON in the shape of a config file: sections
@@ -18,59 +17,59 @@ final class ConfigCodec {
 
   private ConfigCodec() {}
 
-  static Json toJson(SchedulerConfig c) {
-    Map<String, Json> scheduler = new LinkedHashMap<>();
-    scheduler.put("max-process", Json.of(c.maxProcess()));
-    scheduler.put("max-waiting", Json.of(c.maxWaiting()));
-    scheduler.put("interval", Json.of(c.interval()));
-    scheduler.put("default-memory", Json.of(c.defaultMemoryBytes()));
-    scheduler.put("cores", Json.of(c.cores()));
-    scheduler.put("load-nretry", Json.of(c.loadNretry()));
-    scheduler.put("train-nretry", Json.of(c.trainNretry()));
-    scheduler.put("default-cuda-memory", Json.of(c.defaultCudaMemoryBytes()));
-    scheduler.put("placement", Json.of(c.placement()));
-    scheduler.put("max-per-device", Json.of(c.maxPerDevice()));
-    scheduler.put("put-interval", Json.of(c.putInterval()));
-    scheduler.put("available-interval", Json.of(c.availableInterval()));
-    scheduler.put("seed", Json.of(c.seed()));
-    scheduler.put("oom-growth", Json.of(c.oomGrowth()));
-    scheduler.put("learn-usage", Json.of(c.learnUsage()));
-    scheduler.put("executor", Json.of(c.executor()));
-    Map<String, Json> utilization = new LinkedHashMap<>();
-    utilization.put("cpu", Json.of(c.cpuUtilizationLimit()));
-    utilization.put("memory", Json.of(c.memoryUtilizationLimit()));
-    utilization.put("cuda-memory", Json.of(c.cudaMemoryUtilizationLimit()));
-    Map<String, Json> remain = new LinkedHashMap<>();
-    remain.put("memory", Json.of(c.remainMemoryBytes()));
-    remain.put("cuda-memory", Json.of(c.remainCudaMemoryBytes()));
-    Map<String, Json> config = new LinkedHashMap<>();
-    config.put("scheduler", new Json.Obj(scheduler));
-    config.put("utilization-limit", new Json.Obj(utilization));
-    config.put("remain-limit", new Json.Obj(remain));
-    config.put("smtp", smtp(c.smtp()));
-    config.put("slurm", slurm(c.slurm()));
-    return new Json.Obj(config);
+  static ObjectNode toJson(SchedulerConfig c) {
+    ObjectNode scheduler = CanonicalJson.object();
+    scheduler.put("max-process", c.maxProcess());
+    scheduler.put("max-waiting", c.maxWaiting());
+    scheduler.put("interval", c.interval().toString());
+    scheduler.put("default-memory", c.defaultMemoryBytes());
+    scheduler.put("cores", c.cores());
+    scheduler.put("load-nretry", c.loadNretry());
+    scheduler.put("train-nretry", c.trainNretry());
+    scheduler.put("default-cuda-memory", c.defaultCudaMemoryBytes());
+    scheduler.put("placement", c.placement());
+    scheduler.put("max-per-device", c.maxPerDevice());
+    scheduler.put("put-interval", c.putInterval().toString());
+    scheduler.put("available-interval", c.availableInterval().toString());
+    scheduler.put("seed", c.seed());
+    scheduler.put("oom-growth", c.oomGrowth());
+    scheduler.put("learn-usage", c.learnUsage());
+    scheduler.put("executor", c.executor());
+    ObjectNode utilization = CanonicalJson.object();
+    utilization.put("cpu", c.cpuUtilizationLimit());
+    utilization.put("memory", c.memoryUtilizationLimit());
+    utilization.put("cuda-memory", c.cudaMemoryUtilizationLimit());
+    ObjectNode remain = CanonicalJson.object();
+    remain.put("memory", c.remainMemoryBytes());
+    remain.put("cuda-memory", c.remainCudaMemoryBytes());
+    ObjectNode config = CanonicalJson.object();
+    config.set("scheduler", scheduler);
+    config.set("utilization-limit", utilization);
+    config.set("remain-limit", remain);
+    config.set("smtp", smtp(c.smtp()));
+    config.set("slurm", slurm(c.slurm()));
+    return config;
   }
 
-  private static Json slurm(SlurmConfig m) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("mode", Json.of(m.mode()));
-    f.put("partition", Json.of(m.partition()));
-    f.put("account", Json.of(m.account()));
-    f.put("qos", Json.of(m.qos()));
-    f.put("time", Json.of(m.time()));
-    f.put("extra-args", Json.strings(m.extraArgs()));
-    f.put("workdir-root", Json.of(m.workdirRoot()));
-    f.put("gpu-memory-gres", Json.of(m.gpuMemoryGres()));
-    f.put("arrays", Json.of(m.arrays()));
-    f.put("max-jobs", Json.of(m.maxJobs()));
-    f.put("gres", Json.of(m.gres()));
-    f.put("cpus", Json.of(m.cpus()));
-    f.put("memory", Json.of(m.memoryBytes()));
-    f.put("max-allocations", Json.of(m.maxAllocations()));
-    f.put("on-exit", Json.of(m.onExit()));
-    f.put("poll-max", Json.of(m.pollMax()));
-    return new Json.Obj(f);
+  private static ObjectNode slurm(SlurmConfig m) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("mode", m.mode());
+    f.put("partition", m.partition());
+    f.put("account", m.account());
+    f.put("qos", m.qos());
+    f.put("time", m.time().toString());
+    f.set("extra-args", CanonicalJson.strings(m.extraArgs()));
+    f.put("workdir-root", m.workdirRoot());
+    f.put("gpu-memory-gres", m.gpuMemoryGres());
+    f.put("arrays", m.arrays());
+    f.put("max-jobs", m.maxJobs());
+    f.put("gres", m.gres());
+    f.put("cpus", m.cpus());
+    f.put("memory", m.memoryBytes());
+    f.put("max-allocations", m.maxAllocations());
+    f.put("on-exit", m.onExit());
+    f.put("poll-max", m.pollMax().toString());
+    return f;
   }
 
   private static SlurmConfig slurm(Fields f) {
@@ -83,20 +82,20 @@ final class ConfigCodec {
     return m;
   }
 
-  private static Json smtp(SmtpConfig m) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("enable", Json.of(m.enable()));
-    f.put("server-host", Json.of(m.serverHost()));
-    f.put("server-port", Json.of(m.serverPort()));
-    f.put("user", Json.of(m.user()));
-    f.put("password-env", Json.of(m.passwordEnv()));
-    f.put("receiver", Json.strings(m.receivers()));
-    f.put("tls", Json.of(m.tls()));
-    f.put("starttls", Json.of(m.starttls()));
-    f.put("min-interval", Json.of(m.minInterval()));
-    f.put("max-numbers", Json.of(m.maxNumbers()));
-    f.put("send", Json.of(m.send()));
-    return new Json.Obj(f);
+  private static ObjectNode smtp(SmtpConfig m) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("enable", m.enable());
+    f.put("server-host", m.serverHost());
+    f.put("server-port", m.serverPort());
+    f.put("user", m.user());
+    f.put("password-env", m.passwordEnv());
+    f.set("receiver", CanonicalJson.strings(m.receivers()));
+    f.put("tls", m.tls());
+    f.put("starttls", m.starttls());
+    f.put("min-interval", m.minInterval().toString());
+    f.put("max-numbers", m.maxNumbers());
+    f.put("send", m.send());
+    return f;
   }
 
   private static SmtpConfig smtp(Fields f) {

@@ -1,12 +1,12 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@link TaskEvent} to and from JSON, exactly: every field round-trips, instants keep their
@@ -31,7 +31,7 @@ public final class EventCodec {
 
   /** The event's canonical JSON text. */
   public static String encode(TaskEvent event) {
-    return toJson(event).toString();
+    return CanonicalJson.write(toJson(event));
   }
 
   /**
@@ -40,7 +40,7 @@ public final class EventCodec {
    * @throws IllegalArgumentException naming the field when the text is not such an event
    */
   public static TaskEvent decode(String json) {
-    return fromJson(JsonParser.parse(json));
+    return fromJson(CanonicalJson.parse(json));
   }
 
   /**
@@ -70,40 +70,40 @@ public final class EventCodec {
     throw new IllegalArgumentException("the journal cannot write a " + event.getClass().getSimpleName() + " event");
   }
 
-  static Json toJson(TaskEvent event) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("type", Json.of(type(event)));
-    f.put("at", Json.of(event.at().toString()));
+  static ObjectNode toJson(TaskEvent event) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("type", type(event));
+    f.put("at", event.at().toString());
     if (event instanceof TaskEvent.Launched l) {
-      f.put("attempt", Json.of(l.attempt()));
-      f.put("placement", placement(l.placement()));
-      f.put("pid", Json.of(l.pid()));
-      f.put("two-stage", Json.of(l.twoStage()));
+      f.put("attempt", l.attempt());
+      f.set("placement", placement(l.placement()));
+      f.put("pid", l.pid());
+      f.put("two-stage", l.twoStage());
     } else if (event instanceof TaskEvent.Submitted s) {
-      f.put("attempt", Json.of(s.attempt()));
-      f.put("cluster-id", Json.of(s.clusterId()));
+      f.put("attempt", s.attempt());
+      f.put("cluster-id", s.clusterId());
     } else if (event instanceof TaskEvent.Staged s) {
-      f.put("target", Json.of(s.target().name()));
+      f.put("target", s.target().name());
     } else if (event instanceof TaskEvent.Trained t) {
-      f.put("train", Json.of(t.train()));
-      f.put("placement", placement(t.placement()));
+      f.put("train", t.train());
+      f.set("placement", placement(t.placement()));
     } else if (event instanceof TaskEvent.Reported r) {
-      f.put("outcome", Json.of(r.outcome().name()));
-      f.put("stage", Json.of(r.stage()));
-      f.put("message", Json.of(r.message()));
+      f.put("outcome", r.outcome().name());
+      f.put("stage", r.stage());
+      f.put("message", r.message());
     } else if (event instanceof TaskEvent.Ended e) {
-      f.put("outcome", Json.of(e.outcome().name()));
-      f.put("exit-code", e.exitCode() == null ? Json.NULL : Json.of(e.exitCode()));
-      f.put("message", e.message() == null ? Json.NULL : Json.of(e.message()));
-      f.put("target", Json.of(e.target().name()));
+      f.put("outcome", e.outcome().name());
+      f.put("exit-code", e.exitCode());
+      f.put("message", e.message());
+      f.put("target", e.target().name());
     } else if (event instanceof TaskEvent.Settled s) {
-      f.put("target", Json.of(s.target().name()));
-      f.put("reason", Json.of(s.reason()));
+      f.put("target", s.target().name());
+      f.put("reason", s.reason());
     }
-    return new Json.Obj(f);
+    return f;
   }
 
-  static TaskEvent fromJson(Json json) {
+  static TaskEvent fromJson(JsonNode json) {
     Fields f = Fields.of(json, "");
     String type = f.string("type");
     TaskEvent event = switch (type) {
@@ -138,13 +138,13 @@ public final class EventCodec {
     }
   }
 
-  private static Json placement(Placement p) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("device", Json.of(p.device()));
-    f.put("memory", Json.of(p.memoryBytes()));
-    f.put("milli-cpus", Json.of(p.milliCpus()));
-    f.put("gpu-memory", Json.of(p.gpuMemoryBytes()));
-    return new Json.Obj(f);
+  private static ObjectNode placement(Placement p) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("device", p.device());
+    f.put("memory", p.memoryBytes());
+    f.put("milli-cpus", p.milliCpus());
+    f.put("gpu-memory", p.gpuMemoryBytes());
+    return f;
   }
 
   private static Placement placement(Fields f) {

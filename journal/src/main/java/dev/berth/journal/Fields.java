@@ -1,12 +1,13 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -17,24 +18,26 @@ import java.util.function.Function;
  * Reads the fields of one JSON object for a decoder, with errors that name the path and the field,
  * e.g. {@code "groups[0].tasks[2].memory must be a whole number but was \"x\""}. Every field must be
  * read: {@link #done()} rejects fields nobody asked for, so a misspelt or unknown field is an error.
+ * Jackson parses the text; this adds the strictness and the paths its tree does not have.
  */
 final class Fields {
 
-  private final Map<String, Json> fields;
+  private final JsonNode object;
   private final String path;
   private final Set<String> read = new HashSet<>();
 
-  private Fields(Map<String, Json> fields, String path) {
-    this.fields = fields;
+  private Fields(JsonNode object, String path) {
+    this.object = object;
     this.path = path;
   }
 
   /** The fields of {@code value}, which must be an object; {@code path} is its place, for errors. */
-  static Fields of(Json value, String path) {
-    if (!(value instanceof Json.Obj obj)) {
-      throw new IllegalArgumentException((path.isEmpty() ? "the value" : path) + " must be an object but was " + value);
+  static Fields of(JsonNode value, String path) {
+    if (value == null || !value.isObject()) {
+      throw new IllegalArgumentException((path.isEmpty() ? "the value" : path) + " must be an object but was "
+          + shown(value));
     }
-    return new Fields(obj.fields(), path);
+    return new Fields(value, path);
   }
 
   /** The path of field {@code key}. */
@@ -42,10 +45,10 @@ final class Fields {
     return path.isEmpty() ? key : path + "." + key;
   }
 
-  /** The raw value; present, possibly {@code null}. */
-  Json get(String key) {
+  /** The raw value; present, possibly JSON {@code null}. */
+  JsonNode get(String key) {
     read.add(key);
-    Json v = fields.get(key);
+    JsonNode v = object.get(key);
     if (v == null) {
       throw new IllegalArgumentException(path(key) + " is missing");
     }
@@ -54,12 +57,13 @@ final class Fields {
 
   /** Whether the field is present and not {@code null}; marks it read. */
   boolean present(String key) {
-    return !(get(key) instanceof Json.Null);
+    return !get(key).isNull();
   }
 
   String string(String key) {
-    if (get(key) instanceof Json.Str s) {
-      return s.value();
+    JsonNode v = get(key);
+    if (v.isTextual()) {
+      return v.textValue();
     }
     throw wrong(key, "a string");
   }
@@ -70,21 +74,28 @@ final class Fields {
   }
 
   boolean bool(String key) {
-    if (get(key) instanceof Json.Bool b) {
-      return b.value();
+    JsonNode v = get(key);
+    if (v.isBoolean()) {
+      return v.booleanValue();
     }
     throw wrong(key, "true or false");
   }
 
-  long longValue(String key) {
-    if (get(key) instanceof Json.Num n) {
-      try {
-        return n.longValue();
-      } catch (ArithmeticException e) {
-        throw wrong(key, "a whole number");
-      }
+  /** A number exactly as written. */
+  BigDecimal decimal(String key, String expected) {
+    JsonNode v = get(key);
+    if (v.isNumber()) {
+      return v.decimalValue();
     }
-    throw wrong(key, "a whole number");
+    throw wrong(key, expected);
+  }
+
+  long longValue(String key) {
+    try {
+      return decimal(key, "a whole number").longValueExact();
+    } catch (ArithmeticException e) {
+      throw wrong(key, "a whole number");
+    }
   }
 
   int intValue(String key) {
@@ -96,10 +107,7 @@ final class Fields {
   }
 
   double doubleValue(String key) {
-    if (get(key) instanceof Json.Num n) {
-      return n.doubleValue();
-    }
-    throw wrong(key, "a number");
+    return decimal(key, "a number").doubleValue();
   }
 
   Instant instant(String key) {
@@ -134,8 +142,8 @@ final class Fields {
    */
   <T> Optional<T> ifGiven(String key, Function<String, T> reader) {
     read.add(key);
-    Json v = fields.get(key);
-    return v == null || v instanceof Json.Null ? Optional.empty() : Optional.of(reader.apply(key));
+    JsonNode v = object.get(key);
+    return v == null || v.isNull() ? Optional.empty() : Optional.of(reader.apply(key));
   }
 
   /** Empty for JSON {@code null}, else the value read by {@code reader}. */
@@ -149,32 +157,35 @@ final class Fields {
   }
 
   /** The array's elements. */
-  List<Json> array(String key) {
-    if (get(key) instanceof Json.Arr a) {
-      return a.items();
+  List<JsonNode> array(String key) {
+    JsonNode v = get(key);
+    if (!v.isArray()) {
+      throw wrong(key, "an array");
     }
-    throw wrong(key, "an array");
+    List<JsonNode> items = new ArrayList<>();
+    v.forEach(items::add);
+    return items;
   }
 
   List<String> strings(String key) {
     List<String> out = new ArrayList<>();
-    for (Json item : array(key)) {
-      if (!(item instanceof Json.Str s)) {
+    for (JsonNode item : array(key)) {
+      if (!item.isTextual()) {
         throw wrong(key, "an array of strings");
       }
-      out.add(s.value());
+      out.add(item.textValue());
     }
     return out;
   }
 
   List<Integer> ints(String key) {
     List<Integer> out = new ArrayList<>();
-    for (Json item : array(key)) {
-      if (!(item instanceof Json.Num n)) {
-        throw wrong(key, "an array of whole numbers");
-      }
+    for (JsonNode item : array(key)) {
       try {
-        out.add(Math.toIntExact(n.longValue()));
+        if (!item.isNumber()) {
+          throw new ArithmeticException();
+        }
+        out.add(item.decimalValue().intValueExact());
       } catch (ArithmeticException e) {
         throw wrong(key, "an array of whole numbers");
       }
@@ -186,23 +197,25 @@ final class Fields {
   SortedMap<String, String> stringMap(String key) {
     SortedMap<String, String> out = new TreeMap<>();
     Fields map = object(key);
-    for (String k : map.fields.keySet()) {
-      out.put(k, map.string(k));
-    }
+    map.object.fieldNames().forEachRemaining(k -> out.put(k, map.string(k)));
     return out;
   }
 
   /** Rejects fields that were not read. */
   void done() {
-    for (String key : fields.keySet()) {
+    object.fieldNames().forEachRemaining(key -> {
       if (!read.contains(key)) {
         throw new IllegalArgumentException(path(key) + " is not a known field");
       }
-    }
+    });
   }
 
   /** An error about the field at {@code key}. */
   IllegalArgumentException wrong(String key, String expected) {
-    return new IllegalArgumentException(path(key) + " must be " + expected + " but was " + fields.get(key));
+    return new IllegalArgumentException(path(key) + " must be " + expected + " but was " + shown(object.get(key)));
+  }
+
+  private static String shown(JsonNode value) {
+    return value == null ? "null" : CanonicalJson.write(value);
   }
 }

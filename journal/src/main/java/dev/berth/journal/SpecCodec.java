@@ -1,13 +1,14 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@link RunSpec} to and from canonical JSON, so that a resumed run can be rebuilt from its journal
@@ -28,7 +29,7 @@ public final class SpecCodec {
 
   /** The spec's canonical JSON text. */
   public static String encode(RunSpec spec) {
-    return toJson(spec).toString();
+    return CanonicalJson.write(toJson(spec));
   }
 
   /**
@@ -37,14 +38,14 @@ public final class SpecCodec {
    * @throws IllegalArgumentException naming the field when the text is not such a spec
    */
   public static RunSpec decode(String json) {
-    Fields f = Fields.of(JsonParser.parse(json), "");
+    Fields f = Fields.of(CanonicalJson.parse(json), "");
     List<GroupSpec> groups = new ArrayList<>();
-    List<Json> groupValues = f.array("groups");
+    List<JsonNode> groupValues = f.array("groups");
     for (int g = 0; g < groupValues.size(); g++) {
       Fields group = Fields.of(groupValues.get(g), "groups[" + g + "]");
       String name = group.string("name");
       List<TaskSpec> tasks = new ArrayList<>();
-      List<Json> taskValues = group.array("tasks");
+      List<JsonNode> taskValues = group.array("tasks");
       for (int t = 0; t < taskValues.size(); t++) {
         tasks.add(TaskCodec.fromJson(Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]"), name));
       }
@@ -71,30 +72,22 @@ public final class SpecCodec {
     return r;
   }
 
-  static Json toJson(RunSpec spec) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("name", Json.of(spec.name()));
-    f.put("workdir", Json.of(spec.workdir()));
-    f.put("gpus", Json.of(spec.gpus()));
-    f.put("groups-in-parallel", Json.of(spec.groupsInParallel()));
-    f.put("config", ConfigCodec.toJson(spec.config()));
+  static ObjectNode toJson(RunSpec spec) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("name", spec.name());
+    f.put("workdir", spec.workdir());
+    f.put("gpus", spec.gpus());
+    f.put("groups-in-parallel", spec.groupsInParallel());
+    f.set("config", ConfigCodec.toJson(spec.config()));
     Reporting r = spec.reporting();
-    Map<String, Json> objective = new LinkedHashMap<>();
-    objective.put("key", r.objectiveKey().map(Json::of).orElse(Json.NULL));
-    objective.put("goal", Json.of(r.maximize() ? "max" : "min"));
-    f.put("objective", new Json.Obj(objective));
-    Map<String, Json> notify = new LinkedHashMap<>();
-    notify.put("webhook", r.webhookUrl().map(Json::of).orElse(Json.NULL));
-    notify.put("on", Json.strings(r.webhookEvents()));
-    f.put("notify", new Json.Obj(notify));
-    List<Json> groups = new ArrayList<>();
+    f.putObject("objective").put("key", r.objectiveKey().orElse(null)).put("goal", r.maximize() ? "max" : "min");
+    f.putObject("notify").put("webhook", r.webhookUrl().orElse(null))
+        .set("on", CanonicalJson.strings(r.webhookEvents()));
+    ArrayNode groups = f.putArray("groups");
     for (GroupSpec g : spec.groups()) {
-      Map<String, Json> group = new LinkedHashMap<>();
-      group.put("name", Json.of(g.name()));
-      group.put("tasks", new Json.Arr(g.tasks().stream().map(TaskCodec::toJson).toList()));
-      groups.add(new Json.Obj(group));
+      ArrayNode tasks = groups.addObject().put("name", g.name()).putArray("tasks");
+      g.tasks().forEach(t -> tasks.add(TaskCodec.toJson(t)));
     }
-    f.put("groups", new Json.Arr(groups));
-    return new Json.Obj(f);
+    return f;
   }
 }

@@ -1,5 +1,6 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
@@ -47,18 +48,18 @@ public final class SpecDiff {
   /** The differences, in a stable order: run fields, config, groups, then tasks; empty when the specs are equal. */
   public static List<String> between(RunSpec stored, RunSpec now) {
     SpecDiff diff = new SpecDiff();
-    Fields a = Fields.of(SpecCodec.toJson(stored), "");
-    Fields b = Fields.of(SpecCodec.toJson(now), "");
+    JsonNode a = SpecCodec.toJson(stored);
+    JsonNode b = SpecCodec.toJson(now);
     for (String key : List.of("name", "workdir", "gpus", "groups-in-parallel", "config", "objective", "notify")) {
       diff.value(key, key, a.get(key), b.get(key));
     }
-    diff.groups(a.array("groups"), b.array("groups"));
+    diff.groups(items(a.get("groups")), items(b.get("groups")));
     return List.copyOf(diff.out);
   }
 
-  private void groups(List<Json> stored, List<Json> now) {
-    Map<String, Json> before = byKey(stored, "name");
-    Map<String, Json> after = byKey(now, "name");
+  private void groups(List<JsonNode> stored, List<JsonNode> now) {
+    Map<String, JsonNode> before = byKey(stored, "name");
+    Map<String, JsonNode> after = byKey(now, "name");
     added("group", before.keySet(), after.keySet());
     order("group order", before.keySet(), after.keySet());
     Map<String, Placed> tasksBefore = tasks(before);
@@ -75,8 +76,8 @@ public final class SpecDiff {
       }
       value("groups[" + is.group() + "].tasks[" + e.getKey() + "]", "groups.tasks", was.task(), is.task());
     }
-    for (Map.Entry<String, Json> g : after.entrySet()) {
-      Json old = before.get(g.getKey());
+    for (Map.Entry<String, JsonNode> g : after.entrySet()) {
+      JsonNode old = before.get(g.getKey());
       if (old != null) {
         order("groups[" + g.getKey() + "].task order", byKey(tasksOf(old), "id").keySet(),
             byKey(tasksOf(g.getValue()), "id").keySet());
@@ -85,13 +86,14 @@ public final class SpecDiff {
   }
 
   /** One value: objects field by field, anything else as a whole. */
-  private void value(String path, String keys, Json a, Json b) {
-    if (a instanceof Json.Obj x && b instanceof Json.Obj y) {
-      Set<String> names = new TreeSet<>(x.fields().keySet());
-      names.addAll(y.fields().keySet());
+  private void value(String path, String keys, JsonNode a, JsonNode b) {
+    if (a != null && a.isObject() && b != null && b.isObject()) {
+      Set<String> names = new TreeSet<>();
+      a.fieldNames().forEachRemaining(names::add);
+      b.fieldNames().forEachRemaining(names::add);
       for (String name : names) {
         if (!name.equals("id")) {
-          value(path + "." + name, keys + "." + name, x.fields().get(name), y.fields().get(name));
+          value(path + "." + name, keys + "." + name, a.get(name), b.get(name));
         }
       }
     } else if (!same(a, b)) {
@@ -119,45 +121,53 @@ public final class SpecDiff {
     }
   }
 
-  private static boolean same(Json a, Json b) {
-    return a != null && b != null && a.toString().equals(b.toString());
+  private static boolean same(JsonNode a, JsonNode b) {
+    return a != null && b != null && CanonicalJson.write(a).equals(CanonicalJson.write(b));
   }
 
-  private static String show(String keys, Json v) {
-    if (v == null || v instanceof Json.Null) {
+  private static String show(String keys, JsonNode v) {
+    if (v == null || v.isNull()) {
       return "(none)";
     }
-    if (BYTES.contains(keys) && v instanceof Json.Num n) {
-      return ByteSize.format(n.longValue());
+    if (BYTES.contains(keys) && v.isIntegralNumber()) {
+      return ByteSize.format(v.longValue());
     }
-    if (DURATIONS.contains(keys) && v instanceof Json.Str s) {
-      return DurationText.format(Duration.parse(s.value()));
+    if (DURATIONS.contains(keys) && v.isTextual()) {
+      return DurationText.format(Duration.parse(v.textValue()));
     }
-    if (v instanceof Json.Str s) {
-      return s.value().isEmpty() ? "''" : s.value();
+    if (v.isTextual()) {
+      return v.textValue().isEmpty() ? "''" : v.textValue();
     }
-    if (v instanceof Json.Arr a) {
-      return a.items().stream().map(i -> show("", i)).toList().toString();
+    if (v.isArray()) {
+      List<String> items = new ArrayList<>();
+      v.forEach(i -> items.add(show("", i)));
+      return items.toString();
     }
-    return v.toString();
+    return CanonicalJson.write(v);
   }
 
-  private record Placed(String group, Json task) {}
+  private record Placed(String group, JsonNode task) {}
 
-  private static Map<String, Placed> tasks(Map<String, Json> groups) {
+  private static Map<String, Placed> tasks(Map<String, JsonNode> groups) {
     Map<String, Placed> tasks = new LinkedHashMap<>();
     groups.forEach((name, group) -> byKey(tasksOf(group), "id").forEach((id, t) -> tasks.put(id, new Placed(name, t))));
     return tasks;
   }
 
-  private static List<Json> tasksOf(Json group) {
-    return ((Json.Arr) ((Json.Obj) group).fields().get("tasks")).items();
+  private static List<JsonNode> tasksOf(JsonNode group) {
+    return items(group.get("tasks"));
   }
 
-  private static Map<String, Json> byKey(List<Json> objects, String key) {
-    Map<String, Json> map = new LinkedHashMap<>();
-    for (Json o : objects) {
-      map.put(((Json.Str) ((Json.Obj) o).fields().get(key)).value(), o);
+  private static List<JsonNode> items(JsonNode array) {
+    List<JsonNode> items = new ArrayList<>();
+    array.forEach(items::add);
+    return items;
+  }
+
+  private static Map<String, JsonNode> byKey(List<JsonNode> objects, String key) {
+    Map<String, JsonNode> map = new LinkedHashMap<>();
+    for (JsonNode o : objects) {
+      map.put(o.get(key).textValue(), o);
     }
     return map;
   }

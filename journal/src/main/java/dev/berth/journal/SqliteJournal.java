@@ -220,7 +220,7 @@ public final class SqliteJournal implements Journal {
   private static void checkJson(String json, String what) {
     Objects.requireNonNull(json, what);
     try {
-      JsonParser.parse(json);
+      CanonicalJson.parse(json);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(what + " is " + e.getMessage(), e);
     }

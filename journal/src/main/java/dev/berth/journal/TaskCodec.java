@@ -1,5 +1,6 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.deps.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.GpuRequest;
@@ -7,8 +8,7 @@ import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,42 +24,43 @@ final class TaskCodec {
 
   private TaskCodec() {}
 
-  static Json toJson(TaskSpec t) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("id", Json.of(t.id().value()));
-    f.put("command", Json.strings(t.command()));
-    f.put("env", Json.strings(t.env()));
-    f.put("memory", Json.of(t.resources().memoryBytes()));
-    f.put("cpus", new Json.Num(BigDecimal.valueOf(t.resources().milliCpus(), 3).stripTrailingZeros().toPlainString()));
-    f.put("priority", Json.of(t.priority()));
-    f.put("params", Json.strings(t.params()));
-    f.put("after", t.after().map(TaskCodec::dependency).orElse(Json.NULL));
-    f.put("follow", t.follow().map(TaskCodec::dependency).orElse(Json.NULL));
+  static ObjectNode toJson(TaskSpec t) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("id", t.id().value());
+    f.set("command", CanonicalJson.strings(t.command()));
+    f.set("env", CanonicalJson.strings(t.env()));
+    f.put("memory", t.resources().memoryBytes());
+    f.put("cpus", BigDecimal.valueOf(t.resources().milliCpus(), 3).stripTrailingZeros());
+    f.put("priority", t.priority());
+    f.set("params", CanonicalJson.strings(t.params()));
+    f.set("after", t.after().map(TaskCodec::dependency).orElse(null));
+    f.set("follow", t.follow().map(TaskCodec::dependency).orElse(null));
     RetryPolicy retry = t.retry();
-    f.put("retries", Json.of(retry.retries()));
-    f.put("retry-delay", Json.of(retry.delay()));
-    f.put("retry-backoff", Json.of(retry.backoff()));
-    f.put("retry-delay-max", Json.of(retry.maxDelay()));
-    f.put("queue-timeout", t.queueTimeout().map(Json::of).orElse(Json.NULL));
-    f.put("timeout", t.timeout().map(Json::of).orElse(Json.NULL));
+    f.put("retries", retry.retries());
+    f.put("retry-delay", retry.delay().toString());
+    f.put("retry-backoff", retry.backoff());
+    f.put("retry-delay-max", retry.maxDelay().toString());
+    f.put("queue-timeout", t.queueTimeout().map(Duration::toString).orElse(null));
+    f.put("timeout", t.timeout().map(Duration::toString).orElse(null));
     GpuRequest gpu = t.gpu();
-    f.put("gpu-memory", Json.of(gpu.memoryBytes()));
-    f.put("gpus", Json.of(gpu.wholeDevices()));
-    f.put("device", gpu.pinned().isPresent() ? Json.of("cuda:" + gpu.pinned().getAsInt()) : Json.NULL);
-    f.put("targets", new Json.Arr(gpu.targets().stream().map(i -> Json.of(i.longValue())).toList()));
-    f.put("placement", gpu.placement().map(Json::of).orElse(Json.NULL));
-    f.put("blacklist", Json.of(gpu.blacklist()));
-    f.put("two-stage", Json.of(t.twoStage()));
-    return new Json.Obj(f);
+    f.put("gpu-memory", gpu.memoryBytes());
+    f.put("gpus", gpu.wholeDevices());
+    f.put("device", gpu.pinned().isPresent() ? "cuda:" + gpu.pinned().getAsInt() : null);
+    gpu.targets().forEach(f.putArray("targets")::add);
+    f.put("placement", gpu.placement().orElse(null));
+    f.put("blacklist", gpu.blacklist());
+    f.put("two-stage", t.twoStage());
+    return f;
   }
 
   static TaskSpec fromJson(Fields f, String group) {
     TaskId id = TaskId.of(f.string("id"));
+    String cores = "a number of cores with at most three decimal places";
     long milliCpus;
     try {
-      milliCpus = new BigDecimal(f.get("cpus").toString()).movePointRight(3).longValueExact();
-    } catch (ArithmeticException | NumberFormatException e) {
-      throw f.wrong("cpus", "a number of cores with at most three decimal places");
+      milliCpus = f.decimal("cpus", cores).movePointRight(3).longValueExact();
+    } catch (ArithmeticException e) {
+      throw f.wrong("cpus", cores);
     }
     RetryPolicy retry = new RetryPolicy(
         f.intValue("retries"), f.duration("retry-delay"), f.doubleValue("retry-backoff"), f.duration("retry-delay-max"));
@@ -75,13 +76,13 @@ final class TaskCodec {
     return task;
   }
 
-  private static Json dependency(Dependency d) {
-    Map<String, Json> f = new LinkedHashMap<>();
-    f.put("tasks", Json.strings(d.tasks().stream().map(TaskId::value).toList()));
-    f.put("all", Json.of(d.all()));
-    f.put("success", Json.of(d.success()));
-    f.put("failure", Json.of(d.failure()));
-    return new Json.Obj(f);
+  private static ObjectNode dependency(Dependency d) {
+    ObjectNode f = CanonicalJson.object();
+    f.set("tasks", CanonicalJson.strings(d.tasks().stream().map(TaskId::value).toList()));
+    f.put("all", d.all());
+    f.put("success", d.success());
+    f.put("failure", d.failure());
+    return f;
   }
 
   private static Dependency dependency(Fields f) {

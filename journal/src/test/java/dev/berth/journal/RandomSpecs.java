@@ -67,8 +67,8 @@ final class RandomSpecs {
     SortedMap<String, String> env = new TreeMap<>();
     SortedMap<String, String> params = new TreeMap<>();
     for (int i = random.nextInt(3); i > 0; i--) {
-      env.put("V" + any(), any());
-      params.put(any(), any());
+      env.put("V" + anyName(), any());
+      params.put(anyName(), any());
     }
     List<String> command = new ArrayList<>();
     for (int i = 1 + random.nextInt(4); i > 0; i--) {
@@ -185,6 +185,24 @@ final class RandomSpecs {
       s.append(chars.charAt(random.nextInt(chars.length())));
     }
     return s.toString();
+  }
+
+  /**
+   * Any text that is well-formed Unicode (lone surrogates dropped): an object key, which JSON
+   * readers hold to that although values may carry lone surrogates.
+   */
+  String anyName() {
+    String s = any();
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        out.append(c).append(s.charAt(++i));
+      } else if (!Character.isSurrogate(c)) {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   /** Any text: quotes, backslashes, control characters, non-ASCII, emoji and lone surrogates. */

@@ -2,6 +2,7 @@ package dev.berth.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.deps.Dependency;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -113,15 +114,15 @@ class SpecDiffTest {
     assertThat(paths).containsAll(SpecDiff.BYTES).containsAll(SpecDiff.DURATIONS);
   }
 
-  private static void collect(String path, Json json, Set<String> paths) {
-    if (json instanceof Json.Obj o) {
-      o.fields().forEach((k, v) -> {
-        String p = path.isEmpty() ? k : path + "." + k;
+  private static void collect(String path, JsonNode json, Set<String> paths) {
+    if (json.isObject()) {
+      json.properties().forEach(e -> {
+        String p = path.isEmpty() ? e.getKey() : path + "." + e.getKey();
         paths.add(p);
-        collect(p, v, paths);
+        collect(p, e.getValue(), paths);
       });
-    } else if (json instanceof Json.Arr a) {
-      a.items().forEach(i -> collect(path, i, paths));
+    } else if (json.isArray()) {
+      json.forEach(i -> collect(path, i, paths));
     }
   }
 }

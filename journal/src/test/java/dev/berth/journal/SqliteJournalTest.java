@@ -258,9 +258,11 @@ class SqliteJournalTest {
 
       assertThatThrownBy(() -> journal.putResult(A, Map.of("acc", "0.9", "note", "good")))
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("result note of task a is not JSON: unexpected character 'g' at character 1");
+          .hasMessageStartingWith("result note of task a is not JSON: Unrecognized token 'good'")
+          .hasMessageEndingWith(" at character 1");
       assertThatThrownBy(() -> journal.putItem(A, "w", "{"))
-          .hasMessage("item w of task a is not JSON: expected a string key at character 2");
+          .hasMessageStartingWith("item w of task a is not JSON: Unexpected end-of-input")
+          .hasMessageEndingWith(" at character 2");
       journal.putItem(A, "w", " [1, {\"x\": null}] ");
       journal.flush();
       assertThat(journal.replay().orElseThrow().items().get(A)).containsEntry("w", " [1, {\"x\": null}] ");
