@@ -4,10 +4,12 @@ import dev.berth.spi.JournalException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
@@ -20,7 +22,12 @@ final class Database {
 
   private Database() {}
 
-  /** A writing connection to a file that does not exist yet; creates the file and the schema. */
+  /**
+   * A writing connection to a file that does not exist yet; creates the file and the schema. The
+   * schema is made in a sibling file that is then renamed into place, so a journal file always holds
+   * Berth's tables: a scheduler killed while creating it leaves no journal (at most the sibling,
+   * which the next create replaces), never an empty database.
+   */
   static Connection create(Path file, Durability durability) throws JournalException {
     if (Files.exists(file)) {
       throw new JournalException(file, "already exists; open it to resume its run, or remove it");
@@ -33,15 +40,29 @@ final class Database {
     } catch (IOException e) {
       throw new JournalException(file, "cannot create its folder: " + e.getMessage(), e);
     }
-    Connection c = connect(file, false, durability, true);
+    Path fresh = file.resolveSibling(file.getFileName() + ".new");
+    try {
+      for (String suffix : List.of("", "-wal", "-shm")) {
+        Files.deleteIfExists(fresh.resolveSibling(fresh.getFileName() + suffix));
+      }
+    } catch (IOException e) {
+      throw new JournalException(file, "cannot remove an unfinished earlier journal: " + e.getMessage(), e);
+    }
+    Connection c = connect(fresh, false, durability, true);
     try {
       walMode(c);
       Schema.create(c);
-      return c;
     } catch (SQLException e) {
       close(c);
       throw problem(file, e);
     }
+    close(c); // the last connection takes the write-ahead log back into the file
+    try {
+      Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new JournalException(file, "cannot create: " + e.getMessage(), e);
+    }
+    return open(file, false, durability);
   }
 
   /** A connection to an existing journal, after checking that it is one. */

@@ -48,6 +48,22 @@ class SqliteJournalTest {
   }
 
   @Test
+  void aCreateThatWasKilledHalfwayLeavesNoJournalAndTheNextCreateReplacesWhatItLeft() throws Exception {
+    Files.writeString(dir.resolve("journal.db.new"), "half a database");
+    Files.writeString(dir.resolve("journal.db.new-wal"), "a stale log");
+
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      journal.start("r", "{}", T0);
+    }
+
+    assertThat(dir.resolve("journal.db.new")).doesNotExist();
+    assertThat(dir.resolve("journal.db.new-wal")).doesNotExist();
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read().orElseThrow().run().name()).isEqualTo("r");
+    }
+  }
+
+  @Test
   void createMakesTheFolderAndRefusesAnExistingFile() throws Exception {
     Path nested = dir.resolve("run/.berth/journal.db");
     SqliteJournal.create(nested).close();
