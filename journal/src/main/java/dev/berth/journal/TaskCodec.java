@@ -1,7 +1,7 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;

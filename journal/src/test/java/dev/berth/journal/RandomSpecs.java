@@ -1,6 +1,6 @@
 package dev.berth.journal;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.gpu.PlacementPolicies;
 import dev.berth.core.model.GpuRequest;

@@ -1,6 +1,6 @@
 package dev.berth.slurm;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.berth.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.TaskId;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.ClusterVerdict.Kind;
 import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GpuRequest;

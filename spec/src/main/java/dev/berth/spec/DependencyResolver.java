@@ -1,7 +1,7 @@
 package dev.berth.spec;
 
-import dev.berth.core.deps.Cycles;
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.DependencyCycles;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
@@ -92,7 +92,7 @@ public final class DependencyResolver {
         }
       }
     }
-    Optional<List<TaskId>> cycle = Cycles.find(parents);
+    Optional<List<TaskId>> cycle = DependencyCycles.find(parents);
     if (cycle.isPresent()) {
       List<TaskId> c = cycle.get();
       throw new InvalidValue(c.get(0).value(), keyOf(c.get(0), c.get(1)), "dependency cycle: "

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * {@code auto} (FLGo's Auto scheduler, without its bugs): the device with the most free memory
+ * {@code auto} (FLGo's auto scheduler, without its bugs): the device with the most free memory
  * first (truly sorted, ties by index), after dropping
  *
  * <ul>

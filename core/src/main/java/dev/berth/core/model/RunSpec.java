@@ -108,7 +108,7 @@ public record RunSpec(
         }
       }
     }
-    dev.berth.core.deps.Cycles.find(parents).ifPresent(cycle -> {
+    DependencyCycles.find(parents).ifPresent(cycle -> {
       throw new IllegalArgumentException("dependency cycle: "
           + String.join(" -> ", cycle.stream().map(TaskId::value).toList()));
     });

@@ -1,6 +1,5 @@
 package dev.berth.core.model;
 
-import dev.berth.core.deps.Dependency;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -9,7 +9,6 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.scheduling.RunState;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,7 +33,7 @@ public final class DeviceLedger {
   private final Instant now;
   private long sequence;
 
-  private DeviceLedger(SchedulerConfig config, HostSnapshot snapshot, RunState state, Instant now) {
+  private DeviceLedger(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
     this.config = config;
     this.now = now;
     this.sequence = state.gpuPlacements();
@@ -43,7 +42,7 @@ public final class DeviceLedger {
       slots.put(d.index(), new Slot(d, floor(d), state.lastPlacedAt().get(d.index()),
           reading.stableSince().get(d.index())));
     }
-    for (Map.Entry<TaskId, RunState.Occupancy> e : state.occupancy().entrySet()) {
+    for (Map.Entry<TaskId, Occupancy> e : state.occupancy().entrySet()) {
       Placement p = e.getValue().placement();
       List<Integer> indices = p.gpuIndices();
       if (indices.isEmpty()) {
@@ -51,7 +50,7 @@ public final class DeviceLedger {
       }
       boolean visible = !e.getValue().since().isAfter(snapshot.takenAt());
       long measured = visible ? reading.taskMemoryBytes().getOrDefault(e.getKey(), 0L) : 0L;
-      boolean exclusive = state.task(e.getKey()).spec().gpu().wholeDevices() > 0;
+      boolean exclusive = state.wantsWholeDevices(e.getKey());
       long perDevice = p.gpuMemoryBytes() / indices.size();
       long outstanding = Math.max(0, perDevice - measured / indices.size());
       for (int i : indices) {
@@ -67,7 +66,7 @@ public final class DeviceLedger {
   }
 
   /** Builds the ledger for one pass. */
-  public static DeviceLedger of(SchedulerConfig config, HostSnapshot snapshot, RunState state, Instant now) {
+  public static DeviceLedger of(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
     return new DeviceLedger(config, snapshot, state, now);
   }
 

@@ -1,7 +1,6 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.deps.Dependency;
-import dev.berth.core.deps.DependencyCheck;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.model.TaskId;

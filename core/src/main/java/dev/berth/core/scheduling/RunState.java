@@ -8,6 +8,8 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.Occupancy;
+import dev.berth.core.resources.RunOccupancy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,7 +27,7 @@ import java.util.TreeSet;
  * The state of a run: every task's history, plus indexes kept in step with it so that a decision
  * pass touches only the tasks that can change. Mutated only through {@link #apply}. Not thread-safe.
  */
-public final class RunState {
+public final class RunState implements RunOccupancy {
 
   /** Ready tasks are tried highest priority first, then in submission order. */
   public static final Comparator<TaskRecord> START_ORDER =
@@ -198,21 +200,15 @@ public final class RunState {
     return Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
   }
 
-  /**
-   * What each task with a process holds now: its launch's host resources plus, while a two-stage
-   * task trains, its device; and since when it holds the device part.
-   */
+  @Override
   public SortedMap<TaskId, Occupancy> occupancy() {
     return Collections.unmodifiableSortedMap(occupancy);
   }
 
-  /**
-   * What a task with a process holds.
-   *
-   * @param since when it took the device (for a one-stage task: when it launched)
-   * @param placement host resources, device and GPU memory
-   */
-  public record Occupancy(Instant since, Placement placement) {}
+  @Override
+  public boolean wantsWholeDevices(TaskId task) {
+    return task(task).spec().gpu().wholeDevices() > 0;
+  }
 
   /**
    * Records GPU memory a running task was seen using; the highest reading is kept. Measurements,
@@ -235,12 +231,12 @@ public final class RunState {
     return Collections.unmodifiableSortedMap(gpuPeaks);
   }
 
-  /** When Berth last placed a task on each GPU, by device index. */
+  @Override
   public SortedMap<Integer, Instant> lastPlacedAt() {
     return Collections.unmodifiableSortedMap(lastPlacedAt);
   }
 
-  /** How many attempts have been placed on GPUs so far: the sequence the random policies use. */
+  @Override
   public long gpuPlacements() {
     return gpuPlacements;
   }

@@ -3,7 +3,6 @@ package dev.berth.core.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.core.deps.Dependency;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

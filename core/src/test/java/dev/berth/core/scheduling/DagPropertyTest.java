@@ -5,7 +5,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;

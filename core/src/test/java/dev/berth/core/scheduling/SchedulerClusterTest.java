@@ -9,7 +9,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.id;
 import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;

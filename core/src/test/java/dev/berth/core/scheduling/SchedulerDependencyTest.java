@@ -13,7 +13,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.stateOf;
 import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;

@@ -196,7 +196,7 @@ class SchedulerGpuTest {
   void followRunsOnTheDeviceTheFollowedTaskUsed() {
     TaskSpec first = task("first").gpuMemoryBytes(GIB).build();
     TaskSpec second = task("second").gpuMemoryBytes(GIB)
-        .follow(dev.berth.core.deps.Dependency.allSucceeded(List.of(id("first")))).build();
+        .follow(dev.berth.core.model.Dependency.allSucceeded(List.of(id("first")))).build();
     SchedulerConfig mostFree = LOOSE.toBuilder().placement("most-free").build();
     RunState state = state(mostFree, first, second);
     Scheduler scheduler = new Scheduler(mostFree);

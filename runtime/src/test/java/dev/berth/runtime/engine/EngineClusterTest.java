@@ -2,7 +2,7 @@ package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.deps.Dependency;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;

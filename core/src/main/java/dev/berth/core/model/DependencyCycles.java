@@ -1,6 +1,5 @@
-package dev.berth.core.deps;
+package dev.berth.core.model;
 
-import dev.berth.core.model.TaskId;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -10,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Finds a dependency cycle, deterministically: tasks and edges are visited in the order given. */
-public final class Cycles {
+public final class DependencyCycles {
 
-  private Cycles() {}
+  private DependencyCycles() {}
 
   /**
    * Returns one cycle as the list of tasks along it, first task repeated at the end

@@ -1,9 +1,10 @@
-package dev.berth.core.deps;
+package dev.berth.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
 import java.util.EnumSet;

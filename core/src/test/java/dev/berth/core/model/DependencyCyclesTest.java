@@ -1,8 +1,7 @@
-package dev.berth.core.deps;
+package dev.berth.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class CyclesTest {
+class DependencyCyclesTest {
 
   /** Parents written as "a: b c" lines, in order. */
   private static Map<TaskId, List<TaskId>> graph(String... lines) {
@@ -33,23 +32,23 @@ class CyclesTest {
   }
 
   private static List<String> cycle(Map<TaskId, List<TaskId>> g) {
-    Optional<List<TaskId>> c = Cycles.find(g);
+    Optional<List<TaskId>> c = DependencyCycles.find(g);
     return c.map(l -> l.stream().map(TaskId::value).toList()).orElse(null);
   }
 
   @Test
   void aGraphWithoutCyclesHasNone() {
-    assertThat(Cycles.find(graph("a:", "b: a", "c: a b", "d: b c"))).isEmpty();
+    assertThat(DependencyCycles.find(graph("a:", "b: a", "c: a b", "d: b c"))).isEmpty();
   }
 
   @Test
   void anEmptyGraphHasNone() {
-    assertThat(Cycles.find(Map.of())).isEmpty();
+    assertThat(DependencyCycles.find(Map.of())).isEmpty();
   }
 
   @Test
   void aDiamondIsNotACycle() {
-    assertThat(Cycles.find(graph("d: b c", "b: a", "c: a", "a:"))).isEmpty();
+    assertThat(DependencyCycles.find(graph("d: b c", "b: a", "c: a", "a:"))).isEmpty();
   }
 
   @Test
@@ -79,7 +78,7 @@ class CyclesTest {
 
   @Test
   void parentsNotListedAsKeysAreLeaves() {
-    assertThat(Cycles.find(graph("a: outside", "b: a outside"))).isEmpty();
+    assertThat(DependencyCycles.find(graph("a: outside", "b: a outside"))).isEmpty();
   }
 
   @Test
@@ -99,10 +98,10 @@ class CyclesTest {
     for (int i = n - 1; i >= 0; i--) {
       g.put(TaskId.of("t" + i), i == 0 ? List.of() : List.of(TaskId.of("t" + (i - 1))));
     }
-    assertThat(Cycles.find(g)).isEmpty();
+    assertThat(DependencyCycles.find(g)).isEmpty();
 
     g.put(TaskId.of("t0"), List.of(TaskId.of("t" + (n - 1))));
-    Optional<List<TaskId>> c = Cycles.find(g);
+    Optional<List<TaskId>> c = DependencyCycles.find(g);
     assertThat(c).isPresent();
     assertThat(c.get()).hasSize(n + 1);
   }
@@ -140,7 +139,7 @@ class CyclesTest {
       g.put(TaskId.of("t" + i), parents.get(i).stream().map(j -> TaskId.of("t" + j)).toList());
     }
 
-    Optional<List<TaskId>> found = Cycles.find(g);
+    Optional<List<TaskId>> found = DependencyCycles.find(g);
 
     assertThat(found.isPresent()).as("seed %d: cycle found", seed).isEqualTo(hasCycle(parents));
     found.ifPresent(c -> {

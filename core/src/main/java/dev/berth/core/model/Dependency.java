@@ -1,6 +1,5 @@
-package dev.berth.core.deps;
+package dev.berth.core.model;
 
-import dev.berth.core.model.TaskId;
 import java.util.List;
 
 /**

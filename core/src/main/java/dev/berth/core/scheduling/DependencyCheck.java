@@ -1,6 +1,7 @@
-package dev.berth.core.deps;
+package dev.berth.core.scheduling;
 
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
 import java.util.List;
