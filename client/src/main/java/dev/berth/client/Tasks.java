@@ -2,16 +2,13 @@ package dev.berth.client;
 
 import java.io.File;
 import java.lang.reflect.Modifier;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
-import java.security.CodeSource;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Makes tasks: command tasks, Java tasks and templates.
@@ -88,7 +85,7 @@ public final class Tasks {
   public static TaskBuilder java(String id, String taskClassName, List<String> classpath, List<String> jvmArgs) {
     Objects.requireNonNull(taskClassName, "taskClassName");
     List<String> entries = new ArrayList<>(classpath);
-    workerLocation().filter(w -> !entries.contains(w)).ifPresent(entries::add);
+    workerClasspath().stream().filter(w -> !entries.contains(w)).forEach(entries::add);
     if (entries.isEmpty()) {
       throw new IllegalArgumentException("a Java task needs a class path holding " + taskClassName + " and berth-task-api");
     }
@@ -106,14 +103,17 @@ public final class Tasks {
     return argv;
   }
 
-  /** Where the worker's classes are (a jar or a classes folder), when this JVM can load them. */
-  static Optional<String> workerLocation() {
+  /**
+   * Where the worker's classes are (the task API's and the control protocol's, jars or classes
+   * folders), as the task API itself tells them when this JVM can load it; empty otherwise.
+   */
+  @SuppressWarnings("unchecked")
+  static List<String> workerClasspath() {
     try {
-      Class<?> worker = Class.forName(WORKER_MAIN, false, Tasks.class.getClassLoader());
-      CodeSource source = worker.getProtectionDomain().getCodeSource();
-      return source == null ? Optional.empty() : Optional.of(Path.of(source.getLocation().toURI()).toString());
-    } catch (ClassNotFoundException | URISyntaxException | SecurityException e) {
-      return Optional.empty();
+      Class<?> entries = Class.forName("dev.berth.task.worker.WorkerClasspath", true, Tasks.class.getClassLoader());
+      return (List<String>) entries.getMethod("entries").invoke(null);
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return List.of();
     }
   }
 

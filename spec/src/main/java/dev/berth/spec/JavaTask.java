@@ -2,9 +2,8 @@ package dev.berth.spec;
 
 import dev.berth.core.settings.TaskKey;
 import dev.berth.core.settings.TaskKeys;
-import dev.berth.task.worker.WorkerMain;
+import dev.berth.task.worker.WorkerClasspath;
 import java.io.File;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,7 +52,7 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
       Path entry = Path.of(t.fill(values));
       cp.add((entry.isAbsolute() ? entry : Path.of(specDir).resolve(entry)).normalize().toString());
     }
-    cp.add(workerLocation());
+    cp.addAll(WorkerClasspath.entries());
     argv.add("-cp");
     argv.add(String.join(File.pathSeparator, cp));
     argv.add(WORKER);
@@ -74,15 +73,5 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
       out.add(new Template(texts.get(i), node instanceof YamlNode.Sequence ? field.index(i) : field));
     }
     return List.copyOf(out);
-  }
-
-  /** Where the worker's classes are: Berth's own jar, or the task-api classes in a development build. */
-  private static String workerLocation() {
-    try {
-      return Path.of(WorkerMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-          .toString();
-    } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate Berth's task worker", e);
-    }
   }
 }

@@ -22,7 +22,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
-import dev.berth.runtime.control.channel.ControlCommand;
+import dev.berth.protocol.ControlCommand;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Execution;

@@ -1,12 +1,19 @@
 package dev.berth.task.worker;
 
+import dev.berth.protocol.ControlCodec;
+import dev.berth.protocol.ControlCommand;
+import dev.berth.protocol.ControlProtocolException;
+import dev.berth.protocol.LineChannel;
+import dev.berth.protocol.MessageJson;
+import dev.berth.protocol.Stage;
+import dev.berth.protocol.TaskMessage;
+import dev.berth.protocol.TaskPhase;
 import dev.berth.task.BerthTask;
 import dev.berth.task.Device;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -66,7 +73,7 @@ final class Worker {
       return SETUP_ERROR;
     }
     WorkerContext context = new WorkerContext(
-        env, (key, value) -> logger.log(System.Logger.Level.INFO, "item " + key + " = " + Json.write(value)), logger);
+        env, (key, value) -> logger.log(System.Logger.Level.INFO, "item " + key + " = " + MessageJson.write(value)), logger);
     try {
       logger.log(System.Logger.Level.INFO, "BERTH_CONTROL is not set: loading, then training on cpu");
       long start = System.nanoTime();
@@ -75,7 +82,7 @@ final class Worker {
       start = System.nanoTime();
       Map<String, Object> result = task.train(Device.cpu(), context);
       logger.log(System.Logger.Level.INFO, "trained in " + millisSince(start) + " ms");
-      out.println(Json.write(result == null ? Map.of() : result));
+      out.println(MessageJson.write(result == null ? Map.of() : result));
       out.flush();
       return SUCCESS;
     } catch (Throwable t) {
@@ -91,9 +98,9 @@ final class Worker {
       err.println("BERTH_CONTROL is set but BERTH_TASK_ID or BERTH_TOKEN is missing; is this process started by Berth?");
       return SETUP_ERROR;
     }
-    LineSocket socket;
+    LineChannel socket;
     try {
-      socket = LineSocket.connect(socketPath);
+      socket = LineChannel.connect(socketPath);
     } catch (IOException e) {
       err.println("cannot connect to Berth's control socket " + socketPath + ": " + e.getMessage());
       return SETUP_ERROR;
@@ -106,34 +113,25 @@ final class Worker {
     }
   }
 
-  /** A message in the order of its keys and values, as the protocol document shows it. */
-  private static Map<String, Object> line(Object... keysAndValues) {
-    Map<String, Object> map = new LinkedHashMap<>();
-    for (int i = 0; i < keysAndValues.length; i += 2) {
-      map.put((String) keysAndValues[i], keysAndValues[i + 1]);
-    }
-    return map;
-  }
-
   private static long millisSince(long startNanos) {
     return (System.nanoTime() - startNanos) / 1_000_000;
   }
 
   /** One connection's protocol: commands come in on a reader thread and run on this one. */
   private final class Session {
-    private final LineSocket socket;
+    private final LineChannel socket;
     private final BlockingQueue<String> commands = new LinkedBlockingQueue<>();
     private volatile boolean busy;
     private Phase phase = Phase.NEW;
     private int exitCode = SUCCESS;
     private long loadTimeMs;
 
-    Session(LineSocket socket) {
+    Session(LineChannel socket) {
       this.socket = socket;
     }
 
     int run(String className, String taskId, String token) {
-      send(line("type", "hello", "task", taskId, "token", token, "protocol", 1, "pid", ProcessHandle.current().pid()));
+      socketLine(ControlCodec.hello(taskId, token, ProcessHandle.current().pid()));
       Thread reader = new Thread(this::read, "berth-control-reader");
       reader.setDaemon(true);
       reader.start();
@@ -143,7 +141,7 @@ final class Worker {
       } catch (TaskLoader.SetupException e) {
         err.println(e.getMessage());
         String traceback = e.getCause() == null ? e.getMessage() : Failures.traceback(e.getCause());
-        send(line("type", "exception", "stage", "LOAD", "message", e.getMessage(), "traceback", traceback));
+        send(new TaskMessage.Failure(Stage.LOAD, e.getMessage(), traceback));
         phase = Phase.DONE;
         exitCode = SETUP_ERROR;
         return awaitExit(null);
@@ -169,35 +167,26 @@ final class Worker {
           err.println("the connection to Berth closed before the task was told to exit");
           return SETUP_ERROR;
         }
-        String type;
-        Object device;
+        ControlCommand command;
         try {
-          Object parsed = Json.parse(line);
-          if (!(parsed instanceof Map<?, ?> command) || !(command.get("type") instanceof String t)) {
-            return protocolError("a command without a type: " + line);
-          }
-          type = t;
-          device = command.get("device");
-        } catch (IllegalArgumentException e) {
+          command = ControlCodec.decodeCommand(line);
+        } catch (ControlProtocolException e) {
           return protocolError(e.getMessage() + ": " + line);
         }
-        if (type.equals("exit")) {
+        if (command instanceof ControlCommand.Exit) {
           return exitCode;
         }
         if (phase == Phase.DONE) {
           // Berth may have sent it before it read our last message; only exit matters now.
-          logger.log(System.Logger.Level.WARNING, "ignoring " + type + ": the task only waits for exit now");
+          logger.log(System.Logger.Level.WARNING, "ignoring " + command.type() + ": the task only waits for exit now");
           continue;
         }
-        if (type.equals("load") && phase == Phase.NEW) {
+        if (command instanceof ControlCommand.Load && phase == Phase.NEW) {
           stages.load();
-        } else if (type.equals("train") && phase == Phase.WAITING) {
-          if (!(device instanceof String name) || name.isBlank()) {
-            return protocolError("a train command without a device: " + line);
-          }
-          stages.train(new Device(name));
+        } else if (command instanceof ControlCommand.Train train && phase == Phase.WAITING) {
+          stages.train(new Device(train.device()));
         } else {
-          return protocolError("unexpected command '" + type + "' while " + (phase == Phase.NEW ? "not loaded" : "loaded"));
+          return protocolError("unexpected command '" + command.type() + "' while " + (phase == Phase.NEW ? "not loaded" : "loaded"));
         }
       }
     }
@@ -218,7 +207,7 @@ final class Worker {
       }
 
       void load() {
-        status("LOADING");
+        status(TaskPhase.LOADING);
         long start = System.nanoTime();
         Throwable failure = null;
         busy = true;
@@ -232,48 +221,47 @@ final class Worker {
         if (failure == null) {
           loadTimeMs = millisSince(start);
           phase = Phase.WAITING;
-          status("WAITING");
+          status(TaskPhase.WAITING);
         } else {
-          fail(failure instanceof OutOfMemoryError, "LOAD", failure);
+          fail(failure instanceof OutOfMemoryError, Stage.LOAD, failure);
         }
       }
 
       void train(Device device) {
-        status("TRAINING");
+        status(TaskPhase.TRAINING);
         long start = System.nanoTime();
         Throwable failure = null;
         String result = null;
         busy = true;
         try {
           Map<String, Object> map = task.train(device, context);
-          result = Json.write(map == null ? Map.of() : map);
+          result = ControlCodec.encode(new TaskMessage.Result(map == null ? Map.of() : map));
         } catch (Throwable t) {
           failure = t;
         } finally {
           busy = false;
         }
         if (failure == null) {
-          socketLine("{\"type\":\"result\",\"result\":" + result + "}");
-          send(line("type", "finished", "loadTimeMs", loadTimeMs, "trainTimeMs", millisSince(start)));
+          socketLine(result);
+          send(new TaskMessage.Finished(loadTimeMs, millisSince(start)));
           phase = Phase.DONE;
           exitCode = SUCCESS;
         } else if (Failures.trainOom(failure) != null) {
           logger.log(System.Logger.Level.WARNING, "out of memory on " + device + "; waiting for another train", failure);
-          send(line("type", "oom", "stage", "TRAIN", "message", Failures.message(Failures.trainOom(failure))));
+          send(new TaskMessage.Oom(Stage.TRAIN, Failures.message(Failures.trainOom(failure))));
           exitCode = FAILED; // until a later train succeeds
-          status("WAITING");
+          status(TaskPhase.WAITING);
         } else {
-          fail(false, "TRAIN", failure);
+          fail(false, Stage.TRAIN, failure);
         }
       }
 
-      private void fail(boolean oom, String stage, Throwable failure) {
+      private void fail(boolean oom, Stage stage, Throwable failure) {
         logger.log(System.Logger.Level.ERROR, (oom ? "out of memory" : "failed") + " in " + stage, failure);
         if (oom) {
-          send(line("type", "oom", "stage", stage, "message", Failures.message(failure)));
+          send(new TaskMessage.Oom(stage, Failures.message(failure)));
         } else {
-          send(line("type", "exception", "stage", stage, "message", Failures.message(failure),
-              "traceback", Failures.traceback(failure)));
+          send(new TaskMessage.Failure(stage, Failures.message(failure), Failures.traceback(failure)));
         }
         phase = Phase.DONE;
         exitCode = FAILED;
@@ -295,12 +283,12 @@ final class Worker {
       }
     }
 
-    private void status(String status) {
-      send(line("type", "status", "status", status));
+    private void status(TaskPhase status) {
+      send(new TaskMessage.Status(status));
     }
 
     private void sendItem(String key, Object value) {
-      String text = Json.write(line("type", "item", "key", key, "value", value));
+      String text = ControlCodec.encode(new TaskMessage.Item(key, value));
       try {
         socket.writeLine(text);
       } catch (IOException e) {
@@ -309,8 +297,8 @@ final class Worker {
       }
     }
 
-    private void send(Map<String, Object> message) {
-      socketLine(Json.write(message));
+    private void send(TaskMessage message) {
+      socketLine(ControlCodec.encode(message));
     }
 
     private void socketLine(String line) {

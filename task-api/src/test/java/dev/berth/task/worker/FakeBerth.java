@@ -3,14 +3,14 @@ package dev.berth.task.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.berth.protocol.LineChannel;
+import dev.berth.protocol.MessageJson;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ final class FakeBerth implements AutoCloseable {
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
   private final CompletableFuture<Integer> exit = new CompletableFuture<>();
   private final CompletableFuture<Integer> halted = new CompletableFuture<>();
-  private volatile SocketChannel connection;
+  private volatile LineChannel connection;
 
   private FakeBerth(ServerSocketChannel server, Path socketPath) {
     this.server = server;
@@ -78,22 +78,10 @@ final class FakeBerth implements AutoCloseable {
   }
 
   private void read() {
-    try (SocketChannel ch = server.accept()) {
+    try (LineChannel ch = new LineChannel(server.accept())) {
       connection = ch;
-      ByteBuffer buf = ByteBuffer.allocate(4096);
-      ByteArrayOutputStream line = new ByteArrayOutputStream();
-      while (ch.read(buf) >= 0) {
-        buf.flip();
-        while (buf.hasRemaining()) {
-          byte b = buf.get();
-          if (b == '\n') {
-            lines.add(Json.parse(line.toString(StandardCharsets.UTF_8)));
-            line.reset();
-          } else {
-            line.write(b);
-          }
-        }
-        buf.clear();
+      for (String line = ch.readLine(); line != null; line = ch.readLine()) {
+        lines.add(MessageJson.parse(line));
       }
     } catch (IOException e) {
       // closed by the test
@@ -119,10 +107,7 @@ final class FakeBerth implements AutoCloseable {
   }
 
   void send(String line) throws IOException {
-    ByteBuffer out = ByteBuffer.wrap((line + "\n").getBytes(StandardCharsets.UTF_8));
-    while (out.hasRemaining()) {
-      connection.write(out);
-    }
+    connection.writeLine(line);
   }
 
   void load() throws IOException {
@@ -154,7 +139,7 @@ final class FakeBerth implements AutoCloseable {
   @Override
   public void close() throws IOException {
     server.close();
-    SocketChannel ch = connection;
+    LineChannel ch = connection;
     if (ch != null) {
       ch.close();
     }

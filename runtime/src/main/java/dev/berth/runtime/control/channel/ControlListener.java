@@ -1,6 +1,7 @@
 package dev.berth.runtime.control.channel;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.TaskMessage;
 
 /**
  * Receives what arrives on the control channel. Methods are called on the channel's reader

@@ -1,6 +1,11 @@
 package dev.berth.runtime.control.channel;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.ControlCodec;
+import dev.berth.protocol.ControlCommand;
+import dev.berth.protocol.ControlProtocolException;
+import dev.berth.protocol.LineChannel;
+import dev.berth.protocol.TaskMessage;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -31,9 +36,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * all daemons. Thread-safe.
  */
 public final class ControlServer implements AutoCloseable {
-
-  /** Longer lines close the connection; a result map or a traceback fits easily. */
-  static final int MAX_LINE_BYTES = 16 << 20;
 
   private final Path socketPath;
   private final ServerSocketChannel server;
@@ -67,7 +69,7 @@ public final class ControlServer implements AutoCloseable {
     boolean silent;
 
     Connection(SocketChannel channel) {
-      this.lines = new LineChannel(channel, MAX_LINE_BYTES);
+      this.lines = new LineChannel(channel);
     }
   }
 
@@ -250,9 +252,6 @@ public final class ControlServer implements AutoCloseable {
         String line = c.lines.readLine();
         if (line == null) {
           return;
-        }
-        if (line.isBlank()) {
-          continue;
         }
         TaskMessage message;
         try {

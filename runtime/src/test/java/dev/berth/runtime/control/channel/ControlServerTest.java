@@ -3,6 +3,10 @@ package dev.berth.runtime.control.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.ControlCommand;
+import dev.berth.protocol.Stage;
+import dev.berth.protocol.TaskMessage;
+import dev.berth.protocol.TaskPhase;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.ControlCodec;
+import dev.berth.protocol.ControlCommand;
+import dev.berth.protocol.LineChannel;
+import dev.berth.protocol.TaskMessage;
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,9 +30,7 @@ final class FakeTask implements AutoCloseable {
   }
 
   static FakeTask connect(Path socket) throws IOException {
-    SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX);
-    channel.connect(UnixDomainSocketAddress.of(socket));
-    FakeTask task = new FakeTask(new LineChannel(channel, 1 << 20));
+    FakeTask task = new FakeTask(LineChannel.connect(socket));
     Thread reader = new Thread(task::read, "fake-task-reader");
     reader.setDaemon(true);
     reader.start();

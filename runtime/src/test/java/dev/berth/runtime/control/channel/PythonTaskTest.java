@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.ControlCommand;
+import dev.berth.protocol.Stage;
+import dev.berth.protocol.TaskMessage;
+import dev.berth.protocol.TaskPhase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.protocol.TaskMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;

@@ -1,4 +1,4 @@
-package dev.berth.task.worker;
+package dev.berth.protocol;
 
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
@@ -11,21 +11,25 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A small JSON writer and reader, so that the task API needs no library. The writer accepts
- * whatever a task returns: maps, iterables and arrays become objects and arrays, non-finite
- * numbers become the strings {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"} (JSON has
- * no such numbers), and any other object becomes its {@code toString()}. The reader gives
- * {@code LinkedHashMap}, {@code ArrayList}, {@code String}, {@code Boolean}, {@code Long} (or
- * {@code BigInteger} when too big), {@code Double} and null.
+ * The small JSON reader and writer of the control channel's messages, so that the task worker needs
+ * no library. The writer accepts whatever a task returns: maps, iterables and arrays become objects
+ * and arrays, non-finite numbers become the strings {@code "NaN"}, {@code "Infinity"} and
+ * {@code "-Infinity"} (JSON has no such numbers), and any other object becomes its
+ * {@code toString()}. The reader gives {@code LinkedHashMap}, {@code ArrayList}, {@code String},
+ * {@code Boolean}, {@code Integer}, {@code Long} or {@code BigInteger} (the smallest that holds a
+ * whole number), {@code Double} and null, and also takes the bare tokens {@code NaN},
+ * {@code Infinity} and {@code -Infinity}.
  */
-final class Json {
+public final class MessageJson {
 
   private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+  private static final int MAX_DEPTH = 1000;
+  private static final int MAX_NUMBER_LENGTH = 1000;
 
-  private Json() {}
+  private MessageJson() {}
 
   /** The JSON text of a value, on one line. */
-  static String write(Object value) {
+  public static String write(Object value) {
     StringBuilder out = new StringBuilder();
     write(value, out, new IdentityHashMap<>());
     return out.toString();
@@ -129,7 +133,7 @@ final class Json {
    *
    * @throws IllegalArgumentException naming the position of the first error
    */
-  static Object parse(String text) {
+  public static Object parse(String text) {
     Reader reader = new Reader(text);
     reader.space();
     Object value = reader.value();
@@ -143,6 +147,7 @@ final class Json {
   private static final class Reader {
     private final String text;
     private int pos;
+    private int depth;
 
     Reader(String text) {
       this.text = text;
@@ -160,7 +165,12 @@ final class Json {
         case 't' -> literal("true", Boolean.TRUE);
         case 'f' -> literal("false", Boolean.FALSE);
         case 'n' -> literal("null", null);
+        case 'N' -> literal("NaN", Double.NaN);
+        case 'I' -> literal("Infinity", Double.POSITIVE_INFINITY);
         default -> {
+          if (text.startsWith("-Infinity", pos)) {
+            yield literal("-Infinity", Double.NEGATIVE_INFINITY);
+          }
           if (c == '-' || (c >= '0' && c <= '9')) {
             yield number();
           }
@@ -171,10 +181,11 @@ final class Json {
 
     private Map<String, Object> object() {
       Map<String, Object> map = new LinkedHashMap<>();
-      pos++;
+      enter();
       space();
       if (peek() == '}') {
         pos++;
+        depth--;
         return map;
       }
       while (true) {
@@ -190,6 +201,7 @@ final class Json {
         space();
         char c = next();
         if (c == '}') {
+          depth--;
           return map;
         }
         if (c != ',') {
@@ -200,10 +212,11 @@ final class Json {
 
     private List<Object> array() {
       List<Object> list = new ArrayList<>();
-      pos++;
+      enter();
       space();
       if (peek() == ']') {
         pos++;
+        depth--;
         return list;
       }
       while (true) {
@@ -212,12 +225,21 @@ final class Json {
         space();
         char c = next();
         if (c == ']') {
+          depth--;
           return list;
         }
         if (c != ',') {
           throw error("expected ',' or ']'");
         }
       }
+    }
+
+    /** Steps past the opening bracket, one level deeper. */
+    private void enter() {
+      if (++depth > MAX_DEPTH) {
+        throw error("nested deeper than " + MAX_DEPTH + " levels");
+      }
+      pos++;
     }
 
     private String string() {
@@ -268,15 +290,19 @@ final class Json {
         pos++;
       }
       String s = text.substring(start, pos);
-      if (!NUMBER.matcher(s).matches()) {
+      if (s.length() > MAX_NUMBER_LENGTH || !NUMBER.matcher(s).matches()) {
         pos = start;
-        throw error("malformed number '" + s + "'");
+        throw error(s.length() > MAX_NUMBER_LENGTH ? "a number longer than " + MAX_NUMBER_LENGTH + " characters"
+            : "malformed number '" + s + "'");
       }
-      if (s.indexOf('.') < 0 && s.indexOf('e') < 0 && s.indexOf('E') < 0) {
-        BigInteger big = new BigInteger(s);
-        return big.bitLength() < 64 ? (Object) big.longValue() : big;
+      if (s.indexOf('.') >= 0 || s.indexOf('e') >= 0 || s.indexOf('E') >= 0) {
+        return Double.parseDouble(s);
       }
-      return Double.parseDouble(s);
+      BigInteger big = new BigInteger(s);
+      if (big.bitLength() < 32) {
+        return big.intValue();
+      }
+      return big.bitLength() < 64 ? (Object) big.longValue() : big;
     }
 
     private Object literal(String word, Object value) {

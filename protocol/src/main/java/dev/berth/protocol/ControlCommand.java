@@ -1,10 +1,18 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 /** A command Berth sends to a task process. */
 public sealed interface ControlCommand {
 
+  /** The command's {@code type} on the wire: {@code load}, {@code train} or {@code exit}. */
+  String type();
+
   /** Start the load stage. */
-  record Load() implements ControlCommand {}
+  record Load() implements ControlCommand {
+    @Override
+    public String type() {
+      return "load";
+    }
+  }
 
   /**
    * Start the train stage on a device.
@@ -18,10 +26,20 @@ public sealed interface ControlCommand {
         throw new IllegalArgumentException("train needs a device, such as cuda:0 or cpu");
       }
     }
+
+    @Override
+    public String type() {
+      return "train";
+    }
   }
 
   /** Exit the process; sent when the task waits for a command. */
-  record Exit() implements ControlCommand {}
+  record Exit() implements ControlCommand {
+    @Override
+    public String type() {
+      return "exit";
+    }
+  }
 
   /** The {@code load} command. */
   static ControlCommand load() {

@@ -1,4 +1,4 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 /** The stage of a two-stage task in which an out-of-memory error or an exception happened. */
 public enum Stage {

@@ -1,4 +1,4 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

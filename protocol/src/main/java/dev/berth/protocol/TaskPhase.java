@@ -1,4 +1,4 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 /** What a two-stage task process reports it is doing, in fedflow's terms. */
 public enum TaskPhase {

@@ -1,4 +1,4 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

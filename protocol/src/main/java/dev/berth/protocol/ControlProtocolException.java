@@ -1,4 +1,4 @@
-package dev.berth.runtime.control.channel;
+package dev.berth.protocol;
 
 /** A line on the control channel that does not follow the protocol. */
 public final class ControlProtocolException extends Exception {
