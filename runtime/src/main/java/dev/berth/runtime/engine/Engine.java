@@ -227,6 +227,21 @@ public final class Engine {
     inbox.add(() -> open = false);
   }
 
+  /**
+   * Lets an open run end now: when tasks have not ended, they are cancelled with {@code reason}
+   * and the run ends cancelled; otherwise it ends as its tasks did. Safe to call from any thread;
+   * groups submitted before are part of what ends.
+   */
+  public void end(String reason) {
+    inbox.add(() -> {
+      if (state.isFinished()) {
+        open = false;
+      } else {
+        cancelAll(reason);
+      }
+    });
+  }
+
   /** Runs the whole run on the calling thread and returns when every task has ended. */
   public RunResult run() throws InterruptedException {
     start();
