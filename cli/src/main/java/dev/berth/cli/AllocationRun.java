@@ -10,6 +10,8 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.core.units.DurationText;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.JournalView;
+import dev.berth.session.SessionException;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmResources;
 import dev.berth.slurm.SlurmSettings;
@@ -158,7 +160,7 @@ final class AllocationRun {
     try {
       JournalView view = JournalView.read(layout.runDir());
       return view.replay().run().status().isPresent() ? Optional.of(view.report(Instant.now())) : Optional.empty();
-    } catch (RunJournal.UserError e) {
+    } catch (SessionException e) {
       return Optional.empty();
     }
   }

@@ -2,6 +2,8 @@ package dev.berth.cli;
 
 import dev.berth.runtime.control.CancelRequests;
 import dev.berth.runtime.control.RunLock;
+import dev.berth.session.JournalView;
+import dev.berth.session.SessionException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -64,7 +66,7 @@ final class CancelCommand implements Callable<Integer> {
     JournalView view;
     try {
       view = JournalView.read(workdir);
-    } catch (RunJournal.UserError e) {
+    } catch (SessionException e) {
       err.println(none);
       return ExitCodes.BAD_INPUT;
     }

@@ -6,6 +6,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.TaskRunners;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmJobs;
 import java.io.IOException;

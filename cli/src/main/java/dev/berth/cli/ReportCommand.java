@@ -1,10 +1,10 @@
 package dev.berth.cli;
 
 import dev.berth.core.report.RunReport;
-import dev.berth.report.ReportFiles;
-import dev.berth.report.ReportOptions;
 import dev.berth.report.WrittenReports;
-import dev.berth.runtime.report.ReportWriter;
+import dev.berth.session.JournalView;
+import dev.berth.session.RunReports;
+import dev.berth.session.SessionException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -24,25 +24,18 @@ final class ReportCommand implements Callable<Integer> {
 
   @Spec CommandSpec command;
 
-  /** Writes every report file of the run from its journal. */
-  static WrittenReports rebuild(JournalView view, RunReport report) throws IOException {
-    ReportWriter.write(report, view.layout().reportJson());
-    return ReportFiles.writeAll(report, view.layout().runDir(),
-        ReportOptions.defaults().withObjective(Notifications.objective(view.state().spec())));
-  }
-
   @Override
   public Integer call() throws IOException {
     PrintWriter out = command.commandLine().getOut();
     JournalView view;
     try {
       view = JournalView.read(workdir);
-    } catch (RunJournal.UserError e) {
+    } catch (SessionException e) {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
     RunReport report = view.report(Instant.now());
-    WrittenReports written = rebuild(view, report);
+    WrittenReports written = RunReports.rebuild(view, report);
     written.warnings().forEach(w -> out.println("report: " + w));
     out.println(report.run() + ": " + report.status() + " - wrote " + view.layout().reportJson() + ", " + written.html()
         + ", " + written.markdown() + ", " + written.csv());

@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -46,6 +47,6 @@ final class ResumeCommand implements Callable<Integer> {
       run.insideAllocation();
     }
     return run.adjust(onExit.adjust())
-        .execute(null, new RunLayout(workdir), null, false);
+        .execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
   }
 }

@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ final class RunCommand implements Callable<Integer> {
           + " apply the changes (new: tasks keep their history by id, finished ones do not run again).")
   String allowChangedText;
 
-  RunJournal.AllowChanged allowChanged;
+  SpecChange allowChanged = SpecChange.REFUSE;
 
   @Option(
       names = "--gpus",
@@ -79,7 +80,7 @@ final class RunCommand implements Callable<Integer> {
         command.commandLine().getErr().println("berth: --allow-changed must be stored or new, not " + allowChangedText);
         return ExitCodes.BAD_INPUT;
       }
-      allowChanged = RunJournal.AllowChanged.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
+      allowChanged = SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
     }
     if (gpus != null) {
       try {

@@ -11,6 +11,9 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.DurationText;
 import dev.berth.runtime.control.RunLock;
+import dev.berth.session.JournalView;
+import dev.berth.session.SessionException;
+import dev.berth.session.StatusFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -56,7 +59,7 @@ final class StatusCommand implements Callable<Integer> {
     JournalView view;
     try {
       view = JournalView.read(dir);
-    } catch (RunJournal.UserError e) {
+    } catch (SessionException e) {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }

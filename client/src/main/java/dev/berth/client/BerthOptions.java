@@ -5,6 +5,7 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.units.ByteSize;
 import dev.berth.report.Objective;
 import dev.berth.runtime.engine.RunListener;
+import dev.berth.session.SessionOptions;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
@@ -17,6 +18,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -37,11 +39,7 @@ public final class BerthOptions {
   private final boolean writeReports;
   private final boolean fresh;
   private final RunListener listener;
-  private final Executor executor;
-  private final HostProbe hostProbe;
-  private final GpuProbe gpuProbe;
-  private final InstantSource clock;
-  private final Timers timers;
+  private final Consumer<SessionOptions.Builder> testSeams;
 
   private BerthOptions(Builder b, String name, Path workdir, SchedulerConfig config) {
     this.name = name;
@@ -52,11 +50,7 @@ public final class BerthOptions {
     this.writeReports = b.writeReports;
     this.fresh = b.fresh;
     this.listener = b.listener;
-    this.executor = b.executor;
-    this.hostProbe = b.hostProbe;
-    this.gpuProbe = b.gpuProbe;
-    this.clock = b.clock;
-    this.timers = b.timers;
+    this.testSeams = b.testSeams;
   }
 
   /** A builder with the defaults: see each setter. */
@@ -112,24 +106,18 @@ public final class BerthOptions {
     return listener;
   }
 
-  Optional<Executor> executor() {
-    return Optional.ofNullable(executor);
-  }
-
-  Optional<HostProbe> hostProbe() {
-    return Optional.ofNullable(hostProbe);
-  }
-
-  Optional<GpuProbe> gpuProbe() {
-    return Optional.ofNullable(gpuProbe);
-  }
-
-  Optional<InstantSource> clock() {
-    return Optional.ofNullable(clock);
-  }
-
-  Optional<Timers> timers() {
-    return Optional.ofNullable(timers);
+  /**
+   * The local session these options stand for: a run kept open for submissions, resumable when the
+   * JVM exits without {@link Berth#close()}, with the test seams set; the spec and listeners are the caller's.
+   */
+  SessionOptions.Builder sessionOptions() {
+    SessionOptions.Builder b = SessionOptions.builder(workdir.toAbsolutePath().normalize())
+        .keepOpen(true)
+        .fresh(fresh)
+        .writeReports(writeReports)
+        .onJvmExit(SessionOptions.JvmExit.LEAVE_RESUMABLE);
+    testSeams.accept(b);
+    return b;
   }
 
   /**
@@ -146,11 +134,7 @@ public final class BerthOptions {
     private boolean writeReports = true;
     private boolean fresh;
     private RunListener listener = RunListener.NONE;
-    private Executor executor;
-    private HostProbe hostProbe;
-    private GpuProbe gpuProbe;
-    private InstantSource clock;
-    private Timers timers;
+    private Consumer<SessionOptions.Builder> testSeams = b -> { };
 
     private Builder() {}
 
@@ -284,26 +268,25 @@ public final class BerthOptions {
 
     /** For tests: the executor instead of a {@code LocalProcessExecutor}; the session closes it. */
     Builder executor(Executor executor) {
-      this.executor = executor;
+      testSeams = testSeams.andThen(b -> b.executor(executor));
       return this;
     }
 
     /** For tests: the host probe instead of an {@code OshiHostProbe}. */
     Builder hostProbe(HostProbe probe) {
-      this.hostProbe = probe;
+      testSeams = testSeams.andThen(b -> b.hostProbe(probe));
       return this;
     }
 
     /** For tests: the GPU probe instead of the one {@link #gpus} selects; the session closes it. */
     Builder gpuProbe(GpuProbe probe) {
-      this.gpuProbe = probe;
+      testSeams = testSeams.andThen(b -> b.gpuProbe(probe));
       return this;
     }
 
     /** For tests: the clock and its timers together, e.g. a {@code FakeClock}. */
     <C extends InstantSource & Timers> Builder clock(C clock) {
-      this.clock = clock;
-      this.timers = clock;
+      testSeams = testSeams.andThen(b -> b.clock(clock));
       return this;
     }
 

@@ -264,8 +264,9 @@ public final class MapResults implements Iterable<MapResult> {
 
   private TaskResult notRunResult(int i, String reason) {
     TaskBuilder t = tasks.get(i);
-    Path dir = session.taskDir(Berth.groupNameFor(t.id()), t.id());
-    TaskReport report = new TaskReport(t.id(), Berth.groupNameFor(t.id()), TaskStatus.CANCELLED, t.command(),
+    String group = Submissions.groupNameFor(t.id());
+    Path dir = session.workdir().resolve(group).resolve(t.id());
+    TaskReport report = new TaskReport(t.id(), group, TaskStatus.CANCELLED, t.command(),
         dir.toString(), new java.util.TreeMap<>(t.params()), reason, List.of());
     return new TaskResult(report, dir, t.twoStage());
   }

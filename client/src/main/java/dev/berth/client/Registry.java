@@ -13,11 +13,9 @@ import dev.berth.runtime.engine.RunListener;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The session's engine listener: keeps each {@link TaskHandle}'s live state and completes its
@@ -27,11 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class Registry implements RunListener {
 
   private final Map<TaskId, TaskHandle> live = new ConcurrentHashMap<>();
-  private final AtomicInteger unfinished = new AtomicInteger();
   private final Executor callbacks;
   private final RunListener user;
   private final RunLayout layout;
-  final CompletableFuture<RunReport> finished = new CompletableFuture<>();
 
   Registry(Executor callbacks, RunListener user, RunLayout layout) {
     this.callbacks = callbacks;
@@ -42,7 +38,6 @@ final class Registry implements RunListener {
   /** Starts tracking a task about to be submitted. */
   void track(TaskHandle handle) {
     live.put(TaskId.of(handle.id()), handle);
-    unfinished.incrementAndGet();
   }
 
   /**
@@ -59,16 +54,10 @@ final class Registry implements RunListener {
     }
   }
 
-  /** Tasks submitted and not ended. */
-  int unfinished() {
-    return unfinished.get();
-  }
-
   /** The engine refused these tasks' group: their handles fail with {@code why}. */
   void refused(List<TaskHandle> handles, Throwable why) {
     for (TaskHandle h : handles) {
       if (live.remove(TaskId.of(h.id())) != null) {
-        unfinished.decrementAndGet();
         deliver(() -> h.done.completeExceptionally(why));
       }
     }
@@ -79,11 +68,9 @@ final class Registry implements RunListener {
     for (TaskId id : List.copyOf(live.keySet())) {
       TaskHandle h = live.remove(id);
       if (h != null) {
-        unfinished.decrementAndGet();
         deliver(() -> h.done.completeExceptionally(why));
       }
     }
-    finished.completeExceptionally(why);
   }
 
   @Override
@@ -100,7 +87,6 @@ final class Registry implements RunListener {
       TaskResult result = result(task);
       h.update(task.state(), result.report().attempts());
       if (ended) {
-        unfinished.decrementAndGet();
         deliver(() -> h.done.complete(result));
       }
     }
@@ -120,7 +106,6 @@ final class Registry implements RunListener {
   @Override
   public void runFinished(RunReport report) {
     safely(() -> user.runFinished(report));
-    finished.complete(report);
   }
 
   /** The task as report.json will show it, with stage times, and its result. */

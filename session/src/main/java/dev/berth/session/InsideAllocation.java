@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;

@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
@@ -17,39 +17,46 @@ import java.util.stream.Stream;
 
 /**
  * A run as its journal tells it, read without disturbing a live run: the state (the core's fold
- * over the stored events) and the report folded from it.
+ * over the stored events) and the report folded from it. For {@code berth status}, {@code berth
+ * report}, {@code berth cancel}, and for rebuilding the reports of a run that ended before its
+ * scheduler wrote them.
  *
  * @param layout the run's folder
  * @param replay what the journal holds
  * @param state the fold of its events
  */
-record JournalView(RunLayout layout, Journal.Replay replay, RunState state) {
+public record JournalView(RunLayout layout, Journal.Replay replay, RunState state) {
 
-  /** Reads the run in {@code runDir}; a missing, foreign or damaged journal is a {@link RunJournal.UserError}. */
-  static JournalView read(Path runDir) throws RunJournal.UserError {
+  /** Reads the run in {@code runDir}; a missing, foreign or damaged journal is a {@link SessionException}. */
+  public static JournalView read(Path runDir) throws SessionException {
     if (!Files.isDirectory(runDir)) {
-      throw new RunJournal.UserError(runDir + ": no such run workdir");
+      throw new SessionException(runDir + ": no such run workdir");
     }
     Path file = RunJournal.file(runDir);
     if (!Files.exists(file)) {
-      throw new RunJournal.UserError(runDir + ": not a Berth run workdir (no " + file + ")");
+      throw new SessionException(runDir + ": not a Berth run workdir (no " + file + ")");
     }
     try (JournalReader reader = JournalReader.open(file)) {
       Optional<Journal.Replay> replay = reader.read();
       if (replay.isEmpty()) {
-        throw new RunJournal.UserError(runDir + ": the run here never started");
+        throw new SessionException(runDir + ": the run here never started");
       }
       RunState state = JournalReader.state(replay.get());
       return new JournalView(TaskRunners.layout(state.spec(), new RunLayout(runDir)), replay.get(), state);
     } catch (JournalException e) {
-      throw new RunJournal.UserError(e.getMessage());
+      throw new SessionException(e.getMessage());
     } catch (RuntimeException e) {
-      throw new RunJournal.UserError(file + ": cannot be read as a Berth journal: " + e.getMessage());
+      throw new SessionException(file + ": cannot be read as a Berth journal: " + e.getMessage());
     }
   }
 
+  /** The journal's file in a run folder, {@code <runDir>/.berth/journal.db}. */
+  public static Path file(Path runDir) {
+    return RunJournal.file(runDir);
+  }
+
   /** The run folder to use when none is given: the most recently changed run under ./berth-out. */
-  static Optional<Path> latest() {
+  public static Optional<Path> latest() {
     Path root = Path.of("berth-out");
     if (!Files.isDirectory(root)) {
       return Optional.empty();
@@ -63,7 +70,7 @@ record JournalView(RunLayout layout, Journal.Replay replay, RunState state) {
   }
 
   /** The report as of {@code now} (or the run's end, when it ended). */
-  RunReport report(Instant now) {
+  public RunReport report(Instant now) {
     Instant end = replay.run().finishedAt().orElse(null);
     boolean cancelled = replay.run().status().map(s -> s == RunStatus.CANCELLED).orElse(false);
     return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, cancelled,

@@ -1,7 +1,8 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SmtpConfig;
 import dev.berth.core.report.RunReport;
@@ -17,17 +18,19 @@ import dev.berth.report.WebhookNotifier;
 import dev.berth.report.WebhookSettings;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
-import java.io.PrintStream;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -43,19 +46,20 @@ final class Notifications implements RunListener, AutoCloseable {
   private final Objective objective;
   private final RunLayout layout;
   private final InstantSource clock;
-  private final PrintStream out;
+  private final Consumer<String> out;
   private final ExecutorService mail = Executors.newSingleThreadExecutor(r -> {
     Thread t = new Thread(r, "berth-mail");
     t.setDaemon(true);
     return t;
   });
   private final List<CompletableFuture<Delivery>> pending = new ArrayList<>();
+  /** The groups whose end was announced. */
+  private final Set<String> ended = new HashSet<>();
   private RunState state;
   private Instant startedAt;
-  private int[] unfinished;
 
   private Notifications(Mailer mailer, SmtpConfig smtp, WebhookNotifier webhook, Objective objective, RunLayout layout,
-      InstantSource clock, PrintStream out) {
+      InstantSource clock, Consumer<String> out) {
     this.mailer = mailer;
     this.smtp = smtp;
     this.webhook = webhook;
@@ -70,20 +74,14 @@ final class Notifications implements RunListener, AutoCloseable {
    *
    * @throws IllegalArgumentException naming the setting when the mail or webhook settings are not usable
    */
-  static Notifications of(RunSpec spec, RunLayout layout, InstantSource clock, PrintStream out,
+  static Notifications of(RunSpec spec, RunLayout layout, InstantSource clock, Consumer<String> out,
       Function<String, String> env) {
     SmtpConfig smtp = spec.config().smtp();
     Mailer mailer = smtp.enable() ? new Mailer(SmtpSettings.fromKeys(smtpKeys(smtp), env), clock) : null;
     WebhookNotifier webhook = spec.reporting().webhookUrl()
         .map(url -> WebhookNotifier.create(WebhookSettings.of(url, spec.reporting().webhookEvents())))
         .orElse(null);
-    return new Notifications(mailer, smtp, webhook, objective(spec), layout, clock, out);
-  }
-
-  /** The spec's sweep objective in the report module's terms, or null. */
-  static Objective objective(RunSpec spec) {
-    return spec.reporting().objectiveKey()
-        .map(k -> spec.reporting().maximize() ? Objective.max(k) : Objective.min(k)).orElse(null);
+    return new Notifications(mailer, smtp, webhook, RunReports.objective(spec), layout, clock, out);
   }
 
   private static Map<String, Object> smtpKeys(SmtpConfig c) {
@@ -114,10 +112,6 @@ final class Notifications implements RunListener, AutoCloseable {
   public void runStarted(RunState runState) {
     state = runState;
     startedAt = clock.instant();
-    unfinished = new int[runState.spec().groups().size()];
-    for (TaskRecord r : runState.tasks()) {
-      unfinished[r.groupIndex()]++;
-    }
   }
 
   @Override
@@ -131,8 +125,9 @@ final class Notifications implements RunListener, AutoCloseable {
           .filter(t -> t.id().equals(task.spec().id().value())).findFirst()
           .ifPresent((TaskReport t) -> track(webhook.taskFailed(report, t)));
     }
-    if (--unfinished[task.groupIndex()] == 0) {
-      String group = task.spec().group();
+    String group = task.spec().group();
+    if ((webhook != null || mailer != null) && !ended.contains(group) && allEnded(group)) {
+      ended.add(group);
       RunReport report = report();
       if (webhook != null) {
         track(webhook.groupEnded(report, group));
@@ -159,17 +154,35 @@ final class Notifications implements RunListener, AutoCloseable {
     try {
       CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
-      out.println("notifications: some were still in flight when Berth stopped");
+      out.accept("notifications: some were still in flight when Berth stopped");
     }
     mail.shutdownNow();
+    try {
+      mail.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Whether every task of {@code group} has ended. Asked of the state rather than counted, because a
+   * session's groups arrive after the run started, and a resumed run's tasks may have ended before.
+   */
+  private boolean allEnded(String group) {
+    for (GroupSpec g : state.spec().groups()) {
+      if (g.name().equals(group)) {
+        return g.tasks().stream().allMatch(t -> state.task(t.id()).state().isTerminal());
+      }
+    }
+    return false;
   }
 
   private void track(CompletableFuture<Delivery> delivery) {
     pending.add(delivery.whenComplete((d, e) -> {
       if (e != null) {
-        out.println("notification failed: " + e);
+        out.accept("notification failed: " + e);
       } else if (d.status() == Delivery.Status.FAILED) {
-        out.println("notification failed: " + d.detail());
+        out.accept("notification failed: " + d.detail());
       }
     }));
   }

@@ -1,4 +1,4 @@
-package dev.berth.client;
+package dev.berth.session;
 
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;

@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
@@ -18,33 +18,22 @@ import java.util.stream.Collectors;
 
 /**
  * Opens or creates a run's journal ({@code <workdir>/.berth/journal.db}) and decides whether the
- * run starts fresh or resumes, and with which spec.
+ * run starts fresh or resumes, and with which spec. The caller holds the folder's lock.
  */
 final class RunJournal {
-
-  /** What to do when the spec changed since the run started. */
-  enum AllowChanged {
-    /** Keep running the spec the run started with. */
-    STORED,
-    /**
-     * Run the new spec: tasks that kept their id keep their history (finished ones do not run
-     * again), new tasks run, removed tasks are dropped. The old journal is kept beside the new one.
-     */
-    NEW
-  }
 
   /**
    * The journal to run with.
    *
-   * @param journal the open journal
+   * @param journal the open journal, started
    * @param spec the spec to run
    * @param replay what the journal held, when the run resumes
-   * @param finished when the run had already ended, its status
    */
-  record Opened(Journal journal, RunSpec spec, Optional<Journal.Replay> replay, Optional<String> finished) {}
+  record Opened(Journal journal, RunSpec spec, Optional<Journal.Replay> replay) {}
 
   private RunJournal() {}
 
+  /** The journal's file in a run folder. */
   static Path file(Path runDir) {
     return runDir.resolve(".berth").resolve("journal.db");
   }
@@ -52,10 +41,15 @@ final class RunJournal {
   /**
    * Opens the run's journal: a new one for a run that never started, or the existing one to resume.
    *
-   * @param spec the spec given now, or null to resume with the stored spec
-   * @throws UserError when the spec changed and {@code allow} is null, naming every difference
+   * @param given the spec given now, or null to resume with the stored spec
+   * @param changes what to do when {@code given} differs from the stored spec
+   * @param grows whether the spec grows by submissions (a session): then the stored spec's groups
+   *     come back under {@code given}'s name, configuration, GPUs and reporting, and no change is refused
+   * @throws RunFinishedException when the run had already ended (the journal is closed)
+   * @throws SessionException when the run cannot resume as asked, naming why
    */
-  static Opened open(Path runDir, RunSpec spec, AllowChanged allow, Instant now) throws JournalException, UserError {
+  static Opened open(Path runDir, RunSpec given, SpecChange changes, boolean grows, Instant now)
+      throws JournalException, SessionException {
     Path file = file(runDir);
     if (Files.exists(file) && emptyFile(file)) {
       // the previous scheduler stopped while creating the journal, before the run started
@@ -66,46 +60,61 @@ final class RunJournal {
       }
     }
     if (!Files.exists(file)) {
-      if (spec == null) {
-        throw new UserError(runDir + ": no run was started here (no " + file + ")");
+      if (given == null) {
+        throw new SessionException(runDir + ": no run was started here (no " + file + ")");
       }
-      return fresh(file, spec, now);
+      return fresh(file, given, now);
     }
     SqliteJournal journal = SqliteJournal.open(file);
+    try {
+      return resume(journal, runDir, given, changes, grows, now);
+    } catch (JournalException | SessionException | RuntimeException e) {
+      closeQuietly(journal);
+      throw e;
+    }
+  }
+
+  private static Opened resume(SqliteJournal journal, Path runDir, RunSpec given, SpecChange changes, boolean grows,
+      Instant now) throws JournalException, SessionException {
+    Path file = file(runDir);
     Optional<Journal.Replay> replay = journal.replay();
     if (replay.isEmpty()) {
-      if (spec == null) {
-        journal.close();
-        throw new UserError(runDir + ": the run here never started; run its spec again");
+      if (given == null) {
+        throw new SessionException(runDir + ": the run here never started; run its spec again");
       }
-      journal.start(spec.name(), SpecCodec.encode(spec), now);
-      return new Opened(journal, spec, Optional.empty(), Optional.empty());
+      journal.start(given.name(), SpecCodec.encode(given), now);
+      return new Opened(journal, given, Optional.empty());
+    }
+    Journal.RunInfo run = replay.get().run();
+    if (run.status().isPresent()) {
+      throw new RunFinishedException(runDir, run.name(), run.status().get(), run.finishedAt().orElseThrow(),
+          runDir.resolve("report.json"));
     }
     RunSpec stored;
     try {
-      stored = SpecCodec.decode(replay.get().run().specJson());
+      stored = SpecCodec.decode(run.specJson());
     } catch (IllegalArgumentException e) {
-      journal.close();
-      throw new UserError(file + ": the spec this run started with cannot be read (" + e.getMessage()
-          + "); use --fresh to start over");
+      throw new SessionException(SessionException.Reason.SPEC_UNREADABLE,
+          file + ": the spec this run started with cannot be read (" + e.getMessage() + ")", e);
     }
-    Optional<String> finished = replay.get().run().status().map(Enum::name);
-    if (spec == null || finished.isPresent()) {
-      return new Opened(journal, stored, replay, finished);
+    if (given == null) {
+      return new Opened(journal, stored, replay);
     }
-    List<String> differences = SpecDiff.between(stored, spec);
-    if (differences.isEmpty() || allow == AllowChanged.STORED) {
-      return new Opened(journal, differences.isEmpty() ? spec : stored, replay, Optional.empty());
+    if (grows) {
+      RunSpec frame = new RunSpec(given.name(), given.workdir(), given.config(), stored.groups(),
+          given.groupsInParallel(), given.gpus(), given.reporting());
+      return new Opened(journal, frame, replay);
     }
-    if (allow == null) {
-      journal.close();
-      throw new UserError("the spec changed since this run started in " + runDir + ": "
-          + String.join("; ", differences)
-          + " (use --allow-changed=stored to go on with the spec it started with, --allow-changed=new to"
-          + " apply the changes, or --fresh to start over)");
+    List<String> differences = SpecDiff.between(stored, given);
+    if (differences.isEmpty() || changes == SpecChange.STORED) {
+      return new Opened(journal, differences.isEmpty() ? given : stored, replay);
+    }
+    if (changes == SpecChange.REFUSE) {
+      throw new SessionException(SessionException.Reason.SPEC_CHANGED,
+          "the spec changed since this run started in " + runDir + ": " + String.join("; ", differences), null);
     }
     journal.close();
-    return migrate(file, spec, replay.get(), now);
+    return migrate(file, given, replay.get(), now);
   }
 
   private static boolean emptyFile(Path file) {
@@ -119,7 +128,7 @@ final class RunJournal {
   private static Opened fresh(Path file, RunSpec spec, Instant now) throws JournalException {
     SqliteJournal journal = SqliteJournal.create(file);
     journal.start(spec.name(), SpecCodec.encode(spec), now);
-    return new Opened(journal, spec, Optional.empty(), Optional.empty());
+    return new Opened(journal, spec, Optional.empty());
   }
 
   /** A journal for the new spec that carries over the history of every task that kept its id. */
@@ -145,15 +154,14 @@ final class RunJournal {
       }
     }
     journal.flush();
-    return new Opened(journal, spec, journal.replay(), Optional.empty());
+    return new Opened(journal, spec, journal.replay());
   }
 
-  /** A problem with what the user asked, reported as one line with exit code 2. */
-  static final class UserError extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    UserError(String message) {
-      super(message);
+  private static void closeQuietly(Journal journal) {
+    try {
+      journal.close();
+    } catch (JournalException | RuntimeException e) {
+      // the problem being reported is the one that matters
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * not placed, as the latest decision pass said. Written at most twice a second on its own thread,
  * so the engine never waits for it.
  */
-final class StatusFile implements RunListener, AutoCloseable {
+public final class StatusFile implements RunListener, AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,23 +32,30 @@ final class StatusFile implements RunListener, AutoCloseable {
   });
 
   StatusFile(Path runDir) {
-    this.file = runDir.resolve(".berth").resolve("waiting.json");
+    this.file = of(runDir);
     writer.scheduleWithFixedDelay(this::write, 500, 500, TimeUnit.MILLISECONDS);
   }
 
   /** The file's location in a run folder. */
-  static Path of(Path runDir) {
+  public static Path of(Path runDir) {
     return runDir.resolve(".berth").resolve("waiting.json");
   }
 
+  /** Keeps the latest decisions for the next write. */
   @Override
   public void decided(Decisions decisions) {
     latest.set(decisions);
   }
 
+  /** Stops the writer thread, waiting for it to end, and writes the latest decisions. */
   @Override
   public void close() {
     writer.shutdownNow();
+    try {
+      writer.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     write();
   }
 

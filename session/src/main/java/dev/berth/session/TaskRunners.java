@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
@@ -15,7 +15,7 @@ import dev.berth.spi.GpuProbe;
  * What runs a spec's tasks, as its {@code scheduler.executor} says: processes on this machine, or
  * batch jobs on a Slurm cluster, whose GPUs Berth neither probes nor chooses.
  */
-final class TaskRunners {
+public final class TaskRunners {
 
   private TaskRunners() {}
 
@@ -35,7 +35,7 @@ final class TaskRunners {
   }
 
   /** {@code layout} with the task folders where a run on Slurm keeps them ({@code slurm.workdir-root}). */
-  static RunLayout layout(RunSpec spec, RunLayout layout) {
+  public static RunLayout layout(RunSpec spec, RunLayout layout) {
     if (!spec.config().onCluster()) {
       return layout;
     }

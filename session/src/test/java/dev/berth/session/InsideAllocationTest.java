@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

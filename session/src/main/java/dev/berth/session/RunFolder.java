@@ -1,0 +1,92 @@
+package dev.berth.session;
+
+import dev.berth.core.model.RunSpec;
+import dev.berth.runtime.control.RunLock;
+import dev.berth.slurm.SlurmExecutor;
+import dev.berth.spi.Journal;
+import dev.berth.spi.JournalException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The first steps of opening a run in its folder, before anything of it starts: whether this
+ * machine can run it at all, the folder's lock, and the journal that says whether it starts fresh
+ * or resumes, and with which spec.
+ */
+final class RunFolder {
+
+  private RunFolder() {}
+
+  /**
+   * Refuses a spec whose tasks are to run on Slurm when this machine cannot submit jobs; inside an
+   * allocation the tasks run here, so nothing is refused.
+   */
+  static void refuseUnusable(RunSpec spec, SessionOptions o) throws SessionException {
+    if (!spec.config().onCluster() || o.insideAllocation()) {
+      return;
+    }
+    String path = o.env().apply("PATH");
+    Optional<String> problem = SlurmExecutor.unusableHere(path == null ? "" : path);
+    if (problem.isPresent()) {
+      throw new SessionException(problem.get());
+    }
+  }
+
+  /**
+   * Takes the folder's lock, first moving an earlier run aside when the options ask for a fresh one.
+   *
+   * @return the lock, or null inside an allocation, whose lock the Berth that asked for it holds
+   * @throws SessionException naming the holder when another run holds the folder
+   */
+  static RunLock lock(Path runDir, SessionOptions o, Instant now) throws SessionException, IOException {
+    if (o.insideAllocation()) {
+      return null;
+    }
+    long pid = ProcessHandle.current().pid();
+    try {
+      if (o.fresh()) {
+        RunLock.setAside(runDir, pid, now)
+            .ifPresent(p -> o.say("the previous run in this folder was moved to " + p));
+      }
+      Files.createDirectories(runDir);
+      return RunLock.acquire(runDir, pid, now);
+    } catch (RunLock.LockedException e) {
+      throw new SessionException(e.getMessage());
+    }
+  }
+
+  /**
+   * Opens the run's journal (or none, when the options keep none) and says when the run resumes.
+   * A run that finished already is refused; when its scheduler stopped before writing its reports,
+   * they are rebuilt from the journal first.
+   */
+  static RunJournal.Opened journal(Path runDir, SessionOptions o, Instant now) throws SessionException, IOException {
+    if (!o.journaled()) {
+      return new RunJournal.Opened(null, o.spec().orElseThrow(), Optional.empty());
+    }
+    RunJournal.Opened opened;
+    try {
+      opened = RunJournal.open(runDir, o.spec().orElse(null), o.specChange(), o.keepOpen(), now);
+    } catch (RunFinishedException e) {
+      if (!Files.exists(e.reportJson())) {
+        JournalView view = JournalView.read(runDir);
+        RunReports.rebuild(view, view.report(now));
+      }
+      throw e;
+    } catch (JournalException e) {
+      throw new SessionException(SessionException.Reason.REFUSED, e.getMessage(), e);
+    }
+    opened.replay().ifPresent(r -> o.say("resuming " + opened.spec().name() + " (" + r.events().size()
+        + " events from " + RunJournal.file(runDir) + ")"));
+    return opened;
+  }
+
+  static void closeQuietly(Journal journal) {
+    if (journal != null) {
+      RunParts.closeQuietly(journal);
+    }
+  }
+}
