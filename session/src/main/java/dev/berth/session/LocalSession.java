@@ -300,8 +300,8 @@ public final class LocalSession implements AutoCloseable {
     return end().orElseThrow();
   }
 
-  /** The JVM exits while the session is open: see {@link SessionOptions.JvmExit}. */
-  private void jvmExit() {
+  /** The JVM exits while the session is open: see {@link SessionOptions.JvmExit}. The shutdown hook's work; tests call it. */
+  void jvmExit() {
     if (closed) {
       return;
     }
