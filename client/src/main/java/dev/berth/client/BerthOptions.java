@@ -1,5 +1,6 @@
 package dev.berth.client;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.units.ByteSize;
@@ -220,7 +221,11 @@ public final class BerthOptions {
 
     /** {@code scheduler.placement}: the GPU placement policy. Default {@code best-fit}. */
     public Builder placement(String policy) {
-      config.placement(policy);
+      try {
+        config.placement(PlacementPolicyName.of(policy));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("scheduler.placement must name a policy: " + e.getMessage(), e);
+      }
       return this;
     }
 

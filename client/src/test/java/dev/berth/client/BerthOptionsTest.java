@@ -1,5 +1,6 @@
 package dev.berth.client;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,7 @@ class BerthOptionsTest {
 
     assertThat(o.config()).isEqualTo(base.toBuilder().maxProcess(2).cores(8).interval(Duration.ofMillis(250))
         .defaultMemoryBytes(1L << 30).defaultCudaMemoryBytes(2L << 30).cpuUtilizationLimit(0.5)
-        .memoryUtilizationLimit(0.9).remainMemoryBytes(1_000_000_000L).placement("first-fit").maxWaiting(4).build());
+        .memoryUtilizationLimit(0.9).remainMemoryBytes(1_000_000_000L).placement(PlacementPolicyName.FIRST_FIT).maxWaiting(4).build());
     assertThat(o.workdir()).isEqualTo(Path.of("berth-out", "s"));
   }
 

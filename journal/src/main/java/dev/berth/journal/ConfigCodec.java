@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.SmtpConfig;
+import dev.berth.core.settings.Parsers;
 
 /**
  * {@link SchedulerConfig} to and from JSON in the shape of a config file: sections
@@ -27,14 +28,14 @@ final class ConfigCodec {
     scheduler.put("load-nretry", c.loadNretry());
     scheduler.put("train-nretry", c.trainNretry());
     scheduler.put("default-cuda-memory", c.defaultCudaMemoryBytes());
-    scheduler.put("placement", c.placement());
+    scheduler.put("placement", c.placement().label());
     scheduler.put("max-per-device", c.maxPerDevice());
     scheduler.put("put-interval", c.putInterval().toString());
     scheduler.put("available-interval", c.availableInterval().toString());
     scheduler.put("seed", c.seed());
     scheduler.put("oom-growth", c.oomGrowth());
-    scheduler.put("learn-usage", c.learnUsage());
-    scheduler.put("executor", c.executor());
+    scheduler.put("learn-usage", c.learnUsage().label());
+    scheduler.put("executor", c.executor().label());
     ObjectNode utilization = CanonicalJson.object();
     utilization.put("cpu", c.cpuUtilizationLimit());
     utilization.put("memory", c.memoryUtilizationLimit());
@@ -125,7 +126,7 @@ final class ConfigCodec {
         s.longValue("default-cuda-memory"),
         u.doubleValue("cuda-memory"),
         r.longValue("cuda-memory"),
-        s.string("placement"),
+        s.parsed("placement", Parsers.PLACEMENT),
         s.intValue("max-per-device"),
         s.duration("put-interval"),
         s.duration("available-interval"),
@@ -133,8 +134,8 @@ final class ConfigCodec {
         smtp(config.object("smtp")),
         s.doubleValue("oom-growth"),
         // journals written before the key existed hold no value: the default then applies
-        s.ifGiven("learn-usage", s::string).orElse(SchedulerConfig.DEFAULTS.learnUsage()),
-        s.ifGiven("executor", s::string).orElse(SchedulerConfig.DEFAULTS.executor()),
+        s.ifGiven("learn-usage", k -> s.parsed(k, Parsers.LEARN_USAGE)).orElse(SchedulerConfig.DEFAULTS.learnUsage()),
+        s.ifGiven("executor", k -> s.parsed(k, Parsers.EXECUTOR)).orElse(SchedulerConfig.DEFAULTS.executor()),
         config.ifGiven("slurm", config::object).map(ConfigCodec::slurm).orElse(SlurmConfig.DEFAULTS));
     s.done();
     u.done();

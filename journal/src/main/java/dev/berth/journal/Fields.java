@@ -1,6 +1,8 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.ValueParser;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -133,6 +135,16 @@ final class Fields {
       return Enum.valueOf(type, name);
     } catch (IllegalArgumentException e) {
       throw wrong(key, "one of " + List.of(type.getEnumConstants()));
+    }
+  }
+
+  /** A value written as a spec writes it, read with the settings table's own parser. */
+  <T> T parsed(String key, ValueParser<T> parser) {
+    String text = string(key);
+    try {
+      return parser.parse(text);
+    } catch (InvalidValue e) {
+      throw wrong(key, "a value that " + e.rule().replace(" but was '" + text + "'", ""));
     }
   }
 

@@ -1,12 +1,14 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.Parsers;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.OptionalInt;
@@ -47,7 +49,7 @@ final class TaskCodec {
     f.put("gpus", gpu.wholeDevices());
     f.put("device", gpu.pinned().isPresent() ? "cuda:" + gpu.pinned().getAsInt() : null);
     gpu.targets().forEach(f.putArray("targets")::add);
-    f.put("placement", gpu.placement().orElse(null));
+    f.put("placement", gpu.placement().map(PlacementPolicyName::label).orElse(null));
     f.put("blacklist", gpu.blacklist());
     f.put("two-stage", t.twoStage());
     return f;
@@ -66,7 +68,7 @@ final class TaskCodec {
         f.intValue("retries"), f.duration("retry-delay"), f.doubleValue("retry-backoff"), f.duration("retry-delay-max"));
     GpuRequest gpu = new GpuRequest(
         f.longValue("gpu-memory"), f.intValue("gpus"), device(f), f.ints("targets"),
-        f.optional("placement", f::string), f.bool("blacklist"));
+        f.optional("placement", k -> f.parsed(k, Parsers.PLACEMENT)), f.bool("blacklist"));
     TaskSpec task = new TaskSpec(
         id, group, f.strings("command"), f.stringMap("env"), new Resources(f.longValue("memory"), milliCpus),
         f.intValue("priority"), f.stringMap("params"), f.optional("after", k -> dependency(f.object(k))),

@@ -1,8 +1,9 @@
 package dev.berth.journal;
 
 import dev.berth.core.model.Dependency;
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.RetryPolicy;
-import dev.berth.core.gpu.PlacementPolicies;
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
@@ -27,7 +28,7 @@ final class RandomSpecs {
 
   private static final String NAME_CHARS = "abcXYZ019._-";
   private static final String ID_CHARS = "abcXYZ019._+=@,-";
-  private static final List<String> POLICIES = List.copyOf(PlacementPolicies.names());
+  private static final List<PlacementPolicyName> POLICIES = List.of(PlacementPolicyName.values());
 
   private final Random random;
 
@@ -135,7 +136,7 @@ final class RandomSpecs {
         .smtp(new SmtpConfig(random.nextBoolean(), any(), random.nextInt(65536), any(), any(), any(),
             List.of(any(), any()), random.nextBoolean(), random.nextBoolean(), duration(), random.nextInt(50),
             List.of("group", "run", "both").get(random.nextInt(3))))
-        .executor(random.nextBoolean() ? "local" : "slurm")
+        .executor(random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
         .slurm(new SlurmConfig(random.nextBoolean() ? "jobs" : "allocation", "p" + random.nextInt(9),
             random.nextBoolean() ? "" : "acct", "", duration(), List.of("--constraint=c" + random.nextInt(9)),
             random.nextBoolean() ? "" : "/shared/" + random.nextInt(9), "none", random.nextBoolean(), random.nextInt(5000),
@@ -151,7 +152,7 @@ final class RandomSpecs {
         random.nextBoolean() ? List.of("run-end", "task-failed") : List.of());
   }
 
-  private Optional<String> policy() {
+  private Optional<PlacementPolicyName> policy() {
     return random.nextBoolean() ? Optional.of(POLICIES.get(random.nextInt(POLICIES.size()))) : Optional.empty();
   }
 

@@ -1,5 +1,6 @@
 package dev.berth.session;
 
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -17,7 +18,7 @@ final class InsideAllocation {
 
   /** {@code spec} as the engine inside the allocation runs it, given the job's environment. */
   static RunSpec localSpec(RunSpec spec, UnaryOperator<String> env) {
-    SchedulerConfig.Builder config = spec.config().toBuilder().executor("local");
+    SchedulerConfig.Builder config = spec.config().toBuilder().executor(ExecutorKind.LOCAL);
     String cpus = env.apply("SLURM_CPUS_ON_NODE");
     if (cpus != null && cpus.matches("[0-9]+") && spec.config().cores() == 0) {
       config.cores(Integer.parseInt(cpus));

@@ -1,5 +1,6 @@
 package dev.berth.session;
 
+import dev.berth.core.model.ExecutorKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.RunSpec;
@@ -12,7 +13,7 @@ class InsideAllocationTest {
 
   private static RunSpec onSlurm(String gpus) {
     return TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
-        .config(SchedulerConfig.builder().executor("slurm").build()).build().withGpus(gpus);
+        .config(SchedulerConfig.builder().executor(ExecutorKind.SLURM).build()).build().withGpus(gpus);
   }
 
   @Test

@@ -61,8 +61,8 @@ public final class ConfigKeys {
           "no task is placed on a GPU if it would push that device's memory use past this fraction, in (0, 1]"),
       ConfigEntry.of("remain-limit.cuda-memory", BYTES, Parsers.MEMORY, SchedulerConfig.Builder::remainCudaMemoryBytes,
           c -> bytesText(c.remainCudaMemoryBytes()), "GPU memory that must stay free on a device after a task is placed"),
-      ConfigEntry.of("scheduler.placement", "policy name", Parsers.TEXT, SchedulerConfig.Builder::placement,
-          SchedulerConfig::placement, "how a GPU is chosen among those that fit: best-fit, first-fit, most-free,"
+      ConfigEntry.of("scheduler.placement", "policy name", Parsers.PLACEMENT, SchedulerConfig.Builder::placement,
+          c -> c.placement().label(), "how a GPU is chosen among those that fit: best-fit, first-fit, most-free,"
               + " round-robin, random, auto, leastload, lru, twobin, weighted, pci, total-mem, remain-mem (add"
               + " -reverse to the last three)"),
       ConfigEntry.of("scheduler.max-per-device", WHOLE, Parsers.wholeNumber(0), SchedulerConfig.Builder::maxPerDevice,
@@ -77,11 +77,11 @@ public final class ConfigKeys {
       ConfigEntry.of("scheduler.oom-growth", "number", Parsers.BACKOFF, SchedulerConfig.Builder::oomGrowth,
           c -> Double.toString(c.oomGrowth()),
           "factor a task's memory (or GPU memory) reservation grows by after it ran out of it, capped at what fits"),
-      ConfigEntry.of("scheduler.learn-usage", "mean, max or off", Parsers.TEXT, SchedulerConfig.Builder::learnUsage,
-          SchedulerConfig::learnUsage, "under placement auto: learn a group's GPU estimate from the measured peaks"
+      ConfigEntry.of("scheduler.learn-usage", "mean, max or off", Parsers.LEARN_USAGE,
+          SchedulerConfig.Builder::learnUsage, c -> c.learnUsage().label(), "under placement auto: learn a group's GPU estimate from the measured peaks"
               + " of its ended tasks: mean, max or off"),
-      ConfigEntry.of("scheduler.executor", "local or slurm", Parsers.TEXT, SchedulerConfig.Builder::executor,
-          SchedulerConfig::executor,
+      ConfigEntry.of("scheduler.executor", "local or slurm", Parsers.EXECUTOR, SchedulerConfig.Builder::executor,
+          c -> c.executor().label(),
           "where tasks run: local (processes on this machine) or slurm (batch jobs; see the slurm.* keys)"),
       smtp("enable", FLAG, Parsers.BOOLEAN, c -> Boolean.toString(c.enable()), "mail the reports"),
       smtp("server-host", TEXT, Parsers.TEXT, c -> c.serverHost(), "SMTP server"),

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.ExecutorKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.SchedulerConfig;
@@ -41,7 +42,7 @@ class ConfigKeysTest {
   void yamlOfAConfigReadsBackAsTheSameConfig() throws SpecException {
     SchedulerConfig custom = SchedulerConfig.builder()
         .maxProcess(7).interval(Duration.ofMillis(1500)).defaultMemoryBytes(768L << 20)
-        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).executor("slurm")
+        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).executor(ExecutorKind.SLURM)
         .slurm(dev.berth.core.model.SlurmConfig.DEFAULTS.with("partition", "gpu").with("time", Duration.ofHours(4))
             .with("extra-args", List.of("--constraint=a100", "--exclusive")).with("memory", 64L << 30))
         .build();

@@ -1,6 +1,7 @@
 package dev.berth.core.model;
 
 import dev.berth.core.units.ByteSize;
+import dev.berth.core.gpu.PlacementPolicyName;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,11 +16,11 @@ import java.util.OptionalInt;
  * @param wholeDevices whole devices used exclusively (for multi-GPU tasks); 0 for a share
  * @param pinned the one device the task must run on ({@code device: cuda:N}), if any
  * @param targets the devices the task may use ({@code targets: [0, 1]}); empty means all
- * @param placement the placement policy's name for this task, or empty for the run's
+ * @param placement the placement policy for this task, or empty for the run's
  * @param blacklist whether a retry avoids the devices where the task failed (ipyparallel's rule)
  */
 public record GpuRequest(
-    long memoryBytes, int wholeDevices, OptionalInt pinned, List<Integer> targets, Optional<String> placement,
+    long memoryBytes, int wholeDevices, OptionalInt pinned, List<Integer> targets, Optional<PlacementPolicyName> placement,
     boolean blacklist) {
 
   /** No GPU: the task runs on the CPU. */

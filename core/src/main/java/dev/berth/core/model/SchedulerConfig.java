@@ -1,7 +1,7 @@
 package dev.berth.core.model;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -26,7 +26,7 @@ import java.util.Objects;
  * @param cudaMemoryUtilizationLimit device memory utilization an admission may not push past
  *     ({@code utilization-limit.cuda-memory}), a fraction in (0, 1]
  * @param remainCudaMemoryBytes device memory that must stay free after an admission ({@code remain-limit.cuda-memory})
- * @param placement the GPU placement policy's name ({@code scheduler.placement})
+ * @param placement the GPU placement policy ({@code scheduler.placement})
  * @param maxPerDevice most Berth tasks on one device ({@code scheduler.max-per-device}); 0 = unlimited
  * @param putInterval least time between two placements on one device under {@code auto} ({@code scheduler.put-interval})
  * @param availableInterval how long a device must have been stable before {@code auto} uses it
@@ -54,15 +54,15 @@ public record SchedulerConfig(
     long defaultCudaMemoryBytes,
     double cudaMemoryUtilizationLimit,
     long remainCudaMemoryBytes,
-    String placement,
+    PlacementPolicyName placement,
     int maxPerDevice,
     Duration putInterval,
     Duration availableInterval,
     long seed,
     SmtpConfig smtp,
     double oomGrowth,
-    String learnUsage,
-    String executor,
+    LearnUsage learnUsage,
+    ExecutorKind executor,
     SlurmConfig slurm) {
 
   /** The configuration with every default. */
@@ -86,24 +86,16 @@ public record SchedulerConfig(
     nonNegative("scheduler.default-cuda-memory", defaultCudaMemoryBytes);
     fraction("utilization-limit.cuda-memory", cudaMemoryUtilizationLimit);
     nonNegative("remain-limit.cuda-memory", remainCudaMemoryBytes);
-    try {
-      dev.berth.core.gpu.PlacementPolicies.byName(placement);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("scheduler.placement must name a policy: " + e.getMessage());
-    }
+    Objects.requireNonNull(placement, "placement");
     nonNegative("scheduler.max-per-device", maxPerDevice);
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
     Objects.requireNonNull(smtp, "smtp");
-    if (!List.of("mean", "max", "off").contains(learnUsage)) {
-      throw new IllegalArgumentException("scheduler.learn-usage must be mean, max or off but was " + learnUsage);
-    }
+    Objects.requireNonNull(learnUsage, "learnUsage");
     if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
       throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
     }
-    if (!List.of("local", "slurm").contains(executor)) {
-      throw new IllegalArgumentException("scheduler.executor must be local or slurm but was '" + executor + "'");
-    }
+    Objects.requireNonNull(executor, "executor");
     Objects.requireNonNull(slurm, "slurm");
     if (putInterval.isNegative() || availableInterval.isNegative()) {
       throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
@@ -145,7 +137,7 @@ public record SchedulerConfig(
 
   /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
   public boolean onCluster() {
-    return executor.equals("slurm");
+    return executor == ExecutorKind.SLURM;
   }
 
   private static void nonNegative(String key, long value) {
@@ -181,19 +173,19 @@ public record SchedulerConfig(
     private long defaultCudaMemoryBytes = 2_000_000_000L;
     private double cudaMemoryUtilizationLimit = 0.8;
     private long remainCudaMemoryBytes = 2_000_000_000L;
-    private String placement = "best-fit";
+    private PlacementPolicyName placement = PlacementPolicyName.BEST_FIT;
     private int maxPerDevice;
     private Duration putInterval = Duration.ofSeconds(5);
     private Duration availableInterval = Duration.ofSeconds(5);
     private long seed;
     private SmtpConfig smtp = SmtpConfig.DEFAULTS;
     private double oomGrowth = 1.5;
-    private String learnUsage = "mean";
-    private String executor = "local";
+    private LearnUsage learnUsage = LearnUsage.MEAN;
+    private ExecutorKind executor = ExecutorKind.LOCAL;
     private SlurmConfig slurm = SlurmConfig.DEFAULTS;
 
     /** {@code scheduler.executor}. */
-    public Builder executor(String v) {
+    public Builder executor(ExecutorKind v) {
       executor = v;
       return this;
     }
@@ -212,7 +204,7 @@ public record SchedulerConfig(
     private Builder() {}
 
     /** {@code scheduler.learn-usage}. */
-    public Builder learnUsage(String v) {
+    public Builder learnUsage(LearnUsage v) {
       learnUsage = v;
       return this;
     }
@@ -253,7 +245,7 @@ public record SchedulerConfig(
     }
 
     /** {@code scheduler.placement}. */
-    public Builder placement(String v) {
+    public Builder placement(PlacementPolicyName v) {
       placement = v;
       return this;
     }

@@ -1,5 +1,6 @@
 package dev.berth.core.model;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -293,7 +294,7 @@ public record TaskSpec(
     }
 
     /** The GPU placement policy for this task. */
-    public Builder placement(String policy) {
+    public Builder placement(PlacementPolicyName policy) {
       gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), gpu.targets(), Optional.of(policy),
           gpu.blacklist());
       return this;

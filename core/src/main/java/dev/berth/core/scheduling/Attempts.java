@@ -1,10 +1,12 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.LearnUsage;
 import dev.berth.core.model.SchedulerConfig;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -74,8 +76,8 @@ public final class Attempts {
    * have ended, so tasks still warming up never drag it down. Without such peaks, the request.
    */
   public long gpuMemory(TaskRecord r, long cap, RunState state) {
-    String policy = r.spec().gpu().placement().orElse(config.placement());
-    if (!policy.equals("auto") || config.learnUsage().equals("off") || r.spec().gpu().wholeDevices() > 0) {
+    PlacementPolicyName policy = r.spec().gpu().placement().orElse(config.placement());
+    if (policy != PlacementPolicyName.AUTO || config.learnUsage() == LearnUsage.OFF || r.spec().gpu().wholeDevices() > 0) {
       return gpuMemory(r, cap);
     }
     Optional<long[]> peaks = state.endedGpuPeaks(r.groupIndex());
@@ -83,7 +85,7 @@ public final class Attempts {
       return gpuMemory(r, cap);
     }
     long[] p = peaks.get();
-    long learned = config.learnUsage().equals("max") ? p[2] : (p[1] + p[0] - 1) / p[0];
+    long learned = config.learnUsage() == LearnUsage.MAX ? p[2] : (p[1] + p[0] - 1) / p[0];
     return grown(learned, gpuOoms(r), cap);
   }
 

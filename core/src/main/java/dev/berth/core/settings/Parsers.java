@@ -1,11 +1,14 @@
 package dev.berth.core.settings;
 
-import dev.berth.core.gpu.PlacementPolicies;
+import dev.berth.core.gpu.PlacementPolicyName;
+import dev.berth.core.model.ExecutorKind;
+import dev.berth.core.model.LearnUsage;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -130,16 +133,39 @@ public final class Parsers {
     return List.copyOf(indices);
   };
 
-  /** A GPU placement policy's name. */
-  public static final ValueParser<String> PLACEMENT = value -> {
-    String text = TEXT.parse(value).strip();
+  /** A GPU placement policy, by name. */
+  public static final ValueParser<PlacementPolicyName> PLACEMENT = value -> {
+    if (value instanceof PlacementPolicyName p) {
+      return p;
+    }
     try {
-      PlacementPolicies.byName(text);
+      return PlacementPolicyName.of(TEXT.parse(value));
     } catch (IllegalArgumentException e) {
       throw new InvalidValue(e.getMessage());
     }
-    return text;
   };
+
+  /** Where tasks run: {@code local} or {@code slurm}. */
+  public static final ValueParser<ExecutorKind> EXECUTOR = oneOf(ExecutorKind.values());
+
+  /** How a group's GPU estimate is learned: {@code mean}, {@code max} or {@code off}. */
+  public static final ValueParser<LearnUsage> LEARN_USAGE = oneOf(LearnUsage.values());
+
+  /** One of {@code choices}, written as its {@code toString()}, or the value itself. */
+  @SafeVarargs
+  public static <E> ValueParser<E> oneOf(E... choices) {
+    List<String> names = Arrays.stream(choices).map(Object::toString).toList();
+    String rule = "must be " + (names.size() == 2 ? names.get(0) + " or " + names.get(1)
+        : String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1));
+    return value -> {
+      for (E choice : choices) {
+        if (choice.equals(value) || choice.toString().equals(value)) {
+          return choice;
+        }
+      }
+      throw wrong(rule, value);
+    };
+  }
 
   /** One text value or a list of them. */
   public static final ValueParser<List<String>> TEXT_LIST = value -> {

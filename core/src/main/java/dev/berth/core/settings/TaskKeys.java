@@ -1,5 +1,6 @@
 package dev.berth.core.settings;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
 import java.time.Duration;
@@ -118,7 +119,7 @@ public final class TaskKeys {
       TaskSpec.Builder::targets);
 
   /** The GPU placement policy. */
-  public static final TaskKey<String> PLACEMENT = TaskKey.of(new Setting<>("placement", "policy name",
+  public static final TaskKey<PlacementPolicyName> PLACEMENT = TaskKey.of(new Setting<>("placement", "policy name",
       Parsers.PLACEMENT, "scheduler.placement", "GPU placement policy for this task, e.g. best-fit"),
       TaskSpec.Builder::placement);
 

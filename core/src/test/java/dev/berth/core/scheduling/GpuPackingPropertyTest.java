@@ -1,5 +1,6 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
@@ -47,7 +48,7 @@ class GpuPackingPropertyTest {
         .cudaMemoryUtilizationLimit(0.5 + rnd.nextInt(6) / 10.0)
         .remainCudaMemoryBytes(rnd.nextInt(3) * GIB)
         .maxPerDevice(rnd.nextInt(4))
-        .placement(policies.get(rnd.nextInt(policies.size())))
+        .placement(PlacementPolicyName.of(policies.get(rnd.nextInt(policies.size()))))
         .seed(seed)
         .build();
     List<GpuDevice> devices = new ArrayList<>();

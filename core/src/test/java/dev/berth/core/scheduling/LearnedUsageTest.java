@@ -1,5 +1,7 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.model.LearnUsage;
+import dev.berth.core.gpu.PlacementPolicyName;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.Test;
 /** Under placement auto, a group's GPU estimate is learned from the peaks of its ended tasks (FLGo). */
 class LearnedUsageTest {
 
-  private static RunState run(String learn, int tasks) {
-    SchedulerConfig config = SchedulingFixtures.unlimited().placement("auto").learnUsage(learn)
+  private static RunState run(LearnUsage learn, int tasks) {
+    SchedulerConfig config = SchedulingFixtures.unlimited().placement(PlacementPolicyName.AUTO).learnUsage(learn)
         .putInterval(Duration.ZERO).availableInterval(Duration.ZERO)
         .remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).build();
     List<TaskSpec> specs = new java.util.ArrayList<>();
@@ -44,7 +46,7 @@ class LearnedUsageTest {
 
   @Test
   void theMeanOfEndedTasksPeaksReplacesTheEstimateAndRunningTasksDoNotCount() {
-    RunState state = run("mean", 12);
+    RunState state = run(LearnUsage.MEAN, 12);
     Scheduler scheduler = new Scheduler(state.spec().config());
     carryOut(state, scheduler.decide(state, host(), T0), T0); // 8 GiB each: ten fit on 80 GiB
     state.observeGpuUsage(id("t0"), 3 * GIB);
@@ -60,7 +62,7 @@ class LearnedUsageTest {
 
   @Test
   void maxTakesTheLargestPeakAndOffKeepsTheRequest() {
-    for (String mode : List.of("max", "off")) {
+    for (LearnUsage mode : List.of(LearnUsage.MAX, LearnUsage.OFF)) {
       RunState state = run(mode, 12);
       Scheduler scheduler = new Scheduler(state.spec().config());
       carryOut(state, scheduler.decide(state, host(), T0), T0);
@@ -71,7 +73,7 @@ class LearnedUsageTest {
 
       Decisions d = scheduler.decide(state, host(), T0);
 
-      assertThat(reservedFor(d, "t10")).as(mode).isEqualTo(mode.equals("max") ? 6 * GIB : 8 * GIB);
+      assertThat(reservedFor(d, "t10")).as(mode.label()).isEqualTo(mode == LearnUsage.MAX ? 6 * GIB : 8 * GIB);
     }
   }
 }

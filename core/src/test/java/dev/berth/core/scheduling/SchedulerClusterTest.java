@@ -1,5 +1,6 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.model.ExecutorKind;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.at;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /** Admission with {@code scheduler.executor: slurm}: the cluster decides where and when. */
 class SchedulerClusterTest {
 
-  private static final SchedulerConfig CLUSTER = SchedulerConfig.builder().executor("slurm").maxProcess(2).build();
+  private static final SchedulerConfig CLUSTER = SchedulerConfig.builder().executor(ExecutorKind.SLURM).maxProcess(2).build();
   /** A submitting machine far too small for the tasks: on a cluster, it must not matter. */
   private static final HostSnapshot TINY = host(T0, 1, 0.99, 1 * GIB, 0, java.util.Map.of());
   private final Scheduler scheduler = new Scheduler(CLUSTER);

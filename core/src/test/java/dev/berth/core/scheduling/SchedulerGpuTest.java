@@ -1,5 +1,6 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class SchedulerGpuTest {
 
   private static final SchedulerConfig LOOSE =
-      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement("first-fit").build();
+      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement(PlacementPolicyName.FIRST_FIT).build();
 
   private static GpuDevice gpu(int index, long totalGiB, long freeGiB) {
     return new GpuDevice(index, "GPU-" + index, "Test GPU", totalGiB * GIB, (totalGiB - freeGiB) * GIB, freeGiB * GIB,
@@ -197,7 +198,7 @@ class SchedulerGpuTest {
     TaskSpec first = task("first").gpuMemoryBytes(GIB).build();
     TaskSpec second = task("second").gpuMemoryBytes(GIB)
         .follow(dev.berth.core.model.Dependency.allSucceeded(List.of(id("first")))).build();
-    SchedulerConfig mostFree = LOOSE.toBuilder().placement("most-free").build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().placement(PlacementPolicyName.MOST_FREE).build();
     RunState state = state(mostFree, first, second);
     Scheduler scheduler = new Scheduler(mostFree);
     carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);

@@ -1,5 +1,6 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.model.ExecutorKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.Dependency;
@@ -36,7 +37,7 @@ class EngineClusterTest {
   private final FakeExecutor executor = new FakeExecutor().asCluster();
   /** The submitting machine: far too small for the tasks, which must not matter. */
   private final FakeHostProbe probe = new FakeHostProbe().cpus(1).totalGiB(1).availableGiB(0).utilization(0.99);
-  private final SchedulerConfig config = SchedulerConfig.builder().executor("slurm").build();
+  private final SchedulerConfig config = SchedulerConfig.builder().executor(ExecutorKind.SLURM).build();
 
   private static TaskSpec.Builder t(String id) {
     return TaskSpec.builder(id, "g").command("train", id).memoryBytes(32 * GIB).cpus(8);
