@@ -3,13 +3,13 @@ package dev.berth.cli;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
-import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.report.TaskStatus;
+import dev.berth.core.report.Totals;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
@@ -59,7 +59,10 @@ final class ConsoleView implements RunListener, AutoCloseable {
   @Override
   public synchronized void runStarted(RunState state) {
     for (GroupSpec g : state.spec().groups()) {
-      groups.add(new GroupLine(g.name(), g.tasks().size()));
+      groups.add(new GroupLine(g.name()));
+    }
+    for (TaskRecord r : state.tasks()) {
+      groups.get(r.groupIndex()).statuses.put(r.spec().id(), TaskStatus.of(r.state()));
     }
     if (live) {
       redraw = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -102,18 +105,17 @@ final class ConsoleView implements RunListener, AutoCloseable {
     if (!event.target().isTerminal()) {
       return;
     }
-    if (task.state() == TaskState.SUCCEEDED) {
-      g.succeeded++;
-    } else {
-      g.failed++;
-      String reason = task.history().finalReason().orElse(task.state().name());
-      message(paint("31", TaskStatus.of(task.state()).name()) + " " + task.spec().id() + " (" + task.spec().group() + "): " + reason);
+    TaskStatus status = TaskStatus.of(task.state());
+    g.statuses.put(task.spec().id(), status);
+    if (status != TaskStatus.SUCCEEDED) {
+      String reason = task.history().finalReason().orElse(status.name());
+      message(paint("31", status.name()) + " " + task.spec().id() + " (" + task.spec().group() + "): " + reason);
     }
-    if (g.ended() == g.total) {
+    Totals totals = g.totals();
+    if (totals.pending() == 0) {
       g.finishedAt = event.at();
       if (!live) {
-        message("group " + g.name + ": " + g.succeeded + "/" + g.total + " succeeded"
-            + (g.failed > 0 ? ", " + g.failed + " did not" : "") + " in " + DurationText.format(g.elapsed(event.at())));
+        message("group " + g.name + ": " + totals.describe() + " in " + DurationText.format(g.elapsed(event.at())));
       }
     }
   }
@@ -141,14 +143,9 @@ final class ConsoleView implements RunListener, AutoCloseable {
   /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
   synchronized void summary(RunReport report, Path reportFile, Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
-    var t = report.totals();
     String status = report.status().name();
     out.println(report.run() + ": " + paint(report.status() == RunStatus.SUCCEEDED ? "32" : "31", status)
-        + " - " + t.total() + " tasks: " + t.succeeded() + " succeeded, " + t.failed() + " failed"
-        + (t.cancelled() > 0 ? ", " + t.cancelled() + " cancelled" : "")
-        + (t.timedOut() > 0 ? ", " + t.timedOut() + " timed out" : "")
-        + (t.unreachable() > 0 ? ", " + t.unreachable() + " unreachable" : "")
-        + " in " + DurationText.format(took));
+        + " - " + report.totals().describe() + " in " + DurationText.format(took));
     for (var g : report.groups()) {
       for (TaskReport task : g.tasks()) {
         if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED) {
@@ -227,20 +224,18 @@ final class ConsoleView implements RunListener, AutoCloseable {
 
   private final class GroupLine {
     final String name;
-    final int total;
-    int succeeded;
-    int failed;
+    /** Every task of the group with its status, counted by the report's rule. */
+    final Map<TaskId, TaskStatus> statuses = new TreeMap<>();
     int running;
     Instant startedAt;
     Instant finishedAt;
 
-    GroupLine(String name, int total) {
+    GroupLine(String name) {
       this.name = name;
-      this.total = total;
     }
 
-    int ended() {
-      return succeeded + failed;
+    Totals totals() {
+      return Totals.count(statuses.values());
     }
 
     Duration elapsed(Instant now) {
@@ -248,17 +243,19 @@ final class ConsoleView implements RunListener, AutoCloseable {
     }
 
     String render(int width, Instant now) {
+      Totals t = totals();
       int bar = 20;
-      int filled = total == 0 ? bar : ended() * bar / total;
+      int filled = t.total() == 0 ? bar : t.ended() * bar / t.total();
       String eta = "";
-      if (ended() > 0 && ended() < total && startedAt != null) {
-        long perTask = elapsed(now).toMillis() / ended();
-        eta = ", ETA " + DurationText.format(Duration.ofMillis(perTask * (total - ended())));
+      if (t.ended() > 0 && t.pending() > 0 && startedAt != null) {
+        long perTask = elapsed(now).toMillis() / t.ended();
+        eta = ", ETA " + DurationText.format(Duration.ofMillis(perTask * t.pending()));
       }
+      String unsuccessful = t.describeUnsuccessful();
       return String.format(
-          "%-" + width + "s [%s%s] %d/%d done, %d running, %s failed%s",
-          name, "#".repeat(filled), "-".repeat(bar - filled), ended(), total, running,
-          failed > 0 ? paint("31", Integer.toString(failed)) : "0", eta);
+          "%-" + width + "s [%s%s] %d/%d done, %d running, %s%s",
+          name, "#".repeat(filled), "-".repeat(bar - filled), t.ended(), t.total(), running,
+          t.unsuccessful() > 0 ? paint("31", unsuccessful) : unsuccessful, eta);
     }
   }
 }

@@ -8,6 +8,8 @@ import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskStatus;
+import dev.berth.core.report.Totals;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.DurationText;
 import dev.berth.runtime.control.RunLock;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,7 +34,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code berth status [WORKDIR]}: where a run stands, read from its journal (safe while it runs):
- * per group counts, per task state, device, attempt, run time, and why a waiting task is not placed.
+ * per group counts and per task status, in the report's words and counted by its rule, with device,
+ * attempt, run time, and why a waiting task is not placed.
  */
 @Command(name = "status", description = "Show where a run stands: per group counts and per task state, device,"
     + " attempt, run time and why a waiting task is not placed. Safe while the run is live.")
@@ -74,17 +78,18 @@ final class StatusCommand implements Callable<Integer> {
     root.put("status", view.replay().run().status().map(Enum::name).orElse(holder.isPresent() ? "RUNNING" : "STOPPED"));
     ArrayNode groups = root.putArray("groups");
     for (GroupReport g : report.groups()) {
-      var t = g.totals();
+      Totals t = g.totals();
       groups.addObject().put("name", g.name()).put("total", t.total()).put("succeeded", t.succeeded())
-          .put("failed", t.failed() + t.timedOut() + t.unreachable()).put("cancelled", t.cancelled())
-          .put("pending", t.pending());
+          .put("failed", t.failed()).put("timedOut", t.timedOut()).put("cancelled", t.cancelled())
+          .put("unreachable", t.unreachable()).put("pending", t.pending()).put("summary", t.describe());
     }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
     jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
     ArrayNode tasks = root.putArray("tasks");
     for (TaskRecord r : view.state().tasks()) {
       ObjectNode n = tasks.addObject();
-      n.put("id", r.spec().id().value()).put("group", r.spec().group()).put("state", r.state().name());
+      n.put("id", r.spec().id().value()).put("group", r.spec().group())
+          .put("status", TaskStatus.of(r.state()).name()).put("state", r.state().name());
       List<Attempt> attempts = r.history().attempts();
       n.put("attempt", attempts.size());
       if (!attempts.isEmpty()) {
@@ -113,20 +118,29 @@ final class StatusCommand implements Callable<Integer> {
         + (root.has("allocation") ? "; allocation " + root.get("allocation").asText() : ""));
     jobs.problem().ifPresent(p -> out.println("  (Slurm states unknown: " + p + ")"));
     for (JsonNode g : groups) {
-      out.printf("  %-16s %d/%d succeeded, %d failed, %d cancelled, %d pending%n", g.get("name").asText(),
-          g.get("succeeded").asInt(), g.get("total").asInt(), g.get("failed").asInt(), g.get("cancelled").asInt(),
-          g.get("pending").asInt());
+      out.printf("  %-16s %s%n", g.get("name").asText(), g.get("summary").asText());
     }
     for (JsonNode t : tasks) {
       String runtime = t.has("runtimeMs") ? DurationText.format(Duration.ofMillis(t.get("runtimeMs").asLong())) : "";
       String where = t.has("slurmJob")
           ? "job " + t.get("slurmJob").asText() + " " + t.path("slurmState").asText("")
           : t.path("device").asText("");
-      out.printf("  %-24s %-11s %-12s #%d %8s %s%n", t.get("id").asText(), t.get("state").asText(),
-          where, t.get("attempt").asInt(), runtime,
-          t.has("waitingFor") ? "waiting: " + t.get("waitingFor").asText() : t.path("reason").asText(""));
+      out.printf("  %-24s %-11s %-12s #%d %8s %s%n", t.get("id").asText(), t.get("status").asText(),
+          where, t.get("attempt").asInt(), runtime, note(t));
     }
     return ExitCodes.OK;
+  }
+
+  /** Why a task waits, why it ended as it did, or, while it is pending, where it is in its life. */
+  private static String note(JsonNode t) {
+    if (t.has("waitingFor")) {
+      return "waiting: " + t.get("waitingFor").asText();
+    }
+    if (t.has("reason")) {
+      return t.get("reason").asText();
+    }
+    boolean pending = t.get("status").asText().equals(TaskStatus.PENDING.name());
+    return pending ? t.get("state").asText().toLowerCase(Locale.ROOT).replace('_', ' ') : "";
   }
 
   private static JsonNode readWaiting(Path dir) {

@@ -21,7 +21,7 @@ final class HtmlTables {
     h.append("<section class=\"group\" id=\"").append(anchor).append("\">")
         .append("<div class=\"group-head\"><h2>").append(html(g.name())).append("</h2>")
         .append("<span class=\"").append(Palette.badge(status)).append("\">").append(status).append("</span>")
-        .append("<span class=\"muted\">").append(html(Summary.totals(g.totals()))).append("</span></div>");
+        .append("<span class=\"muted\">").append(html(g.totals().describe())).append("</span></div>");
     if (!v.succeeded().isEmpty()) {
       success(h, v, results);
     }

@@ -52,7 +52,7 @@ public final class MarkdownReport {
 
   private static String summaryLine(RunReport r) {
     List<String> parts = new ArrayList<>();
-    parts.add(Escape.markdown(Summary.totals(r.totals())));
+    parts.add(Escape.markdown(r.totals().describe()));
     if (r.startedAt() != null) {
       parts.add("started " + Formats.iso(r.startedAt()));
     }

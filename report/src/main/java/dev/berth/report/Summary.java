@@ -5,25 +5,11 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskStatus;
 import dev.berth.core.report.Totals;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /** The short sentences every rendering and notification shares. */
 final class Summary {
 
   private Summary() {}
-
-  /** {@code 7 tasks: 4 succeeded, 2 failed, 1 unreachable}; categories that are zero are left out. */
-  static String totals(Totals t) {
-    List<String> parts = new ArrayList<>();
-    parts.add(t.succeeded() + " succeeded");
-    add(parts, t.failed(), "failed");
-    add(parts, t.timedOut(), "timed out");
-    add(parts, t.cancelled(), "cancelled");
-    add(parts, t.unreachable(), "unreachable");
-    add(parts, t.pending(), "pending");
-    return t.total() + (t.total() == 1 ? " task: " : " tasks: ") + String.join(", ", parts);
-  }
 
   /** {@code 12/12}: succeeded out of all. */
   static String ratio(Totals t) {
@@ -42,11 +28,5 @@ final class Summary {
       return TaskStatus.SUCCEEDED.name();
     }
     return t.pending() > 0 && t.unsuccessful() == 0 ? TaskStatus.PENDING.name() : TaskStatus.FAILED.name();
-  }
-
-  private static void add(List<String> parts, int n, String word) {
-    if (n > 0) {
-      parts.add(n + " " + word);
-    }
   }
 }

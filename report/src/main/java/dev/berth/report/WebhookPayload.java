@@ -85,10 +85,7 @@ public final class WebhookPayload {
     if (t.unsuccessful() == 0) {
       return "";
     }
-    String all = Summary.totals(t);
-    // Only the part after "N succeeded, " names what went wrong.
-    int comma = all.indexOf(", ");
-    return comma < 0 ? "" : " (" + all.substring(comma + 2) + ")";
+    return " (" + t.describeUnsuccessful() + (t.pending() > 0 ? ", " + t.pending() + " pending" : "") + ")";
   }
 
   /** The last non-blank line of an error, where a Python traceback names the exception; cut for a chat line. */

@@ -2,7 +2,11 @@ package dev.berth.core.report;
 
 import dev.berth.core.lifecycle.TaskState;
 
-/** How a task ended, as reports name it. {@code PENDING} only appears for a run that did not finish. */
+/**
+ * A task's status as every view names it (console, {@code berth status}, reports, notifications and
+ * the Java API's results): how it ended, or {@code PENDING} while it has not. {@link #of} is the one
+ * mapping from where a task is in its life.
+ */
 public enum TaskStatus {
   /** Exited successfully. */
   SUCCEEDED,
@@ -17,7 +21,7 @@ public enum TaskStatus {
   /** Not ended yet. */
   PENDING;
 
-  /** The report status of a lifecycle state. */
+  /** The status a user sees for a task in this lifecycle state. */
   public static TaskStatus of(TaskState state) {
     switch (state) {
       case SUCCEEDED:

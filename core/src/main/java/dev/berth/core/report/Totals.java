@@ -1,9 +1,12 @@
 package dev.berth.core.report;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
- * Task counts by how they ended.
+ * Task counts by status: the one counting rule of the console, {@code berth status}, the reports and
+ * the notifications.
  *
  * @param total tasks counted
  * @param succeeded tasks that succeeded
@@ -17,12 +20,17 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
 
   /** Counts the statuses of these tasks. */
   public static Totals of(List<TaskReport> tasks) {
+    return count(tasks.stream().map(TaskReport::status).toList());
+  }
+
+  /** Counts these statuses, one per task. */
+  public static Totals count(Collection<TaskStatus> statuses) {
     int[] n = new int[TaskStatus.values().length];
-    for (TaskReport t : tasks) {
-      n[t.status().ordinal()]++;
+    for (TaskStatus s : statuses) {
+      n[s.ordinal()]++;
     }
     return new Totals(
-        tasks.size(),
+        statuses.size(),
         n[TaskStatus.SUCCEEDED.ordinal()],
         n[TaskStatus.FAILED.ordinal()],
         n[TaskStatus.CANCELLED.ordinal()],
@@ -34,5 +42,39 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
   /** Tasks that ended in any way other than success. */
   public int unsuccessful() {
     return failed + cancelled + timedOut + unreachable;
+  }
+
+  /** Tasks that ended, in any way. */
+  public int ended() {
+    return total - pending;
+  }
+
+  /**
+   * The counts in words, as every view prints them: {@code 7 tasks: 4 succeeded, 2 failed, 1 unreachable}
+   * or {@code 4 tasks: 4 succeeded, 0 failed}; pending tasks are named when there are any.
+   */
+  public String describe() {
+    String pendingPart = pending > 0 ? ", " + pending + " pending" : "";
+    return total + (total == 1 ? " task: " : " tasks: ") + succeeded + " succeeded, " + describeUnsuccessful()
+        + pendingPart;
+  }
+
+  /**
+   * The tasks that ended without success in words, each way that happened: {@code 2 failed, 1 timed out};
+   * {@code 0 failed} when nothing went wrong.
+   */
+  public String describeUnsuccessful() {
+    List<String> parts = new ArrayList<>();
+    add(parts, failed, "failed");
+    add(parts, timedOut, "timed out");
+    add(parts, cancelled, "cancelled");
+    add(parts, unreachable, "unreachable");
+    return parts.isEmpty() ? "0 failed" : String.join(", ", parts);
+  }
+
+  private static void add(List<String> parts, int n, String word) {
+    if (n > 0) {
+      parts.add(n + " " + word);
+    }
   }
 }

@@ -1,0 +1,38 @@
+package dev.berth.core.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.TaskState;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TotalsTest {
+
+  @Test
+  void everyStatusIsCountedOnce() {
+    Totals t = Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.SUCCEEDED, TaskStatus.FAILED,
+        TaskStatus.TIMED_OUT, TaskStatus.CANCELLED, TaskStatus.UNREACHABLE, TaskStatus.PENDING));
+
+    assertThat(t).isEqualTo(new Totals(7, 2, 1, 1, 1, 1, 1));
+    assertThat(t.ended()).isEqualTo(6);
+    assertThat(t.unsuccessful()).isEqualTo(4);
+  }
+
+  @Test
+  void theSentenceNamesFailedAlwaysAndTheOtherWaysWhenTheyHappened() {
+    assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED)).describe()).isEqualTo("1 task: 1 succeeded, 0 failed");
+    assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.TIMED_OUT, TaskStatus.PENDING)).describe())
+        .isEqualTo("3 tasks: 1 succeeded, 1 timed out, 1 pending");
+    assertThat(new Totals(7, 4, 2, 0, 0, 1, 0).describe()).isEqualTo("7 tasks: 4 succeeded, 2 failed, 1 unreachable");
+    assertThat(new Totals(3, 0, 0, 1, 1, 1, 0).describeUnsuccessful()).isEqualTo("1 timed out, 1 cancelled, 1 unreachable");
+  }
+
+  @Test
+  void aTaskThatHasNotEndedIsPendingWhateverItsLifecycleState() {
+    for (TaskState s : TaskState.values()) {
+      assertThat(TaskStatus.of(s) == TaskStatus.PENDING).as(s.name()).isEqualTo(!s.isTerminal());
+    }
+    assertThat(TaskStatus.of(TaskState.SUCCEEDED)).isEqualTo(TaskStatus.SUCCEEDED);
+    assertThat(TaskStatus.of(TaskState.FAILED)).isEqualTo(TaskStatus.FAILED);
+  }
+}
