@@ -92,27 +92,20 @@ final class ConsoleView implements RunListener, AutoCloseable {
     } else if (!task.state().hasProcess()) {
       placements.remove(task.spec().id());
     }
-    if (event instanceof TaskEvent.Launched) {
-      if (g.startedAt == null) {
-        g.startedAt = event.at();
-      }
-      g.running++;
-      return;
-    }
-    if (event instanceof TaskEvent.Ended) {
-      g.running--;
+    TaskStatus status = TaskStatus.of(task.state());
+    g.statuses.put(task.spec().id(), status);
+    if (event instanceof TaskEvent.Launched && g.startedAt == null) {
+      g.startedAt = event.at();
     }
     if (!event.target().isTerminal()) {
       return;
     }
-    TaskStatus status = TaskStatus.of(task.state());
-    g.statuses.put(task.spec().id(), status);
     if (status != TaskStatus.SUCCEEDED) {
       String reason = task.history().finalReason().orElse(status.name());
       message(paint("31", status.name()) + " " + task.spec().id() + " (" + task.spec().group() + "): " + reason);
     }
     Totals totals = g.totals();
-    if (totals.pending() == 0) {
+    if (totals.ended() == totals.total()) {
       g.finishedAt = event.at();
       if (!live) {
         message("group " + g.name + ": " + totals.describe() + " in " + DurationText.format(g.elapsed(event.at())));
@@ -226,7 +219,6 @@ final class ConsoleView implements RunListener, AutoCloseable {
     final String name;
     /** Every task of the group with its status, counted by the report's rule. */
     final Map<TaskId, TaskStatus> statuses = new TreeMap<>();
-    int running;
     Instant startedAt;
     Instant finishedAt;
 
@@ -247,14 +239,14 @@ final class ConsoleView implements RunListener, AutoCloseable {
       int bar = 20;
       int filled = t.total() == 0 ? bar : t.ended() * bar / t.total();
       String eta = "";
-      if (t.ended() > 0 && t.pending() > 0 && startedAt != null) {
+      if (t.ended() > 0 && t.ended() < t.total() && startedAt != null) {
         long perTask = elapsed(now).toMillis() / t.ended();
-        eta = ", ETA " + DurationText.format(Duration.ofMillis(perTask * t.pending()));
+        eta = ", ETA " + DurationText.format(Duration.ofMillis(perTask * (t.total() - t.ended())));
       }
       String unsuccessful = t.describeUnsuccessful();
       return String.format(
           "%-" + width + "s [%s%s] %d/%d done, %d running, %s%s",
-          name, "#".repeat(filled), "-".repeat(bar - filled), t.ended(), t.total(), running,
+          name, "#".repeat(filled), "-".repeat(bar - filled), t.ended(), t.total(), t.running(),
           t.unsuccessful() > 0 ? paint("31", unsuccessful) : unsuccessful, eta);
     }
   }

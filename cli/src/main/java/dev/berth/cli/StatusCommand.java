@@ -81,7 +81,7 @@ final class StatusCommand implements Callable<Integer> {
       Totals t = g.totals();
       groups.addObject().put("name", g.name()).put("total", t.total()).put("succeeded", t.succeeded())
           .put("failed", t.failed()).put("timedOut", t.timedOut()).put("cancelled", t.cancelled())
-          .put("unreachable", t.unreachable()).put("pending", t.pending()).put("summary", t.describe());
+          .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending()).put("summary", t.describe());
     }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
     jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
@@ -131,7 +131,7 @@ final class StatusCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  /** Why a task waits, why it ended as it did, or, while it is pending, where it is in its life. */
+  /** Why a task waits, why it ended as it did, or, while it has not ended, where it is in its life. */
   private static String note(JsonNode t) {
     if (t.has("waitingFor")) {
       return "waiting: " + t.get("waitingFor").asText();
@@ -139,8 +139,10 @@ final class StatusCommand implements Callable<Integer> {
     if (t.has("reason")) {
       return t.get("reason").asText();
     }
-    boolean pending = t.get("status").asText().equals(TaskStatus.PENDING.name());
-    return pending ? t.get("state").asText().toLowerCase(Locale.ROOT).replace('_', ' ') : "";
+    String status = t.get("status").asText();
+    String state = t.get("state").asText();
+    boolean ended = !status.equals(TaskStatus.RUNNING.name()) && !status.equals(TaskStatus.PENDING.name());
+    return ended || state.equals(status) ? "" : state.toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 
   private static JsonNode readWaiting(Path dir) {

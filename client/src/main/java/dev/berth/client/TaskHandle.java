@@ -58,7 +58,7 @@ public final class TaskHandle {
     return state;
   }
 
-  /** The report status: {@code PENDING} until the task ended, then how it ended. */
+  /** The status as {@code berth status} and the reports name it: {@code PENDING}, {@code RUNNING}, then how it ended. */
   public TaskStatus status() {
     return TaskStatus.of(state);
   }

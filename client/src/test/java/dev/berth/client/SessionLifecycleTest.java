@@ -158,7 +158,7 @@ class SessionLifecycleTest {
       TaskHandle h = berth.submit(Tasks.command("wait-for-file", "sh", "-c", "while [ ! -e go ]; do sleep 0.05; done"));
       events.awaitLaunch("wait-for-file");
       assertThat(h.state()).isEqualTo(TaskState.RUNNING);
-      assertThat(h.status()).isEqualTo(TaskStatus.PENDING);
+      assertThat(h.status()).isEqualTo(TaskStatus.RUNNING);
       assertThat(h.attempts()).singleElement().satisfies(a -> assertThat(a.outcome()).isEqualTo("RUNNING"));
       Files.createFile(h.workdir().resolve("go"));
 

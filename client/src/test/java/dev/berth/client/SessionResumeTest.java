@@ -67,7 +67,7 @@ class SessionResumeTest {
       assertThat(quick.result()).containsEntry("v", 1);
       assertThat(quick.toCompletableFuture()).isCompleted();
       assertThat(slow.isDone()).isFalse();
-      assertThat(slow.status()).isEqualTo(TaskStatus.PENDING);
+      assertThat(slow.status()).isEqualTo(TaskStatus.RUNNING);
       assertThat(after.isDone()).isFalse();
       assertThat(berth.submit(ResumableSession.slow(signals))).as("the program submitting again").isSameAs(slow);
 

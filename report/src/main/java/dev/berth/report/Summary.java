@@ -27,6 +27,6 @@ final class Summary {
     if (t.succeeded() == t.total()) {
       return TaskStatus.SUCCEEDED.name();
     }
-    return t.pending() > 0 && t.unsuccessful() == 0 ? TaskStatus.PENDING.name() : TaskStatus.FAILED.name();
+    return t.ended() < t.total() && t.unsuccessful() == 0 ? TaskStatus.PENDING.name() : TaskStatus.FAILED.name();
   }
 }

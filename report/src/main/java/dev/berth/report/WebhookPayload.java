@@ -76,6 +76,7 @@ public final class WebhookPayload {
     totals.put("timed_out", t.timedOut());
     totals.put("cancelled", t.cancelled());
     totals.put("unreachable", t.unreachable());
+    totals.put("running", t.running());
     totals.put("pending", t.pending());
     m.put("totals", totals);
     return m;
@@ -85,7 +86,7 @@ public final class WebhookPayload {
     if (t.unsuccessful() == 0) {
       return "";
     }
-    return " (" + t.describeUnsuccessful() + (t.pending() > 0 ? ", " + t.pending() + " pending" : "") + ")";
+    return " (" + t.describeUnsuccessful() + t.describeUnended() + ")";
   }
 
   /** The last non-blank line of an error, where a Python traceback names the exception; cut for a chat line. */

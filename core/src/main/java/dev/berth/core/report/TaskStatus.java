@@ -4,8 +4,8 @@ import dev.berth.core.lifecycle.TaskState;
 
 /**
  * A task's status as every view names it (console, {@code berth status}, reports, notifications and
- * the Java API's results): how it ended, or {@code PENDING} while it has not. {@link #of} is the one
- * mapping from where a task is in its life.
+ * the Java API's results): how it ended, or while it has not, {@code RUNNING} or {@code PENDING}.
+ * {@link #of} is the one mapping from where a task is in its life.
  */
 public enum TaskStatus {
   /** Exited successfully. */
@@ -18,7 +18,9 @@ public enum TaskStatus {
   TIMED_OUT,
   /** A dependency can no longer be met. */
   UNREACHABLE,
-  /** Not ended yet. */
+  /** An attempt is under way: its process runs, at any stage. */
+  RUNNING,
+  /** Not ended, and no attempt under way: waiting for its turn, its dependencies or resources. */
   PENDING;
 
   /** The status a user sees for a task in this lifecycle state. */
@@ -35,7 +37,7 @@ public enum TaskStatus {
       case UNREACHABLE:
         return UNREACHABLE;
       default:
-        return PENDING;
+        return state.hasProcess() ? RUNNING : PENDING;
     }
   }
 }

@@ -14,9 +14,11 @@ import java.util.List;
  * @param cancelled tasks that were cancelled
  * @param timedOut tasks that timed out
  * @param unreachable tasks whose dependencies could not be met
- * @param pending tasks that have not ended
+ * @param running tasks with an attempt under way
+ * @param pending tasks that have not ended and have no attempt under way
  */
-public record Totals(int total, int succeeded, int failed, int cancelled, int timedOut, int unreachable, int pending) {
+public record Totals(int total, int succeeded, int failed, int cancelled, int timedOut, int unreachable, int running,
+    int pending) {
 
   /** Counts the statuses of these tasks. */
   public static Totals of(List<TaskReport> tasks) {
@@ -36,6 +38,7 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
         n[TaskStatus.CANCELLED.ordinal()],
         n[TaskStatus.TIMED_OUT.ordinal()],
         n[TaskStatus.UNREACHABLE.ordinal()],
+        n[TaskStatus.RUNNING.ordinal()],
         n[TaskStatus.PENDING.ordinal()]);
   }
 
@@ -46,17 +49,21 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
 
   /** Tasks that ended, in any way. */
   public int ended() {
-    return total - pending;
+    return total - running - pending;
   }
 
   /**
    * The counts in words, as every view prints them: {@code 7 tasks: 4 succeeded, 2 failed, 1 unreachable}
-   * or {@code 4 tasks: 4 succeeded, 0 failed}; pending tasks are named when there are any.
+   * or {@code 4 tasks: 4 succeeded, 0 failed}; running and pending tasks are named when there are any.
    */
   public String describe() {
-    String pendingPart = pending > 0 ? ", " + pending + " pending" : "";
     return total + (total == 1 ? " task: " : " tasks: ") + succeeded + " succeeded, " + describeUnsuccessful()
-        + pendingPart;
+        + describeUnended();
+  }
+
+  /** The tasks that have not ended, after a comma: {@code , 2 running, 3 pending}; empty when every task ended. */
+  public String describeUnended() {
+    return (running > 0 ? ", " + running + " running" : "") + (pending > 0 ? ", " + pending + " pending" : "");
   }
 
   /**

@@ -11,9 +11,9 @@ class TotalsTest {
   @Test
   void everyStatusIsCountedOnce() {
     Totals t = Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.SUCCEEDED, TaskStatus.FAILED,
-        TaskStatus.TIMED_OUT, TaskStatus.CANCELLED, TaskStatus.UNREACHABLE, TaskStatus.PENDING));
+        TaskStatus.TIMED_OUT, TaskStatus.CANCELLED, TaskStatus.UNREACHABLE, TaskStatus.RUNNING, TaskStatus.PENDING));
 
-    assertThat(t).isEqualTo(new Totals(7, 2, 1, 1, 1, 1, 1));
+    assertThat(t).isEqualTo(new Totals(8, 2, 1, 1, 1, 1, 1, 1));
     assertThat(t.ended()).isEqualTo(6);
     assertThat(t.unsuccessful()).isEqualTo(4);
   }
@@ -21,17 +21,21 @@ class TotalsTest {
   @Test
   void theSentenceNamesFailedAlwaysAndTheOtherWaysWhenTheyHappened() {
     assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED)).describe()).isEqualTo("1 task: 1 succeeded, 0 failed");
-    assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.TIMED_OUT, TaskStatus.PENDING)).describe())
-        .isEqualTo("3 tasks: 1 succeeded, 1 timed out, 1 pending");
-    assertThat(new Totals(7, 4, 2, 0, 0, 1, 0).describe()).isEqualTo("7 tasks: 4 succeeded, 2 failed, 1 unreachable");
-    assertThat(new Totals(3, 0, 0, 1, 1, 1, 0).describeUnsuccessful()).isEqualTo("1 timed out, 1 cancelled, 1 unreachable");
+    assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.TIMED_OUT, TaskStatus.RUNNING,
+        TaskStatus.PENDING)).describe()).isEqualTo("4 tasks: 1 succeeded, 1 timed out, 1 running, 1 pending");
+    assertThat(new Totals(7, 4, 2, 0, 0, 1, 0, 0).describe()).isEqualTo("7 tasks: 4 succeeded, 2 failed, 1 unreachable");
+    assertThat(new Totals(3, 0, 0, 1, 1, 1, 0, 0).describeUnsuccessful())
+        .isEqualTo("1 timed out, 1 cancelled, 1 unreachable");
   }
 
   @Test
-  void aTaskThatHasNotEndedIsPendingWhateverItsLifecycleState() {
+  void aTaskThatHasNotEndedIsRunningWhileItHasAProcessAndPendingOtherwise() {
     for (TaskState s : TaskState.values()) {
-      assertThat(TaskStatus.of(s) == TaskStatus.PENDING).as(s.name()).isEqualTo(!s.isTerminal());
+      TaskStatus expected = s.isTerminal() ? TaskStatus.of(s) : s.hasProcess() ? TaskStatus.RUNNING : TaskStatus.PENDING;
+      assertThat(TaskStatus.of(s)).as(s.name()).isEqualTo(expected);
     }
+    assertThat(TaskStatus.of(TaskState.READY)).isEqualTo(TaskStatus.PENDING);
+    assertThat(TaskStatus.of(TaskState.TRAINING)).isEqualTo(TaskStatus.RUNNING);
     assertThat(TaskStatus.of(TaskState.SUCCEEDED)).isEqualTo(TaskStatus.SUCCEEDED);
     assertThat(TaskStatus.of(TaskState.FAILED)).isEqualTo(TaskStatus.FAILED);
   }
