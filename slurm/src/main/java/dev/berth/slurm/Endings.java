@@ -66,6 +66,19 @@ final class Endings {
         false, "Slurm job " + job + " is no longer known to squeue or sacct and wrote no exit code: lost");
   }
 
+  /**
+   * The ending of an array element that Slurm no longer lists while it lists the rest of its array: it
+   * was cancelled while pending, which leaves no record of the element (it only leaves the array's
+   * pending range). A job that wrote its exit code ran after all, and ends with that code.
+   */
+  static SlurmEnding droppedWhilePending(SlurmJobId job, OptionalInt fileCode) {
+    if (fileCode.isPresent()) {
+      return forgotten(job, fileCode, false);
+    }
+    return new SlurmEnding(job, SlurmState.CANCELLED, SlurmOutcome.CANCELLED, SlurmEnding.TERMINATED_EXIT, false,
+        "Slurm job " + job + " CANCELLED: cancelled while it was pending (its array lists it no more)");
+  }
+
   /** Whether Slurm's messages for a job report that it was killed for its memory use. */
   static boolean mentionsMemoryKill(String slurmMessages) {
     String s = slurmMessages.toLowerCase(Locale.ROOT);

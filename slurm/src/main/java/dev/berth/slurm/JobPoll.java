@@ -26,6 +26,11 @@ import java.util.function.BiConsumer;
  * squeue for the state (finished jobs stay listed for the cluster's {@code MinJobAge}); sacct for jobs
  * squeue no longer lists; and after {@link SlurmSettings#lostAfter()} without any of them, the job is
  * lost. A failing squeue only costs a round; sacct is optional.
+ *
+ * <p>An array element cancelled while pending leaves no record at all (see {@link SacctRecords}): one
+ * squeue last saw pending and no longer lists, while it lists the rest of the array, ended so at once;
+ * one that neither squeue nor sacct lists, while sacct lists its array, too (a resume after such a
+ * cancel).
  */
 final class JobPoll {
 
@@ -103,19 +108,25 @@ final class JobPoll {
       return false;
     }
     lastError = null;
+    Set<String> listedArrays = new TreeSet<>();
+    rows.keySet().forEach(id -> listedArrays.add(id.queryId()));
     boolean changed = false;
     List<SlurmExecution> missing = new ArrayList<>();
     for (SlurmExecution e : jobs) {
       SqueueOutput.Row row = rows.get(e.jobId());
-      if (row == null) {
-        missing.add(e);
-        continue;
-      }
-      e.missingSince(Optional.empty());
-      changed |= e.observe(row.state());
-      if (row.state().isTerminal()) {
-        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+      if (row == null && e.lastSeenPending() && e.jobId().isArrayElement()
+          && listedArrays.contains(e.jobId().queryId())) {
+        ended.accept(e, Endings.droppedWhilePending(e.jobId(), exitCode(e)));
         changed = true;
+      } else if (row == null) {
+        missing.add(e);
+      } else {
+        e.missingSince(Optional.empty());
+        changed |= e.observe(row.state());
+        if (row.state().isTerminal()) {
+          finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+          changed = true;
+        }
       }
     }
     return resolveMissing(missing, now) || changed;
@@ -128,22 +139,21 @@ final class JobPoll {
     }
     Set<String> ids = new TreeSet<>();
     missing.forEach(e -> ids.add(e.jobId().queryId()));
-    Map<SlurmJobId, SacctOutput.Row> rows = new HashMap<>();
+    SacctRecords records = SacctRecords.of(List.of());
     try {
       CommandRunner.Result result = runner.run(SacctOutput.command(ids), settings.commandTimeout());
       if (result.succeeded()) {
-        for (SacctOutput.Row row : SacctOutput.parse(result.stdout())) {
-          row.jobId().ifPresent(id -> rows.put(id, row));
-        }
+        records = SacctRecords.of(SacctOutput.parse(result.stdout()));
       }
     } catch (IOException | IllegalArgumentException e) {
       // sacct is optional: clusters without accounting still have the exit-code files
     }
     boolean changed = false;
     for (SlurmExecution e : missing) {
-      SacctOutput.Row row = rows.get(e.jobId());
-      if (row != null && row.state().isTerminal()) {
-        finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+      Optional<SacctOutput.Row> row = records.row(e.jobId());
+      if (row.isPresent() && row.get().state().isTerminal()) {
+        SacctOutput.Row r = row.get();
+        finish(e, r.state(), r.reason(), r.exit(), r.dependencyNeverSatisfied());
         changed = true;
         continue;
       }
@@ -151,6 +161,9 @@ final class JobPoll {
       if (code.isPresent()) {
         ended.accept(e, Endings.forgotten(e.jobId(), code,
             code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT && memoryKilled(e)));
+        changed = true;
+      } else if (records.droppedWhilePending(e.jobId())) {
+        ended.accept(e, Endings.droppedWhilePending(e.jobId(), code));
         changed = true;
       } else if (e.missingSince().isEmpty()) {
         e.missingSince(Optional.of(now));

@@ -29,6 +29,8 @@ public final class SlurmExecution implements Execution {
   private final Object owner;
   private volatile boolean cancelRequested;
   private volatile SlurmState state = SlurmState.PENDING;
+  /** Whether a poll has reported the job's state at least once. */
+  private volatile boolean observed;
   private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
   /** When the tracker first found the job unknown to squeue, if it is; written by one poll round at a time. */
   private volatile Optional<Instant> missingSince = Optional.empty();
@@ -142,7 +144,13 @@ public final class SlurmExecution implements Execution {
   boolean observe(SlurmState seen) {
     SlurmState before = state;
     state = seen;
+    observed = true;
     return before != seen;
+  }
+
+  /** Whether the last poll that listed the job saw it pending (not merely the state it starts with). */
+  boolean lastSeenPending() {
+    return observed && state == SlurmState.PENDING;
   }
 
   /** Sets the ending; false when it was already set, so an exit is reported once. */

@@ -76,11 +76,20 @@ public final class SlurmJobs {
     return states;
   }
 
-  /** The states of {@code ids} in the output of {@link SacctOutput#command}; ids it does not list are left out. */
+  /**
+   * The states of {@code ids} in the output of {@link SacctOutput#command}: an element still folded into
+   * its array's base record has that record's state, and one cancelled while pending (no record of its
+   * own while sacct lists its array) is {@code CANCELLED}; ids it does not list are left out.
+   */
   public static SortedMap<String, String> fromSacct(String stdout, Collection<String> ids) {
+    SacctRecords records = SacctRecords.of(SacctOutput.parse(stdout));
     SortedMap<String, String> states = new TreeMap<>();
-    for (SacctOutput.Row row : SacctOutput.parse(stdout)) {
-      row.jobId().filter(id -> ids.contains(id.value())).ifPresent(id -> states.put(id.value(), row.state().name()));
+    for (String id : ids) {
+      SlurmJobId job = SlurmJobId.of(id);
+      records.row(job).ifPresent(row -> states.put(id, row.state().name()));
+      if (records.droppedWhilePending(job)) {
+        states.put(id, SlurmState.CANCELLED.name());
+      }
     }
     return states;
   }

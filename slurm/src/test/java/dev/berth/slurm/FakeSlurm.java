@@ -30,6 +30,8 @@ final class FakeSlurm implements CommandRunner {
     long waitStatus;
     boolean inSqueue = true;
     boolean inSacct = true;
+    /** An array element cancelled while pending: Slurm keeps no record of it, only of its array. */
+    boolean dropped;
 
     Job(String id, String name) {
       this.id = id;
@@ -98,6 +100,12 @@ final class FakeSlurm implements CommandRunner {
     return this;
   }
 
+  /** Cancels a job with scancel, as someone other than Berth would. */
+  synchronized FakeSlurm cancel(SlurmJobId id) {
+    scancel(List.of("scancel", id.value()));
+    return this;
+  }
+
   /** Neither squeue nor sacct knows the job. */
   synchronized FakeSlurm forget(SlurmJobId id) {
     job(id).inSqueue = false;
@@ -157,6 +165,9 @@ final class FakeSlurm implements CommandRunner {
             .append(job.reason).append('|').append(job.waitStatus).append('|').append(job.name).append('\n');
       }
     }
+    for (String array : emptiedArrays(asked)) {
+      out.append(array).append('|').append(array).append("|CANCELLED|None|0|run\n");
+    }
     if (out.length() == 0) {
       return new Result(1, "", "slurm_load_jobs error: Invalid job id specified\n", false);
     }
@@ -173,18 +184,42 @@ final class FakeSlurm implements CommandRunner {
             .append("|00:00:01||256M|").append(job.reason).append('\n');
       }
     }
+    for (String array : emptiedArrays(asked)) {
+      out.append(array).append('|').append(array).append("|CANCELLED by 0|0:0|00:00:00||256M|None\n");
+    }
     return Result.exited(0, out.toString());
   }
 
   private Result scancel(List<String> argv) {
     Job job = jobs.get(argv.get(1));
-    if (job != null && !SlurmState.parse(job.state).isTerminal()) {
+    if (job != null && job.id.contains("_") && job.state.equals("PENDING")) {
+      job.inSqueue = false;
+      job.inSacct = false;
+      job.dropped = true;
+    } else if (job != null && !SlurmState.parse(job.state).isTerminal()) {
       job.state = "CANCELLED";
       job.reason = "None";
       job.waitStatus = 15;
     }
     whenCancelled(SlurmJobId.of(argv.get(1))).complete(null);
     return Result.exited(0, "");
+  }
+
+  /**
+   * The arrays asked about whose every element was cancelled while pending: Slurm then keeps only the
+   * array's base record, CANCELLED, under the array's own id.
+   */
+  private Set<String> emptiedArrays(Set<String> asked) {
+    Set<String> emptied = new TreeSet<>();
+    Set<String> kept = new TreeSet<>();
+    for (Job job : jobs.values()) {
+      String array = SlurmJobId.of(job.id).queryId();
+      if (job.id.contains("_") && asked.contains(array)) {
+        (job.dropped ? emptied : kept).add(array);
+      }
+    }
+    emptied.removeAll(kept);
+    return emptied;
   }
 
   private Job job(SlurmJobId id) {

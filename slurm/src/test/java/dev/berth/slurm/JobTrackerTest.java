@@ -4,6 +4,7 @@ import static dev.berth.slurm.Requests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.os.CommandRunner;
+import dev.berth.spi.LaunchRequest;
 import dev.berth.testkit.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -112,5 +113,22 @@ class JobTrackerTest {
 
     assertThat(squeueAt).containsExactly(200L);
     assertThat(clock.pendingTimers()).isZero();
+  }
+
+  @Test
+  void eachRoundAsksSqueueOnceAndSacctOnceAboutEveryLiveJob() throws Exception {
+    for (String task : List.of("a", "b", "c")) {
+      executor.launch(request(dir, task, 1), new Exits());
+    }
+    List<LaunchRequest> sweep = List.of(Requests.keyed(dir, "m0"), Requests.keyed(dir, "m1"));
+    executor.launchAll(sweep, r -> new Exits());
+    slurm.purgeFromSqueue(SlurmJobId.of("100")).purgeFromSqueue(SlurmJobId.of("103_1"));
+
+    clock.advance(Duration.ofMillis(200));
+
+    assertThat(slurm.calls("squeue")).singleElement()
+        .satisfies(argv -> assertThat(argv).contains("--jobs=100,101,102,103"));
+    assertThat(slurm.calls("sacct")).as("one call for the jobs squeue no longer lists")
+        .singleElement().satisfies(argv -> assertThat(argv).contains("--jobs=100,103"));
   }
 }

@@ -42,6 +42,11 @@ final class Requests {
     return request(dir, task, 1).withReservation(Placement.cpu(memoryBytes, 1000), 0);
   }
 
+  /** Attempt 1 of matrix task {@code task} with 1 GiB and one core reserved, in the array {@code sweep}. */
+  static LaunchRequest keyed(Path dir, String task) {
+    return reserved(dir, task, GIB).withArrayKey("sweep");
+  }
+
   /** The sbatch call's options that start with {@code prefix}. */
   static List<String> options(List<String> argv, String prefix) {
     return argv.stream().filter(a -> a.startsWith(prefix)).toList();
