@@ -29,6 +29,7 @@ final class LocalRun {
   private final boolean progress;
   private UnaryOperator<SchedulerConfig> adjust = UnaryOperator.identity();
   private boolean insideAllocation;
+  private Path specFile;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
@@ -39,6 +40,12 @@ final class LocalRun {
   /** Settings of this session only ({@code --on-exit}), applied to the configuration the journal gave. */
   LocalRun adjust(UnaryOperator<SchedulerConfig> change) {
     this.adjust = change;
+    return this;
+  }
+
+  /** The file the spec was read from: its folder is not a workdir. */
+  LocalRun specFile(Path file) {
+    this.specFile = file;
     return this;
   }
 
@@ -61,6 +68,7 @@ final class LocalRun {
     ConsoleView console = new ConsoleView(out, terminal, color, InstantSource.system());
     SessionOptions options = SessionOptions.builder(layout.runDir())
         .spec(spec)
+        .specFile(specFile)
         .specChange(allow)
         .fresh(fresh)
         .journaled(journaled)
@@ -93,6 +101,7 @@ final class LocalRun {
   private static String hint(SessionException.Reason reason) {
     return switch (reason) {
       case SPEC_UNREADABLE -> "; use --fresh to start over";
+      case JOURNAL_LOST -> " (--fresh moves the folder aside and starts over)";
       case SPEC_CHANGED -> " (use --allow-changed=stored to go on with the spec it started with, --allow-changed=new to"
           + " apply the changes, or --fresh to start over)";
       default -> "";

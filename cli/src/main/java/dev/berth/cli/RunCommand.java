@@ -100,6 +100,7 @@ final class RunCommand implements Callable<Integer> {
     }
     return new LocalRun(out, command.commandLine().getErr(), !noProgress)
         .adjust(onExit.adjust())
+        .specFile(specOptions.spec)
         .execute(spec, layout, allowChanged, fresh, !noJournal);
   }
 }

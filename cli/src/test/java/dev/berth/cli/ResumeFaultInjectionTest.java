@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -59,14 +58,14 @@ class ResumeFaultInjectionTest {
         """.formatted(dir.resolve("out")));
 
     int kills = 0;
-    Process p = start(spec);
-    while (!p.waitFor(700 + random.nextInt(1300), TimeUnit.MILLISECONDS)) {
-      p.destroyForcibly().waitFor();
+    BerthProcess p = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
+    while (!p.process.waitFor(700 + random.nextInt(1300), TimeUnit.MILLISECONDS)) {
+      p.process.destroyForcibly().waitFor();
       kills++;
-      p = start(spec);
+      p = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
     }
-    assertThat(p.exitValue()).as("trial %d: the last resume ends the run (after %d kills): %s", trial, kills,
-        Files.readString(lastLog)).isZero();
+    assertThat(p.process.exitValue()).as("trial %d: the last resume ends the run (after %d kills): %s", trial, kills,
+        p.output()).isZero();
 
     JsonNode report = report(dir);
     assertThat(report.get("status").asText()).as("trial %d", trial).isEqualTo("SUCCEEDED");
@@ -89,16 +88,5 @@ class ResumeFaultInjectionTest {
         assertThat(folder.resolve("result.json")).as("trial %d: %s kept its result", trial, id).exists();
       }
     }
-  }
-
-  private Path lastLog;
-
-  private Process start(Path spec) throws Exception {
-    List<String> argv = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC",
-        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName(),
-        "run", "--no-progress", spec.toString()));
-    lastLog = dir.resolve("berth-" + System.nanoTime() + ".log");
-    return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(lastLog.toFile()).start();
   }
 }

@@ -31,8 +31,10 @@ final class SessionOpening {
           + "; its report is " + e.reportJson() + "). Use BerthOptions.builder().fresh(true) to move it aside and"
           + " start a new session there, or give the session another name or workdir", e);
     } catch (SessionException e) {
-      throw new IllegalStateException(e.getMessage() + (e.reason() == SessionException.Reason.SPEC_UNREADABLE
-          ? "; use BerthOptions.builder().fresh(true) to start over" : ""), e);
+      boolean startOver = e.reason() == SessionException.Reason.SPEC_UNREADABLE
+          || e.reason() == SessionException.Reason.JOURNAL_LOST;
+      throw new IllegalStateException(e.getMessage()
+          + (startOver ? "; use BerthOptions.builder().fresh(true) to start over" : ""), e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the session folder " + options.workdir(), e);
     }

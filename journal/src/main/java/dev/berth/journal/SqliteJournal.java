@@ -5,6 +5,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
@@ -62,6 +64,11 @@ public final class SqliteJournal implements Journal {
    * @throws JournalException when the file exists or cannot be created
    */
   public static SqliteJournal create(Path db, Durability durability) throws JournalException {
+    try {
+      CommitMark.remove(db);
+    } catch (IOException e) {
+      throw new JournalException(db, "cannot remove the commit mark of an earlier journal: " + e.getMessage(), e);
+    }
     return new SqliteJournal(db, Database.create(db, durability));
   }
 
@@ -74,7 +81,8 @@ public final class SqliteJournal implements Journal {
    * Opens an existing journal to resume its run, after checking the whole file.
    *
    * @throws JournalException when the file is missing, not a SQLite database, corrupt or truncated,
-   *     another program's database, or of a newer schema version
+   *     another program's database, of a newer schema version, or when it ends before the last
+   *     event its {@link CommitMark commit mark} says was committed (a write-ahead log cut short or lost)
    */
   public static SqliteJournal open(Path db, Durability durability) throws JournalException {
     Connection c = Database.open(db, false, durability);
@@ -84,7 +92,25 @@ public final class SqliteJournal implements Journal {
       Database.close(c);
       throw e;
     }
-    return new SqliteJournal(db, c);
+    SqliteJournal journal = new SqliteJournal(db, c);
+    OptionalLong committed = CommitMark.read(db);
+    if (committed.isPresent() && committed.getAsLong() > journal.nextSeq - 1) {
+      journal.abandon();
+      throw JournalException.missingCommits(db, "the journal ends at event " + (journal.nextSeq - 1)
+          + " but event " + committed.getAsLong() + " was committed: its write-ahead log (" + db.getFileName()
+          + "-wal) is missing or damaged, and resuming would run finished tasks again; restore the journal's files,"
+          + " or start the run over");
+    }
+    return journal;
+  }
+
+  /**
+   * The files that belong with a journal file: SQLite's write-ahead log and shared memory, and the
+   * {@link CommitMark commit mark}. They move with it, and they show a run was kept there.
+   */
+  public static List<Path> sideFiles(Path db) {
+    return List.of(db.resolveSibling(db.getFileName() + "-wal"), db.resolveSibling(db.getFileName() + "-shm"),
+        CommitMark.of(db));
   }
 
   /** The journal file. */
@@ -180,7 +206,7 @@ public final class SqliteJournal implements Journal {
     return connection;
   }
 
-  /** Drops what is buffered and closes, as if the process died here. For tests of recovery. */
+  /** Drops what is buffered and closes, as if the process died here: for a journal refused on opening, and tests of recovery. */
   void abandon() {
     buffer.clear();
     closed = true;
@@ -194,6 +220,7 @@ public final class SqliteJournal implements Journal {
     if (last != null) {
       all.add(last);
     }
+    long before = nextSeq;
     try {
       nextSeq = writes.commit(all, nextSeq);
       if (!pending.isEmpty()) {
@@ -201,6 +228,9 @@ public final class SqliteJournal implements Journal {
       }
     } catch (SQLException e) {
       throw Database.problem(file, e);
+    }
+    if (nextSeq > before) {
+      CommitMark.write(file, nextSeq - 1);
     }
   }
 

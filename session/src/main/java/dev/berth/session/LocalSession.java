@@ -75,6 +75,7 @@ public final class LocalSession implements AutoCloseable {
   public static LocalSession open(SessionOptions o) throws SessionException, IOException {
     InstantSource clock = o.clock();
     RunLayout folder = new RunLayout(o.workdir());
+    RunFolder.refuseUnsafeWorkdir(o.workdir(), o);
     if (o.spec().isPresent()) {
       RunFolder.refuseUnusable(o.spec().get(), o);
     }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The first steps of opening a run in its folder, before anything of it starts: whether this
@@ -36,10 +37,48 @@ final class RunFolder {
   }
 
   /**
+   * Refuses a workdir that is the root folder, the user's home folder or the folder of the spec's
+   * own file: Berth writes its {@code .berth/} folder, task folders and reports into a workdir, and
+   * {@code --fresh} moves it aside whole.
+   */
+  static void refuseUnsafeWorkdir(Path runDir, SessionOptions o) throws SessionException {
+    Path dir = real(runDir);
+    String why = null;
+    if (dir.getParent() == null) {
+      why = "the root folder";
+    } else if (home(o).map(RunFolder::real).filter(dir::equals).isPresent()) {
+      why = "your home folder";
+    } else if (o.specFile().map(f -> real(f.toAbsolutePath().getParent())).filter(dir::equals).isPresent()) {
+      why = "the folder of the spec file";
+    }
+    if (why != null) {
+      throw new SessionException("the workdir " + runDir + " is " + why + "; a run needs a folder of its own, such as"
+          + " berth-out/<name> (the default when the spec sets no workdir)");
+    }
+  }
+
+  private static Optional<Path> home(SessionOptions o) {
+    String home = o.env().apply("HOME");
+    return Optional.ofNullable(home != null && !home.isBlank() ? home : System.getProperty("user.home")).map(Path::of);
+  }
+
+  /** The folder as the file system knows it (links followed) when it exists, else absolute and normal. */
+  private static Path real(Path p) {
+    Path absolute = p.toAbsolutePath().normalize();
+    try {
+      return absolute.toRealPath();
+    } catch (IOException e) {
+      return absolute;
+    }
+  }
+
+  /**
    * Takes the folder's lock, first moving an earlier run aside when the options ask for a fresh one.
+   * A folder that holds files but never held a run is not moved: it is refused.
    *
    * @return the lock, or null inside an allocation, whose lock the Berth that asked for it holds
-   * @throws SessionException naming the holder when another run holds the folder
+   * @throws SessionException naming the holder when another run holds the folder, or when a fresh
+   *     start would move a folder that is not a run's
    */
   static RunLock lock(Path runDir, SessionOptions o, Instant now) throws SessionException, IOException {
     if (o.insideAllocation()) {
@@ -48,6 +87,7 @@ final class RunFolder {
     long pid = ProcessHandle.current().pid();
     try {
       if (o.fresh()) {
+        refuseForeign(runDir);
         RunLock.setAside(runDir, pid, now)
             .ifPresent(p -> o.say("the previous run in this folder was moved to " + p));
       }
@@ -55,6 +95,19 @@ final class RunFolder {
       return RunLock.acquire(runDir, pid, now);
     } catch (RunLock.LockedException e) {
       throw new SessionException(e.getMessage());
+    }
+  }
+
+  /** A fresh start moves aside only a folder that is empty or holds a run: Berth's {@code .berth/} folder. */
+  private static void refuseForeign(Path runDir) throws SessionException, IOException {
+    if (!Files.isDirectory(runDir) || Files.isDirectory(runDir.resolve(".berth"))) {
+      return;
+    }
+    try (Stream<Path> entries = Files.list(runDir)) {
+      if (entries.findAny().isPresent()) {
+        throw new SessionException(runDir + " holds files but no Berth run (no .berth folder), so a fresh start does"
+            + " not move it aside; choose another workdir");
+      }
     }
   }
 
@@ -77,7 +130,8 @@ final class RunFolder {
       }
       throw e;
     } catch (JournalException e) {
-      throw new SessionException(SessionException.Reason.REFUSED, e.getMessage(), e);
+      throw new SessionException(e.missesCommits() ? SessionException.Reason.JOURNAL_LOST
+          : SessionException.Reason.REFUSED, e.getMessage(), e);
     }
     opened.replay().ifPresent(r -> o.say("resuming " + opened.spec().name() + " (" + r.events().size()
         + " events from " + RunJournal.file(runDir) + ")"));

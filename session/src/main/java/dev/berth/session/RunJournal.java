@@ -51,8 +51,15 @@ final class RunJournal {
   static Opened open(Path runDir, RunSpec given, SpecChange changes, boolean grows, Instant now)
       throws JournalException, SessionException {
     Path file = file(runDir);
-    if (Files.exists(file) && emptyFile(file)) {
-      // the previous scheduler stopped while creating the journal, before the run started
+    boolean empty = Files.exists(file) && emptyFile(file);
+    if (empty || !Files.exists(file)) {
+      if (given == null) {
+        throw new SessionException(runDir + ": no run was started here (" + (empty ? "empty " : "no ") + file + ")");
+      }
+      refuseOverTraces(runDir, file, given, empty);
+    }
+    if (empty) {
+      // an older Berth stopped while creating the journal, before the run started
       try {
         Files.delete(file);
       } catch (IOException e) {
@@ -60,9 +67,6 @@ final class RunJournal {
       }
     }
     if (!Files.exists(file)) {
-      if (given == null) {
-        throw new SessionException(runDir + ": no run was started here (no " + file + ")");
-      }
       return fresh(file, given, now);
     }
     SqliteJournal journal = SqliteJournal.open(file);
@@ -117,6 +121,17 @@ final class RunJournal {
     return migrate(file, given, replay.get(), now);
   }
 
+  /** A journal that is gone while the run's files are there is never replaced by a fresh start over them. */
+  private static void refuseOverTraces(Path runDir, Path file, RunSpec given, boolean empty) throws SessionException {
+    Optional<String> traces = RunTraces.left(runDir, given);
+    if (traces.isPresent()) {
+      throw new SessionException(SessionException.Reason.JOURNAL_LOST, runDir + " holds an earlier run ("
+          + traces.get() + ") but its journal " + file + (empty ? " is empty" : " is missing")
+          + ", so it cannot resume; restore the journal, or start over",
+          null);
+    }
+  }
+
   private static boolean emptyFile(Path file) {
     try {
       return Files.size(file) == 0;
@@ -136,9 +151,9 @@ final class RunJournal {
     Path kept = file.resolveSibling("journal.db.before-" + now.toEpochMilli());
     try {
       Files.move(file, kept);
-      for (String suffix : List.of("-wal", "-shm")) {
-        Path side = file.resolveSibling(file.getFileName() + suffix);
+      for (Path side : SqliteJournal.sideFiles(file)) {
         if (Files.exists(side)) {
+          String suffix = side.getFileName().toString().substring(file.getFileName().toString().length());
           Files.move(side, kept.resolveSibling(kept.getFileName() + suffix));
         }
       }

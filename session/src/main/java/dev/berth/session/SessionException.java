@@ -19,7 +19,12 @@ public class SessionException extends Exception {
     /** The spec differs from the one the run started with, and the options said to refuse that. */
     SPEC_CHANGED,
     /** The run finished already: see {@link RunFinishedException}. */
-    FINISHED
+    FINISHED,
+    /**
+     * The journal is missing, empty or ends before what was committed, while the run's files are
+     * there: only restoring the journal or starting over helps.
+     */
+    JOURNAL_LOST
   }
 
   private final Reason reason;

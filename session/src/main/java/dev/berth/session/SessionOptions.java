@@ -41,6 +41,7 @@ public final class SessionOptions {
 
   private final Path workdir;
   private final RunSpec spec;
+  private final Path specFile;
   private final SpecChange specChange;
   private final boolean journaled;
   private final boolean fresh;
@@ -63,6 +64,7 @@ public final class SessionOptions {
   private SessionOptions(Builder b) {
     this.workdir = b.workdir;
     this.spec = b.spec;
+    this.specFile = b.specFile;
     this.specChange = b.specChange;
     this.journaled = b.journaled;
     this.fresh = b.fresh;
@@ -94,6 +96,10 @@ public final class SessionOptions {
 
   Optional<RunSpec> spec() {
     return Optional.ofNullable(spec);
+  }
+
+  Optional<Path> specFile() {
+    return Optional.ofNullable(specFile);
   }
 
   SpecChange specChange() {
@@ -176,6 +182,7 @@ public final class SessionOptions {
   public static final class Builder {
     private final Path workdir;
     private RunSpec spec;
+    private Path specFile;
     private SpecChange specChange = SpecChange.REFUSE;
     private boolean journaled = true;
     private boolean fresh;
@@ -202,6 +209,12 @@ public final class SessionOptions {
     /** The spec to run; without one (the default) the run in the folder resumes with the spec it started with. */
     public Builder spec(RunSpec spec) {
       this.spec = spec;
+      return this;
+    }
+
+    /** The file the spec was read from, whose folder is refused as the workdir. Default none. */
+    public Builder specFile(Path file) {
+      this.specFile = file;
       return this;
     }
 

@@ -11,6 +11,7 @@ public final class JournalException extends Exception {
   private static final long serialVersionUID = 1L;
 
   private final transient Path file;
+  private final boolean missesCommits;
 
   /** The problem with {@code file}. */
   public JournalException(Path file, String problem) {
@@ -19,8 +20,27 @@ public final class JournalException extends Exception {
 
   /** The problem with {@code file}, caused by {@code cause}. */
   public JournalException(Path file, String problem, Throwable cause) {
+    this(file, problem, cause, false);
+  }
+
+  private JournalException(Path file, String problem, Throwable cause, boolean missesCommits) {
     super(oneLine(file + ": " + problem), cause);
     this.file = file;
+    this.missesCommits = missesCommits;
+  }
+
+  /**
+   * A journal that reads as intact but ends before what was committed to it (a write-ahead log cut
+   * short or lost): resuming from it would do finished work again, so only restoring its files or
+   * starting over helps.
+   */
+  public static JournalException missingCommits(Path file, String problem) {
+    return new JournalException(file, problem, null, true);
+  }
+
+  /** Whether the journal ends before what was committed to it; see {@link #missingCommits}. */
+  public boolean missesCommits() {
+    return missesCommits;
   }
 
   /** The journal file. */

@@ -1,0 +1,49 @@
+package dev.berth.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code berth} command in a JVM of its own, for tests that kill or signal it: its output
+ * goes to a log file in the test's folder.
+ */
+final class BerthProcess {
+
+  final Process process;
+  final Path log;
+
+  private BerthProcess(Process process, Path log) {
+    this.process = process;
+    this.log = log;
+  }
+
+  /** Starts {@code berth ARGS...}, logging into a new file in {@code dir}. */
+  static BerthProcess start(Path dir, String... args) throws IOException {
+    List<String> argv = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC",
+        "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    argv.addAll(List.of(args));
+    Path log = dir.resolve("berth-" + System.nanoTime() + ".log");
+    return new BerthProcess(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start(),
+        log);
+  }
+
+  /** Sends a signal by name ({@code INT}, {@code TERM}, {@code HUP}, {@code KILL}). */
+  void signal(String name) throws IOException, InterruptedException {
+    new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+  }
+
+  /** Waits up to {@code seconds} for the command to end; its exit code, or -1 when it has not ended. */
+  int await(long seconds) throws InterruptedException {
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
+  /** What it printed so far. */
+  String output() throws IOException {
+    return Files.readString(log);
+  }
+}
