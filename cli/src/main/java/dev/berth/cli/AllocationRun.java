@@ -3,7 +3,6 @@ package dev.berth.cli;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
@@ -12,7 +11,9 @@ import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
+import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmExecutor;
+import dev.berth.slurm.SlurmKeys;
 import dev.berth.slurm.SlurmResources;
 import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Execution;
@@ -53,7 +54,7 @@ final class AllocationRun {
 
   /** Runs {@code spec}, whose journal is already in {@code layout}'s folder, through allocations. */
   int run(RunSpec spec, RunLayout layout) throws InterruptedException {
-    SlurmConfig slurm = spec.config().slurm();
+    SlurmConfig slurm = SlurmKeys.TABLE.of(spec);
     List<String> extra = new ArrayList<>();
     if (!slurm.gres().isEmpty()) {
       extra.add("--gres=" + slurm.gres());
@@ -108,7 +109,7 @@ final class AllocationRun {
     List<String> argv = List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC", "-cp",
         System.getProperty("java.class.path"), MAIN, "resume", "--no-progress", "--inside-allocation",
         layout.runDir().toString());
-    SlurmConfig slurm = spec.config().slurm();
+    SlurmConfig slurm = SlurmKeys.TABLE.of(spec);
     Placement whole = new Placement(Placement.CLUSTER, slurm.memoryBytes(), Math.max(1, slurm.cpus()) * 1000L, 0);
     return new LaunchRequest(TaskId.of("allocation-" + n), 1, argv, new TreeMap<>(), dir, dir.resolve("berth.log"),
         dir.resolve("berth.log")).withReservation(whole, 0);
@@ -131,7 +132,7 @@ final class AllocationRun {
   private int await(CompletableFuture<Integer> exit, Execution job, RunSpec spec, RunLayout layout)
       throws InterruptedException {
     Thread hook = new Thread(() -> {
-      if (OnExit.leaveJobs(spec.config().slurm().onExit(), out)) {
+      if (OnExit.leaveJobs(SlurmKeys.TABLE.of(spec).onExit(), out)) {
         out.println("berth: the allocation is left running; berth resume " + layout.runDir() + " finds it again");
         return;
       }

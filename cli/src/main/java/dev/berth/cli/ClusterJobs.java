@@ -9,6 +9,7 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.TaskRunners;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmJobs;
+import dev.berth.slurm.SlurmKeys;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ final class ClusterJobs {
     RunSpec spec = state.spec();
     Map<TaskRecord, String> jobs = new LinkedHashMap<>();
     Optional<String> allocation = Optional.empty();
-    if (spec.config().onCluster() && spec.config().slurm().allocationMode()) {
+    if (spec.config().onCluster() && SlurmKeys.TABLE.of(spec).allocationMode()) {
       allocation = SlurmExecutor.recordedJobId(
           AllocationRun.allocationDir(runDir, AllocationRun.lastAllocation(runDir)), 1);
     } else if (spec.config().onCluster()) {

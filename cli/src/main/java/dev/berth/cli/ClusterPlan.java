@@ -1,11 +1,13 @@
 package dev.berth.cli;
 
+import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.SlurmConfig;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import dev.berth.slurm.SbatchCommand;
+import dev.berth.slurm.SlurmConfig;
+import dev.berth.slurm.SlurmKeys;
 import dev.berth.slurm.SlurmResources;
 import dev.berth.slurm.SlurmSettings;
 import java.util.ArrayList;
@@ -15,17 +17,19 @@ import java.util.List;
 final class ClusterPlan {
 
   private final SchedulerConfig config;
+  private final SlurmConfig slurm;
   private final SlurmSettings settings;
 
-  /** The plan of a run with this configuration. */
-  ClusterPlan(SchedulerConfig config) {
-    this.config = config;
-    this.settings = SlurmSettings.from(config.slurm(), config.maxProcess());
+  /** The plan of {@code run} on the cluster. */
+  ClusterPlan(RunSpec run) {
+    this.config = run.config();
+    this.slurm = SlurmKeys.TABLE.of(run);
+    this.settings = SlurmSettings.from(run);
   }
 
   /** One line: the mode and the cluster-wide sbatch settings. */
   String describe() {
-    SlurmConfig s = config.slurm();
+    SlurmConfig s = slurm;
     List<String> parts = new ArrayList<>();
     if (s.allocationMode()) {
       parts.add("allocations of " + (s.gres().isEmpty() ? "no GRES" : s.gres()) + ", "

@@ -1,15 +1,13 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.settings.Setting;
+import dev.berth.session.AdapterTables;
 import dev.berth.spec.ConfigKeys;
 import dev.berth.spec.SpecException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -50,17 +48,8 @@ final class ConfigCommand implements Callable<Integer> {
     if (mode.defaults) {
       out.println("# Berth configuration: every key with its default. Put the ones you change in ./config.yaml,");
       out.println("# in a spec's config: block, or pass them with --set key=value.");
-      Map<String, List<Setting<?>>> sections = new LinkedHashMap<>();
-      for (Setting<?> k : ConfigKeys.all()) {
-        sections.computeIfAbsent(k.key().split("\\.", 2)[0], s -> new ArrayList<>()).add(k);
-      }
-      sections.forEach((section, keys) -> {
-        out.println(section + ":");
-        for (Setting<?> k : keys) {
-          out.println("  # " + k.docs());
-          out.println("  " + k.key().split("\\.", 2)[1] + ": " + (k.defaultValue().isEmpty() ? "\"\"" : k.defaultValue()));
-        }
-      });
+      out.print(ConfigKeys.of(AdapterTables.ALL).defaultsYaml());
+      out.flush();
       return ExitCodes.OK;
     }
     SpecOptions options = new SpecOptions();
@@ -69,7 +58,7 @@ final class ConfigCommand implements Callable<Integer> {
     options.overrides = overrides;
     try {
       RunSpec spec = options.load();
-      out.print(ConfigKeys.toYaml(spec.config()));
+      out.print(ConfigKeys.of(AdapterTables.ALL).toYaml(spec));
       out.flush();
       return ExitCodes.OK;
     } catch (SpecException e) {

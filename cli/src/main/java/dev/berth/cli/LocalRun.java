@@ -1,7 +1,6 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.report.RunStatus;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.LocalSession;
@@ -10,6 +9,7 @@ import dev.berth.session.RunFinishedException;
 import dev.berth.session.SessionException;
 import dev.berth.session.SessionOptions;
 import dev.berth.session.SpecChange;
+import dev.berth.slurm.JobsOnExit;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -27,7 +27,7 @@ final class LocalRun {
   private final PrintStream out;
   private final PrintWriter err;
   private final boolean progress;
-  private UnaryOperator<SchedulerConfig> adjust = UnaryOperator.identity();
+  private UnaryOperator<RunSpec> adjust = UnaryOperator.identity();
   private boolean insideAllocation;
   private Path specFile;
 
@@ -37,8 +37,8 @@ final class LocalRun {
     this.progress = progress;
   }
 
-  /** Settings of this session only ({@code --on-exit}), applied to the configuration the journal gave. */
-  LocalRun adjust(UnaryOperator<SchedulerConfig> change) {
+  /** Settings of this session only ({@code --on-exit}), applied to the run the journal gave. */
+  LocalRun adjust(UnaryOperator<RunSpec> change) {
     this.adjust = change;
     return this;
   }
@@ -109,7 +109,7 @@ final class LocalRun {
   }
 
   /** Ctrl-C on a cluster: the live view holds still while {@code slurm.on-exit} is carried out, or asked. */
-  private boolean leaveJobs(ConsoleView console, String setting, Path runDir) {
+  private boolean leaveJobs(ConsoleView console, JobsOnExit setting, Path runDir) {
     console.holdStill();
     if (!OnExit.leaveJobs(setting, out)) {
       return false;

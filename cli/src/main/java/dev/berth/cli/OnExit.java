@@ -1,5 +1,6 @@
 package dev.berth.cli;
 
+import dev.berth.slurm.JobsOnExit;
 import java.io.Console;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -24,12 +25,12 @@ final class OnExit {
    * Whether to leave the jobs running: {@code leave} says yes, {@code cancel} no, and {@code ask}
    * asks on the terminal (cancelling when there is none, or no answer within 30 seconds).
    */
-  static boolean leaveJobs(String setting, PrintStream out) {
-    if (setting.equals("leave")) {
+  static boolean leaveJobs(JobsOnExit setting, PrintStream out) {
+    if (setting == JobsOnExit.LEAVE) {
       return true;
     }
     Console console = System.console();
-    if (!setting.equals("ask") || console == null) {
+    if (setting != JobsOnExit.ASK || console == null) {
       return false;
     }
     out.println();

@@ -6,6 +6,7 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
+import dev.berth.slurm.SlurmKeys;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,8 +20,8 @@ final class PlanPrinter {
     SchedulerConfig c = spec.config();
     out.printf("run %s -> %s (gpus: %s%s)%n", spec.name(), runDir, spec.gpus(),
         spec.groupsInParallel() ? ", groups in parallel" : "");
-    boolean jobs = c.onCluster() && !c.slurm().allocationMode();
-    ClusterPlan cluster = c.onCluster() ? new ClusterPlan(c) : null;
+    boolean jobs = c.onCluster() && !SlurmKeys.TABLE.of(spec).allocationMode();
+    ClusterPlan cluster = c.onCluster() ? new ClusterPlan(spec) : null;
     if (cluster != null) {
       out.println(cluster.describe());
     }

@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.session.AdapterTables;
 import dev.berth.spec.SpecException;
 import dev.berth.spec.SpecLoader;
 import java.io.PrintWriter;
@@ -49,6 +50,6 @@ final class SpecOptions {
     if (configFile == null && Files.isRegularFile(Path.of("config.yaml"))) {
       configFile = Path.of("config.yaml");
     }
-    return SpecLoader.load(spec, configFile, overrides);
+    return SpecLoader.load(spec, configFile, overrides, AdapterTables.ALL);
   }
 }

@@ -2,6 +2,7 @@ package dev.berth.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.slurm.JobsOnExit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import org.junit.jupiter.api.Test;
@@ -13,13 +14,13 @@ class OnExitTest {
 
   @Test
   void leaveLeavesTheJobsRunningWithoutAsking() {
-    assertThat(OnExit.leaveJobs("leave", out)).isTrue();
+    assertThat(OnExit.leaveJobs(JobsOnExit.LEAVE, out)).isTrue();
     assertThat(printed.toString()).isEmpty();
   }
 
   @Test
   void cancelCancelsThemWithoutAsking() {
-    assertThat(OnExit.leaveJobs("cancel", out)).isFalse();
+    assertThat(OnExit.leaveJobs(JobsOnExit.CANCEL, out)).isFalse();
     assertThat(printed.toString()).isEmpty();
   }
 
@@ -27,6 +28,6 @@ class OnExitTest {
   void askWithoutATerminalCancelsBecauseNobodyCanAnswer() {
     assertThat(System.console()).as("tests run without a terminal").isNull();
 
-    assertThat(OnExit.leaveJobs("ask", out)).isFalse();
+    assertThat(OnExit.leaveJobs(JobsOnExit.ASK, out)).isFalse();
   }
 }

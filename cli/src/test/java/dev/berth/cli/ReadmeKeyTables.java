@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.core.settings.Setting;
 import dev.berth.core.settings.TaskKey;
 import dev.berth.core.settings.TaskKeys;
+import dev.berth.session.AdapterTables;
 import dev.berth.spec.ConfigKeys;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,7 +52,7 @@ final class ReadmeKeyTables {
   /** The config keys: key, value, default, meaning. */
   static String configKeys() {
     List<List<String>> rows = new ArrayList<>();
-    for (Setting<?> s : ConfigKeys.all()) {
+    for (Setting<?> s : ConfigKeys.of(AdapterTables.ALL).all()) {
       rows.add(List.of(code(s.key()), s.type(), code(s.defaultValue().isEmpty() ? "\"\"" : s.defaultValue()), s.docs()));
     }
     return markdown(List.of("key", "value", "default", "meaning"), rows);

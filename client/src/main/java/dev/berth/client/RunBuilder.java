@@ -5,8 +5,11 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.report.NotifySettings;
 import dev.berth.report.Objective;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +24,6 @@ import java.util.regex.Pattern;
 public final class RunBuilder {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-  private static final List<String> EVENTS = List.of("run-end", "task-failed", "group-end");
 
   private final String name;
   private String workdir;
@@ -29,8 +31,7 @@ public final class RunBuilder {
   private String gpus = DeviceSelection.DEFAULT;
   private boolean groupsInParallel;
   private Objective objective;
-  private String webhook;
-  private List<String> events = List.of();
+  private NotifySettings notify = NotifySettings.NONE;
   private final List<GroupDraft> groups = new ArrayList<>();
 
   RunBuilder(String name) {
@@ -86,16 +87,14 @@ public final class RunBuilder {
    * @throws IllegalArgumentException when the URL is not http(s) or an event is not run-end, task-failed or group-end
    */
   public RunBuilder notify(String webhookUrl, List<String> on) {
-    if (webhookUrl == null || !(webhookUrl.startsWith("http://") || webhookUrl.startsWith("https://"))) {
-      throw new IllegalArgumentException("'" + webhookUrl + "' must be an http:// or https:// URL");
+    Map<String, Object> written = new LinkedHashMap<>();
+    written.put("notify.webhook", webhookUrl);
+    written.put("notify.on", on);
+    try {
+      this.notify = NotifySettings.TABLE.read(written);
+    } catch (InvalidValue e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    for (String e : on) {
-      if (!EVENTS.contains(e)) {
-        throw new IllegalArgumentException("'" + e + "' is not an event; use " + String.join(", ", EVENTS));
-      }
-    }
-    this.webhook = webhookUrl;
-    this.events = List.copyOf(on);
     return this;
   }
 
@@ -113,12 +112,13 @@ public final class RunBuilder {
    */
   public RunSpec build() {
     List<GroupSpec> resolved = GroupDraft.resolve(groups, Map.of(), config, "run", groupsInParallel);
-    return new RunSpec(name, workdir, config, resolved, groupsInParallel, gpus, reporting(objective, webhook, events));
+    RunSpec run = new RunSpec(name, workdir, config, resolved, groupsInParallel, gpus, reporting(objective));
+    return NotifySettings.TABLE.into(run, notify);
   }
 
-  /** The spec's {@code objective} and {@code notify} as the core model has them; null for what is not set. */
-  static Reporting reporting(Objective objective, String webhook, List<String> events) {
+  /** The spec's {@code objective} as the core model has it; null when none is set. */
+  static Reporting reporting(Objective objective) {
     return new Reporting(Optional.ofNullable(objective).map(Objective::key),
-        objective == null || objective.goal() == Objective.Goal.MAX, Optional.ofNullable(webhook), events);
+        objective == null || objective.goal() == Objective.Goal.MAX);
   }
 }

@@ -22,7 +22,7 @@ final class SessionOpening {
    */
   static LocalSession open(BerthOptions options, RunListener registry) {
     RunSpec spec = new RunSpec(options.name(), options.workdir().toString(), options.config(), List.of(), true,
-        options.gpus(), RunBuilder.reporting(options.objective().orElse(null), null, List.of()));
+        options.gpus(), RunBuilder.reporting(options.objective().orElse(null)));
     try {
       return LocalSession.open(options.sessionOptions().spec(spec).listener(registry).build());
     } catch (RunFinishedException e) {

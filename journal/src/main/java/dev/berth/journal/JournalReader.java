@@ -1,6 +1,7 @@
 package dev.berth.journal;
 
 import dev.berth.core.scheduling.RunState;
+import dev.berth.core.settings.SettingsTable;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.nio.file.Path;
@@ -55,7 +56,17 @@ public final class JournalReader implements AutoCloseable {
    * @throws dev.berth.core.lifecycle.IllegalTransitionException when the events break the lifecycle
    */
   public static RunState state(Journal.Replay replay) {
-    RunState state = new RunState(SpecCodec.decode(replay.run().specJson()));
+    return state(replay, List.of());
+  }
+
+  /**
+   * The run's state, its spec read with the tables of every adapter whose settings it may carry.
+   *
+   * @throws IllegalArgumentException when the stored spec cannot be decoded
+   * @throws dev.berth.core.lifecycle.IllegalTransitionException when the events break the lifecycle
+   */
+  public static RunState state(Journal.Replay replay, List<SettingsTable<?, ?>> adapters) {
+    RunState state = new RunState(SpecCodec.decode(replay.run().specJson(), adapters));
     replay.applyTo(state);
     return state;
   }

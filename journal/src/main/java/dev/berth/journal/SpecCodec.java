@@ -6,18 +6,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.SchedulerKeys;
+import dev.berth.core.settings.SettingsTable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@link RunSpec} to and from canonical JSON, so that a resumed run can be rebuilt from its journal
- * alone. Every field of every record of the model round-trips exactly, except the SMTP password,
- * which is never written (see {@link ConfigCodec}); equal specs give equal text
- * (keys sorted, no whitespace), so the text's SHA-256 identifies a spec. Keys follow the spec file:
+ * alone. Every field of every record of the model round-trips exactly, and so do the adapters'
+ * settings the run carries, through the tables of the adapters given (see {@link SettingsCodec}),
+ * except secrets, which are never written; equal specs give equal text (keys sorted, no
+ * whitespace), so the text's SHA-256 identifies a spec. Keys follow the spec file:
  *
  * <pre>
- * {"config":{"remain-limit":{...},"scheduler":{"max-process":20,...},"utilization-limit":{...}},
+ * {"config":{"remain-limit":{...},"scheduler":{"max-process":20,...},"smtp":{...},"utilization-limit":{...}},
  *  "gpus":"auto","groups":[{"name":"train","tasks":[{"id":"train-0.1-1","memory":1073741824,...}]}],
  *  "groups-in-parallel":false,"name":"quickstart","notify":{"on":[],"webhook":null},
  *  "objective":{"goal":"max","key":null},"workdir":"berth-out/quickstart"}
@@ -27,18 +31,36 @@ public final class SpecCodec {
 
   private SpecCodec() {}
 
-  /** The spec's canonical JSON text. */
+  /** The spec's canonical JSON text, for a run with no adapter settings. */
   public static String encode(RunSpec spec) {
-    return CanonicalJson.write(toJson(spec));
+    return encode(spec, List.of());
   }
 
   /**
-   * The spec written by {@link #encode}, validated by the model's own constructors.
+   * The spec's canonical JSON text.
+   *
+   * @param adapters the tables of every adapter whose settings a run may carry; each is written,
+   *     at its defaults when the run carries none
+   * @throws IllegalArgumentException when the run carries settings none of {@code adapters} reads
+   */
+  public static String encode(RunSpec spec, List<SettingsTable<?, ?>> adapters) {
+    return CanonicalJson.write(toJson(spec, adapters));
+  }
+
+  /** The spec written by {@link #encode(RunSpec)}. */
+  public static RunSpec decode(String json) {
+    return decode(json, List.of());
+  }
+
+  /**
+   * The spec written by {@link #encode(RunSpec, List)}, validated by the model's own constructors
+   * and the adapters' tables.
    *
    * @throws IllegalArgumentException naming the field when the text is not such a spec
    */
-  public static RunSpec decode(String json) {
-    Fields f = Fields.of(CanonicalJson.parse(json), "");
+  public static RunSpec decode(String json, List<SettingsTable<?, ?>> adapters) {
+    JsonNode root = CanonicalJson.parse(json);
+    Fields f = Fields.of(root, "");
     List<GroupSpec> groups = new ArrayList<>();
     List<JsonNode> groupValues = f.array("groups");
     for (int g = 0; g < groupValues.size(); g++) {
@@ -52,42 +74,62 @@ public final class SpecCodec {
       group.done();
       groups.add(new GroupSpec(name, tasks));
     }
-    RunSpec spec = new RunSpec(
-        f.string("name"), f.string("workdir"), ConfigCodec.fromJson(f.object("config")), groups,
-        f.bool("groups-in-parallel"), f.string("gpus"), reporting(f.object("objective"), f.object("notify")));
+    SettingsCodec settings = SettingsCodec.from(f.get("config"), root);
+    SchedulerConfig config = settings.read(SchedulerKeys.TABLE);
+    RunSpec spec = new RunSpec(f.string("name"), f.string("workdir"), config, groups, f.bool("groups-in-parallel"),
+        f.string("gpus"), reporting(f.object("objective")));
+    List<String> topLevel = new ArrayList<>();
+    for (SettingsTable<?, ?> table : adapters) {
+      spec = readInto(spec, table, settings);
+      if (table.topLevel()) {
+        f.ifGiven(table.name(), f::get); // read by the settings codec; absent when written without it
+        topLevel.add(table.name());
+      }
+    }
+    settings.done(topLevel);
     f.done();
     return spec;
   }
 
-  private static Reporting reporting(Fields objective, Fields notify) {
+  private static <R> RunSpec readInto(RunSpec spec, SettingsTable<R, ?> table, SettingsCodec settings) {
+    return table.into(spec, settings.read(table));
+  }
+
+  private static Reporting reporting(Fields objective) {
     String goal = objective.string("goal");
     if (!goal.equals("max") && !goal.equals("min")) {
       throw objective.wrong("goal", "max or min");
     }
-    Reporting r = new Reporting(
-        objective.optional("key", objective::string), goal.equals("max"), notify.optional("webhook", notify::string),
-        notify.strings("on"));
+    Reporting r = new Reporting(objective.optional("key", objective::string), goal.equals("max"));
     objective.done();
-    notify.done();
     return r;
   }
 
-  static ObjectNode toJson(RunSpec spec) {
+  static ObjectNode toJson(RunSpec spec, List<SettingsTable<?, ?>> adapters) {
+    for (String carried : spec.adapters().all().keySet()) {
+      if (adapters.stream().noneMatch(t -> t.name().equals(carried))) {
+        throw new IllegalArgumentException("the run carries " + carried + " settings, which no table given reads");
+      }
+    }
     ObjectNode f = CanonicalJson.object();
     f.put("name", spec.name());
     f.put("workdir", spec.workdir());
     f.put("gpus", spec.gpus());
     f.put("groups-in-parallel", spec.groupsInParallel());
-    f.set("config", ConfigCodec.toJson(spec.config()));
+    SettingsCodec settings = SettingsCodec.into(f.putObject("config"), f);
+    settings.write(SchedulerKeys.TABLE, spec.config());
+    adapters.forEach(table -> write(settings, table, spec));
     Reporting r = spec.reporting();
     f.putObject("objective").put("key", r.objectiveKey().orElse(null)).put("goal", r.maximize() ? "max" : "min");
-    f.putObject("notify").put("webhook", r.webhookUrl().orElse(null))
-        .set("on", CanonicalJson.strings(r.webhookEvents()));
     ArrayNode groups = f.putArray("groups");
     for (GroupSpec g : spec.groups()) {
       ArrayNode tasks = groups.addObject().put("name", g.name()).putArray("tasks");
       g.tasks().forEach(t -> tasks.add(TaskCodec.toJson(t)));
     }
     return f;
+  }
+
+  private static <R> void write(SettingsCodec settings, SettingsTable<R, ?> table, RunSpec spec) {
+    settings.write(table, table.of(spec));
   }
 }

@@ -2,6 +2,7 @@ package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.settings.SettingsTable;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.time.Duration;
@@ -45,11 +46,20 @@ public final class SpecDiff {
 
   private SpecDiff() {}
 
-  /** The differences, in a stable order: run fields, config, groups, then tasks; empty when the specs are equal. */
+  /** {@link #between(RunSpec, RunSpec, List)} of runs with no adapter settings. */
   public static List<String> between(RunSpec stored, RunSpec now) {
+    return between(stored, now, List.of());
+  }
+
+  /**
+   * The differences, in a stable order: run fields, config, groups, then tasks; empty when the specs are equal.
+   *
+   * @param adapters the tables of every adapter whose settings the runs may carry
+   */
+  public static List<String> between(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
     SpecDiff diff = new SpecDiff();
-    JsonNode a = SpecCodec.toJson(stored);
-    JsonNode b = SpecCodec.toJson(now);
+    JsonNode a = SpecCodec.toJson(stored, adapters);
+    JsonNode b = SpecCodec.toJson(now, adapters);
     for (String key : List.of("name", "workdir", "gpus", "groups-in-parallel", "config", "objective", "notify")) {
       diff.value(key, key, a.get(key), b.get(key));
     }
@@ -122,7 +132,10 @@ public final class SpecDiff {
   }
 
   private static boolean same(JsonNode a, JsonNode b) {
-    return a != null && b != null && CanonicalJson.write(a).equals(CanonicalJson.write(b));
+    if (a == null || b == null) {
+      return a == b;
+    }
+    return CanonicalJson.write(a).equals(CanonicalJson.write(b));
   }
 
   private static String show(String keys, JsonNode v) {

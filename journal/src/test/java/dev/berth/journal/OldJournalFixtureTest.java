@@ -83,14 +83,14 @@ class OldJournalFixtureTest {
           "ended", 13L, "launched", 14L, "released", 12L, "reported", 1L, "settled", 1L, "staged", 4L, "trained", 2L)));
       assertThat(replay.results()).isEmpty();
       assertThat(replay.items()).isEmpty();
-      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expectedUnfinished());
+      assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expectedUnfinished());
     }
   }
 
   @Test
   void theTwoStageTasksTrainsOnASimulatedGpuAndItsOutOfMemoryReportAreRead() throws Exception {
     try (JournalReader reader = JournalReader.open(copy("unfinished.db"))) {
-      RunState state = JournalReader.state(reader.read().orElseThrow());
+      RunState state = JournalReader.state(reader.read().orElseThrow(), RandomSpecs.ADAPTERS);
       List<TaskEvent> fit = state.task(TaskId.of("fit")).history().events();
 
       assertThat(fit).filteredOn(TaskEvent.Trained.class::isInstance).extracting(e -> ((TaskEvent.Trained) e).placement())
@@ -119,7 +119,7 @@ class OldJournalFixtureTest {
       assertThat(replay.events()).hasSize(50);
       Map<String, String> expected = expectedUnfinished();
       expected.put("still-running", TaskState.CANCELLED + " 2");
-      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expected);
+      assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expected);
       assertThat(reader.eventsAfter(47)).extracting(e -> e.event().getClass().getSimpleName())
           .containsExactly("Ended", "Launched", "Ended");
       assertThat(((TaskEvent.Ended) replay.events().get(47).event()).outcome()).isEqualTo(Outcome.INTERRUPTED);
@@ -133,7 +133,7 @@ class OldJournalFixtureTest {
       String spec = sql(db, "SELECT spec_json FROM run").get(0);
       List<String> events = sql(db, "SELECT json FROM event ORDER BY seq");
 
-      assertThat(SpecCodec.encode(SpecCodec.decode(spec))).as(name).isEqualTo(spec);
+      assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name).isEqualTo(spec);
       assertThat(Journal.RunInfo.sha256(spec)).isEqualTo(SPEC_SHA256);
       for (String event : events) {
         assertThat(EventCodec.encode(EventCodec.decode(event))).isEqualTo(withTodaysStateNames(event));
@@ -143,13 +143,13 @@ class OldJournalFixtureTest {
 
   @Test
   void theSpecFileGivenAgainUnchangedIsSeenAsUnchanged() throws Exception {
-    RunSpec now = SpecLoader.load(FIXTURES.resolve("fixture.yaml"), null, null);
+    RunSpec now = SpecLoader.load(FIXTURES.resolve("fixture.yaml"), null, null, RandomSpecs.ADAPTERS);
     try (JournalReader reader = JournalReader.open(copy("unfinished.db"))) {
-      RunSpec stored = SpecCodec.decode(reader.read().orElseThrow().run().specJson());
+      RunSpec stored = SpecCodec.decode(reader.read().orElseThrow().run().specJson(), RandomSpecs.ADAPTERS);
 
-      assertThat(SpecDiff.between(stored, now)).isEmpty();
+      assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS)).isEmpty();
       assertThat(stored).isEqualTo(now);
-      assertThat(SpecCodec.encode(now)).isEqualTo(reader.read().orElseThrow().run().specJson());
+      assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS)).isEqualTo(reader.read().orElseThrow().run().specJson());
     }
   }
 
@@ -172,7 +172,7 @@ class OldJournalFixtureTest {
       assertThat(replay.run().status()).contains(RunStatus.FAILED);
       Map<String, String> expected = expectedUnfinished();
       expected.put("still-running", TaskState.SUCCEEDED + " 2");
-      assertThat(states(JournalReader.state(replay))).containsExactlyEntriesOf(expected);
+      assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expected);
     }
   }
 

@@ -10,10 +10,18 @@ import dev.berth.core.model.Reporting;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.SlurmConfig;
-import dev.berth.core.model.SmtpConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.SettingsTable;
+import dev.berth.report.MailSend;
+import dev.berth.report.NotifySettings;
+import dev.berth.report.SmtpKeys;
+import dev.berth.report.SmtpSettings;
+import dev.berth.report.WebhookEvent;
+import dev.berth.slurm.JobsOnExit;
+import dev.berth.slurm.SlurmConfig;
+import dev.berth.slurm.SlurmKeys;
+import dev.berth.slurm.SlurmMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +33,9 @@ import java.util.TreeMap;
 
 /** Random valid specs that set every field of the model, for round-trip tests. */
 final class RandomSpecs {
+
+  /** The adapters' tables, as the session gives them to the journal. */
+  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
 
   private static final String NAME_CHARS = "abcXYZ019._-";
   private static final String ID_CHARS = "abcXYZ019._+=@,-";
@@ -52,16 +63,16 @@ final class RandomSpecs {
       tasks.forEach(t -> earlier.add(t.id()));
       groups.add(new GroupSpec(group, tasks));
     }
-    return new RunSpec("r" + name(0), any(), config(), groups, parallel, random.nextBoolean() ? "auto" : "sim:2x80GiB",
-        reporting());
+    RunSpec run = new RunSpec("r" + name(0), any(), config(), groups, parallel,
+        random.nextBoolean() ? "auto" : "sim:2x80GiB", reporting());
+    run = SmtpKeys.TABLE.into(run, smtp());
+    run = NotifySettings.TABLE.into(run, notifySettings());
+    return SlurmKeys.TABLE.into(run, slurm());
   }
 
   /** The spec as the journal stores it: without the SMTP password. */
   static RunSpec withoutPassword(RunSpec spec) {
-    SchedulerConfig c = spec.config();
-    SchedulerConfig blank = c.toBuilder().smtp(c.smtp().with("password", "")).build();
-    return new RunSpec(spec.name(), spec.workdir(), blank, spec.groups(), spec.groupsInParallel(), spec.gpus(),
-        spec.reporting());
+    return SmtpKeys.TABLE.into(spec, SmtpKeys.TABLE.of(spec).toBuilder().password("").build());
   }
 
   private TaskSpec task(TaskId id, String group, List<TaskId> earlier) {
@@ -133,23 +144,35 @@ final class RandomSpecs {
         .availableInterval(duration())
         .seed(random.nextLong())
         .oomGrowth(1 + random.nextDouble() * 99)
-        .smtp(new SmtpConfig(random.nextBoolean(), any(), random.nextInt(65536), any(), any(), any(),
-            List.of(any(), any()), random.nextBoolean(), random.nextBoolean(), duration(), random.nextInt(50),
-            List.of("group", "run", "both").get(random.nextInt(3))))
         .executor(random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
-        .slurm(new SlurmConfig(random.nextBoolean() ? "jobs" : "allocation", "p" + random.nextInt(9),
-            random.nextBoolean() ? "" : "acct", "", duration(), List.of("--constraint=c" + random.nextInt(9)),
-            random.nextBoolean() ? "" : "/shared/" + random.nextInt(9), "none", random.nextBoolean(), random.nextInt(5000),
-            random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8)), random.nextInt(64), size(),
-            1 + random.nextInt(9), List.of("ask", "cancel", "leave").get(random.nextInt(3)),
-            duration().plusNanos(1)))
+        .maxJobs(random.nextInt(5000))
         .build();
   }
 
+  private SmtpSettings smtp() {
+    boolean tls = random.nextBoolean();
+    return SmtpSettings.builder().enable(random.nextBoolean()).serverHost("mail" + name(0)).serverPort(random.nextInt(65536))
+        .user(any()).password(any()).receivers(List.of(name(0) + "@x", name(0) + "@y")).tls(tls)
+        .starttls(!tls && random.nextBoolean()).minInterval(duration()).maxNumbers(random.nextInt(50))
+        .send(MailSend.values()[random.nextInt(3)]).build();
+  }
+
+  private SlurmConfig slurm() {
+    return SlurmConfig.builder().mode(SlurmMode.values()[random.nextInt(2)]).partition("p" + random.nextInt(9))
+        .account(random.nextBoolean() ? "" : "acct").time(duration()).extraArgs(List.of("--constraint=c" + random.nextInt(9)))
+        .workdirRoot(random.nextBoolean() ? "" : "/shared/" + random.nextInt(9)).arrays(random.nextBoolean())
+        .gres(random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8))).cpus(random.nextInt(64)).memoryBytes(size())
+        .maxAllocations(1 + random.nextInt(9)).onExit(JobsOnExit.values()[random.nextInt(3)])
+        .pollMax(duration().plusMillis(1)).build();
+  }
+
+  private NotifySettings notifySettings() {
+    return new NotifySettings(random.nextBoolean() ? Optional.of("https://example.org/hook?t=" + name(0)) : Optional.empty(),
+        random.nextBoolean() ? List.of(WebhookEvent.RUN_END, WebhookEvent.TASK_FAILED) : List.of());
+  }
+
   private Reporting reporting() {
-    return new Reporting(random.nextBoolean() ? Optional.of(any()) : Optional.empty(), random.nextBoolean(),
-        random.nextBoolean() ? Optional.of("https://example.org/hook?t=" + name(0)) : Optional.empty(),
-        random.nextBoolean() ? List.of("run-end", "task-failed") : List.of());
+    return new Reporting(random.nextBoolean() ? Optional.of(any()) : Optional.empty(), random.nextBoolean());
   }
 
   private Optional<PlacementPolicyName> policy() {

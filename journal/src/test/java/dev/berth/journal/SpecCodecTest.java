@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.SmtpConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.report.SmtpKeys;
+import dev.berth.report.SmtpSettings;
 import dev.berth.testkit.TaskSpecs;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +20,7 @@ class SpecCodecTest {
   void everyFieldOfARandomSpecSurvivesTheRoundTrip(long seed) {
     RunSpec spec = new RandomSpecs(seed).run();
 
-    RunSpec back = SpecCodec.decode(SpecCodec.encode(spec));
+    RunSpec back = SpecCodec.decode(SpecCodec.encode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS);
 
     assertThat(back).isEqualTo(RandomSpecs.withoutPassword(spec));
   }
@@ -29,23 +29,22 @@ class SpecCodecTest {
   @ValueSource(longs = {21, 22, 23, 24, 25})
   void theTextIsCanonicalEqualSpecsGiveEqualTextAndDecodingChangesNothing(long seed) {
     RunSpec spec = new RandomSpecs(seed).run();
-    String text = SpecCodec.encode(spec);
+    String text = SpecCodec.encode(spec, RandomSpecs.ADAPTERS);
 
-    assertThat(SpecCodec.encode(new RandomSpecs(seed).run())).isEqualTo(text);
-    assertThat(SpecCodec.encode(SpecCodec.decode(text))).isEqualTo(text);
+    assertThat(SpecCodec.encode(new RandomSpecs(seed).run(), RandomSpecs.ADAPTERS)).isEqualTo(text);
+    assertThat(SpecCodec.encode(SpecCodec.decode(text, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).isEqualTo(text);
     assertThat(text).doesNotContain("\n", " :", ": ");
   }
 
   @Test
   void theSmtpPasswordIsNeverWritten() {
-    SmtpConfig smtp = SmtpConfig.DEFAULTS.with("password", "hunter2-secret");
-    RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
-        .config(SchedulerConfig.builder().smtp(smtp).build()).build();
+    SmtpSettings smtp = SmtpSettings.builder().password("hunter2-secret").build();
+    RunSpec spec = SmtpKeys.TABLE.into(TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build(), smtp);
 
-    String text = SpecCodec.encode(spec);
+    String text = SpecCodec.encode(spec, RandomSpecs.ADAPTERS);
 
     assertThat(text).doesNotContain("hunter2-secret").doesNotContain("\"password\"");
-    assertThat(SpecCodec.decode(text).config().smtp().password()).isEmpty();
+    assertThat(SmtpKeys.TABLE.of(SpecCodec.decode(text, RandomSpecs.ADAPTERS)).password()).isEmpty();
   }
 
   @Test

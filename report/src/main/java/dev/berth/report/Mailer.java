@@ -14,6 +14,7 @@ import java.time.InstantSource;
 import java.util.Date;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Function;
 
 /**
  * Sends reports by mail over SMTP: the HTML report as the body, the Markdown report as the plain-text
@@ -25,12 +26,20 @@ public final class Mailer {
   private static final String TIMEOUT_MS = "15000";
 
   private final SmtpSettings settings;
+  /** The login password, or null when mail goes without logging in. */
+  private final String password;
   private final InstantSource clock;
   private final MailPolicy policy;
 
-  /** A mailer whose policy reads the time from {@code clock}. */
-  public Mailer(SmtpSettings settings, InstantSource clock) {
+  /**
+   * A mailer whose policy reads the time from {@code clock}.
+   *
+   * @param env looks up an environment variable, for {@code smtp.password-env}; e.g. {@code System::getenv}
+   * @throws IllegalArgumentException when mail is enabled but its password cannot be found
+   */
+  public Mailer(SmtpSettings settings, Function<String, String> env, InstantSource clock) {
     this.settings = settings;
+    this.password = settings.enable() && settings.login().isPresent() ? settings.password(env) : null;
     this.clock = clock;
     this.policy = MailPolicy.of(settings);
   }
@@ -80,12 +89,12 @@ public final class Mailer {
     if (refusal.isPresent()) {
       return Delivery.skipped(refusal.get());
     }
-    String server = settings.serverHost() + ":" + settings.serverPort();
+    String server = settings.serverHost() + ":" + settings.port();
     try {
       Session session = Session.getInstance(properties());
       MimeMessage message = message(session, subject, html, text);
       try (Transport transport = session.getTransport(protocol())) {
-        transport.connect(settings.serverHost(), settings.serverPort(), settings.user(), settings.password());
+        transport.connect(settings.serverHost(), settings.port(), settings.login().orElse(null), password);
         transport.sendMessage(message, message.getAllRecipients());
       }
       return Delivery.sent("mail '" + subject + "' to " + String.join(", ", settings.receivers()) + " via " + server);
@@ -119,8 +128,7 @@ public final class Mailer {
   }
 
   private String sender() {
-    String user = settings.user();
-    return user != null && user.contains("@") ? user : settings.receivers().get(0);
+    return settings.login().filter(u -> u.contains("@")).orElse(settings.receivers().get(0));
   }
 
   private String protocol() {
@@ -131,8 +139,8 @@ public final class Mailer {
     String p = "mail." + protocol() + ".";
     Properties props = new Properties();
     props.put(p + "host", settings.serverHost());
-    props.put(p + "port", Integer.toString(settings.serverPort()));
-    props.put(p + "auth", Boolean.toString(settings.user() != null));
+    props.put(p + "port", Integer.toString(settings.port()));
+    props.put(p + "auth", Boolean.toString(settings.login().isPresent()));
     props.put(p + "connectiontimeout", TIMEOUT_MS);
     props.put(p + "timeout", TIMEOUT_MS);
     props.put(p + "writetimeout", TIMEOUT_MS);

@@ -23,6 +23,12 @@ public enum WebhookEvent {
     return key;
   }
 
+  /** The spec name, e.g. {@code run-end}. */
+  @Override
+  public String toString() {
+    return key;
+  }
+
   /**
    * The event with this spec name.
    *

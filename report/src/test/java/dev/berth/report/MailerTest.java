@@ -93,8 +93,8 @@ class MailerTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
-    SmtpSettings s = new SmtpSettings(true, "127.0.0.1", closed, "berth", "s3cret", List.of("team@example.org"),
-        false, false, Duration.ofHours(1), 10);
+    SmtpSettings s = SmtpSettings.builder().enable(true).serverHost("127.0.0.1").serverPort(closed).user("berth")
+        .password("s3cret").receivers(List.of("team@example.org")).build();
 
     Delivery d = mailer(s).sendRun(SampleRun.report(), options);
 
@@ -104,18 +104,19 @@ class MailerTest {
 
   @Test
   void nothingIsSentWhenMailIsOff() {
-    Delivery d = new Mailer(SmtpSettings.disabled(), clock).sendRun(SampleRun.report(), options);
+    Delivery d = new Mailer(SmtpSettings.disabled(), name -> null, clock).sendRun(SampleRun.report(), options);
 
     assertThat(d).isEqualTo(Delivery.skipped("mail is off (smtp.enable is false)"));
     assertThat(SMTP.getReceivedMessages()).isEmpty();
   }
 
   private Mailer mailer(SmtpSettings settings) {
-    return new Mailer(settings, clock);
+    return new Mailer(settings, name -> null, clock);
   }
 
   private static SmtpSettings settings(String password, int maxNumbers) {
-    return new SmtpSettings(true, "127.0.0.1", SMTP.getSmtp().getPort(), "berth@example.org", password,
-        List.of("team@example.org"), false, false, Duration.ofHours(1), maxNumbers);
+    return SmtpSettings.builder().enable(true).serverHost("127.0.0.1").serverPort(SMTP.getSmtp().getPort())
+        .user("berth@example.org").password(password).receivers(List.of("team@example.org")).maxNumbers(maxNumbers)
+        .build();
   }
 }

@@ -3,7 +3,9 @@ package dev.berth.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.settings.InvalidValue;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -13,21 +15,29 @@ class SmtpSettingsTest {
 
   private static final Function<String, String> NO_ENV = name -> null;
 
-  @Test
-  void fedflowsKeysAreReadWithTheirDefaults() {
-    SmtpSettings s = SmtpSettings.fromKeys(Map.of("smtp.enable", true, "smtp.server-host", "mail.example",
-        "smtp.user", "me@example.org", "smtp.password", "pw", "smtp.receiver", "you@example.org"), NO_ENV);
-
-    assertThat(s).isEqualTo(new SmtpSettings(true, "mail.example", 25, "me@example.org", "pw",
-        List.of("you@example.org"), false, false, Duration.ofHours(1), 10));
+  private static SmtpSettings read(Map<String, ?> keys) {
+    return SmtpKeys.TABLE.read(keys);
   }
 
   @Test
-  void keysWithoutThePrefixAndTextValuesWork() {
-    SmtpSettings s = SmtpSettings.fromKeys(Map.of("enable", "true", "server-host", "h", "server-port", "2525",
-        "receiver", "a@x, b@y", "min-interval", "10m", "max-numbers", "3", "starttls", "true"), NO_ENV);
+  void fedflowsKeysAreReadWithTheirDefaults() {
+    SmtpSettings s = read(Map.of("smtp.enable", "true", "smtp.server-host", "mail.example",
+        "smtp.user", "me@example.org", "smtp.password", "pw", "smtp.receiver", "you@example.org"));
 
-    assertThat(s.serverPort()).isEqualTo(2525);
+    assertThat(s).isEqualTo(SmtpSettings.builder().enable(true).serverHost("mail.example").user("me@example.org")
+        .password("pw").receivers(List.of("you@example.org")).build());
+    assertThat(s.port()).isEqualTo(25);
+    assertThat(s.minInterval()).isEqualTo(Duration.ofHours(1));
+    assertThat(s.maxNumbers()).isEqualTo(10);
+    assertThat(s.send()).isEqualTo(MailSend.GROUP);
+  }
+
+  @Test
+  void textValuesAndAddressesSeparatedByCommasWork() {
+    SmtpSettings s = read(Map.of("smtp.enable", "true", "smtp.server-host", "h", "smtp.server-port", "2525",
+        "smtp.receiver", "a@x, b@y", "smtp.min-interval", "10m", "smtp.max-numbers", "3", "smtp.starttls", "true"));
+
+    assertThat(s.port()).isEqualTo(2525);
     assertThat(s.receivers()).containsExactly("a@x", "b@y");
     assertThat(s.minInterval()).isEqualTo(Duration.ofMinutes(10));
     assertThat(s.maxNumbers()).isEqualTo(3);
@@ -36,59 +46,63 @@ class SmtpSettingsTest {
 
   @Test
   void thePortDefaultsFollowTheTransportSecurity() {
-    Map<String, Object> base = Map.of("enable", true, "server-host", "h", "receiver", "a@x");
+    Map<String, Object> base = Map.of("smtp.enable", true, "smtp.server-host", "h", "smtp.receiver", "a@x");
 
-    assertThat(SmtpSettings.fromKeys(with(base, "tls", true), NO_ENV).serverPort()).isEqualTo(465);
-    assertThat(SmtpSettings.fromKeys(with(base, "starttls", true), NO_ENV).serverPort()).isEqualTo(587);
+    assertThat(read(with(base, "smtp.tls", true)).port()).isEqualTo(465);
+    assertThat(read(with(base, "smtp.starttls", true)).port()).isEqualTo(587);
   }
 
   @Test
   void thePasswordCanComeFromANamedEnvironmentVariable() {
-    SmtpSettings s = SmtpSettings.fromKeys(Map.of("enable", true, "server-host", "h", "receiver", "a@x",
-        "user", "me", "password-env", "BERTH_SMTP_PASSWORD"), name -> name.equals("BERTH_SMTP_PASSWORD") ? "s3cret" : null);
+    SmtpSettings s = read(Map.of("smtp.enable", true, "smtp.server-host", "h", "smtp.receiver", "a@x",
+        "smtp.user", "me", "smtp.password-env", "BERTH_SMTP_PASSWORD"));
 
-    assertThat(s.password()).isEqualTo("s3cret");
+    assertThat(s.password(name -> name.equals("BERTH_SMTP_PASSWORD") ? "s3cret" : null)).isEqualTo("s3cret");
   }
 
   @Test
-  void anUnsetPasswordVariableIsAnErrorNamingIt() {
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("password-env", "NOPE"), NO_ENV))
+  void anUnsetPasswordVariableOrALoginWithoutPasswordIsAnErrorNamingIt() {
+    assertThatThrownBy(() -> read(Map.of("smtp.password-env", "NOPE")).password(NO_ENV))
         .hasMessage("smtp.password-env names NOPE, which is not set");
+    assertThatThrownBy(() -> read(Map.of("smtp.user", "me")).password(NO_ENV))
+        .hasMessageStartingWith("smtp.user is set but no password");
   }
 
   @Test
-  void thePasswordNeverAppearsInTheTextForm() {
-    SmtpSettings s = SmtpSettings.fromKeys(Map.of("enable", true, "server-host", "h", "receiver", "a@x",
-        "user", "me", "password", "hunter2"), NO_ENV);
+  void thePasswordNeverAppearsInTheTextFormNorInWhatIsStored() {
+    SmtpSettings s = read(Map.of("smtp.enable", true, "smtp.server-host", "h", "smtp.receiver", "a@x",
+        "smtp.user", "me", "smtp.password", "hunter2"));
 
     assertThat(s.toString()).doesNotContain("hunter2").contains("password=****");
+    assertThat(SmtpKeys.TABLE.stored(s)).doesNotContainKey("smtp.password").doesNotContainValue("hunter2");
+    assertThat(SmtpKeys.TABLE.shown(s)).containsEntry("smtp.password", "****");
   }
 
   @Test
   void mistakesAreOneLineErrorsNamingTheKey() {
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("smtp.server", "h"), NO_ENV))
-        .hasMessageStartingWith("smtp.server is not a mail setting; the settings are smtp.enable,");
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("enable", "yes"), NO_ENV))
-        .hasMessage("smtp.enable must be true or false, got 'yes'");
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("enable", true, "receiver", "a@x"), NO_ENV))
-        .hasMessage("smtp.server-host is required when smtp.enable is true");
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("enable", true, "server-host", "h"), NO_ENV))
-        .hasMessage("smtp.receiver is required when smtp.enable is true");
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(
-        Map.of("enable", true, "server-host", "h", "receiver", "a", "tls", true, "starttls", true), NO_ENV))
-        .hasMessageContaining("exclude each other");
-    assertThatThrownBy(() -> SmtpSettings.fromKeys(Map.of("min-interval", "soon"), NO_ENV))
-        .hasMessageStartingWith("smtp.min-interval: 'soon' is not a duration");
+    assertThatThrownBy(() -> read(Map.of("smtp.server", "h"))).isInstanceOfSatisfying(InvalidValue.class,
+        e -> assertThat(e.path()).isEqualTo("smtp.server")).hasMessageContaining("did you mean 'smtp.server-host'?");
+    assertThatThrownBy(() -> read(Map.of("smtp.enable", "maybe")))
+        .isInstanceOfSatisfying(InvalidValue.class, e -> assertThat(e.path()).isEqualTo("smtp.enable"))
+        .hasMessage("must be true or false but was 'maybe'");
+    assertThatThrownBy(() -> read(Map.of("smtp.enable", true, "smtp.receiver", "a@x")))
+        .hasMessage("is required when smtp.enable is true");
+    assertThatThrownBy(() -> read(Map.of("smtp.enable", true, "smtp.server-host", "h")))
+        .isInstanceOfSatisfying(InvalidValue.class, e -> assertThat(e.path()).isEqualTo("smtp.receiver"));
+    assertThatThrownBy(() -> read(Map.of("smtp.enable", true, "smtp.server-host", "h", "smtp.receiver", "a",
+        "smtp.tls", true, "smtp.starttls", true))).hasMessageContaining("exclude each other");
+    assertThatThrownBy(() -> read(Map.of("smtp.min-interval", "soon"))).hasMessageStartingWith("'soon' is not a duration");
   }
 
   @Test
   void mailIsOffUnlessEnabled() {
-    assertThat(SmtpSettings.fromKeys(Map.of(), NO_ENV).enable()).isFalse();
+    assertThat(read(Map.of()).enable()).isFalse();
     assertThat(SmtpSettings.disabled().enable()).isFalse();
+    assertThat(SmtpSettings.disabled()).isEqualTo(SmtpKeys.TABLE.defaults());
   }
 
   private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
-    Map<String, Object> m = new java.util.HashMap<>(base);
+    Map<String, Object> m = new HashMap<>(base);
     m.put(key, value);
     return m;
   }

@@ -41,7 +41,7 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
       if (replay.isEmpty()) {
         throw new SessionException(runDir + ": the run here never started");
       }
-      RunState state = JournalReader.state(replay.get());
+      RunState state = JournalReader.state(replay.get(), AdapterTables.ALL);
       return new JournalView(TaskRunners.layout(state.spec(), new RunLayout(runDir)), replay.get(), state);
     } catch (JournalException e) {
       throw new SessionException(e.getMessage());

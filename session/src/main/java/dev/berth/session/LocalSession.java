@@ -9,6 +9,7 @@ import dev.berth.runtime.control.CancelRequests;
 import dev.berth.runtime.control.RunLock;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunResult;
+import dev.berth.slurm.SlurmKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.InstantSource;
@@ -83,14 +84,14 @@ public final class LocalSession implements AutoCloseable {
     RunJournal.Opened opened = null;
     try {
       opened = RunFolder.journal(folder.runDir(), o, clock.instant());
-      RunSpec given = opened.spec().withConfig(o.adjust().apply(opened.spec().config()));
+      RunSpec given = o.adjust().apply(opened.spec());
       RunFolder.refuseUnusable(given, o);
       boolean resumed = opened.replay().isPresent();
       if (given.config().onCluster() && o.keepOpen()) {
         throw new SessionException("scheduler.executor slurm is for a run given whole (berth run); a session that"
             + " takes tasks as it goes runs them on this machine");
       }
-      if (given.config().onCluster() && given.config().slurm().allocationMode() && !o.insideAllocation()) {
+      if (given.config().onCluster() && SlurmKeys.TABLE.of(given).allocationMode() && !o.insideAllocation()) {
         RunFolder.closeQuietly(opened.journal()); // the Berth inside each allocation opens it
         return new LocalSession(o, given, folder, resumed, lock, null);
       }
@@ -306,7 +307,7 @@ public final class LocalSession implements AutoCloseable {
     if (closed) {
       return;
     }
-    if (spec.config().onCluster() && options.leaveJobs().test(spec.config().slurm().onExit())) {
+    if (spec.config().onCluster() && options.leaveJobs().test(SlurmKeys.TABLE.of(spec).onExit())) {
       return;
     }
     if (options.jvmExit() == SessionOptions.JvmExit.LEAVE_RESUMABLE && parts.abandon()) {

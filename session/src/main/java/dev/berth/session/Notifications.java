@@ -4,7 +4,6 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SmtpConfig;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.RunState;
@@ -12,19 +11,18 @@ import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.report.Delivery;
 import dev.berth.report.HtmlOptions;
 import dev.berth.report.Mailer;
+import dev.berth.report.NotifySettings;
 import dev.berth.report.Objective;
+import dev.berth.report.SmtpKeys;
 import dev.berth.report.SmtpSettings;
 import dev.berth.report.WebhookNotifier;
-import dev.berth.report.WebhookSettings;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -41,7 +39,7 @@ import java.util.function.Function;
 final class Notifications implements RunListener, AutoCloseable {
 
   private final Mailer mailer;
-  private final SmtpConfig smtp;
+  private final SmtpSettings smtp;
   private final WebhookNotifier webhook;
   private final Objective objective;
   private final RunLayout layout;
@@ -58,7 +56,7 @@ final class Notifications implements RunListener, AutoCloseable {
   private RunState state;
   private Instant startedAt;
 
-  private Notifications(Mailer mailer, SmtpConfig smtp, WebhookNotifier webhook, Objective objective, RunLayout layout,
+  private Notifications(Mailer mailer, SmtpSettings smtp, WebhookNotifier webhook, Objective objective, RunLayout layout,
       InstantSource clock, Consumer<String> out) {
     this.mailer = mailer;
     this.smtp = smtp;
@@ -76,36 +74,10 @@ final class Notifications implements RunListener, AutoCloseable {
    */
   static Notifications of(RunSpec spec, RunLayout layout, InstantSource clock, Consumer<String> out,
       Function<String, String> env) {
-    SmtpConfig smtp = spec.config().smtp();
-    Mailer mailer = smtp.enable() ? new Mailer(SmtpSettings.fromKeys(smtpKeys(smtp), env), clock) : null;
-    WebhookNotifier webhook = spec.reporting().webhookUrl()
-        .map(url -> WebhookNotifier.create(WebhookSettings.of(url, spec.reporting().webhookEvents())))
-        .orElse(null);
+    SmtpSettings smtp = SmtpKeys.TABLE.of(spec);
+    Mailer mailer = smtp.enable() ? new Mailer(smtp, env, clock) : null;
+    WebhookNotifier webhook = NotifySettings.TABLE.of(spec).settings().map(WebhookNotifier::create).orElse(null);
     return new Notifications(mailer, smtp, webhook, RunReports.objective(spec), layout, clock, out);
-  }
-
-  private static Map<String, Object> smtpKeys(SmtpConfig c) {
-    Map<String, Object> keys = new LinkedHashMap<>();
-    keys.put("enable", c.enable());
-    keys.put("server-host", c.serverHost());
-    if (c.serverPort() > 0) {
-      keys.put("server-port", c.serverPort());
-    }
-    if (!c.user().isEmpty()) {
-      keys.put("user", c.user());
-    }
-    if (!c.password().isEmpty()) {
-      keys.put("password", c.password());
-    }
-    if (!c.passwordEnv().isEmpty()) {
-      keys.put("password-env", c.passwordEnv());
-    }
-    keys.put("receiver", c.receivers());
-    keys.put("tls", c.tls());
-    keys.put("starttls", c.starttls());
-    keys.put("min-interval", c.minInterval().toMillis() + "ms");
-    keys.put("max-numbers", c.maxNumbers());
-    return keys;
   }
 
   @Override

@@ -86,7 +86,7 @@ final class RunJournal {
       if (given == null) {
         throw new SessionException(runDir + ": the run here never started; run its spec again");
       }
-      journal.start(given.name(), SpecCodec.encode(given), now);
+      journal.start(given.name(), SpecCodec.encode(given, AdapterTables.ALL), now);
       return new Opened(journal, given, Optional.empty());
     }
     Journal.RunInfo run = replay.get().run();
@@ -96,7 +96,7 @@ final class RunJournal {
     }
     RunSpec stored;
     try {
-      stored = SpecCodec.decode(run.specJson());
+      stored = SpecCodec.decode(run.specJson(), AdapterTables.ALL);
     } catch (IllegalArgumentException e) {
       throw new SessionException(SessionException.Reason.SPEC_UNREADABLE,
           file + ": the spec this run started with cannot be read (" + e.getMessage() + ")", e);
@@ -106,10 +106,10 @@ final class RunJournal {
     }
     if (grows) {
       RunSpec frame = new RunSpec(given.name(), given.workdir(), given.config(), stored.groups(),
-          given.groupsInParallel(), given.gpus(), given.reporting());
+          given.groupsInParallel(), given.gpus(), given.reporting(), given.adapters());
       return new Opened(journal, frame, replay);
     }
-    List<String> differences = SpecDiff.between(stored, given);
+    List<String> differences = SpecDiff.between(stored, given, AdapterTables.ALL);
     if (differences.isEmpty() || changes == SpecChange.STORED) {
       return new Opened(journal, differences.isEmpty() ? given : stored, replay);
     }
@@ -142,7 +142,7 @@ final class RunJournal {
 
   private static Opened fresh(Path file, RunSpec spec, Instant now) throws JournalException {
     SqliteJournal journal = SqliteJournal.create(file);
-    journal.start(spec.name(), SpecCodec.encode(spec), now);
+    journal.start(spec.name(), SpecCodec.encode(spec, AdapterTables.ALL), now);
     return new Opened(journal, spec, Optional.empty());
   }
 
@@ -161,7 +161,7 @@ final class RunJournal {
       throw new JournalException(file, "cannot set the old journal aside: " + e.getMessage(), e);
     }
     SqliteJournal journal = SqliteJournal.create(file);
-    journal.start(spec.name(), SpecCodec.encode(spec), old.run().startedAt());
+    journal.start(spec.name(), SpecCodec.encode(spec, AdapterTables.ALL), old.run().startedAt());
     Set<TaskId> ids = spec.tasks().stream().map(t -> t.id()).collect(Collectors.toSet());
     for (Journal.Entry e : old.events()) {
       if (ids.contains(e.task())) {

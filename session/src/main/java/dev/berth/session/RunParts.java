@@ -97,7 +97,7 @@ final class RunParts {
       }
       DetachableJournal detachable = journal == null ? null : new DetachableJournal(journal);
       if (detachable != null) {
-        engine.journal(detachable, SpecCodec::encode);
+        engine.journal(detachable, run -> SpecCodec.encode(run, AdapterTables.ALL));
       }
       if (replay != null) {
         engine.resume(replay);

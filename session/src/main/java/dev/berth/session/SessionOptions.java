@@ -1,8 +1,8 @@
 package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SchedulerConfig;
 import dev.berth.runtime.engine.RunListener;
+import dev.berth.slurm.JobsOnExit;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
@@ -48,10 +48,10 @@ public final class SessionOptions {
   private final boolean keepOpen;
   private final boolean insideAllocation;
   private final boolean writeReports;
-  private final UnaryOperator<SchedulerConfig> adjust;
+  private final UnaryOperator<RunSpec> adjust;
   private final List<RunListener> listeners;
   private final JvmExit jvmExit;
-  private final Predicate<String> leaveJobs;
+  private final Predicate<JobsOnExit> leaveJobs;
   private final Consumer<String> say;
   private final Consumer<String> warn;
   private final UnaryOperator<String> env;
@@ -126,7 +126,7 @@ public final class SessionOptions {
     return writeReports;
   }
 
-  UnaryOperator<SchedulerConfig> adjust() {
+  UnaryOperator<RunSpec> adjust() {
     return adjust;
   }
 
@@ -138,7 +138,7 @@ public final class SessionOptions {
     return jvmExit;
   }
 
-  Predicate<String> leaveJobs() {
+  Predicate<JobsOnExit> leaveJobs() {
     return leaveJobs;
   }
 
@@ -189,10 +189,10 @@ public final class SessionOptions {
     private boolean keepOpen;
     private boolean insideAllocation;
     private boolean writeReports = true;
-    private UnaryOperator<SchedulerConfig> adjust = UnaryOperator.identity();
+    private UnaryOperator<RunSpec> adjust = UnaryOperator.identity();
     private final List<RunListener> listeners = new ArrayList<>();
     private JvmExit jvmExit = JvmExit.CANCEL;
-    private Predicate<String> leaveJobs = "leave"::equals;
+    private Predicate<JobsOnExit> leaveJobs = JobsOnExit.LEAVE::equals;
     private Consumer<String> say = line -> { };
     private Consumer<String> warn = System.err::println;
     private UnaryOperator<String> env = System::getenv;
@@ -262,10 +262,10 @@ public final class SessionOptions {
     }
 
     /**
-     * Changes the configuration the run goes on with, after the journal gave it: settings of this
-     * session only (such as {@code --on-exit}), never part of what the run is.
+     * Changes the run the session goes on with, after the journal gave it: settings of this session
+     * only (such as {@code --on-exit}), never part of what the run is.
      */
-    public Builder adjust(UnaryOperator<SchedulerConfig> change) {
+    public Builder adjust(UnaryOperator<RunSpec> change) {
       this.adjust = Objects.requireNonNull(change, "change");
       return this;
     }
@@ -287,7 +287,7 @@ public final class SessionOptions {
      * resume, given {@code slurm.on-exit} ({@code ask}, {@code cancel} or {@code leave}). Default: only
      * for {@code leave}. A front door with a terminal asks there.
      */
-    public Builder leaveJobs(Predicate<String> answer) {
+    public Builder leaveJobs(Predicate<JobsOnExit> answer) {
       this.leaveJobs = Objects.requireNonNull(answer, "answer");
       return this;
     }

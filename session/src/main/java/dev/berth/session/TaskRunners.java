@@ -25,7 +25,7 @@ public final class TaskRunners {
       return new LocalProcessExecutor();
     }
     return SlurmExecutor.forRun(
-        spec, SlurmSettings.from(spec.config().slurm(), spec.config().maxProcess()), new ProcessCommandRunner());
+        spec, SlurmSettings.from(spec), new ProcessCommandRunner());
   }
 
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */
@@ -39,7 +39,7 @@ public final class TaskRunners {
     if (!spec.config().onCluster()) {
       return layout;
     }
-    return layout.withTasksRoot(SlurmSettings.from(spec.config().slurm(), spec.config().maxProcess())
+    return layout.withTasksRoot(SlurmSettings.from(spec)
         .taskFolderRoot(layout.runDir(), spec.name()));
   }
 }

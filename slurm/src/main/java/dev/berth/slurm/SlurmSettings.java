@@ -1,8 +1,7 @@
 package dev.berth.slurm;
 
 import dev.berth.core.model.GpuMemoryGres;
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.SlurmConfig;
+import dev.berth.core.model.RunSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -95,7 +94,6 @@ public record SlurmSettings(
    *
    * @param maxRunning the most elements of one job array running at once (the run's
    *     {@code scheduler.max-process}); 0 for no limit
-   * @throws IllegalArgumentException when {@code slurm.gpu-memory-gres} cannot be parsed
    */
   public static SlurmSettings from(SlurmConfig config, int maxRunning) {
     Builder b = builder().extraArgs(config.extraArgs())
@@ -112,9 +110,9 @@ public record SlurmSettings(
     return b.poll(initial, config.pollMax()).build();
   }
 
-  /** {@link #from(SlurmConfig, int)} with the run's {@code slurm.*} and {@code scheduler.max-process}. */
-  public static SlurmSettings from(SchedulerConfig scheduler) {
-    return from(scheduler.slurm(), scheduler.maxProcess());
+  /** {@link #from(SlurmConfig, int)} with {@code run}'s {@code slurm.*} and {@code scheduler.max-process}. */
+  public static SlurmSettings from(RunSpec run) {
+    return from(SlurmKeys.TABLE.of(run), run.config().maxProcess());
   }
 
   /** Nothing beyond the task's own resources, with the default timings. */

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.model.GpuMemoryGres;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.SlurmConfig;
+import dev.berth.core.model.TaskSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +20,9 @@ class SlurmSettingsTest {
 
   @Test
   void theRunsSlurmConfigBecomesTheSettings() {
-    SlurmConfig config = new SlurmConfig("jobs", "gpu", "proj", "high", Duration.ofMinutes(90).plusSeconds(30),
-        List.of("--constraint=a100"), "/shared/runs", "shard:10GiB", false, 0, "", 0, 0, 10, "cancel",
-        Duration.ofSeconds(2));
+    SlurmConfig config = SlurmConfig.builder().partition("gpu").account("proj").qos("high")
+        .time(Duration.ofMinutes(90).plusSeconds(30)).extraArgs(List.of("--constraint=a100")).workdirRoot("/shared/runs")
+        .gpuMemoryGres("shard:10GiB").arrays(false).onExit(JobsOnExit.CANCEL).pollMax(Duration.ofSeconds(2)).build();
 
     SlurmSettings settings = SlurmSettings.from(config, 4);
 
@@ -38,7 +40,9 @@ class SlurmSettingsTest {
 
   @Test
   void theConfigsDefaultsAskForNothingAndLimitNoArray() {
-    SlurmSettings settings = SlurmSettings.from(SchedulerConfig.DEFAULTS);
+    SlurmSettings settings = SlurmSettings.from(
+        new RunSpec("r", "w", SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(TaskSpec.builder("a", "g")
+            .command("x").build())))));
 
     assertThat(List.of(settings.partition(), settings.account(), settings.qos(), settings.time()))
         .containsOnly(Optional.empty());
@@ -60,8 +64,8 @@ class SlurmSettingsTest {
   @Test
   void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
     // Refused with the configuration itself, so that no settings are ever built from it.
-    assertThatThrownBy(() -> new SlurmConfig("jobs", "", "", "", Duration.ZERO, List.of(), "", "half-a-gpu", true, 0,
-        "", 0, 0, 10, "cancel", Duration.ofSeconds(5))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> SlurmConfig.builder().gpuMemoryGres("half-a-gpu").build())
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must be none, shard, shard:SIZE or NAME:SIZE")
         .hasRootCauseMessage("'half-a-gpu' is not a GPU-memory GRES; use none, shard, or NAME:SIZE such as gpumem:1MiB");
   }
@@ -78,6 +82,6 @@ class SlurmSettingsTest {
   }
 
   private static SlurmConfig withPollMax(Duration pollMax) {
-    return SlurmConfig.DEFAULTS.with("poll-max", pollMax);
+    return SlurmConfig.DEFAULTS.toBuilder().pollMax(pollMax).build();
   }
 }

@@ -6,6 +6,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.SettingsTable;
 import dev.berth.core.settings.ValueParser;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +29,8 @@ final class RunSpecReader {
     return text;
   };
 
-  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective", "notify", "executor",
-      "slurm", "groups");
+  private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective",
+      "executor", "slurm", "groups");
 
   private RunSpecReader() {}
 
@@ -39,39 +40,45 @@ final class RunSpecReader {
    * @param builtIns values of the {@link BuiltInPlaceholders}
    * @param configFile settings from the user's config file, below the spec's own
    * @param overrides settings from {@code --set}, above the spec's own
+   * @param keys the config keys of core and of the adapters a run may use
    */
   static RunSpec read(YamlNode document, Field root, Map<String, String> builtIns, ConfigLayer configFile,
-      ConfigLayer overrides) throws SpecException {
+      ConfigLayer overrides, ConfigKeys keys) throws SpecException {
     if (!(document instanceof YamlNode.Mapping map)) {
       throw root.problem("must be a mapping with the keys name and groups (and optionally workdir and config),"
           + " but the file holds " + document.describe());
     }
-    Keys.requireKnown(map, root, KEYS, misplacedKeys());
+    List<String> valid = new ArrayList<>(KEYS);
+    keys.adapters().stream().filter(SettingsTable::topLevel).forEach(t -> valid.add(t.name()));
+    Keys.requireKnown(map, root, valid, misplacedKeys(keys));
     String name = root.key("name").read(NAME,
         Keys.required(map, "name", root, "is required: name the run, e.g. name: quickstart"));
     YamlNode workdirNode = map.get("workdir");
     String workdir = workdirNode == null ? "berth-out/" + name : workdir(workdirNode, root.key("workdir"));
     ConfigLayer specConfig = map.get("config") == null
         ? ConfigLayer.EMPTY
-        : ConfigLayer.fromNode(map.get("config"), root.key("config"));
-    ConfigLayer executor = ConfigLayer.fromExecutor(map.get("executor"), map.get("slurm"), root);
-    SchedulerConfig config =
-        ConfigLayer.combine(List.of(configFile, specConfig, executor, overrides), root.key("config"));
+        : ConfigLayer.fromNode(map.get("config"), root.key("config"), keys);
+    ConfigLayer topLevel = ConfigLayer.fromTopLevel(map, root, keys);
+    ConfigLayer.Combined combined =
+        ConfigLayer.combine(List.of(configFile, specConfig, topLevel, overrides), keys, root.key("config"));
+    SchedulerConfig config = combined.config();
     YamlNode groups = Keys.required(map, "groups", root, "is required: list the groups of tasks to run, in order");
     YamlNode parallelNode = map.get("groups-in-parallel");
     boolean parallel = parallelNode != null && root.key("groups-in-parallel").read(Parsers.BOOLEAN, parallelNode);
     SpecDependencies dependencies = new SpecDependencies();
     List<GroupSpec> resolved = dependencies.resolve(
         groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
-    ClusterRules.check(config, resolved, map.get("executor") != null ? root.key("executor") : root.key("config"));
+    RunSpec run;
     try {
-      return new RunSpec(name, workdir, config, resolved, parallel, gpus(map.get("gpus"), root.key("gpus")),
-          ReportingReader.read(map.get("objective"), map.get("notify"), root));
+      run = combined.carriedBy(new RunSpec(name, workdir, config, resolved, parallel,
+          gpus(map.get("gpus"), root.key("gpus")), ReportingReader.read(map.get("objective"), root)));
     } catch (IllegalArgumentException e) {
       // The core model's checks were all made above with better messages; this is a backstop so
       // that a rule added there later still reaches the user as one line, not a stack trace.
       throw root.key("groups").problem(e.getMessage());
     }
+    combined.check(run, root.key("config"));
+    return run;
   }
 
   private static String gpus(YamlNode node, Field field) throws SpecException {
@@ -118,9 +125,9 @@ final class RunSpecReader {
     return groups;
   }
 
-  private static Map<String, String> misplacedKeys() {
+  private static Map<String, String> misplacedKeys(ConfigKeys keys) {
     Map<String, String> misplaced = new HashMap<>();
-    for (String section : ConfigKeys.sections()) {
+    for (String section : keys.sections()) {
       if (section.equals("slurm")) {
         continue; // a top-level slurm: block is the short form of config: {slurm: ...}
       }

@@ -2,6 +2,7 @@ package dev.berth.spec;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.SettingsTable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -28,13 +29,26 @@ public final class SpecLoader {
    * @throws SpecException for anything wrong with the files or the overrides
    */
   public static RunSpec load(Path specFile, Path configFile, List<String> overrides) throws SpecException {
+    return load(specFile, configFile, overrides, List.of());
+  }
+
+  /**
+   * Loads, validates and expands a spec whose run may use {@code adapters}: their keys are read and
+   * checked with core's, and the run carries their settings.
+   *
+   * @param adapters the tables of the adapters a run may use (mail, webhook, Slurm, ...)
+   * @throws SpecException for anything wrong with the files or the overrides
+   */
+  public static RunSpec load(Path specFile, Path configFile, List<String> overrides,
+      List<SettingsTable<?, ?>> adapters) throws SpecException {
     Objects.requireNonNull(specFile, "specFile");
+    ConfigKeys keys = ConfigKeys.of(adapters);
     Field root = Field.root(specFile.toString());
     YamlNode document = YamlReader.readFile(specFile).orElseThrow(
         () -> root.problem("the file is empty; a spec needs at least 'name' and 'groups'"));
-    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile);
-    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides);
-    return RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine);
+    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile, keys);
+    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides, keys);
+    return RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine, keys);
   }
 
   /**
@@ -46,9 +60,10 @@ public final class SpecLoader {
    * @throws SpecException for anything wrong with the file or the overrides
    */
   public static SchedulerConfig loadConfig(Path configFile, List<String> overrides) throws SpecException {
-    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile);
-    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides);
+    ConfigKeys keys = ConfigKeys.of(List.of());
+    ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile, keys);
+    ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides, keys);
     Field whole = new Field(configFile == null ? ConfigLayer.COMMAND_LINE : configFile.toString(), "");
-    return ConfigLayer.combine(List.of(fromFile, fromCommandLine), whole);
+    return ConfigLayer.combine(List.of(fromFile, fromCommandLine), keys, whole).config();
   }
 }

@@ -3,7 +3,9 @@ package dev.berth.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.RunSpec;
+import dev.berth.slurm.SlurmConfig;
+import dev.berth.slurm.SlurmKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,50 +16,54 @@ class SlurmSpecTest {
 
   @TempDir Path dir;
 
-  private SchedulerConfig load(String top, String tasks, String configFile, String... overrides)
-      throws SpecException {
+  private RunSpec load(String top, String tasks, String configFile, String... overrides) throws SpecException {
     return SpecLoader.load(SpecFiles.write(dir, "spec.yaml", top + "\n" + SpecFiles.oneGroup(tasks)),
-        configFile == null ? null : SpecFiles.write(dir, "config.yaml", configFile), List.of(overrides)).config();
+        configFile == null ? null : SpecFiles.write(dir, "config.yaml", configFile), List.of(overrides),
+        SpecFiles.ADAPTERS);
+  }
+
+  private static SlurmConfig slurm(RunSpec run) {
+    return SlurmKeys.TABLE.of(run);
   }
 
   @Test
   void topLevelExecutorAndSlurmBlockSetTheSlurmKeys() throws SpecException {
-    SchedulerConfig config = load("""
+    RunSpec run = load("""
         executor: slurm
         slurm: {partition: gpu, account: lab, qos: high, time: 2h, extra-args: [--constraint=a100],
                 workdir-root: /shared/runs, gpu-memory-gres: "gpumem:1MiB"}""", "- {id: a, command: [x]}", null);
 
-    assertThat(config.onCluster()).isTrue();
-    assertThat(config.slurm().partition()).isEqualTo("gpu");
-    assertThat(config.slurm().account()).isEqualTo("lab");
-    assertThat(config.slurm().qos()).isEqualTo("high");
-    assertThat(config.slurm().time()).isEqualTo(Duration.ofHours(2));
-    assertThat(config.slurm().extraArgs()).containsExactly("--constraint=a100");
-    assertThat(config.slurm().workdirRoot()).isEqualTo("/shared/runs");
-    assertThat(config.slurm().gpuMemoryGres()).isEqualTo("gpumem:1MiB");
+    assertThat(run.config().onCluster()).isTrue();
+    assertThat(slurm(run).partition()).isEqualTo("gpu");
+    assertThat(slurm(run).account()).isEqualTo("lab");
+    assertThat(slurm(run).qos()).isEqualTo("high");
+    assertThat(slurm(run).time()).isEqualTo(Duration.ofHours(2));
+    assertThat(slurm(run).extraArgs()).containsExactly("--constraint=a100");
+    assertThat(slurm(run).workdirRoot()).isEqualTo("/shared/runs");
+    assertThat(slurm(run).gpuMemoryGres()).isEqualTo("gpumem:1MiB");
   }
 
   @Test
   void aSpecWithoutExecutorRunsLocally() throws SpecException {
-    assertThat(load("", "- {id: a, command: [x]}", null).onCluster()).isFalse();
+    assertThat(load("", "- {id: a, command: [x]}", null).config().onCluster()).isFalse();
   }
 
   @Test
   void theConfigFileMayHoldTheClusterSettingsAndTheCommandLineChoosesSlurm() throws SpecException {
-    SchedulerConfig config = load("", "- {id: a, command: [x]}", "slurm: {partition: gpu}",
+    RunSpec run = load("", "- {id: a, command: [x]}", "slurm: {partition: gpu}",
         "scheduler.executor=slurm");
 
-    assertThat(config.onCluster()).isTrue();
-    assertThat(config.slurm().partition()).isEqualTo("gpu");
+    assertThat(run.config().onCluster()).isTrue();
+    assertThat(slurm(run).partition()).isEqualTo("gpu");
   }
 
   @Test
   void theSpecsSlurmBlockWinsOverTheConfigFile() throws SpecException {
-    SchedulerConfig config = load("executor: slurm\nslurm: {partition: a100}", "- {id: a, command: [x]}",
+    RunSpec run = load("executor: slurm\nslurm: {partition: a100}", "- {id: a, command: [x]}",
         "slurm: {partition: gpu, account: lab}");
 
-    assertThat(config.slurm().partition()).isEqualTo("a100");
-    assertThat(config.slurm().account()).isEqualTo("lab");
+    assertThat(slurm(run).partition()).isEqualTo("a100");
+    assertThat(slurm(run).account()).isEqualTo("lab");
   }
 
   @Test
@@ -103,11 +109,11 @@ class SlurmSpecTest {
 
   @Test
   void aTwoStageTaskMayRunInsideAnAllocation() throws SpecException {
-    SchedulerConfig config = load("executor: slurm\nslurm: {mode: allocation, gres: \"gpu:8\", time: 4h}",
+    RunSpec run = load("executor: slurm\nslurm: {mode: allocation, gres: \"gpu:8\", time: 4h}",
         "- {id: fl, command: [x], two-stage: true}", null);
 
-    assertThat(config.slurm().allocationMode()).isTrue();
-    assertThat(config.slurm().gres()).isEqualTo("gpu:8");
+    assertThat(slurm(run).allocationMode()).isTrue();
+    assertThat(slurm(run).gres()).isEqualTo("gpu:8");
   }
 
   @Test

@@ -216,7 +216,7 @@ class SpecErrorsTest {
     Path config = input.config() == null ? null : SpecFiles.write(dir, CONFIG, input.config());
 
     SpecException e = catchThrowableOfType(SpecException.class,
-        () -> SpecLoader.load(spec, config, input.overrides()));
+        () -> SpecLoader.load(spec, config, input.overrides(), SpecFiles.ADAPTERS));
 
     assertThat(e).as("no error for %s", input.name()).isNotNull();
     String expectedFile = input.file().equals(COMMAND_LINE) ? COMMAND_LINE : dir.resolve(input.file()).toString();

@@ -1,12 +1,20 @@
 package dev.berth.spec;
 
+import dev.berth.core.settings.SettingsTable;
+import dev.berth.report.NotifySettings;
+import dev.berth.report.SmtpKeys;
+import dev.berth.slurm.SlurmKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Writes spec and config files for tests. */
 final class SpecFiles {
+
+  /** The adapters' tables, as the session gives them to the reader. */
+  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
 
   private SpecFiles() {}
 

@@ -16,11 +16,13 @@ import java.util.regex.Pattern;
  * @param groupsInParallel whether tasks of all groups may mix, ordered only by their dependencies
  * @param gpus which GPUs to use: {@code auto}, {@code none}, indices such as {@code 0,2}, or
  *     simulated devices such as {@code sim:2x80GiB} (the command line may override it)
- * @param reporting sweep objective and notifications
+ * @param reporting the sweep objective
+ * @param adapters the settings of the adapters around the core (mail, webhook, Slurm), which the core
+ *     carries unopened
  */
 public record RunSpec(
     String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel,
-    String gpus, Reporting reporting) {
+    String gpus, Reporting reporting, AdapterSettings adapters) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -33,6 +35,7 @@ public record RunSpec(
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(gpus, "gpus");
     Objects.requireNonNull(reporting, "reporting");
+    Objects.requireNonNull(adapters, "adapters");
     groups = List.copyOf(groups);
     Map<TaskId, String> owner = new HashMap<>();
     Map<String, Boolean> groupNames = new HashMap<>();
@@ -54,22 +57,33 @@ public record RunSpec(
 
   /** A run whose groups run one after another. */
   public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups) {
-    this(name, workdir, config, groups, false, "auto", Reporting.NONE);
+    this(name, workdir, config, groups, false, "auto", Reporting.NONE, AdapterSettings.NONE);
   }
 
   /** A run that uses whatever GPUs are found. */
   public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel) {
-    this(name, workdir, config, groups, groupsInParallel, "auto", Reporting.NONE);
+    this(name, workdir, config, groups, groupsInParallel, "auto", Reporting.NONE, AdapterSettings.NONE);
+  }
+
+  /** A run whose adapters keep their defaults. */
+  public RunSpec(String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel,
+      String gpus, Reporting reporting) {
+    this(name, workdir, config, groups, groupsInParallel, gpus, reporting, AdapterSettings.NONE);
   }
 
   /** The same run with another configuration. */
   public RunSpec withConfig(SchedulerConfig other) {
-    return new RunSpec(name, workdir, other, groups, groupsInParallel, gpus, reporting);
+    return new RunSpec(name, workdir, other, groups, groupsInParallel, gpus, reporting, adapters);
+  }
+
+  /** The same run with other adapter settings. */
+  public RunSpec withAdapters(AdapterSettings other) {
+    return new RunSpec(name, workdir, config, groups, groupsInParallel, gpus, reporting, other);
   }
 
   /** The same run with another GPU selection. */
   public RunSpec withGpus(String selection) {
-    return new RunSpec(name, workdir, config, groups, groupsInParallel, selection, reporting);
+    return new RunSpec(name, workdir, config, groups, groupsInParallel, selection, reporting, adapters);
   }
 
   private static void checkDependencies(List<GroupSpec> groups, boolean groupsInParallel) {

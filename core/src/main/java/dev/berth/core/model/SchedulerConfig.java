@@ -32,13 +32,13 @@ import java.util.Objects;
  * @param availableInterval how long a device must have been stable before {@code auto} uses it
  *     ({@code scheduler.available-interval})
  * @param seed seed of the random placement policies ({@code scheduler.seed})
- * @param smtp mail settings ({@code smtp.*})
  * @param oomGrowth factor a task's reservation grows by after it ran out of that memory ({@code scheduler.oom-growth})
  * @param learnUsage under placement {@code auto}: how a group's GPU estimate is learned from the measured
  *     peaks of its finished tasks, {@code mean}, {@code max} or {@code off} ({@code scheduler.learn-usage})
  * @param executor where tasks run: {@code local} processes on this machine, or {@code slurm} batch jobs
  *     ({@code scheduler.executor}, or the spec's top-level {@code executor:})
- * @param slurm how the cluster is used when the executor is {@code slurm} ({@code slurm.*})
+ * @param maxJobs on a cluster, most of the run's jobs in the cluster's hands at once, pending or running
+ *     ({@code slurm.max-jobs}); 0 = no limit
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -59,11 +59,10 @@ public record SchedulerConfig(
     Duration putInterval,
     Duration availableInterval,
     long seed,
-    SmtpConfig smtp,
     double oomGrowth,
     LearnUsage learnUsage,
     ExecutorKind executor,
-    SlurmConfig slurm) {
+    int maxJobs) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -90,13 +89,12 @@ public record SchedulerConfig(
     nonNegative("scheduler.max-per-device", maxPerDevice);
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
-    Objects.requireNonNull(smtp, "smtp");
     Objects.requireNonNull(learnUsage, "learnUsage");
     if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
       throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
     }
     Objects.requireNonNull(executor, "executor");
-    Objects.requireNonNull(slurm, "slurm");
+    nonNegative("slurm.max-jobs", maxJobs);
     if (putInterval.isNegative() || availableInterval.isNegative()) {
       throw new IllegalArgumentException("scheduler.put-interval and scheduler.available-interval must be >= 0");
     }
@@ -128,11 +126,10 @@ public record SchedulerConfig(
         .putInterval(putInterval)
         .availableInterval(availableInterval)
         .seed(seed)
-        .smtp(smtp)
         .oomGrowth(oomGrowth)
         .learnUsage(learnUsage)
         .executor(executor)
-        .slurm(slurm);
+        .maxJobs(maxJobs);
   }
 
   /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
@@ -178,11 +175,10 @@ public record SchedulerConfig(
     private Duration putInterval = Duration.ofSeconds(5);
     private Duration availableInterval = Duration.ofSeconds(5);
     private long seed;
-    private SmtpConfig smtp = SmtpConfig.DEFAULTS;
     private double oomGrowth = 1.5;
     private LearnUsage learnUsage = LearnUsage.MEAN;
     private ExecutorKind executor = ExecutorKind.LOCAL;
-    private SlurmConfig slurm = SlurmConfig.DEFAULTS;
+    private int maxJobs;
 
     /** {@code scheduler.executor}. */
     public Builder executor(ExecutorKind v) {
@@ -190,15 +186,10 @@ public record SchedulerConfig(
       return this;
     }
 
-    /** {@code slurm.*}. */
-    public Builder slurm(SlurmConfig v) {
-      slurm = v;
+    /** {@code slurm.max-jobs}. */
+    public Builder maxJobs(int v) {
+      maxJobs = v;
       return this;
-    }
-
-    /** The {@code slurm.*} settings so far. */
-    public SlurmConfig slurm() {
-      return slurm;
     }
 
     private Builder() {}
@@ -213,17 +204,6 @@ public record SchedulerConfig(
     public Builder oomGrowth(double v) {
       oomGrowth = v;
       return this;
-    }
-
-    /** {@code smtp.*}. */
-    public Builder smtp(SmtpConfig v) {
-      smtp = v;
-      return this;
-    }
-
-    /** The mail settings set so far. */
-    public SmtpConfig smtp() {
-      return smtp;
     }
 
     /** {@code scheduler.default-cuda-memory}. */
@@ -340,7 +320,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, smtp, oomGrowth, learnUsage, executor, slurm);
+          seed, oomGrowth, learnUsage, executor, maxJobs);
     }
   }
 }

@@ -147,7 +147,7 @@ public final class RunState implements RunOccupancy {
     List<GroupSpec> groups = new ArrayList<>(spec.groups());
     groups.add(group);
     RunSpec grown = new RunSpec(spec.name(), spec.workdir(), spec.config(), groups, spec.groupsInParallel(),
-        spec.gpus(), spec.reporting());
+        spec.gpus(), spec.reporting(), spec.adapters());
     spec = grown;
     index(group);
     addedAt.put(unfinishedPerGroup.size() - 1, at);

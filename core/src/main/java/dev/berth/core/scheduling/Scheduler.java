@@ -53,7 +53,7 @@ public final class Scheduler {
   public Scheduler(SchedulerConfig config) {
     this.config = config;
     this.attempts = new Attempts(config);
-    this.cluster = config.onCluster() ? new ClusterAdmission(attempts, config.slurm().maxJobs()) : null;
+    this.cluster = config.onCluster() ? new ClusterAdmission(attempts, config.maxJobs()) : null;
   }
 
   /** Runs one decision pass. Does not change {@code state}. */

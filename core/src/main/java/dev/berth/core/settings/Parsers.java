@@ -7,6 +7,7 @@ import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -74,7 +75,7 @@ public final class Parsers {
   public static final ValueParser<Double> FRACTION = value -> number(value).map(BigDecimal::doubleValue)
       .orElseThrow(() -> wrong("must be a fraction in (0, 1] such as 0.8", value));
 
-  /** A duration: a number is seconds, text such as {@code 500ms} or {@code 1h30m}. */
+  /** A duration: a number is seconds, text such as {@code 500ms} or {@code 1h30m} (or ISO-8601's {@code PT1S}). */
   public static final ValueParser<Duration> DURATION = value -> {
     if (value instanceof Duration d) {
       if (d.isNegative()) {
@@ -89,12 +90,17 @@ public final class Parsers {
     if (text == null) {
       throw wrong("must be a duration such as 1s, 500ms or 10m", value);
     }
+    Duration d;
     try {
-      return DurationText.parse(text);
-    } catch (IllegalArgumentException | ArithmeticException e) {
+      d = text.startsWith("P") ? Duration.parse(text) : DurationText.parse(text);
+    } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
       throw new InvalidValue("'" + text + "' is not a duration; use forms like 500ms, 2s, 10m, 1h or 1h30m,"
           + " or a number of seconds");
     }
+    if (d.isNegative()) {
+      throw wrong("must be >= 0", value);
+    }
+    return d;
   };
 
   /** A duration longer than zero. */
@@ -212,6 +218,13 @@ public final class Parsers {
         .map(BigDecimal::intValueExact)
         .orElseThrow(() -> wrong(rule, value));
   }
+
+  /** A whole number in the range of a {@code long}. */
+  public static final ValueParser<Long> WHOLE_LONG = value -> number(value)
+      .filter(n -> n.stripTrailingZeros().scale() <= 0)
+      .filter(n -> n.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) >= 0 && n.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) <= 0)
+      .map(BigDecimal::longValueExact)
+      .orElseThrow(() -> wrong("must be a whole number", value));
 
   /** The item at {@code index} of {@code list}, parsed; a problem is placed at that index. */
   public static <T> T item(ValueParser<T> parser, List<?> list, int index) {

@@ -80,7 +80,7 @@ class SchedulerClusterTest {
 
   @Test
   void maxJobsCapsTheJobsInTheClustersHandsAndSaysWhyTheOthersWait() {
-    SchedulerConfig capped = CLUSTER.toBuilder().slurm(CLUSTER.slurm().with("max-jobs", 2)).build();
+    SchedulerConfig capped = CLUSTER.toBuilder().maxJobs(2).build();
     Scheduler scheduler = new Scheduler(capped);
     RunState s = new RunState(new RunSpec("run", "runs/run", capped,
         List.of(new GroupSpec("g", List.of(t("a").build(), t("b").build(), t("c").build())))));
