@@ -1,0 +1,89 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.Attempts;
+import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.os.LogTails;
+import dev.berth.spi.Execution;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.LaunchRequest;
+import java.nio.file.Path;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * What happens when an attempt's process ends: its exit code is marked in the task's folder at
+ * once (so a resumed run finds it), and on the loop thread the attempt ends as the scheduler's
+ * rules say, with the kill that ended it, the tail of its standard error and the cluster's verdict.
+ */
+final class AttemptExits {
+
+  private final RunState state;
+  private final RunLayout layout;
+  private final Attempts attempts;
+  private final EventRecorder recorder;
+  private final LiveExecutions executions;
+  private final TwoStageChannel channel;
+  private final InstantSource clock;
+  private final Consumer<Runnable> toLoop;
+
+  AttemptExits(RunState state, RunLayout layout, Attempts attempts, EventRecorder recorder, LiveExecutions executions,
+      TwoStageChannel channel, InstantSource clock, Consumer<Runnable> toLoop) {
+    this.state = state;
+    this.layout = layout;
+    this.attempts = attempts;
+    this.recorder = recorder;
+    this.executions = executions;
+    this.channel = channel;
+    this.clock = clock;
+    this.toLoop = toLoop;
+  }
+
+  /** What the executor calls, on its own thread, when the requested attempt's process exits. */
+  ExitListener listenerFor(LaunchRequest request) {
+    TaskId id = request.task();
+    int attempt = request.attempt();
+    Path dir = request.workdir();
+    return code -> {
+      ExitMarks.write(dir, attempt, code);
+      toLoop.accept(() -> exited(id, attempt, code));
+    };
+  }
+
+  /** Watches a process an earlier scheduler started; when it ends, its attempt ends as Recovery decides. */
+  void adopt(TaskId id, AdoptedExecution execution) {
+    executions.put(id, execution);
+    int attempt = state.task(id).history().attemptCount();
+    execution.onExit().thenRun(() -> toLoop.accept(() -> adoptedExited(id, attempt)));
+  }
+
+  private void adoptedExited(TaskId id, int attempt) {
+    executions.remove(id);
+    TaskRecord r = state.task(id);
+    if (r.history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false)) {
+      Optional<Decision.Kill> kill = executions.takeKill(id);
+      recorder.record(id, kill.isPresent()
+          ? attempts.ended(r, clock.instant(), 143, kill, "")
+          : Recovery.endOfAdopted(r, layout, clock.instant()));
+    }
+  }
+
+  private void exited(TaskId id, int attempt, int exitCode) {
+    Execution execution = executions.remove(id);
+    executions.clearExiting(id);
+    channel.forget(id);
+    TaskRecord r = state.task(id);
+    TaskEvent.Launched current = r.history().currentLaunch().orElse(null);
+    if (current == null || current.attempt() != attempt) {
+      return; // not the attempt the task is in now; nothing to end
+    }
+    String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
+    Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
+    recorder.record(id, attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict));
+  }
+}

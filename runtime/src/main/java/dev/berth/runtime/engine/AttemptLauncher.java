@@ -1,0 +1,181 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.Endings;
+import dev.berth.core.scheduling.Retries;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.spi.Execution;
+import dev.berth.spi.Executor;
+import dev.berth.spi.Launch;
+import dev.berth.spi.LaunchRequest;
+import dev.berth.spi.Upstream;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Starts the attempts the scheduler decided, through the executor, and on a cluster finds again the
+ * jobs an earlier Berth submitted. Launches are journalled before their processes exist
+ * (write-ahead); the executor gets a whole pass at once, so it can submit matrix tasks together.
+ * Loop thread only.
+ */
+final class AttemptLauncher {
+
+  private final RunState state;
+  private final RunLayout layout;
+  private final Executor executor;
+  private final TwoStageChannel channel;
+  private final EventRecorder recorder;
+  private final LiveExecutions executions;
+  private final AttemptExits exits;
+  private final InstantSource clock;
+  private final Supplier<HostSnapshot> snapshot;
+
+  AttemptLauncher(RunState state, RunLayout layout, Executor executor, TwoStageChannel channel, EventRecorder recorder,
+      LiveExecutions executions, AttemptExits exits, InstantSource clock, Supplier<HostSnapshot> snapshot) {
+    this.state = state;
+    this.layout = layout;
+    this.executor = executor;
+    this.channel = channel;
+    this.recorder = recorder;
+    this.executions = executions;
+    this.exits = exits;
+    this.clock = clock;
+    this.snapshot = snapshot;
+  }
+
+  /**
+   * Starts the processes of attempts whose launches are already journalled, so a scheduler killed at
+   * any point never leaves a task process the journal does not know about; a resumed run finds such
+   * a process by the variables it was given (see {@link Recovery}), or, on a cluster, by the job id
+   * the executor recorded.
+   */
+  void spawn(List<Decision.Start> starts) {
+    List<Decision.Start> left = new ArrayList<>(starts);
+    while (!left.isEmpty()) {
+      // Waves: a task the cluster is to hold for parents starting in this same pass goes after them,
+      // once their executions exist.
+      Set<TaskId> waiting = new TreeSet<>();
+      left.forEach(s -> waiting.add(s.task()));
+      List<Decision.Start> wave = new ArrayList<>();
+      for (Decision.Start start : left) {
+        boolean parentsLaunching = start.upstream()
+            .map(d -> d.tasks().stream().anyMatch(waiting::contains)).orElse(false);
+        if (!parentsLaunching) {
+          wave.add(start);
+        }
+      }
+      if (wave.isEmpty()) {
+        wave.addAll(left); // cannot happen for a graph without cycles; never loop forever
+      }
+      left.removeAll(wave);
+      launch(wave);
+    }
+  }
+
+  /**
+   * On a cluster, jobs outlive the Berth that submitted them: each attempt the journal says was
+   * running is found again by the job id its executor recorded, and watched to its end (which may
+   * already have come). An attempt without a recorded job was never submitted and runs again
+   * without using any retry budget.
+   */
+  void reattach() {
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
+      TaskRecord r = state.task(e.getKey());
+      LaunchRequest request = request(r, e.getValue().attempt(), e.getValue().placement());
+      Optional<Execution> found = executor.reattach(request, exits.listenerFor(request));
+      if (found.isPresent()) {
+        executions.put(e.getKey(), found.get());
+        if (r.history().attempts().get(r.history().attemptCount() - 1).clusterId().isEmpty()) {
+          recordSubmission(e.getKey(), e.getValue().attempt(), found.get()); // the last Berth died before journalling it
+        }
+      } else {
+        recorder.record(e.getKey(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+            "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.READY));
+      }
+    }
+  }
+
+  private void launch(List<Decision.Start> starts) {
+    List<LaunchRequest> requests = new ArrayList<>();
+    for (Decision.Start start : starts) {
+      TaskRecord r = state.task(start.task());
+      LaunchRequest request = request(r, start.attempt(), start.placement());
+      Optional<Upstream> upstream = start.upstream().flatMap(this::upstream);
+      if (start.upstream().isPresent() && upstream.isEmpty()) {
+        recorder.record(start.task(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+            "a parent it was to wait for has no running job any more; the task waits for its dependencies again",
+            TaskState.READY));
+        continue;
+      }
+      requests.add(upstream.map(request::withUpstream).orElse(request));
+    }
+    if (requests.isEmpty()) {
+      return;
+    }
+    for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
+      TaskId id = launch.request().task();
+      if (launch.execution().isPresent()) {
+        executions.put(id, launch.execution().get());
+        recordSubmission(id, launch.request().attempt(), launch.execution().get());
+      } else {
+        recorder.record(id, Retries.retryIfAllowed(state.task(id),
+            Endings.startFailed(clock.instant(), launch.failure().orElseThrow().getMessage())));
+      }
+    }
+  }
+
+  /** Journals the id a cluster gave the attempt, so reports and a later Berth know its job. */
+  private void recordSubmission(TaskId id, int attempt, Execution execution) {
+    execution.clusterId().ifPresent(job -> recorder.record(id, new TaskEvent.Submitted(clock.instant(), attempt, job)));
+  }
+
+  private LaunchRequest request(TaskRecord r, int attempt, Placement placement) {
+    TaskSpec spec = r.spec();
+    SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(spec.id(), attempt) : new TreeMap<>();
+    SortedMap<String, String> env = TaskEnvironment.of(
+        state, layout, spec, attempt, placement, channelEnv, !snapshot.get().gpus().devices().isEmpty());
+    LaunchRequest request = new LaunchRequest(
+        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec))
+        .withReservation(placement, spec.gpu().wholeDevices());
+    return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
+  }
+
+  /**
+   * Tasks of one group expanded over the same matrix parameters share a key, which also names their
+   * job array ({@code train.lr+seed}); only characters every Slurm tool takes in a job name are kept.
+   */
+  private static String arrayKey(TaskSpec spec) {
+    String key = spec.group() + "." + String.join("+", spec.params().keySet());
+    return key.replaceAll("[^A-Za-z0-9._+-]", "_");
+  }
+
+  /** The running parents the executor is to hold an attempt back for, or empty when one has no execution. */
+  private Optional<Upstream> upstream(Dependency dependency) {
+    List<Execution> parents = new ArrayList<>();
+    for (TaskId parent : dependency.tasks()) {
+      Execution e = executions.get(parent);
+      if (e == null) {
+        return Optional.empty();
+      }
+      parents.add(e);
+    }
+    return Optional.of(new Upstream(parents, dependency.all(), dependency.success(), dependency.failure()));
+  }
+}

@@ -1,0 +1,78 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.protocol.ControlCommand;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Carries out one pass of the scheduler's decisions. Loop thread only. */
+final class DecisionActions {
+
+  private final RunState state;
+  private final EventRecorder recorder;
+  private final LiveExecutions executions;
+  private final Terminations terminations;
+  private final AttemptLauncher launcher;
+  private final TwoStageChannel channel;
+  private final InstantSource clock;
+
+  DecisionActions(RunState state, EventRecorder recorder, LiveExecutions executions, Terminations terminations,
+      AttemptLauncher launcher, TwoStageChannel channel, InstantSource clock) {
+    this.state = state;
+    this.recorder = recorder;
+    this.executions = executions;
+    this.terminations = terminations;
+    this.launcher = launcher;
+    this.channel = channel;
+    this.clock = clock;
+  }
+
+  /** Carries out decisions; returns whether another pass may decide more (a release or failure happened). */
+  boolean act(Decisions decisions) {
+    boolean progressed = false;
+    List<Decision.Start> starts = new ArrayList<>();
+    for (Decision d : decisions.actions()) {
+      Instant now = clock.instant();
+      if (d instanceof Decision.Release) {
+        recorder.record(d.task(), new TaskEvent.Released(now));
+      } else if (d instanceof Decision.Fail fail) {
+        recorder.record(d.task(), new TaskEvent.Settled(now, TaskState.FAILED, fail.reason()));
+        progressed = true;
+      } else if (d instanceof Decision.Settle settle) {
+        recorder.record(d.task(), new TaskEvent.Settled(now, settle.state(), settle.reason()));
+        progressed = true;
+      } else if (d instanceof Decision.Kill kill) {
+        executions.kill(kill);
+      } else if (d instanceof Decision.Train train) {
+        channel.send(d.task(), ControlCommand.train(train.placement().device()));
+        recorder.record(d.task(), new TaskEvent.Trained(now, train.train(), train.placement()));
+      } else if (d instanceof Decision.Resume) {
+        recorder.record(d.task(), new TaskEvent.Staged(now, TaskState.LOADED));
+        progressed = true;
+      } else if (d instanceof Decision.Exit exit) {
+        terminations.askToExit(exit);
+      } else if (d instanceof Decision.Start start) {
+        TaskSpec spec = state.task(start.task()).spec();
+        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage()));
+        starts.add(start);
+      }
+    }
+    if (!starts.isEmpty()) {
+      recorder.commit(); // write-ahead: every launch of this pass is durable before any of its processes exists
+      launcher.spawn(starts);
+    }
+    for (Decision.Start start : starts) {
+      // A process that could not start ended its attempt at once: decide again for its retry or
+      // its dependants instead of waiting for the next probe tick.
+      progressed |= !state.task(start.task()).state().hasProcess();
+    }
+    return progressed;
+  }
+}

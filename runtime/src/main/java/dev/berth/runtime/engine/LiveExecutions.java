@@ -1,0 +1,93 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.Decision;
+import dev.berth.spi.Execution;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The executions of the attempts under way, by task, with the kills and exit requests sent to
+ * them. Loop thread only.
+ */
+final class LiveExecutions {
+
+  /** How long a process gets to exit after it was asked to, before it is killed. */
+  static final long TERMINATE_GRACE_MILLIS = 5_000;
+
+  private final Map<TaskId, Execution> executions = new TreeMap<>();
+  private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
+  private final Set<TaskId> exiting = new TreeSet<>();
+
+  void put(TaskId id, Execution execution) {
+    executions.put(id, execution);
+  }
+
+  /** The task's execution, or null when it has none. */
+  Execution get(TaskId id) {
+    return executions.get(id);
+  }
+
+  /** Forgets the task's execution; returns it, or null when it had none. */
+  Execution remove(TaskId id) {
+    return executions.remove(id);
+  }
+
+  boolean isEmpty() {
+    return executions.isEmpty();
+  }
+
+  /** The tasks with an execution, in id order. */
+  List<TaskId> tasks() {
+    return new ArrayList<>(executions.keySet());
+  }
+
+  /** The process id of each execution that has one. */
+  SortedMap<TaskId, Long> pids() {
+    SortedMap<TaskId, Long> pids = new TreeMap<>();
+    executions.forEach((id, execution) -> {
+      if (execution.pid() > 0) {
+        pids.put(id, execution.pid());
+      }
+    });
+    return pids;
+  }
+
+  /**
+   * Terminates the task's process, remembering why so that its exit is ended as this kill; a task
+   * without an execution is left alone.
+   */
+  void kill(Decision.Kill kill) {
+    Execution e = executions.get(kill.task());
+    if (e == null) {
+      return;
+    }
+    Decision.Kill earlier = killing.putIfAbsent(kill.task(), kill);
+    if (earlier == null) {
+      e.terminate(TERMINATE_GRACE_MILLIS);
+    } else if (kill.outcome() == Outcome.CANCELLED && earlier.outcome() != Outcome.CANCELLED) {
+      killing.put(kill.task(), kill); // a cancel during a timeout kill wins: the attempt ends cancelled, no retry
+    }
+  }
+
+  /** The kill the task's process was ended by, if any; forgets it. */
+  Optional<Decision.Kill> takeKill(TaskId id) {
+    return Optional.ofNullable(killing.remove(id));
+  }
+
+  /** Marks the task as asked to exit; false when it already was. */
+  boolean markExiting(TaskId id) {
+    return exiting.add(id);
+  }
+
+  void clearExiting(TaskId id) {
+    exiting.remove(id);
+  }
+}
