@@ -1,6 +1,8 @@
 package dev.berth.core.report;
 
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.time.Duration;
@@ -22,7 +24,7 @@ import java.time.Instant;
  * @param reservedCpus cores reserved
  * @param outcome how it ended (an {@link dev.berth.core.lifecycle.Outcome} name), or {@code RUNNING}
  * @param error what went wrong, or null
- * @param stage for a two-stage task that failed, the stage it failed in ({@code LOAD} or {@code TRAIN}), or null
+ * @param stage for a two-stage attempt that did not succeed, the stage it ended in ({@code LOAD} or {@code TRAIN}), or null
  * @param loadTimeMs for a two-stage task, how long loading took, or null
  * @param trainTimeMs for a two-stage task, how long its last train call took, or null
  */
@@ -57,21 +59,19 @@ public record AttemptReport(
 
   /**
    * The report of a folded attempt, with stage times and the failing stage taken from the task's
-   * events during the attempt.
+   * events during the attempt ({@code events} are all of the task's).
    */
   public static AttemptReport of(Attempt a, List<TaskEvent> events) {
-    Instant end = a.end().map(TaskEvent.Ended::at).orElse(null);
+    List<TaskEvent> own = AttemptStage.eventsOf(events, a.number());
+    boolean failed = a.end().map(e -> e.outcome() != Outcome.SUCCEEDED).orElse(false);
+    String stage = failed ? AttemptStage.after(own).orElse(null) : null;
     Instant loading = null;
     Long loadMs = null;
     Instant training = null;
     Long trainMs = null;
-    String stage = null;
     String device = a.placement().device();
     long gpuMemory = a.placement().gpuMemoryBytes();
-    for (TaskEvent e : events) {
-      if (e.at().isBefore(a.startedAt()) || (end != null && e.at().isAfter(end))) {
-        continue;
-      }
+    for (TaskEvent e : own) {
       if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADING) {
         loading = s.at();
       } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADED && loading != null && loadMs == null) {
@@ -82,8 +82,6 @@ public record AttemptReport(
         gpuMemory = t.placement().gpuMemoryBytes();
       } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.TRAINED && training != null) {
         trainMs = Duration.between(training, s.at()).toMillis();
-      } else if (e instanceof TaskEvent.Reported r) {
-        stage = r.stage();
       }
     }
     return new AttemptReport(

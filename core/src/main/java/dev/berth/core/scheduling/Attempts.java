@@ -3,6 +3,7 @@ package dev.berth.core.scheduling;
 import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
@@ -143,19 +144,23 @@ public final class Attempts {
   }
 
   /**
-   * The event that ends the running attempt, given how its process exited.
+   * The event that ends the running attempt, given how its process exited. A two-stage task that
+   * reported its train stage finished succeeds whatever ended its process afterwards: its result is
+   * on disk. One that exits 0 before that fails, having no result. One that dies during training,
+   * out of memory or by a signal Berth did not send, is charged a train call ({@code
+   * scheduler.train-nretry}) rather than a load attempt or a retry.
    *
    * @param killedFor why Berth killed it, if it did
    * @param stderrTail the end of its standard error, to recognise an out-of-memory death
    */
   public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
       String stderrTail) {
-    if (killedFor.isPresent()) {
-      return Retries.ending(r, at, exitCode, killedFor);
-    }
     if (r.state() == TaskState.TRAINED) {
       String note = exitCode == 0 ? null : "result kept; the process then exited with code " + exitCode;
       return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.SUCCEEDED);
+    }
+    if (killedFor.isPresent()) {
+      return Retries.ending(r, at, exitCode, killedFor);
     }
     if (r.state() == TaskState.OUT_OF_MEMORY) {
       TaskEvent.Reported last = lastReport(r).orElseThrow();
@@ -170,17 +175,43 @@ public final class Attempts {
           "TrainNumbersExceed: ran out of GPU memory in " + trains(r) + " of " + config.trainNretry()
               + " train calls [scheduler.train-nretry]; last: " + last.message(), TaskState.FAILED);
     }
-    Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail);
-    if (oom.isPresent()) {
-      String what = oom.get() == Outcome.GPU_OOM ? "ran out of GPU memory" : "ran out of host memory";
-      return oom(r, at, exitCode, oom.get(), what + " (exit code " + exitCode + ")");
+    Optional<String> stage = AttemptStage.current(r.history());
+    if (stage.isPresent() && exitCode == 0) {
+      return Retries.retryIfAllowed(r, Endings.withoutResult(at, r.state()));
     }
-    return Retries.retryIfAllowed(r, Endings.exited(at, exitCode));
+    Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail);
+    String what = oom.map(kind -> (kind == Outcome.GPU_OOM ? "ran out of GPU memory" : "ran out of host memory")
+        + " (exit code " + exitCode + ")").orElse(null);
+    TaskEvent.Ended exited = Endings.exited(at, exitCode);
+    if (stage.equals(Optional.of(AttemptStage.TRAIN)) && (oom.isPresent() || exited.outcome() == Outcome.KILLED)) {
+      return trainCallLost(r, at, exitCode, oom.orElse(Outcome.KILLED), oom.isPresent() ? what : exited.message());
+    }
+    if (oom.isPresent()) {
+      return oom(r, at, exitCode, oom.get(), what);
+    }
+    return Retries.retryIfAllowed(r, exited);
   }
 
+  /** A two-stage process died during training: the task starts again while it has train calls left. */
+  private TaskEvent.Ended trainCallLost(TaskRecord r, Instant at, int exitCode, Outcome outcome, String what) {
+    int used = trains(r);
+    int budget = config.trainNretry();
+    String call = "train call " + used + " of " + budget + " [scheduler.train-nretry]";
+    if (used < budget) {
+      return new TaskEvent.Ended(at, outcome, exitCode, what + " during " + call + "; the task starts again",
+          TaskState.READY);
+    }
+    return new TaskEvent.Ended(at, outcome, exitCode, "TrainNumbersExceed: " + what + " during " + call,
+        TaskState.FAILED);
+  }
+
+  /**
+   * An out-of-memory ending outside a train stage: charged to {@code load-nretry} when the task ran
+   * out of host memory or was loading, to {@code train-nretry} when a one-stage task ran out of GPU memory.
+   */
   private TaskEvent.Ended oom(TaskRecord r, Instant at, int exitCode, Outcome kind, String message) {
-    boolean host = kind == Outcome.HOST_OOM;
-    int used = (host ? hostOoms(r) : (int) ended(r.history().attempts(), Outcome.GPU_OOM)) + 1;
+    boolean host = kind == Outcome.HOST_OOM || AttemptStage.current(r.history()).isPresent();
+    int used = (host ? loadOoms(r) : (int) ended(r.history().attempts(), Outcome.GPU_OOM)) + 1;
     int budget = host ? config.loadNretry() : config.trainNretry();
     if (used < budget) {
       return new TaskEvent.Ended(at, kind, exitCode,
@@ -191,6 +222,25 @@ public final class Attempts {
     return new TaskEvent.Ended(at, kind, exitCode,
         exceed + ": out of memory in " + used + " of " + budget + " attempts [" + key + "]; last: " + message,
         TaskState.FAILED);
+  }
+
+  /**
+   * What {@code load-nretry} counts: attempts of a one-stage task that ended out of host memory, and
+   * attempts of a two-stage task that ended out of memory in the load stage.
+   */
+  private static int loadOoms(TaskRecord r) {
+    List<Attempt> attempts = r.history().attempts();
+    List<Optional<String>> stages = AttemptStage.ofEach(r.history());
+    int n = 0;
+    for (int i = 0; i < attempts.size(); i++) {
+      Outcome o = attempts.get(i).end().map(TaskEvent.Ended::outcome).orElse(Outcome.SUCCEEDED);
+      boolean counts = stages.get(i).isEmpty() ? o == Outcome.HOST_OOM
+          : stages.get(i).get().equals(AttemptStage.LOAD) && (o == Outcome.HOST_OOM || o == Outcome.GPU_OOM);
+      if (counts) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static Optional<TaskEvent.Reported> lastReport(TaskRecord r) {

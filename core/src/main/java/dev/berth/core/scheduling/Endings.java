@@ -35,6 +35,30 @@ public final class Endings {
     return new TaskEvent.Ended(at, Outcome.FAILED, exitCode, "exited with code " + exitCode, TaskState.FAILED);
   }
 
+  /**
+   * The ending of a two-stage attempt whose process exited with code 0 before it reported a
+   * finished train stage: a failure, since no result came.
+   *
+   * @param state where the task was: {@code AVAILABLE}, {@code LOADING}, {@code LOADED} or {@code TRAINING}
+   */
+  public static TaskEvent.Ended withoutResult(Instant at, TaskState state) {
+    return new TaskEvent.Ended(at, Outcome.FAILED, 0, "exited 0 " + during(state) + " without a result", TaskState.FAILED);
+  }
+
+  /** When, in a task's life, something happened in this state, for people: {@code "during training"}. */
+  public static String during(TaskState state) {
+    return switch (state) {
+      case AVAILABLE -> "before loading";
+      case LOADING -> "while loading";
+      case LOADED -> "while waiting for a device";
+      case TRAINING -> "during training";
+      case TRAINED -> "after training";
+      case OUT_OF_MEMORY -> "after reporting a failure";
+      case RUNNING -> "while running";
+      default -> "while " + state.name().toLowerCase(java.util.Locale.ROOT);
+    };
+  }
+
   /** The ending of an attempt Berth killed because the task or the run was cancelled. */
   public static TaskEvent.Ended cancelled(Instant at, Integer exitCode, String reason) {
     return new TaskEvent.Ended(at, Outcome.CANCELLED, exitCode, reason, TaskState.CANCELLED);

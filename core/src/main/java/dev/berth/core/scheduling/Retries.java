@@ -1,6 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
@@ -27,7 +28,9 @@ public final class Retries {
   /**
    * The event that ends the running attempt, retrying when the budget allows.
    *
-   * @param killedFor why Berth killed the process, or empty when it exited on its own
+   * @param killedFor why Berth killed the process (or had it exit), or empty when it exited on its own;
+   *     a {@link Outcome#FAILED} kill is one for the task's own fault, such as breaking the control
+   *     protocol, and ends the attempt with its reason
    */
   public static TaskEvent.Ended ending(
       TaskRecord task, Instant at, int exitCode, Optional<Decision.Kill> killedFor) {
@@ -38,6 +41,10 @@ public final class Retries {
       return retryIfAllowed(task, new TaskEvent.Ended(
           at, Outcome.TIMED_OUT, exitCode, killedFor.get().reason(), TaskState.TIMED_OUT));
     }
+    if (killedFor.isPresent() && killedFor.get().outcome() == Outcome.FAILED) {
+      return retryIfAllowed(task, new TaskEvent.Ended(
+          at, Outcome.FAILED, exitCode, killedFor.get().reason(), TaskState.FAILED));
+    }
     return retryIfAllowed(task, Endings.exited(at, exitCode));
   }
 
@@ -47,7 +54,7 @@ public final class Retries {
     if (!failed || !ORDINARY_FAILURES.contains(ending.outcome())) {
       return ending;
     }
-    int used = failures(task.history().attempts());
+    int used = failures(task);
     int allowed = task.spec().retry().retries();
     if (used >= allowed) {
       return ending;
@@ -76,15 +83,22 @@ public final class Retries {
     if (!(events.get(events.size() - 1) instanceof TaskEvent.Ended last)) {
       return Optional.empty();
     }
-    int used = failures(task.history().attempts());
+    int used = failures(task);
     return Optional.of(last.at().plus(task.spec().retry().delayBefore(Math.max(1, used))));
   }
 
-  /** Attempts that ended in an ordinary failure. */
-  static int failures(List<Attempt> attempts) {
+  /**
+   * Attempts that ended in an ordinary failure. A two-stage attempt killed by a signal during
+   * training is not one: it used a train call, which {@code scheduler.train-nretry} counts.
+   */
+  static int failures(TaskRecord task) {
+    List<Attempt> attempts = task.history().attempts();
+    List<Optional<String>> stages = AttemptStage.ofEach(task.history());
     int n = 0;
-    for (Attempt a : attempts) {
-      if (a.end().isPresent() && ORDINARY_FAILURES.contains(a.end().get().outcome())) {
+    for (int i = 0; i < attempts.size(); i++) {
+      Optional<Outcome> outcome = attempts.get(i).end().map(TaskEvent.Ended::outcome);
+      boolean trainKill = outcome.equals(Optional.of(Outcome.KILLED)) && stages.get(i).equals(Optional.of(AttemptStage.TRAIN));
+      if (outcome.isPresent() && ORDINARY_FAILURES.contains(outcome.get()) && !trainKill) {
         n++;
       }
     }
