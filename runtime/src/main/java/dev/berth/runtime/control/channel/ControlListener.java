@@ -20,6 +20,16 @@ public interface ControlListener {
    */
   void disconnected(TaskId task, int attempt);
 
+  /**
+   * Berth closed a connection of an authenticated task, or refused it a second one, because of what
+   * it sent: a malformed line or unknown message, a line over the limit, a second connection for the
+   * same attempt. The attempt can no longer be trusted; {@code disconnected} follows for a closed
+   * connection. {@link #problem} has the details too.
+   *
+   * @param reason for people, e.g. {@code "sent a malformed line (unknown type 'x')"}
+   */
+  default void broken(TaskId task, int attempt, String reason) {}
+
   /** Something went wrong that Berth should log: a rejected connection, a malformed line. */
   void problem(String description);
 }

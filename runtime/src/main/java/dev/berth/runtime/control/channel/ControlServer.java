@@ -32,10 +32,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection is accepted once it says hello with that token. Commands to a task that has not
  * connected yet wait for its hello. Nothing here throws into Berth once the socket is open:
  * rejected connections and malformed lines are reported to {@link ControlListener#problem} and
- * the offending connection is closed. One acceptor thread and one reader thread per connection,
- * all daemons. Thread-safe.
+ * the offending connection is closed; when the offender is a registered attempt (a malformed line
+ * after its hello, a second connection), {@link ControlListener#broken} says so too. One acceptor
+ * thread and one reader thread per connection, all daemons. Thread-safe.
  */
-public final class ControlServer implements AutoCloseable {
+public final class ControlServer implements ControlPort {
 
   private final Path socketPath;
   private final ServerSocketChannel server;
@@ -110,7 +111,7 @@ public final class ControlServer implements AutoCloseable {
     }
   }
 
-  /** The socket's path, for the task's {@code BERTH_CONTROL}. */
+  @Override
   public Path socketPath() {
     return socketPath;
   }
@@ -120,6 +121,7 @@ public final class ControlServer implements AutoCloseable {
    * {@code BERTH_TOKEN}. A previous registration of the task is replaced and its connection closed
    * without a {@code disconnected} report.
    */
+  @Override
   public String register(TaskId task, int attempt) {
     byte[] bytes = new byte[16];
     random.nextBytes(bytes);
@@ -136,6 +138,7 @@ public final class ControlServer implements AutoCloseable {
    * Sends a command to a task. Before the task's hello the command waits, in order, for it; for a
    * task that is not registered, or whose connection has ended, it is dropped.
    */
+  @Override
   public void send(TaskId task, ControlCommand command) {
     String line = ControlCodec.encode(command);
     Connection connection;
@@ -166,12 +169,21 @@ public final class ControlServer implements AutoCloseable {
    * Forgets a task: drops its registration and pending commands and closes its connection, without
    * a {@code disconnected} report.
    */
+  @Override
   public void forget(TaskId task) {
     Registration r;
     synchronized (lock) {
       r = registrations.remove(task);
     }
     drop(r);
+  }
+
+  @Override
+  public boolean isConnected(TaskId task) {
+    synchronized (lock) {
+      Registration r = registrations.get(task);
+      return r != null && r.connection != null && connections.contains(r.connection);
+    }
   }
 
   private void drop(Registration r) {
@@ -259,6 +271,7 @@ public final class ControlServer implements AutoCloseable {
         } catch (ControlProtocolException e) {
           problem("control channel: " + c.task + " sent a malformed line (" + e.getMessage() + "): "
               + abbreviate(line) + "; connection closed");
+          broken(c.task, c.registration.attempt, "sent a malformed line (" + e.getMessage() + ")");
           return;
         }
         deliver(c, message);
@@ -266,6 +279,9 @@ public final class ControlServer implements AutoCloseable {
     } catch (LineChannel.LineTooLongException e) {
       problem("control channel: " + (c.task == null ? "a connection" : c.task) + " sent " + e.getMessage()
           + "; connection closed");
+      if (c.task != null) {
+        broken(c.task, c.registration.attempt, "sent " + e.getMessage());
+      }
     } catch (IOException e) {
       // closed by Berth, or the task's end went away: both end the connection below
     } finally {
@@ -291,6 +307,7 @@ public final class ControlServer implements AutoCloseable {
       return false;
     }
     String[] rejection = new String[1];
+    int[] connectedTwice = {0};
     c.lines.writeLines(() -> {
       synchronized (lock) {
         Registration r = registrations.get(task);
@@ -302,6 +319,7 @@ public final class ControlServer implements AutoCloseable {
           rejection[0] = "rejected a hello from " + task + " with a wrong token";
         } else if (r.connection != null) {
           rejection[0] = "rejected a second connection from " + task + " attempt " + r.attempt;
+          connectedTwice[0] = r.attempt;
         } else {
           r.connection = c;
           c.task = task;
@@ -316,6 +334,9 @@ public final class ControlServer implements AutoCloseable {
     if (rejection[0] != null) {
       if (!rejection[0].isEmpty()) {
         problem("control channel: " + rejection[0]);
+      }
+      if (connectedTwice[0] > 0) {
+        broken(task, connectedTwice[0], "connected a second time");
       }
       return false;
     }
@@ -347,6 +368,14 @@ public final class ControlServer implements AutoCloseable {
       } catch (RuntimeException e) {
         // as in deliver
       }
+    }
+  }
+
+  private void broken(TaskId task, int attempt, String reason) {
+    try {
+      listener.broken(task, attempt, reason);
+    } catch (RuntimeException e) {
+      // as in deliver
     }
   }
 

@@ -158,7 +158,9 @@ class ControlServerTest {
       recorder.nextMessage(TASK, 1);
       second.hello(TASK, token);
       assertThat(recorder.nextProblem()).contains("second connection");
+      assertThat(recorder.next()).isEqualTo(new Recorder.Broken(TASK, 1, "connected a second time"));
       second.awaitClosed();
+      assertThat(server.isConnected(TASK)).as("the first connection stays").isTrue();
     }
   }
 
@@ -171,8 +173,11 @@ class ControlServerTest {
       task.send("{\"type\":\"status\",\"status\":\"DANCING\"}");
 
       assertThat(recorder.nextProblem()).contains("malformed").contains("DANCING");
+      assertThat(recorder.next()).isInstanceOfSatisfying(Recorder.Broken.class,
+          b -> assertThat(b.reason()).startsWith("sent a malformed line (").contains("DANCING"));
       task.awaitClosed();
       assertThat(recorder.next()).isInstanceOf(Recorder.Disconnected.class);
+      assertThat(server.isConnected(TASK)).isFalse();
     }
   }
 
@@ -180,14 +185,17 @@ class ControlServerTest {
   void aDisconnectionIsReportedOnce() throws Exception {
     String token = server.register(TASK, 1);
     FakeTask task = FakeTask.connect(server.socketPath());
+    assertThat(server.isConnected(TASK)).as("before its hello").isFalse();
     task.hello(TASK, token);
     recorder.nextMessage(TASK, 1);
+    assertThat(server.isConnected(TASK)).isTrue();
 
     task.close();
 
     Recorder.Event event = recorder.next();
     assertThat(event).isInstanceOf(Recorder.Disconnected.class);
     Recorder.awaitEnd(((Recorder.Disconnected) event).thread());
+    assertThat(server.isConnected(TASK)).isFalse();
     server.send(TASK, ControlCommand.exit());
     server.forget(TASK);
     assertThat(recorder.all()).filteredOn(e -> e instanceof Recorder.Disconnected).hasSize(1);

@@ -20,6 +20,8 @@ final class Recorder implements ControlListener {
 
   record Disconnected(TaskId task, int attempt, Thread thread) implements Event {}
 
+  record Broken(TaskId task, int attempt, String reason) implements Event {}
+
   record Problem(String description) implements Event {}
 
   private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -33,6 +35,11 @@ final class Recorder implements ControlListener {
   @Override
   public void disconnected(TaskId task, int attempt) {
     add(new Disconnected(task, attempt, Thread.currentThread()));
+  }
+
+  @Override
+  public void broken(TaskId task, int attempt, String reason) {
+    add(new Broken(task, attempt, reason));
   }
 
   @Override
