@@ -61,6 +61,52 @@ class TwoStageRunTest {
   }
 
   @Test
+  void aPythonTaskThatExitsZeroDuringTrainingWithoutAResultFailsAndTheRunEndsWithItsReport() throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")) || Files.isExecutable(Path.of("/usr/local/bin/python3")),
+        "python3 is needed for this test");
+    Path script = dir.resolve("quits.py");
+    Files.writeString(script, """
+        import os
+        from berth_task import run_task
+
+        def load(ctx):
+            return 1
+
+        def train(state, device, ctx):
+            os._exit(0)  # gone in the middle of training, without a result
+
+        run_task(load, train)
+        """);
+    Path spec = dir.resolve("quits.yaml");
+    Files.writeString(spec, """
+        name: quits
+        workdir: %s
+        config:
+          remain-limit: {memory: 1MiB}
+          utilization-limit: {cpu: 1.0}
+        groups:
+          - name: g
+            memory: 64MiB
+            tasks:
+              - id: fit
+                two-stage: true
+                env: {PYTHONPATH: "%s"}
+                command: [python3, "%s"]
+              - id: plain
+                command: [python3, -c, "print('fine')"]
+        """.formatted(dir.resolve("out"), REPO.resolve("examples/python"), script));
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isEqualTo(ExitCodes.TASKS_FAILED);
+    JsonNode tasks = report(dir).get("groups").get(0).get("tasks");
+    assertThat(tasks.get(0).get("status").asText()).isEqualTo("FAILED");
+    assertThat(tasks.get(0).get("error").asText()).isEqualTo("exited 0 during training without a result");
+    assertThat(tasks.get(0).get("attempts").get(0).get("stage").asText()).isEqualTo("TRAIN");
+    assertThat(tasks.get(1).get("status").asText()).isEqualTo("SUCCEEDED");
+  }
+
+  @Test
   void aJavaTaskRunsInAChildJvmAndItsResultIsKept() throws Exception {
     Path src = dir.resolve("src/demo/Square.java");
     Files.createDirectories(src.getParent());

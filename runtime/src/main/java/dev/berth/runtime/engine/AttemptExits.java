@@ -1,7 +1,6 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
-import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
@@ -11,15 +10,23 @@ import dev.berth.os.LogTails;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.spi.Timers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
  * What happens when an attempt's process ends: its exit code is marked in the task's folder at
  * once (so a resumed run finds it), and on the loop thread the attempt ends as the scheduler's
  * rules say, with the kill that ended it, the tail of its standard error and the cluster's verdict.
+ *
+ * <p>A two-stage task's last messages (its result, say) may still be on their way when its exit is
+ * seen: its attempt ends once its connection has reported its end, which comes after every message
+ * of the connection, or after a grace period when a process it left behind keeps the connection open.
  */
 final class AttemptExits {
 
@@ -29,17 +36,23 @@ final class AttemptExits {
   private final EventRecorder recorder;
   private final LiveExecutions executions;
   private final TwoStageChannel channel;
+  private final Timers timers;
   private final InstantSource clock;
   private final Consumer<Runnable> toLoop;
+  private final Map<TaskId, Parked> parked = new TreeMap<>();
+
+  /** An exit seen before its two-stage attempt's connection reported its end. */
+  private record Parked(int attempt, Runnable end) {}
 
   AttemptExits(RunState state, RunLayout layout, Attempts attempts, EventRecorder recorder, LiveExecutions executions,
-      TwoStageChannel channel, InstantSource clock, Consumer<Runnable> toLoop) {
+      TwoStageChannel channel, Timers timers, InstantSource clock, Consumer<Runnable> toLoop) {
     this.state = state;
     this.layout = layout;
     this.attempts = attempts;
     this.recorder = recorder;
     this.executions = executions;
     this.channel = channel;
+    this.timers = timers;
     this.clock = clock;
     this.toLoop = toLoop;
   }
@@ -73,17 +86,49 @@ final class AttemptExits {
     }
   }
 
+  /**
+   * Ends the attempt whose exit waits for its connection's end, if it is this one; returns whether
+   * there was such an exit.
+   */
+  boolean release(TaskId id, int attempt) {
+    Parked p = parked.get(id);
+    if (p == null || p.attempt() != attempt) {
+      return false;
+    }
+    parked.remove(id);
+    p.end().run();
+    return true;
+  }
+
   private void exited(TaskId id, int attempt, int exitCode) {
     Execution execution = executions.remove(id);
+    Runnable end = () -> end(id, attempt, exitCode, execution);
+    if (!state.task(id).spec().twoStage() || !isCurrent(id, attempt)) {
+      end.run();
+      return;
+    }
+    parked.put(id, new Parked(attempt, end));
+    if (channel.isConnected(id)) {
+      timers.schedule(Duration.ofMillis(LiveExecutions.TERMINATE_GRACE_MILLIS),
+          () -> toLoop.accept(() -> release(id, attempt)));
+    } else {
+      toLoop.accept(() -> release(id, attempt)); // after the messages its ended connection already handed over
+    }
+  }
+
+  private void end(TaskId id, int attempt, int exitCode, Execution execution) {
     executions.clearExiting(id);
     channel.forget(id);
-    TaskRecord r = state.task(id);
-    TaskEvent.Launched current = r.history().currentLaunch().orElse(null);
-    if (current == null || current.attempt() != attempt) {
+    if (!isCurrent(id, attempt)) {
       return; // not the attempt the task is in now; nothing to end
     }
+    TaskRecord r = state.task(id);
     String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     recorder.record(id, attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict));
+  }
+
+  private boolean isCurrent(TaskId id, int attempt) {
+    return state.task(id).history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false);
   }
 }

@@ -45,7 +45,8 @@ import java.util.function.Function;
  * <p>The work is shared out: {@link EventRecorder} records and journals events, {@link DecisionActions}
  * carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends them when
  * their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
- * {@link LoopTimers} keeps the tick and wake-up, and {@link TwoStageChannel} talks to two-stage tasks.
+ * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks and
+ * {@link TaskConversations} makes task events of what they say.
  */
 public final class Engine {
 
@@ -88,38 +89,23 @@ public final class Engine {
     this.clock = clock;
     this.listener = listener;
     this.recorder = new EventRecorder(state, listener);
-    this.channel = new TwoStageChannel(layout.runDir(), inbox::add, channelHandler());
+    this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
     this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, state, listener, clock);
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
-    this.exits = new AttemptExits(state, layout, scheduler.attempts(), recorder, executions, channel, clock, inbox::add);
+    this.exits = new AttemptExits(
+        state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add);
+    channel.handleWith(
+        new TaskConversations(state, layout, recorder, executions, exits, channel, timers, clock, inbox::add));
     this.launcher = new AttemptLauncher(state, layout, executor, channel, recorder, executions, exits, clock,
         readings::snapshot);
     this.terminations = new Terminations(state, recorder, executions, channel, timers, clock, inbox::add);
     this.actions = new DecisionActions(state, recorder, executions, terminations, launcher, channel, clock);
   }
 
-  private TwoStageChannel.Handler channelHandler() {
-    return new TwoStageChannel.Handler() {
-      @Override
-      public void record(TaskId task, TaskEvent event) {
-        recorder.record(task, event);
-      }
-
-      @Override
-      public TaskRecord task(TaskId task) {
-        return state.task(task);
-      }
-
-      @Override
-      public Path taskDir(TaskId task) {
-        return layout.taskDir(state.task(task).spec());
-      }
-
-      @Override
-      public Instant now() {
-        return clock.instant();
-      }
-    };
+  /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
+  Engine control(TwoStageChannel.Opener opener) {
+    channel.openWith(opener);
+    return this;
   }
 
   /**

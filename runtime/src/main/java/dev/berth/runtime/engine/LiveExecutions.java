@@ -66,15 +66,27 @@ final class LiveExecutions {
    */
   void kill(Decision.Kill kill) {
     Execution e = executions.get(kill.task());
-    if (e == null) {
-      return;
-    }
-    Decision.Kill earlier = killing.putIfAbsent(kill.task(), kill);
-    if (earlier == null) {
+    if (e != null && explain(kill)) {
       e.terminate(TERMINATE_GRACE_MILLIS);
-    } else if (kill.outcome() == Outcome.CANCELLED && earlier.outcome() != Outcome.CANCELLED) {
-      killing.put(kill.task(), kill); // a cancel during a timeout kill wins: the attempt ends cancelled, no retry
     }
+  }
+
+  /**
+   * Remembers why Berth ends the task's attempt, so that its exit, whenever it comes, is ended for
+   * this reason; returns whether it is the first reason. A cancel wins over an earlier reason: the
+   * attempt ends cancelled, without a retry.
+   */
+  boolean explain(Decision.Kill why) {
+    Decision.Kill earlier = killing.putIfAbsent(why.task(), why);
+    if (earlier != null && why.outcome() == Outcome.CANCELLED && earlier.outcome() != Outcome.CANCELLED) {
+      killing.put(why.task(), why);
+    }
+    return earlier == null;
+  }
+
+  /** Whether Berth is already ending the task's attempt: killing it, or having asked it to exit. */
+  boolean isEnding(TaskId id) {
+    return killing.containsKey(id) || exiting.contains(id);
   }
 
   /** The kill the task's process was ended by, if any; forgets it. */

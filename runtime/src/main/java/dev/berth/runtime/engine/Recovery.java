@@ -75,7 +75,10 @@ final class Recovery {
   static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
     TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
     OptionalInt code = ExitMarks.read(layout.taskDir(r.spec()), launch.attempt());
-    if (r.state() == TaskState.TRAINED || resultWrittenSince(layout.taskDir(r.spec()), launch.at())) {
+    // A two-stage task's result.json counts once it reported its train stage finished: then it is TRAINED.
+    boolean resultKept = r.spec().twoStage() ? r.state() == TaskState.TRAINED
+        : resultWrittenSince(layout.taskDir(r.spec()), launch.at());
+    if (resultKept) {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }

@@ -86,11 +86,19 @@ final class Terminations {
     }
   }
 
-  /** Asks a two-stage task's process to exit, and terminates it if it has not after a grace period. */
+  /**
+   * Asks a two-stage task's process to exit, and terminates it if it has not after a grace period.
+   * Unless the task's history explains the ending (it finished, or reported trouble), the exit's
+   * reason does: it fails for it.
+   */
   void askToExit(Decision.Exit exit) {
     TaskId id = exit.task();
     if (!executions.markExiting(id)) {
       return;
+    }
+    TaskState s = state.task(id).state();
+    if (s != TaskState.TRAINED && s != TaskState.OUT_OF_MEMORY) {
+      executions.explain(new Decision.Kill(id, Outcome.FAILED, exit.reason()));
     }
     channel.send(id, ControlCommand.exit());
     Execution e = executions.get(id);
