@@ -2,6 +2,7 @@ package dev.berth.client;
 
 import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.model.Names;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.units.ByteSize;
 import dev.berth.report.Objective;
@@ -20,7 +21,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * How a {@link Berth} session runs: its name and folder, the scheduler configuration (every key of
@@ -29,7 +29,6 @@ import java.util.regex.Pattern;
  */
 public final class BerthOptions {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final java.util.Set<String> ISSUED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
   private final String name;
@@ -305,8 +304,8 @@ public final class BerthOptions {
       String n = name;
       if (n == null) {
         n = freshName();
-      } else if (!NAME.matcher(n).matches()) {
-        throw new IllegalArgumentException("session name '" + n + "' must match [A-Za-z0-9._-]+");
+      } else {
+        Names.check("session", n);
       }
       SchedulerConfig c = config.build();
       try {

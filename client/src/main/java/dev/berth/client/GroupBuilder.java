@@ -2,6 +2,7 @@ package dev.berth.client;
 
 import dev.berth.core.model.Combinations;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.Names;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.MatrixIds;
@@ -11,7 +12,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * A named group of tasks that run in parallel, with group-level defaults for its tasks: every
@@ -20,8 +20,6 @@ import java.util.regex.Pattern;
  * Tasks are copied when added, so changing a builder afterwards does not change the group.
  */
 public final class GroupBuilder extends TaskSettings<GroupBuilder> {
-
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
   private final String name;
   private final List<TaskBuilder> tasks = new ArrayList<>();
@@ -32,9 +30,7 @@ public final class GroupBuilder extends TaskSettings<GroupBuilder> {
   }
 
   static void checkName(String name) {
-    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-      throw new IllegalArgumentException("group name '" + name + "' must match [A-Za-z0-9._-]+ (and not be . or ..)");
-    }
+    Names.check("group", name);
   }
 
   /** The group's name, also the name of its folder under the session's workdir. */

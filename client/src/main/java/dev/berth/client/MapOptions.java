@@ -1,5 +1,7 @@
 package dev.berth.client;
 
+import dev.berth.core.model.Names;
+
 /**
  * How {@link Berth#map} runs, after ipyparallel's {@code imap}: start with {@link #defaults()} and
  * change what you need, e.g. {@code MapOptions.defaults().ordered(false).maxOutstanding(4)}.
@@ -22,8 +24,8 @@ public record MapOptions(boolean ordered, int maxOutstanding, boolean returnExce
     if (maxOutstanding < 0) {
       throw new IllegalArgumentException("maxOutstanding must be >= 0 (0 = all at once) but was " + maxOutstanding);
     }
-    if (idPrefix != null && !idPrefix.matches("[A-Za-z0-9._-]+")) {
-      throw new IllegalArgumentException("idPrefix '" + idPrefix + "' must match [A-Za-z0-9._-]+");
+    if (idPrefix != null) {
+      Names.check("idPrefix", idPrefix);
     }
   }
 

@@ -3,6 +3,7 @@ package dev.berth.client;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
+import dev.berth.core.model.Names;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.settings.InvalidValue;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * A whole run, built in Java the way a YAML spec describes it: {@link #build()} gives the same
@@ -22,8 +22,6 @@ import java.util.regex.Pattern;
  * {@link Berth#add(GroupSpec)} per group, or print its {@link Plan}. Made by {@link Runs#named}.
  */
 public final class RunBuilder {
-
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
   private final String name;
   private String workdir;
@@ -35,9 +33,7 @@ public final class RunBuilder {
   private final List<GroupDraft> groups = new ArrayList<>();
 
   RunBuilder(String name) {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("run name '" + name + "' must match [A-Za-z0-9._-]+");
-    }
+    Names.check("run", name);
     this.name = name;
     this.workdir = "berth-out/" + name;
   }

@@ -1,8 +1,9 @@
 package dev.berth.client;
 
-import java.io.File;
+import dev.berth.task.worker.WorkerClasspath;
+import dev.berth.task.worker.WorkerCommand;
+import dev.berth.task.worker.WorkerMain;
 import java.lang.reflect.Modifier;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +22,7 @@ import java.util.Objects;
 public final class Tasks {
 
   /** The class that runs a {@code BerthTask} as a task process (module {@code berth-task-api}). */
-  public static final String WORKER_MAIN = "dev.berth.task.worker.WorkerMain";
+  public static final String WORKER_MAIN = WorkerMain.class.getName();
 
   /** The interface a Java task implements (module {@code berth-task-api}). */
   public static final String BERTH_TASK = "dev.berth.task.BerthTask";
@@ -93,33 +94,19 @@ public final class Tasks {
   }
 
   private static List<String> javaCommand(String className, List<String> classpath, List<String> jvmArgs) {
-    List<String> argv = new ArrayList<>();
-    argv.add(javaExecutable());
-    argv.addAll(jvmArgs);
-    argv.add("-cp");
-    argv.add(String.join(File.pathSeparator, classpath));
-    argv.add(WORKER_MAIN);
-    argv.add(className);
-    return argv;
+    return WorkerCommand.argv(jvmArgs, classpath, className);
   }
 
   /**
    * Where the worker's classes are (the task API's and the control protocol's, jars or classes
-   * folders), as the task API itself tells them when this JVM can load it; empty otherwise.
+   * folders), as the task API itself tells them; empty when it cannot tell.
    */
-  @SuppressWarnings("unchecked")
   static List<String> workerClasspath() {
     try {
-      Class<?> entries = Class.forName("dev.berth.task.worker.WorkerClasspath", true, Tasks.class.getClassLoader());
-      return (List<String>) entries.getMethod("entries").invoke(null);
-    } catch (ReflectiveOperationException | RuntimeException e) {
+      return WorkerClasspath.entries();
+    } catch (IllegalStateException e) {
       return List.of();
     }
-  }
-
-  /** The {@code java} launcher of this JVM, named as a spec's {@code java:} task names it. */
-  static String javaExecutable() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
   private static void checkTaskClass(Class<?> c) {

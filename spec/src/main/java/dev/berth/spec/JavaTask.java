@@ -3,7 +3,7 @@ package dev.berth.spec;
 import dev.berth.core.settings.TaskKey;
 import dev.berth.core.settings.TaskKeys;
 import dev.berth.task.worker.WorkerClasspath;
-import java.io.File;
+import dev.berth.task.worker.WorkerCommand;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +19,6 @@ import java.util.Map;
  * @param jvmArgs JVM options such as {@code -Xmx4g}
  */
 record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs) {
-
-  /** The worker's main class, in the task-api module that Berth ships. */
-  static final String WORKER = "dev.berth.task.worker.WorkerMain";
 
   /** The task's Java settings, or null when it has no {@code java} key. */
   static JavaTask parse(YamlNode.Mapping map, Field field) throws SpecException {
@@ -41,10 +38,9 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
 
   /** The argument vector that starts the worker JVM for this task. */
   List<String> command(Map<String, String> values) throws SpecException {
-    List<String> argv = new ArrayList<>();
-    argv.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    List<String> args = new ArrayList<>();
     for (Template t : jvmArgs) {
-      argv.add(t.fill(values));
+      args.add(t.fill(values));
     }
     List<String> cp = new ArrayList<>();
     String specDir = values.getOrDefault("spec_dir", ".");
@@ -53,11 +49,7 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
       cp.add((entry.isAbsolute() ? entry : Path.of(specDir).resolve(entry)).normalize().toString());
     }
     cp.addAll(WorkerClasspath.entries());
-    argv.add("-cp");
-    argv.add(String.join(File.pathSeparator, cp));
-    argv.add(WORKER);
-    argv.add(className.fill(values));
-    return argv;
+    return WorkerCommand.argv(args, cp, className.fill(values));
   }
 
   private static List<Template> templates(YamlNode.Mapping map, TaskKey<List<String>> key, Field entry)

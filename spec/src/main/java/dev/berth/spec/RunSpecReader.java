@@ -2,6 +2,7 @@ package dev.berth.spec;
 
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.Names;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.settings.InvalidValue;
@@ -12,17 +13,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
 final class RunSpecReader {
 
-  private static final Pattern NAME_TEXT = Pattern.compile("[A-Za-z0-9._-]+");
-
   /** A run or group name: letters, digits, {@code . _ -}, and not {@code .} or {@code ..}. */
   static final ValueParser<String> NAME = value -> {
     String text = Parsers.TEXT.parse(value);
-    if (!NAME_TEXT.matcher(text).matches() || text.equals(".") || text.equals("..")) {
+    if (!Names.valid(text)) {
       throw new InvalidValue("'" + text + "' is not a valid name; use only letters, digits, '.', '_'"
           + " and '-' (and not '.' or '..')");
     }

@@ -3,7 +3,6 @@ package dev.berth.core.model;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A named set of tasks. Groups run one after another; the tasks inside one run in parallel.
@@ -13,13 +12,9 @@ import java.util.regex.Pattern;
  */
 public record GroupSpec(String name, List<TaskSpec> tasks) {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-
   /** Validates the name and that every task names this group. */
   public GroupSpec {
-    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-      throw new IllegalArgumentException("group name '" + name + "' must match [A-Za-z0-9._-]+");
-    }
+    Names.check("group", name);
     tasks = List.copyOf(tasks);
     Set<TaskId> seen = new HashSet<>();
     for (TaskSpec t : tasks) {

@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A whole run: its name, where its files go, the scheduler configuration and the groups in order.
@@ -24,13 +23,9 @@ public record RunSpec(
     String name, String workdir, SchedulerConfig config, List<GroupSpec> groups, boolean groupsInParallel,
     String gpus, Reporting reporting, AdapterSettings adapters) {
 
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
-
   /** Validates the name, that task ids are unique across the run, and the dependencies. */
   public RunSpec {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("run name '" + name + "' must match [A-Za-z0-9._-]+");
-    }
+    Names.check("run", name);
     Objects.requireNonNull(workdir, "workdir");
     Objects.requireNonNull(config, "config");
     Objects.requireNonNull(gpus, "gpus");
