@@ -1,6 +1,7 @@
 package dev.berth.spi;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.MeasuredUsage;
 import java.util.Optional;
 
 /** A started task process. Methods may be called from any thread. */
@@ -31,5 +32,13 @@ public interface Execution {
    */
   default Optional<ClusterVerdict> verdict() {
     return Optional.empty();
+  }
+
+  /**
+   * Once the exit was reported: what the attempt was measured to use (peak memory, CPU time), as
+   * far as this executor measures it. Nothing by default.
+   */
+  default MeasuredUsage usage() {
+    return MeasuredUsage.NONE;
   }
 }
