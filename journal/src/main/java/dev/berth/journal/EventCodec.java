@@ -2,11 +2,14 @@ package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.util.List;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * {@link TaskEvent} to and from JSON, exactly: every field round-trips, instants keep their
@@ -96,6 +99,9 @@ public final class EventCodec {
       f.put("exit-code", e.exitCode());
       f.put("message", e.message());
       f.put("target", e.target().name());
+      if (e.usage().isKnown()) {
+        f.set("usage", usage(e.usage()));
+      }
     } else if (event instanceof TaskEvent.Settled s) {
       f.put("target", s.target().name());
       f.put("reason", s.reason());
@@ -119,13 +125,35 @@ public final class EventCodec {
       case "ended" -> new TaskEvent.Ended(
           f.instant("at"), f.enumValue("outcome", Outcome.class),
           f.present("exit-code") ? f.intValue("exit-code") : null, f.stringOrNull("message"),
-          target(f));
+          target(f), f.has("usage") ? usage(Fields.of(f.get("usage"), f.path("usage"))) : MeasuredUsage.NONE);
       case "settled" -> new TaskEvent.Settled(
           f.instant("at"), target(f), f.string("reason"));
       default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended or settled");
     };
     f.done();
     return event;
+  }
+
+  /** An attempt's measured usage; only the figures that were measured are written. */
+  private static ObjectNode usage(MeasuredUsage usage) {
+    ObjectNode u = CanonicalJson.object();
+    usage.peakHostMemoryBytes().ifPresent(v -> u.put("peak-host-memory", v));
+    usage.cpuSeconds().ifPresent(v -> u.put("cpu-seconds", v));
+    usage.peakGpuMemoryBytes().ifPresent(v -> u.put("peak-gpu-memory", v));
+    u.put("exact", usage.exact());
+    return u;
+  }
+
+  private static MeasuredUsage usage(Fields u) {
+    MeasuredUsage usage = new MeasuredUsage(
+        u.has("peak-host-memory") ? OptionalLong.of(u.longValue("peak-host-memory")) : OptionalLong.empty(),
+        u.has("cpu-seconds")
+            ? OptionalDouble.of(u.decimal("cpu-seconds", "a number of seconds").doubleValue())
+            : OptionalDouble.empty(),
+        u.has("peak-gpu-memory") ? OptionalLong.of(u.longValue("peak-gpu-memory")) : OptionalLong.empty(),
+        u.bool("exact"));
+    u.done();
+    return usage;
   }
 
   /** The target state, also under the names an older Berth wrote (see {@link TaskState#named}). */

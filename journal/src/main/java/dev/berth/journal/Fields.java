@@ -57,6 +57,11 @@ final class Fields {
     return v;
   }
 
+  /** Whether the object has the field at all (a field newer Berths write only when it has a value). */
+  boolean has(String key) {
+    return object.has(key);
+  }
+
   /** Whether the field is present and not {@code null}; marks it read. */
   boolean present(String key) {
     return !get(key).isNull();

@@ -3,11 +3,14 @@ package dev.berth.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.time.Instant;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,6 +74,18 @@ class EventCodecTest {
     assertThat(EventCodec.encode(new TaskEvent.Reported(AT, Outcome.GPU_OOM, "TRAIN", "CUDA out of memory")))
         .isEqualTo("{\"at\":\"2024-05-01T10:00:00.123456789Z\",\"message\":\"CUDA out of memory\","
             + "\"outcome\":\"GPU_OOM\",\"stage\":\"TRAIN\",\"type\":\"reported\"}");
+  }
+
+  @Test
+  void anEndingKeepsWhatWasMeasuredAndWritesNothingWhenNothingWas() {
+    MeasuredUsage measured = new MeasuredUsage(OptionalLong.of(314_572_800L), OptionalDouble.of(12.5),
+        OptionalLong.empty(), true);
+    TaskEvent.Ended ended = new TaskEvent.Ended(AT, Outcome.HOST_OOM, 137, "killed", TaskState.READY, measured);
+
+    assertThat(EventCodec.encode(ended)).contains(
+        "\"usage\":{\"cpu-seconds\":12.5,\"exact\":true,\"peak-host-memory\":314572800}");
+    assertThat(EventCodec.decode(EventCodec.encode(ended))).isEqualTo(ended);
+    assertThat(EventCodec.encode(ended.withUsage(MeasuredUsage.NONE))).doesNotContain("usage");
   }
 
   @Test

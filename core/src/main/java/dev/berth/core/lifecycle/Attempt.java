@@ -18,6 +18,11 @@ public record Attempt(
     int number, Instant startedAt, Placement placement, long pid, Optional<String> clusterId,
     Optional<TaskEvent.Ended> end) {
 
+  /** What the attempt was measured to use, once it ended and if anything measured it. */
+  public MeasuredUsage usage() {
+    return end.map(TaskEvent.Ended::usage).orElse(MeasuredUsage.NONE);
+  }
+
   /** Whether the attempt is still running. */
   public boolean isRunning() {
     return end.isEmpty();

@@ -144,14 +144,26 @@ public sealed interface TaskEvent
    * @param exitCode the process's exit code, or null when it never ran
    * @param message what went wrong, or null on success
    * @param target the state the task moves to: SUCCEEDED, FAILED, READY (retry), TIMED_OUT or CANCELLED
+   * @param usage what the attempt was measured to use; {@link MeasuredUsage#NONE} when nothing was
    */
-  record Ended(Instant at, Outcome outcome, Integer exitCode, String message, TaskState target)
+  record Ended(Instant at, Outcome outcome, Integer exitCode, String message, TaskState target, MeasuredUsage usage)
       implements TaskEvent {
     /** Validates. */
     public Ended {
       Objects.requireNonNull(at, "at");
       Objects.requireNonNull(outcome, "outcome");
       Objects.requireNonNull(target, "target");
+      Objects.requireNonNull(usage, "usage");
+    }
+
+    /** An ending of an attempt nothing measured. */
+    public Ended(Instant at, Outcome outcome, Integer exitCode, String message, TaskState target) {
+      this(at, outcome, exitCode, message, target, MeasuredUsage.NONE);
+    }
+
+    /** This ending with what the attempt was measured to use. */
+    public Ended withUsage(MeasuredUsage measured) {
+      return new Ended(at, outcome, exitCode, message, target, measured);
     }
   }
 
