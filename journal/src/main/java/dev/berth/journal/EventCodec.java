@@ -24,6 +24,7 @@ import java.util.OptionalLong;
  * {"at":"...","message":"CUDA out of memory","outcome":"GPU_OOM","stage":"TRAIN","type":"reported"}
  * {"at":"...","exit-code":1,"message":"exit code 1","outcome":"FAILED","target":"READY","type":"ended"}
  * {"at":"...","reason":"cancelled by the user","target":"CANCELLED","type":"settled"}
+ * {"at":"...","reason":"berth retry","type":"reopened"}
  * </pre>
  *
  * {@code exit-code} and {@code message} are {@code null} when absent.
@@ -48,7 +49,7 @@ public final class EventCodec {
 
   /**
    * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code submitted}, {@code staged},
-   * {@code trained}, {@code reported}, {@code ended} or {@code settled}.
+   * {@code trained}, {@code reported}, {@code ended}, {@code settled} or {@code reopened}.
    *
    * @throws IllegalArgumentException for an event type this codec does not know
    */
@@ -69,6 +70,8 @@ public final class EventCodec {
       return "ended";
     } else if (event instanceof TaskEvent.Settled) {
       return "settled";
+    } else if (event instanceof TaskEvent.Reopened) {
+      return "reopened";
     }
     throw new IllegalArgumentException("the journal cannot write a " + event.getClass().getSimpleName() + " event");
   }
@@ -105,6 +108,8 @@ public final class EventCodec {
     } else if (event instanceof TaskEvent.Settled s) {
       f.put("target", s.target().name());
       f.put("reason", s.reason());
+    } else if (event instanceof TaskEvent.Reopened o) {
+      f.put("reason", o.reason());
     }
     return f;
   }
@@ -128,7 +133,8 @@ public final class EventCodec {
           target(f), f.has("usage") ? usage(Fields.of(f.get("usage"), f.path("usage"))) : MeasuredUsage.NONE);
       case "settled" -> new TaskEvent.Settled(
           f.instant("at"), target(f), f.string("reason"));
-      default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended or settled");
+      case "reopened" -> new TaskEvent.Reopened(f.instant("at"), f.string("reason"));
+      default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended, settled or reopened");
     };
     f.done();
     return event;

@@ -165,6 +165,18 @@ public final class SqliteJournal implements Journal {
     buffer.add(new Writes.Spec(specJson, RunInfo.sha256(specJson)));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>An UPDATE that clears the run row's {@code status} and {@code finished_at} in the transaction
+   * of the next flush.
+   */
+  @Override
+  public void reopenRun() {
+    writable();
+    buffer.add(Writes.reopen());
+  }
+
   @Override
   public void flush() throws JournalException {
     open();

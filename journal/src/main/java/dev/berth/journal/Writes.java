@@ -32,7 +32,7 @@ final class Writes implements AutoCloseable {
   /** A new spec for the run: its text and SHA-256 replace the stored ones. */
   record Spec(String json, String sha256) implements Write {}
 
-  /** The run row: inserted when {@code info} is set, else its end is updated. */
+  /** The run row: inserted when {@code info} is set, else its end is updated (cleared when {@code status} is null). */
   record Run(Journal.RunInfo info, RunStatus status, Instant finishedAt) implements Write {}
 
   private final Statement plain;
@@ -62,6 +62,11 @@ final class Writes implements AutoCloseable {
 
   static Write finish(RunStatus status, Instant at) {
     return new Run(null, status, at);
+  }
+
+  /** The run goes on again: its end is cleared. */
+  static Write reopen() {
+    return new Run(null, null, null);
   }
 
   /** Writes everything in one transaction and returns the next free sequence number. */
@@ -124,8 +129,8 @@ final class Writes implements AutoCloseable {
       insertRun.setString(4, run.info().startedAt().toString());
       insertRun.executeUpdate();
     } else if (w instanceof Run run) {
-      finishRun.setString(1, run.status().name());
-      finishRun.setString(2, run.finishedAt().toString());
+      finishRun.setString(1, run.status() == null ? null : run.status().name());
+      finishRun.setString(2, run.finishedAt() == null ? null : run.finishedAt().toString());
       finishRun.executeUpdate();
     }
   }

@@ -66,6 +66,13 @@ final class DetachableJournal implements Journal {
   }
 
   @Override
+  public void reopenRun() {
+    if (!detached) {
+      delegate.reopenRun();
+    }
+  }
+
+  @Override
   public void flush() throws JournalException {
     if (!detached) {
       delegate.flush();

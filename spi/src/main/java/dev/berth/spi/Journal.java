@@ -108,6 +108,19 @@ public interface Journal extends AutoCloseable {
   void finish(RunStatus status, Instant finishedAt) throws JournalException;
 
   /**
+   * Buffers that the run, which had ended, goes on again (a retry reopened some of its tasks): its
+   * status and finish time are cleared with the next {@link #flush}, in the same unit as the events
+   * buffered beside it. Nothing else of the run changes. The default refuses: a journal for runs
+   * that are never retried need not implement it.
+   *
+   * @throws IllegalStateException before {@link #start}, or after {@link #close}
+   * @throws UnsupportedOperationException when this journal cannot record a reopened run
+   */
+  default void reopenRun() {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot reopen a run");
+  }
+
+  /**
    * What has been flushed so far (buffered writes are not included); empty when no run has started,
    * e.g. when the scheduler died between creating the journal and starting the run.
    *
@@ -155,6 +168,11 @@ public interface Journal extends AutoCloseable {
     /** This run with another spec (its SHA-256 computed), as {@link Journal#updateSpec} records it. */
     public RunInfo withSpec(String newSpecJson) {
       return new RunInfo(name, newSpecJson, sha256(newSpecJson), startedAt, status, finishedAt);
+    }
+
+    /** This run, going on again after it ended. */
+    public RunInfo reopened() {
+      return new RunInfo(name, specJson, specSha256, startedAt, Optional.empty(), Optional.empty());
     }
 
     /** This run, ended. */

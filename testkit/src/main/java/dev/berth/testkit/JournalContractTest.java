@@ -197,6 +197,38 @@ public abstract class JournalContractTest {
   }
 
   @Test
+  void aFinishedRunReopenedByARetryIsLiveAgainWithItsReopenedTasksInTheSameFlush() throws Exception {
+    journal.start("r", SPEC, T0);
+    journal.append(A, released(1));
+    journal.finish(RunStatus.FAILED, T0.plusSeconds(5));
+    Journal retried = track(reopen(journal));
+    TaskEvent reopened = new TaskEvent.Reopened(T0.plusSeconds(9), "berth retry");
+    retried.append(A, reopened);
+    retried.reopenRun();
+
+    assertThat(replay(retried).run().status()).as("nothing is reopened before the flush").contains(RunStatus.FAILED);
+    retried.flush();
+
+    Journal.Replay replay = replay(track(reopen(retried)));
+    assertThat(replay.run().status()).isEmpty();
+    assertThat(replay.run().finishedAt()).isEmpty();
+    assertThat(replay.run().startedAt()).isEqualTo(T0);
+    assertThat(replay.events()).extracting(Journal.Entry::event).containsExactly(released(1), reopened);
+  }
+
+  @Test
+  void aReopenedRunMayFinishAgain() throws Exception {
+    journal.start("r", SPEC, T0);
+    journal.finish(RunStatus.CANCELLED, T0.plusSeconds(1));
+    journal.reopenRun();
+    journal.finish(RunStatus.SUCCEEDED, T0.plusSeconds(9));
+
+    Journal.RunInfo run = replay(track(reopen(journal))).run();
+    assertThat(run.status()).contains(RunStatus.SUCCEEDED);
+    assertThat(run.finishedAt()).contains(T0.plusSeconds(9));
+  }
+
+  @Test
   void closeFlushesWhatIsBufferedAndAClosedJournalRefusesUse() throws Exception {
     journal.start("r", SPEC, T0);
     journal.append(A, released(0));
@@ -412,8 +444,9 @@ public abstract class JournalContractTest {
 
   private static TaskEvent randomEvent(Random random, int step) {
     Instant at = T0.plusSeconds(step).plusNanos(random.nextInt(1_000_000_000));
-    return switch (random.nextInt(7)) {
+    return switch (random.nextInt(8)) {
       case 0 -> new TaskEvent.Released(at);
+      case 7 -> new TaskEvent.Reopened(at, "retry " + step);
       case 4 -> new TaskEvent.Staged(at, TaskState.LOADED);
       case 5 -> new TaskEvent.Trained(at, 1 + random.nextInt(9), new Placement("cuda:1", 0, 0, 1L << 30));
       case 6 -> new TaskEvent.Reported(at, Outcome.GPU_OOM, "TRAIN", "out of memory " + step);

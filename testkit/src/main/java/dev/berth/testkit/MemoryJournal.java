@@ -106,6 +106,12 @@ public final class MemoryJournal implements Journal {
   }
 
   @Override
+  public void reopenRun() {
+    writable();
+    buffer.add(() -> stored.run = stored.run.reopened());
+  }
+
+  @Override
   public void flush() {
     open();
     if (!buffer.isEmpty()) {

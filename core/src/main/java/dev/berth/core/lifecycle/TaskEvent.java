@@ -9,7 +9,7 @@ import java.util.Objects;
  */
 public sealed interface TaskEvent
     permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Submitted, TaskEvent.Staged, TaskEvent.Trained,
-        TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled {
+        TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled, TaskEvent.Reopened {
 
   /** When it happened. */
   Instant at();
@@ -182,6 +182,27 @@ public sealed interface TaskEvent
       if (!target.isTerminal()) {
         throw new IllegalArgumentException("Settled needs a terminal state but got " + target);
       }
+    }
+  }
+
+  /**
+   * A retry reopened the task after it ended without success (failed, cancelled, timed out or
+   * unreachable): it waits for its turn and its dependencies again, as {@code QUEUED}. Its earlier
+   * attempts stay in the history and the attempt numbers keep counting; its {@code retries} budget
+   * counts from here afresh.
+   *
+   * @param reason why, for people: {@code "berth retry"}
+   */
+  record Reopened(Instant at, String reason) implements TaskEvent {
+    /** Validates. */
+    public Reopened {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public TaskState target() {
+      return TaskState.QUEUED;
     }
   }
 }

@@ -114,9 +114,30 @@ public final class TaskHistory {
     return Optional.empty();
   }
 
-  /** The message of the event that ended the task, for failed, cancelled or unreachable tasks. */
+  /**
+   * How many attempts were launched before the task was last {@link TaskEvent.Reopened reopened}:
+   * the attempts of earlier rounds, which the {@code retries} budget of this round does not count.
+   * 0 for a task never reopened.
+   */
+  public int attemptsBeforeThisRound() {
+    int launched = 0;
+    int before = 0;
+    for (TaskEvent e : events) {
+      if (e instanceof TaskEvent.Launched) {
+        launched++;
+      } else if (e instanceof TaskEvent.Reopened) {
+        before = launched;
+      }
+    }
+    return before;
+  }
+
+  /**
+   * The message of the event that ended the task, for failed, cancelled or unreachable tasks, and
+   * for interrupted ones, why they stopped.
+   */
   public Optional<String> finalReason() {
-    if (!state.isTerminal() || events.isEmpty()) {
+    if (!(state.isTerminal() || state == TaskState.INTERRUPTED) || events.isEmpty()) {
       return Optional.empty();
     }
     TaskEvent last = events.get(events.size() - 1);

@@ -6,6 +6,9 @@ package dev.berth.core.lifecycle;
  * <p>Normal path of a one-stage command task: {@code QUEUED -> READY -> RUNNING -> SUCCEEDED}. Of a
  * two-stage task: {@code QUEUED -> READY -> AVAILABLE -> LOADING -> LOADED -> TRAINING -> TRAINED
  * -> SUCCEEDED}. The legal moves are in {@link TaskTransitions}.
+ *
+ * <p>The terminal states are endings: only a retry ({@link TaskEvent.Reopened}) moves a task out of
+ * one (back to {@code QUEUED}), and never out of {@code SUCCEEDED}.
  */
 public enum TaskState {
   /** Waiting for its group's turn or for its dependencies. */
@@ -26,6 +29,11 @@ public enum TaskState {
   TRAINED,
   /** An attempt ran out of memory; the task is about to be retried or failed. */
   OUT_OF_MEMORY,
+  /**
+   * Berth was stopped (a signal, or a session closed) while an attempt ran: the attempt was ended,
+   * and the task starts again when the run is resumed, without spending a retry. No process exists.
+   */
+  INTERRUPTED,
   /** Succeeded. */
   SUCCEEDED(true),
   /** Failed for good. */
@@ -66,7 +74,7 @@ public enum TaskState {
     };
   }
 
-  /** Whether no further transition can happen. */
+  /** Whether the task ended: nothing but a retry ({@link TaskEvent.Reopened}) moves it again. */
   public boolean isTerminal() {
     return terminal;
   }

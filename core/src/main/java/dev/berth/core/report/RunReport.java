@@ -49,6 +49,18 @@ public record RunReport(
    */
   public static RunReport of(
       RunState state, Instant startedAt, Instant finishedAt, boolean cancelled, Function<TaskSpec, String> workdirOf) {
+    return of(state, startedAt, finishedAt, cancelled ? RunStatus.CANCELLED : null, workdirOf);
+  }
+
+  /**
+   * Folds a run's state into its report.
+   *
+   * @param stoppedAs {@link RunStatus#CANCELLED} or {@link RunStatus#INTERRUPTED} when the run was
+   *     stopped so, or null: then it is {@code SUCCEEDED} when every task succeeded, else {@code FAILED}
+   * @param workdirOf the working folder of each task, as it should be shown
+   */
+  public static RunReport of(
+      RunState state, Instant startedAt, Instant finishedAt, RunStatus stoppedAs, Function<TaskSpec, String> workdirOf) {
     List<GroupReport> groups = new ArrayList<>();
     List<TaskReport> all = new ArrayList<>();
     int i = 0;
@@ -63,8 +75,8 @@ public record RunReport(
       all.addAll(tasks);
     }
     Totals totals = Totals.of(all);
-    RunStatus status = cancelled
-        ? RunStatus.CANCELLED
+    RunStatus status = stoppedAs != null
+        ? stoppedAs
         : totals.succeeded() == totals.total() ? RunStatus.SUCCEEDED : RunStatus.FAILED;
     return new RunReport(state.spec().name(), status, startedAt, finishedAt, totals, groups);
   }

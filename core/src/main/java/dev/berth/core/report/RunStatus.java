@@ -7,5 +7,10 @@ public enum RunStatus {
   /** At least one task did not succeed. */
   FAILED,
   /** The run was cancelled before every task ended. */
-  CANCELLED
+  CANCELLED,
+  /**
+   * Berth was stopped (by SIGINT, SIGTERM or SIGHUP, or a session closed) before every task ended:
+   * the run resumes where it stopped ({@code berth run} again, or {@code berth resume}).
+   */
+  INTERRUPTED
 }

@@ -16,9 +16,16 @@ import java.util.List;
  * @param unreachable tasks whose dependencies could not be met
  * @param running tasks with an attempt under way
  * @param pending tasks that have not ended and have no attempt under way
+ * @param interrupted tasks whose attempt Berth's stop interrupted, to run again when the run resumes
  */
 public record Totals(int total, int succeeded, int failed, int cancelled, int timedOut, int unreachable, int running,
-    int pending) {
+    int pending, int interrupted) {
+
+  /** Counts without interrupted tasks. */
+  public Totals(int total, int succeeded, int failed, int cancelled, int timedOut, int unreachable, int running,
+      int pending) {
+    this(total, succeeded, failed, cancelled, timedOut, unreachable, running, pending, 0);
+  }
 
   /** Counts the statuses of these tasks. */
   public static Totals of(List<TaskReport> tasks) {
@@ -39,7 +46,8 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
         n[TaskStatus.TIMED_OUT.ordinal()],
         n[TaskStatus.UNREACHABLE.ordinal()],
         n[TaskStatus.RUNNING.ordinal()],
-        n[TaskStatus.PENDING.ordinal()]);
+        n[TaskStatus.PENDING.ordinal()],
+        n[TaskStatus.INTERRUPTED.ordinal()]);
   }
 
   /** Tasks that ended in any way other than success. */
@@ -47,23 +55,28 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
     return failed + cancelled + timedOut + unreachable;
   }
 
-  /** Tasks that ended, in any way. */
+  /** Tasks that ended, in any way (an interrupted task has not: it runs again). */
   public int ended() {
-    return total - running - pending;
+    return total - running - pending - interrupted;
   }
 
   /**
    * The counts in words, as every view prints them: {@code 7 tasks: 4 succeeded, 2 failed, 1 unreachable}
-   * or {@code 4 tasks: 4 succeeded, 0 failed}; running and pending tasks are named when there are any.
+   * or {@code 4 tasks: 4 succeeded, 0 failed}; running, interrupted and pending tasks are named when there are any.
    */
   public String describe() {
     return total + (total == 1 ? " task: " : " tasks: ") + succeeded + " succeeded, " + describeUnsuccessful()
         + describeUnended();
   }
 
-  /** The tasks that have not ended, after a comma: {@code , 2 running, 3 pending}; empty when every task ended. */
+  /**
+   * The tasks that have not ended, after a comma: {@code , 2 running, 1 interrupted, 3 pending}; empty
+   * when every task ended.
+   */
   public String describeUnended() {
-    return (running > 0 ? ", " + running + " running" : "") + (pending > 0 ? ", " + pending + " pending" : "");
+    return (running > 0 ? ", " + running + " running" : "")
+        + (interrupted > 0 ? ", " + interrupted + " interrupted" : "")
+        + (pending > 0 ? ", " + pending + " pending" : "");
   }
 
   /**

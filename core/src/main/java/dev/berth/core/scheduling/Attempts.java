@@ -150,7 +150,7 @@ public final class Attempts {
    * out of memory or by a signal Berth did not send, is charged a train call ({@code
    * scheduler.train-nretry}) rather than a load attempt or a retry.
    *
-   * @param killedFor why Berth killed it, if it did
+   * @param killedFor why Berth killed it, if it did; when for an interruption, see {@link Endings#interrupted}
    * @param stderrTail the end of its standard error, to recognise an out-of-memory death
    */
   public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
@@ -158,6 +158,9 @@ public final class Attempts {
     if (r.state() == TaskState.TRAINED) {
       String note = exitCode == 0 ? null : "result kept; the process then exited with code " + exitCode;
       return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.SUCCEEDED);
+    }
+    if (killedFor.isPresent() && killedFor.get().outcome() == Outcome.INTERRUPTED) {
+      return Endings.interrupted(ended(r, at, exitCode, Optional.empty(), stderrTail), killedFor.get().reason());
     }
     if (killedFor.isPresent()) {
       return Retries.ending(r, at, exitCode, killedFor);

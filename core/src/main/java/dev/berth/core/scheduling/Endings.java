@@ -64,6 +64,22 @@ public final class Endings {
     return new TaskEvent.Ended(at, Outcome.CANCELLED, exitCode, reason, TaskState.CANCELLED);
   }
 
+  /**
+   * The ending of an attempt Berth stopped because Berth itself was stopped (a signal, a session
+   * closed): the ending the process earned on its own when that was success (it finished while
+   * Berth was stopping), otherwise an interruption: the task runs again when the run resumes,
+   * without spending a retry.
+   *
+   * @param earned how the attempt would have ended had Berth not stopped it
+   */
+  public static TaskEvent.Ended interrupted(TaskEvent.Ended earned, String reason) {
+    if (earned.target() == TaskState.SUCCEEDED) {
+      return earned;
+    }
+    return new TaskEvent.Ended(earned.at(), Outcome.INTERRUPTED, earned.exitCode(),
+        reason + "; the task runs again when the run resumes", TaskState.INTERRUPTED, earned.usage());
+  }
+
   /** The ending of an attempt whose process could not be started. */
   public static TaskEvent.Ended startFailed(Instant at, String message) {
     return new TaskEvent.Ended(at, Outcome.START_FAILED, null, "could not start: " + message, TaskState.FAILED);

@@ -88,14 +88,15 @@ public final class Retries {
   }
 
   /**
-   * Attempts that ended in an ordinary failure. A two-stage attempt killed by a signal during
+   * Attempts that ended in an ordinary failure since the task was last reopened by a retry (each
+   * round has the whole budget). A two-stage attempt killed by a signal during
    * training is not one: it used a train call, which {@code scheduler.train-nretry} counts.
    */
   static int failures(TaskRecord task) {
     List<Attempt> attempts = task.history().attempts();
     List<Optional<String>> stages = AttemptStage.ofEach(task.history());
     int n = 0;
-    for (int i = 0; i < attempts.size(); i++) {
+    for (int i = task.history().attemptsBeforeThisRound(); i < attempts.size(); i++) {
       Optional<Outcome> outcome = attempts.get(i).end().map(TaskEvent.Ended::outcome);
       boolean trainKill = outcome.equals(Optional.of(Outcome.KILLED)) && stages.get(i).equals(Optional.of(AttemptStage.TRAIN));
       if (outcome.isPresent() && ORDINARY_FAILURES.contains(outcome.get()) && !trainKill) {

@@ -79,6 +79,9 @@ public final class RunState implements RunOccupancy {
       ready.remove(r);
       readyNeedingCare.remove(r);
     }
+    if (after == TaskState.QUEUED && before != TaskState.QUEUED) {
+      queued.add(r); // reopened by a retry
+    }
     if (after == TaskState.READY) {
       ready.add(r);
       if (needsCare(r)) {
@@ -104,6 +107,10 @@ public final class RunState implements RunOccupancy {
       countPlacement(t.placement(), t.at());
     } else if (!after.hasProcess()) {
       running.remove(id);
+    }
+    if (before.isTerminal() && !after.isTerminal()) {
+      unfinishedPerGroup.set(r.groupIndex(), unfinishedPerGroup.get(r.groupIndex()) + 1);
+      unfinished++;
     }
     if (after.isTerminal() && !before.isTerminal()) {
       unfinishedPerGroup.set(r.groupIndex(), unfinishedPerGroup.get(r.groupIndex()) - 1);
@@ -191,13 +198,19 @@ public final class RunState implements RunOccupancy {
 
   /**
    * Since when a queued task has been waiting for its dependencies: when its group's turn came, or
-   * when the run started if groups run in parallel. Empty while its group's turn has not come.
+   * when the run started if groups run in parallel; for a task a retry reopened, since then at the
+   * earliest. Empty while its group's turn has not come.
    */
   public Optional<Instant> pendingSince(TaskRecord r) {
-    if (spec.groupsInParallel()) {
-      return Optional.ofNullable(addedAt.getOrDefault(r.groupIndex(), startedAt));
+    Optional<Instant> since = spec.groupsInParallel()
+        ? Optional.ofNullable(addedAt.getOrDefault(r.groupIndex(), startedAt))
+        : Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
+    List<TaskEvent> events = r.history().events();
+    if (since.isPresent() && !events.isEmpty() && events.get(events.size() - 1) instanceof TaskEvent.Reopened o
+        && o.at().isAfter(since.get())) {
+      return Optional.of(o.at());
     }
-    return Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
+    return since;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.berth.core.lifecycle;
 import static dev.berth.core.lifecycle.TaskState.AVAILABLE;
 import static dev.berth.core.lifecycle.TaskState.CANCELLED;
 import static dev.berth.core.lifecycle.TaskState.FAILED;
+import static dev.berth.core.lifecycle.TaskState.INTERRUPTED;
 import static dev.berth.core.lifecycle.TaskState.SUCCEEDED;
 import static dev.berth.core.lifecycle.TaskState.TRAINED;
 import static dev.berth.core.lifecycle.TaskState.READY;
@@ -43,18 +44,19 @@ class TaskTransitionsTest {
     Map<TaskState, Set<TaskState>> t = new EnumMap<>(TaskState.class);
     t.put(QUEUED, EnumSet.of(READY, CANCELLED, TIMED_OUT, UNREACHABLE));
     t.put(READY, EnumSet.of(RUNNING, AVAILABLE, FAILED, CANCELLED, TIMED_OUT, UNREACHABLE));
-    t.put(AVAILABLE, EnumSet.of(LOADING, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
-    t.put(LOADING, EnumSet.of(LOADED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
-    t.put(LOADED, EnumSet.of(TRAINING, READY, FAILED, CANCELLED, TIMED_OUT));
-    t.put(TRAINING, EnumSet.of(TRAINED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
-    t.put(RUNNING, EnumSet.of(SUCCEEDED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT));
+    t.put(AVAILABLE, EnumSet.of(LOADING, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
+    t.put(LOADING, EnumSet.of(LOADED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
+    t.put(LOADED, EnumSet.of(TRAINING, READY, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
+    t.put(TRAINING, EnumSet.of(TRAINED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
+    t.put(RUNNING, EnumSet.of(SUCCEEDED, OUT_OF_MEMORY, READY, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
     t.put(TRAINED, EnumSet.of(SUCCEEDED, FAILED, CANCELLED, TIMED_OUT));
-    t.put(OUT_OF_MEMORY, EnumSet.of(READY, LOADED, FAILED, CANCELLED, TIMED_OUT));
+    t.put(OUT_OF_MEMORY, EnumSet.of(READY, LOADED, FAILED, CANCELLED, TIMED_OUT, INTERRUPTED));
+    t.put(INTERRUPTED, EnumSet.of(READY, CANCELLED));
     t.put(SUCCEEDED, EnumSet.noneOf(TaskState.class));
-    t.put(FAILED, EnumSet.noneOf(TaskState.class));
-    t.put(CANCELLED, EnumSet.noneOf(TaskState.class));
-    t.put(TIMED_OUT, EnumSet.noneOf(TaskState.class));
-    t.put(UNREACHABLE, EnumSet.noneOf(TaskState.class));
+    t.put(FAILED, EnumSet.of(QUEUED));
+    t.put(CANCELLED, EnumSet.of(QUEUED));
+    t.put(TIMED_OUT, EnumSet.of(QUEUED));
+    t.put(UNREACHABLE, EnumSet.of(QUEUED));
     return t;
   }
 
@@ -132,10 +134,29 @@ class TaskTransitionsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TaskState.class, names = {"SUCCEEDED", "FAILED", "CANCELLED", "TIMED_OUT", "UNREACHABLE"})
-  void terminalStatesHaveNoExits(TaskState terminal) {
+  @EnumSource(value = TaskState.class, names = {"FAILED", "CANCELLED", "TIMED_OUT", "UNREACHABLE"})
+  void anEndingOtherThanSuccessLeadsOnlyBackToQueuedByARetry(TaskState terminal) {
     assertThat(terminal.isTerminal()).isTrue();
-    assertThat(TaskTransitions.next(terminal)).as("exits of %s", terminal).isEmpty();
+    assertThat(TaskTransitions.next(terminal)).as("exits of %s", terminal).containsExactly(QUEUED);
+  }
+
+  @Test
+  void successIsFinal() {
+    assertThat(TaskTransitions.next(SUCCEEDED)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TaskState.class, names = {"AVAILABLE", "LOADING", "LOADED", "TRAINING", "RUNNING", "OUT_OF_MEMORY"})
+  void everyStateWithAnAttemptUnderWayCanBeInterruptedButAFinishedTrainStageCannot(TaskState s) {
+    assertThat(TaskTransitions.isLegal(s, INTERRUPTED)).isTrue();
+    assertThat(TaskTransitions.isLegal(TRAINED, INTERRUPTED)).isFalse();
+  }
+
+  @Test
+  void anInterruptedTaskHasNoProcessIsNotEndedAndOnlyStartsAgainOrIsCancelled() {
+    assertThat(INTERRUPTED.hasProcess()).isFalse();
+    assertThat(INTERRUPTED.isTerminal()).isFalse();
+    assertThat(TaskTransitions.next(INTERRUPTED)).containsExactlyInAnyOrder(READY, CANCELLED);
   }
 
   @Test
@@ -189,9 +210,10 @@ class TaskTransitionsTest {
   }
 
   @Test
-  void nothingGoesBackToQueued() {
+  void onlyARetryOfAnEndingOtherThanSuccessGoesBackToQueued() {
     for (TaskState from : TaskState.values()) {
-      assertThat(TaskTransitions.isLegal(from, QUEUED)).as("%s -> QUEUED", from).isFalse();
+      boolean reopens = from.isTerminal() && from != SUCCEEDED;
+      assertThat(TaskTransitions.isLegal(from, QUEUED)).as("%s -> QUEUED", from).isEqualTo(reopens);
     }
   }
 

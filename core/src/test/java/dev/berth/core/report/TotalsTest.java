@@ -19,6 +19,17 @@ class TotalsTest {
   }
 
   @Test
+  void interruptedTasksAreCountedApartAndHaveNotEnded() {
+    Totals t = Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.INTERRUPTED, TaskStatus.INTERRUPTED,
+        TaskStatus.PENDING));
+
+    assertThat(t).isEqualTo(new Totals(4, 1, 0, 0, 0, 0, 0, 1, 2));
+    assertThat(t.ended()).isEqualTo(1);
+    assertThat(t.unsuccessful()).isZero();
+    assertThat(t.describe()).isEqualTo("4 tasks: 1 succeeded, 0 failed, 2 interrupted, 1 pending");
+  }
+
+  @Test
   void theSentenceNamesFailedAlwaysAndTheOtherWaysWhenTheyHappened() {
     assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED)).describe()).isEqualTo("1 task: 1 succeeded, 0 failed");
     assertThat(Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.TIMED_OUT, TaskStatus.RUNNING,
@@ -31,7 +42,8 @@ class TotalsTest {
   @Test
   void aTaskThatHasNotEndedIsRunningWhileItHasAProcessAndPendingOtherwise() {
     for (TaskState s : TaskState.values()) {
-      TaskStatus expected = s.isTerminal() ? TaskStatus.of(s) : s.hasProcess() ? TaskStatus.RUNNING : TaskStatus.PENDING;
+      TaskStatus expected = s.isTerminal() || s == TaskState.INTERRUPTED ? TaskStatus.valueOf(s.name())
+          : s.hasProcess() ? TaskStatus.RUNNING : TaskStatus.PENDING;
       assertThat(TaskStatus.of(s)).as(s.name()).isEqualTo(expected);
     }
     assertThat(TaskStatus.of(TaskState.READY)).isEqualTo(TaskStatus.PENDING);
