@@ -137,11 +137,13 @@ final class ConsoleView implements RunListener, AutoCloseable {
   synchronized void summary(RunReport report, Path reportFile, Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
     String status = report.status().name();
-    out.println(report.run() + ": " + paint(report.status() == RunStatus.SUCCEEDED ? "32" : "31", status)
+    String color = report.status() == RunStatus.SUCCEEDED ? "32" : report.status() == RunStatus.INTERRUPTED ? "33" : "31";
+    out.println(report.run() + ": " + paint(color, status)
         + " - " + report.totals().describe() + " in " + DurationText.format(took));
     for (var g : report.groups()) {
       for (TaskReport task : g.tasks()) {
-        if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED) {
+        if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED
+            && task.status() != TaskStatus.INTERRUPTED) {
           out.println("  " + task.status() + " " + task.id() + ": " + task.error() + " (logs: " + task.workdir() + ")");
         }
       }

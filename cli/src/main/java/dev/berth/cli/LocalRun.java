@@ -2,6 +2,7 @@ package dev.berth.cli;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.report.RunStatus;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.LocalSession;
 import dev.berth.session.RunEnd;
@@ -15,6 +16,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.InstantSource;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -30,6 +32,7 @@ final class LocalRun {
   private UnaryOperator<RunSpec> adjust = UnaryOperator.identity();
   private boolean insideAllocation;
   private Path specFile;
+  private RetrySelection retry;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
@@ -46,6 +49,12 @@ final class LocalRun {
   /** The file the spec was read from: its folder is not a workdir. */
   LocalRun specFile(Path file) {
     this.specFile = file;
+    return this;
+  }
+
+  /** Reopens these tasks of a run that ended before it goes on ({@code berth retry}). */
+  LocalRun retry(RetrySelection selection) {
+    this.retry = selection;
     return this;
   }
 
@@ -73,6 +82,7 @@ final class LocalRun {
         .fresh(fresh)
         .journaled(journaled)
         .insideAllocation(insideAllocation)
+        .retry(retry)
         .adjust(adjust)
         .listener(console)
         .leaveJobs(setting -> leaveJobs(console, setting, layout.runDir()))
@@ -83,18 +93,46 @@ final class LocalRun {
       if (session.inAllocations()) {
         return new AllocationRun(out, err).run(session.spec(), session.layout());
       }
-      RunEnd end = session.run();
+      RunEnd end;
+      Optional<Signals.Caught> signal;
+      try (Signals signals = Signals.handle(
+          caught -> session.interrupt("interrupted by " + caught.fullName()),
+          caught -> err.println("berth: " + caught.fullName() + ": stopping already; running tasks get SIGKILL"
+              + " 5 s after SIGTERM"))) {
+        end = session.run();
+        signal = signals.first();
+      }
       console.close();
       console.summary(end.report(), end.reportJson(), end.reports().orElseThrow().html());
-      return end.report().status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
+      return exitCode(end.report().status(), signal, layout);
     } catch (RunFinishedException e) {
       out.println(e.run() + " finished already (" + e.status() + "); its report is " + e.reportJson()
-          + ". Use --fresh to start it over, or berth report to rebuild the reports.");
+          + ". Use berth retry " + layout.runDir() + " to run what did not succeed again, --fresh to start it over,"
+          + " or berth report to rebuild the reports.");
       return e.status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
     } catch (SessionException e) {
       err.println("berth: " + e.getMessage() + hint(e.reason()));
       return ExitCodes.BAD_INPUT;
     }
+  }
+
+  /**
+   * The exit code of a run that ended so: 128 + the signal's number when a signal stopped Berth (130
+   * for SIGINT), as a shell expects of a program a signal stopped, even when every task had ended by
+   * then; 0 when every task succeeded; 1 otherwise.
+   */
+  private int exitCode(RunStatus status, Optional<Signals.Caught> signal, RunLayout layout) {
+    if (status == RunStatus.INTERRUPTED) {
+      out.println("berth: the run was interrupted" + signal.map(c -> " by " + c.fullName()).orElse("")
+          + "; berth resume " + layout.runDir() + " (or the same berth run) goes on where it stopped");
+    }
+    if (signal.isPresent()) {
+      return ExitCodes.interruptedBy(signal.get().number());
+    }
+    if (status == RunStatus.INTERRUPTED) {
+      return ExitCodes.INTERRUPTED_SIGTERM;
+    }
+    return status == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
   }
 
   /** The flags that help with a refusal. */

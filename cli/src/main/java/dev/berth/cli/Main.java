@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
     subcommands = {
       RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
-      CancelCommand.class, DevicesCommand.class, ConfigCommand.class,
+      CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -25,6 +25,8 @@ public final class Main implements Runnable {
   /** Runs the command line with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new Main());
+    cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes (docs/exit-codes.md):%n")
+        .exitCodeList(exitCodeList());
     cli.setOut(out);
     cli.setErr(err);
     cli.setParameterExceptionHandler((ex, a) -> {
@@ -42,6 +44,13 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(new CommandLine(this), "a command is required: run, validate or help");
+  }
+
+  /** {@link ExitCodes#ALL} as {@code berth --help} lists it. */
+  static java.util.Map<String, String> exitCodeList() {
+    java.util.Map<String, String> list = new java.util.LinkedHashMap<>();
+    ExitCodes.ALL.forEach(c -> list.put(Integer.toString(c.code()), c.meaning()));
+    return list;
   }
 
   private static String commandPath(CommandLine cmd) {

@@ -75,13 +75,14 @@ final class StatusCommand implements Callable<Integer> {
     root.put("run", report.run());
     root.put("live", holder.isPresent());
     holder.ifPresent(h -> root.put("holder", h));
-    root.put("status", view.replay().run().status().map(Enum::name).orElse(holder.isPresent() ? "RUNNING" : "STOPPED"));
+    root.put("status", holder.isPresent() && view.replay().run().status().isEmpty() ? "RUNNING" : report.status().name());
     ArrayNode groups = root.putArray("groups");
     for (GroupReport g : report.groups()) {
       Totals t = g.totals();
       groups.addObject().put("name", g.name()).put("total", t.total()).put("succeeded", t.succeeded())
           .put("failed", t.failed()).put("timedOut", t.timedOut()).put("cancelled", t.cancelled())
-          .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending()).put("summary", t.describe());
+          .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending())
+          .put("interrupted", t.interrupted()).put("summary", t.describe());
     }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
     jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
@@ -141,7 +142,8 @@ final class StatusCommand implements Callable<Integer> {
     }
     String status = t.get("status").asText();
     String state = t.get("state").asText();
-    boolean ended = !status.equals(TaskStatus.RUNNING.name()) && !status.equals(TaskStatus.PENDING.name());
+    boolean ended = !status.equals(TaskStatus.RUNNING.name()) && !status.equals(TaskStatus.PENDING.name())
+        && !status.equals(TaskStatus.INTERRUPTED.name());
     return ended || state.equals(status) ? "" : state.toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 

@@ -32,11 +32,12 @@ import java.util.function.Supplier;
  * <p><b>Threads.</b> {@link #local} starts one engine on a daemon thread named
  * {@code berth-session-<name>}, which owns every scheduling decision; the session's other threads
  * (timers, exit and kill helpers, {@code berth-callbacks-*} that complete handles' futures) are
- * daemons too, so a forgotten session never keeps the JVM alive; a shutdown hook cancels a session
- * still open when the JVM exits, so its processes do not outlive it.
+ * daemons too, so a forgotten session never keeps the JVM alive; a shutdown hook interrupts a
+ * session still open when the JVM exits, so its processes do not outlive it and it resumes later.
  *
- * <p><b>Closing.</b> {@link #close()} cancels whatever has not ended (tasks not started end as
- * {@code CANCELLED}; running process trees get SIGTERM, and SIGKILL if still alive 5 s later),
+ * <p><b>Closing.</b> {@link #close()} interrupts whatever has not ended (running process trees get
+ * SIGTERM, and SIGKILL if still alive 5 s later, and are recorded {@code INTERRUPTED}; tasks not
+ * started stay {@code PENDING}; the next session on the folder resumes them, see {@link #local}),
  * waits for the engine to end, writes the reports, stops every thread the session started and
  * releases the folder's lock; it returns when all of that is done, so no task process and no
  * {@code berth-*} thread of the session is left. To let tasks finish, wait for them ({@link #execute}, {@link TaskHandle#get()}) before
@@ -333,7 +334,7 @@ public final class Berth implements AutoCloseable {
   }
 
   /**
-   * Cancels what has not ended, waits for the engine to end, writes the reports, stops the
+   * Interrupts what has not ended, waits for the engine to end, writes the reports, stops the
    * session's threads and releases its folder; see the class comment. Does nothing when already
    * closed.
    *

@@ -4,6 +4,7 @@ import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.Names;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.core.units.ByteSize;
 import dev.berth.report.Objective;
 import dev.berth.runtime.engine.RunListener;
@@ -38,6 +39,7 @@ public final class BerthOptions {
   private final Objective objective;
   private final boolean writeReports;
   private final boolean fresh;
+  private final RetrySelection retry;
   private final RunListener listener;
   private final Consumer<SessionOptions.Builder> testSeams;
 
@@ -49,6 +51,7 @@ public final class BerthOptions {
     this.objective = b.objective;
     this.writeReports = b.writeReports;
     this.fresh = b.fresh;
+    this.retry = b.retry;
     this.listener = b.listener;
     this.testSeams = b.testSeams;
   }
@@ -101,21 +104,27 @@ public final class BerthOptions {
     return fresh;
   }
 
+  /** What {@link Berth#local} retries in the folder's earlier session, if anything; see {@link Builder#retry}. */
+  public Optional<RetrySelection> retry() {
+    return Optional.ofNullable(retry);
+  }
+
   /** The extra engine listener, or {@link RunListener#NONE}. */
   public RunListener listener() {
     return listener;
   }
 
   /**
-   * The local session these options stand for: a run kept open for submissions, resumable when the
-   * JVM exits without {@link Berth#close()}, with the test seams set; the spec and listeners are the caller's.
+   * The local session these options stand for: a run kept open for submissions, interrupted (and
+   * resumable) when the JVM exits without {@link Berth#close()}, with the test seams set; the spec and listeners are the caller's.
    */
   SessionOptions.Builder sessionOptions() {
     SessionOptions.Builder b = SessionOptions.builder(workdir.toAbsolutePath().normalize())
         .keepOpen(true)
         .fresh(fresh)
+        .retry(retry)
         .writeReports(writeReports)
-        .onJvmExit(SessionOptions.JvmExit.LEAVE_RESUMABLE);
+        .onJvmExit(SessionOptions.JvmExit.INTERRUPT);
     testSeams.accept(b);
     return b;
   }
@@ -133,6 +142,7 @@ public final class BerthOptions {
     private Objective objective;
     private boolean writeReports = true;
     private boolean fresh;
+    private RetrySelection retry;
     private RunListener listener = RunListener.NONE;
     private Consumer<SessionOptions.Builder> testSeams = b -> { };
 
@@ -257,6 +267,21 @@ public final class BerthOptions {
      */
     public Builder fresh(boolean fresh) {
       this.fresh = fresh;
+      return this;
+    }
+
+    /**
+     * Retries the folder's earlier session as {@code berth retry} does, also one that finished: the
+     * tasks {@code selection} chooses ({@link RetrySelection#everything()}: every task that did not
+     * succeed; or ids, globs and {@code group:NAME} with {@code failed} and {@code cancelled}
+     * narrowing to those endings) and the tasks that became unreachable through them wait again, with
+     * their {@code retries} budget afresh and their attempt numbers counting on; successes are kept.
+     * Their handles are {@link Berth#handle}'s. {@link Berth#local} throws
+     * {@link IllegalStateException} when a selector matches no task or nothing is left to retry.
+     * Default none.
+     */
+    public Builder retry(RetrySelection selection) {
+      this.retry = selection;
       return this;
     }
 

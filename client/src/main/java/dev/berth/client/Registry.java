@@ -3,6 +3,7 @@ package dev.berth.client;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decisions;
@@ -19,7 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The session's engine listener: keeps each {@link TaskHandle}'s live state and completes its
- * future when the task ends. Runs on the engine's loop thread, so it only copies what it needs and
+ * future when the task ends, or when the session's run is interrupted before it did. Runs on the engine's loop thread, so it only copies what it needs and
  * hands completions to the callback threads; it never reads files or waits.
  */
 final class Registry implements RunListener {
@@ -28,6 +29,7 @@ final class Registry implements RunListener {
   private final Executor callbacks;
   private final RunListener user;
   private final RunLayout layout;
+  private RunState state;
 
   Registry(Executor callbacks, RunListener user, RunLayout layout) {
     this.callbacks = callbacks;
@@ -75,6 +77,7 @@ final class Registry implements RunListener {
 
   @Override
   public void runStarted(RunState state) {
+    this.state = state;
     safely(() -> user.runStarted(state));
   }
 
@@ -105,6 +108,19 @@ final class Registry implements RunListener {
 
   @Override
   public void runFinished(RunReport report) {
+    if (report.status() == RunStatus.INTERRUPTED && state != null) {
+      // The session was closed before these tasks ended: their handles complete as they stand
+      // (INTERRUPTED, or PENDING when they never started); a session that resumes runs them.
+      for (TaskId id : List.copyOf(live.keySet())) {
+        TaskHandle h = live.remove(id);
+        if (h != null) {
+          TaskRecord r = state.task(id);
+          TaskResult result = result(r);
+          h.update(r.state(), result.report().attempts());
+          deliver(() -> h.done.complete(result));
+        }
+      }
+    }
     safely(() -> user.runFinished(report));
   }
 

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeoutException;
  * (ipyparallel's {@code get(timeout)}); {@link #result()} waits and returns the result map of a
  * task that succeeded or throws {@link TaskFailedException}. The handle is fed by the session's
  * engine listener; futures complete on the session's {@code berth-callbacks} threads, never on the
- * engine's, so callbacks may block (briefly) without stalling the scheduler. Thread-safe.
+ * engine's, so callbacks may block (briefly) without stalling the scheduler. When the session is
+ * closed before the task ended, the handle completes as the task stands: {@code INTERRUPTED} (its
+ * attempt was stopped) or {@code PENDING}; the next session on the folder resumes it. Thread-safe.
  */
 public final class TaskHandle {
 

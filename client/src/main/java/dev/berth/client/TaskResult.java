@@ -37,7 +37,12 @@ public final class TaskResult {
     return report.group();
   }
 
-  /** How it ended: {@code SUCCEEDED}, {@code FAILED}, {@code CANCELLED}, {@code TIMED_OUT} or {@code UNREACHABLE}. */
+  /**
+   * How it ended: {@code SUCCEEDED}, {@code FAILED}, {@code CANCELLED}, {@code TIMED_OUT} or
+   * {@code UNREACHABLE}; or, when the session was closed (or the JVM exited) before it ended,
+   * {@code INTERRUPTED} (its attempt was stopped) or {@code PENDING} (it had not started): the next
+   * session on the folder resumes it.
+   */
   public TaskStatus status() {
     return report.status();
   }

@@ -140,7 +140,7 @@ class MapTest {
   }
 
   @Test
-  void closingTheSessionEndsInputsNotSubmittedYetAsCancelled() throws Exception {
+  void closingTheSessionInterruptsTheRunningInputAndEndsInputsNotSubmittedYetAsCancelled() throws Exception {
     open();
     MapResults results = berth.map(List.of("work"), List.of(1, 2, 3), MapOptions.defaults().maxOutstanding(1).returnExceptions(true));
     events.awaitLaunch("map1-0");
@@ -148,7 +148,7 @@ class MapTest {
     berth.close();
 
     assertThat(results.toList()).extracting(r -> r.task().status())
-        .containsExactly(TaskStatus.CANCELLED, TaskStatus.CANCELLED, TaskStatus.CANCELLED);
+        .containsExactly(TaskStatus.INTERRUPTED, TaskStatus.CANCELLED, TaskStatus.CANCELLED);
     assertThat(executor.launched(TaskId.of("map1-1"))).isEmpty();
   }
 

@@ -45,7 +45,7 @@ class SessionLifecycleTest {
   }
 
   @Test
-  void closingCancelsWhatRunsAndLeavesNoBerthThreadAndNoChildProcess() throws Exception {
+  void closingInterruptsWhatRunsAndLeavesNoBerthThreadAndNoChildProcess() throws Exception {
     Events events = new Events();
     TaskHandle sleeper;
     TaskHandle queued;
@@ -61,12 +61,48 @@ class SessionLifecycleTest {
     }
 
     assertThat(sleeper.isDone()).isTrue();
-    assertThat(sleeper.get().status()).isEqualTo(TaskStatus.CANCELLED);
-    assertThat(queued.get().status()).isEqualTo(TaskStatus.CANCELLED);
+    assertThat(sleeper.get().status()).isEqualTo(TaskStatus.INTERRUPTED);
+    assertThat(sleeper.status()).isEqualTo(TaskStatus.INTERRUPTED);
+    assertThat(queued.get().status()).isEqualTo(TaskStatus.PENDING);
     assertThat(queued.get().attempts()).isEmpty();
-    assertThat(berth.report()).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RunStatus.CANCELLED));
+    assertThat(berth.report()).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RunStatus.INTERRUPTED));
     assertThat(Sessions.berthThreads()).isEmpty();
     assertThat(Sessions.childProcesses()).isEmpty();
+  }
+
+  @Test
+  void aSessionClosedBeforeItsTasksEndedResumesThemAndARetryRunsWhatFailedAgain() throws Exception {
+    Events events = new Events();
+    String failsOnce = "test -f ran || { touch ran; exit 1; }";
+    Berth first = Berth.local(Sessions.real(dir, events).build());
+    try {
+      first.executeTask(Tasks.command("flaky", "sh", "-c", failsOnce));
+      first.submit(Tasks.command("slow", "sleep", "60"));
+      events.awaitLaunch("slow");
+    } finally {
+      first.close();
+    }
+    assertThat(first.report()).hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(RunStatus.INTERRUPTED));
+
+    try (Berth again = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE).build())) {
+      assertThat(again.resumed()).isTrue();
+      TaskHandle slow = again.handle("slow").orElseThrow();
+      assertThat(slow.attempts()).as("its interrupted attempt is kept").hasSizeGreaterThanOrEqualTo(1);
+      again.cancel("slow");
+      assertThat(again.handle("flaky").orElseThrow().get().status()).isEqualTo(TaskStatus.FAILED);
+      assertThat(slow.get(Duration.ofSeconds(30)).status()).isEqualTo(TaskStatus.CANCELLED);
+    }
+
+    try (Berth retried = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE)
+        .retry(new dev.berth.core.scheduling.RetrySelection(List.of("flaky"), true, false)).build())) {
+      TaskResult flaky = retried.handle("flaky").orElseThrow().get(Duration.ofSeconds(30));
+      assertThat(flaky.status()).isEqualTo(TaskStatus.SUCCEEDED);
+      assertThat(flaky.attempts()).extracting(a -> a.number()).containsExactly(1, 2);
+    }
+    assertThatThrownBy(() -> Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE)
+        .retry(new dev.berth.core.scheduling.RetrySelection(List.of("nope"), false, false)).build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageEndingWith("no task of run test matches nope");
   }
 
   @Test

@@ -75,6 +75,7 @@ public final class HtmlReport {
     optionalCard(h, t.cancelled(), "cancelled");
     optionalCard(h, t.unreachable(), "unreachable");
     optionalCard(h, t.running(), "running");
+    optionalCard(h, t.interrupted(), "interrupted");
     optionalCard(h, t.pending(), "pending");
     h.append("<div class=\"card\"><div class=\"n\">").append(html(Formats.bytes(memory.series().get(0).peak())))
         .append("</div><div class=\"l\">peak reserved memory</div></div></div>");

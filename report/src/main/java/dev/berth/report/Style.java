@@ -44,7 +44,7 @@ final class Style {
       h1 .badge { font-size: 14px; padding: 3px 12px; }
       .s-succeeded { background: #dcf3e5; color: var(--ok); }
       .s-failed { background: #fde2e1; color: var(--bad); }
-      .s-timed-out { background: #fbf0cc; color: #7a5c00; }
+      .s-timed-out, .s-interrupted { background: #fbf0cc; color: #7a5c00; }
       .s-cancelled, .s-unreachable { background: #eef1f4; color: #424a53; }
       .s-pending { background: #dfeafe; color: #1d4ed8; }
       .group-head { display: flex; align-items: baseline; gap: 12px; flex-wrap: wrap;

@@ -21,11 +21,17 @@ final class Summary {
     return r.startedAt() == null || r.finishedAt() == null ? null : Duration.between(r.startedAt(), r.finishedAt());
   }
 
-  /** How a group ended: SUCCEEDED when every task did, PENDING while any has not ended, otherwise FAILED. */
+  /**
+   * How a group ended: SUCCEEDED when every task did, INTERRUPTED when Berth's stop interrupted any,
+   * PENDING while any has not ended, otherwise FAILED.
+   */
   static String groupStatus(GroupReport g) {
     Totals t = g.totals();
     if (t.succeeded() == t.total()) {
       return TaskStatus.SUCCEEDED.name();
+    }
+    if (t.interrupted() > 0 && t.unsuccessful() == 0) {
+      return TaskStatus.INTERRUPTED.name();
     }
     return t.ended() < t.total() && t.unsuccessful() == 0 ? TaskStatus.PENDING.name() : TaskStatus.FAILED.name();
   }

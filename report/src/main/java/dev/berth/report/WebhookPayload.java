@@ -78,6 +78,7 @@ public final class WebhookPayload {
     totals.put("unreachable", t.unreachable());
     totals.put("running", t.running());
     totals.put("pending", t.pending());
+    totals.put("interrupted", t.interrupted());
     m.put("totals", totals);
     return m;
   }

@@ -4,6 +4,7 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.journal.JournalReader;
+import dev.berth.runtime.control.RunLock;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
@@ -50,6 +51,14 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     }
   }
 
+  private boolean live() {
+    try {
+      return RunLock.holder(layout.runDir()).isPresent();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** The journal's file in a run folder, {@code <runDir>/.berth/journal.db}. */
   public static Path file(Path runDir) {
     return RunJournal.file(runDir);
@@ -69,11 +78,16 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     }
   }
 
-  /** The report as of {@code now} (or the run's end, when it ended). */
+  /**
+   * The report as of {@code now} (or the run's end, when it ended): with the status its journal
+   * recorded; a run that has not ended and that no Berth runs now was stopped, and is
+   * {@link RunStatus#INTERRUPTED} until it resumes.
+   */
   public RunReport report(Instant now) {
     Instant end = replay.run().finishedAt().orElse(null);
-    boolean cancelled = replay.run().status().map(s -> s == RunStatus.CANCELLED).orElse(false);
-    return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, cancelled,
+    RunStatus status = replay.run().status()
+        .orElse(live() ? null : RunStatus.INTERRUPTED);
+    return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, status,
         spec -> layout.taskDir(spec).toString());
   }
 }

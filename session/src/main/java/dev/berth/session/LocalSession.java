@@ -177,6 +177,18 @@ public final class LocalSession implements AutoCloseable {
     return engineParts().engine.submit(group);
   }
 
+  /**
+   * Interrupts the run because Berth stops (a signal): running tasks are terminated and recorded
+   * interrupted, nothing more starts, and {@link #run()} returns an {@code INTERRUPTED} end once their
+   * processes have exited; the journal keeps the run unfinished, to be resumed. Safe from any thread
+   * (a signal handler's). See {@code Engine.interrupt}.
+   */
+  public void interrupt(String reason) {
+    if (parts != null) {
+      parts.engine.interrupt(reason);
+    }
+  }
+
   /** Cancels these tasks; see {@code Engine.cancel(Collection, String)}. */
   public void cancel(Collection<TaskId> tasks, String reason) {
     engineParts().engine.cancel(tasks, reason);
@@ -195,7 +207,8 @@ public final class LocalSession implements AutoCloseable {
   }
 
   /**
-   * Ends the run if it still goes on (tasks that have not ended are cancelled), waits for the
+   * Ends the run if it still goes on (it is interrupted: tasks that have not ended are left to a
+   * later session that resumes it, running ones are terminated and recorded interrupted), waits for the
    * engine, terminates task processes still alive, closes the journal, probes, timers,
    * notifications and status file, and releases the folder. Does nothing when already closed.
    *
@@ -313,12 +326,12 @@ public final class LocalSession implements AutoCloseable {
     if (options.jvmExit() == SessionOptions.JvmExit.LEAVE_RESUMABLE && parts.abandon()) {
       return;
     }
-    parts.engine.cancel(options.jvmExit() == SessionOptions.JvmExit.CANCEL ? "interrupted" : "the JVM is shutting down");
+    parts.engine.interrupt("interrupted: the JVM is shutting down");
     try {
-      if (options.jvmExit() == SessionOptions.JvmExit.CANCEL) {
-        closedLatch.await(JVM_EXIT_WAIT_SECONDS, TimeUnit.SECONDS);
-      } else if (loop != null) {
+      if (loop != null) {
         loop.join(TimeUnit.SECONDS.toMillis(JVM_EXIT_WAIT_SECONDS));
+      } else {
+        closedLatch.await(JVM_EXIT_WAIT_SECONDS, TimeUnit.SECONDS); // the thread in run() closes the session
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -122,7 +122,7 @@ final class RunFolder {
     }
     RunJournal.Opened opened;
     try {
-      opened = RunJournal.open(runDir, o.spec().orElse(null), o.specChange(), o.keepOpen(), now);
+      opened = RunJournal.open(runDir, o.spec().orElse(null), o.specChange(), o.keepOpen(), o.retry().orElse(null), now);
     } catch (RunFinishedException e) {
       if (!Files.exists(e.reportJson())) {
         JournalView view = JournalView.read(runDir);

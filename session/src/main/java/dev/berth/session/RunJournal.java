@@ -2,6 +2,7 @@ package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.journal.SpecCodec;
 import dev.berth.journal.SpecDiff;
 import dev.berth.journal.SqliteJournal;
@@ -50,6 +51,23 @@ final class RunJournal {
    */
   static Opened open(Path runDir, RunSpec given, SpecChange changes, boolean grows, Instant now)
       throws JournalException, SessionException {
+    return open(runDir, given, changes, grows, null, now);
+  }
+
+  /**
+   * Opens the run's journal as {@link #open(Path, RunSpec, SpecChange, boolean, Instant)} does, and
+   * first, when {@code retry} is given, reopens the tasks it chooses (see {@link Retrying}), so that
+   * a run that had ended goes on.
+   *
+   * @param retry what to retry, or null
+   * @throws SessionException also when {@code retry} names no task, or there is nothing to retry, or
+   *     the folder holds no run to retry
+   */
+  static Opened open(Path runDir, RunSpec given, SpecChange changes, boolean grows, RetrySelection retry, Instant now)
+      throws JournalException, SessionException {
+    if (retry != null && !Files.exists(file(runDir))) {
+      throw new SessionException(runDir + ": no run to retry here (no " + file(runDir) + ")");
+    }
     Path file = file(runDir);
     boolean empty = Files.exists(file) && emptyFile(file);
     if (empty || !Files.exists(file)) {
@@ -71,7 +89,7 @@ final class RunJournal {
     }
     SqliteJournal journal = SqliteJournal.open(file);
     try {
-      return resume(journal, runDir, given, changes, grows, now);
+      return resume(journal, runDir, given, changes, grows, retry, now);
     } catch (JournalException | SessionException | RuntimeException e) {
       closeQuietly(journal);
       throw e;
@@ -79,9 +97,17 @@ final class RunJournal {
   }
 
   private static Opened resume(SqliteJournal journal, Path runDir, RunSpec given, SpecChange changes, boolean grows,
-      Instant now) throws JournalException, SessionException {
+      RetrySelection retry, Instant now) throws JournalException, SessionException {
     Path file = file(runDir);
     Optional<Journal.Replay> replay = journal.replay();
+    if (retry != null && replay.isPresent()) {
+      try {
+        replay = Optional.of(Retrying.reopen(journal, replay.get(), retry, runDir, now));
+      } catch (IllegalArgumentException e) { // the stored spec cannot be read
+        throw new SessionException(SessionException.Reason.SPEC_UNREADABLE,
+            file + ": the spec this run started with cannot be read (" + e.getMessage() + ")", e);
+      }
+    }
     if (replay.isEmpty()) {
       if (given == null) {
         throw new SessionException(runDir + ": the run here never started; run its spec again");

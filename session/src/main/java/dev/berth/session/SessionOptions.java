@@ -1,6 +1,7 @@
 package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.runtime.engine.RunListener;
 import dev.berth.slurm.JobsOnExit;
 import dev.berth.spi.Executor;
@@ -27,14 +28,14 @@ public final class SessionOptions {
   /** What the session does when the JVM exits while its run goes on. */
   public enum JvmExit {
     /**
-     * Cancel the run and wait (up to 30 s) until the session is closed, so that its end is journaled
-     * and its reports are written: {@code berth run} interrupted with Ctrl-C.
+     * Interrupt the run and wait (up to 30 s) until it ended, so that its interruption is journaled
+     * and its reports are written: running tasks are terminated and recorded {@code INTERRUPTED},
+     * and the run resumes where it stopped.
      */
-    CANCEL,
+    INTERRUPT,
     /**
      * Leave the run to be resumed: nothing more is journaled and the task processes are killed, so
-     * that to the next session on the folder their attempts look as after a crash: a Java program
-     * that exits without closing its session.
+     * that to the next session on the folder their attempts look as after a crash.
      */
     LEAVE_RESUMABLE
   }
@@ -45,6 +46,7 @@ public final class SessionOptions {
   private final SpecChange specChange;
   private final boolean journaled;
   private final boolean fresh;
+  private final RetrySelection retry;
   private final boolean keepOpen;
   private final boolean insideAllocation;
   private final boolean writeReports;
@@ -68,6 +70,7 @@ public final class SessionOptions {
     this.specChange = b.specChange;
     this.journaled = b.journaled;
     this.fresh = b.fresh;
+    this.retry = b.retry;
     this.keepOpen = b.keepOpen;
     this.insideAllocation = b.insideAllocation;
     this.writeReports = b.writeReports;
@@ -112,6 +115,10 @@ public final class SessionOptions {
 
   boolean fresh() {
     return fresh;
+  }
+
+  Optional<RetrySelection> retry() {
+    return Optional.ofNullable(retry);
   }
 
   boolean keepOpen() {
@@ -186,12 +193,13 @@ public final class SessionOptions {
     private SpecChange specChange = SpecChange.REFUSE;
     private boolean journaled = true;
     private boolean fresh;
+    private RetrySelection retry;
     private boolean keepOpen;
     private boolean insideAllocation;
     private boolean writeReports = true;
     private UnaryOperator<RunSpec> adjust = UnaryOperator.identity();
     private final List<RunListener> listeners = new ArrayList<>();
-    private JvmExit jvmExit = JvmExit.CANCEL;
+    private JvmExit jvmExit = JvmExit.INTERRUPT;
     private Predicate<JobsOnExit> leaveJobs = JobsOnExit.LEAVE::equals;
     private Consumer<String> say = line -> { };
     private Consumer<String> warn = System.err::println;
@@ -237,6 +245,17 @@ public final class SessionOptions {
     }
 
     /**
+     * Retries the run in the folder before it goes on: the tasks {@code selection} chooses (by
+     * default every task that did not succeed) and the tasks that became unreachable through them
+     * wait again, with their {@code retries} budget afresh and their attempt numbers counting on;
+     * successes are kept; a run that had ended goes on. Default (or null) none: a run that ended is refused.
+     */
+    public Builder retry(RetrySelection selection) {
+      this.retry = selection;
+      return this;
+    }
+
+    /**
      * Whether the run takes groups as it goes ({@link LocalSession#submit}) and ends only when the
      * session is closed, as a Java session does; its spec grows, and when resumed its stored groups
      * come back under the spec given now. Default false: the run ends when its tasks have.
@@ -276,7 +295,7 @@ public final class SessionOptions {
       return this;
     }
 
-    /** What happens when the JVM exits while the run goes on. Default {@link JvmExit#CANCEL}. */
+    /** What happens when the JVM exits while the run goes on. Default {@link JvmExit#INTERRUPT}. */
     public Builder onJvmExit(JvmExit policy) {
       this.jvmExit = Objects.requireNonNull(policy, "policy");
       return this;

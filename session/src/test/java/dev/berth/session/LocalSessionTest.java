@@ -112,7 +112,7 @@ class LocalSessionTest {
   }
 
   @Test
-  void closingTerminatesWhatRunsEndsTheRunCancelledAndReleasesTheFolder() throws Exception {
+  void closingTerminatesWhatRunsEndsTheRunInterruptedAndReleasesTheFolderForAResume() throws Exception {
     LocalSession session = LocalSession.open(options(executor, seen).keepOpen(true).build());
     session.start(failure -> said.add("failed: " + failure));
     seen.awaitLaunches("b", 1);
@@ -122,7 +122,67 @@ class LocalSessionTest {
     assertThat(executor.terminations()).extracting(FakeExecutor.Termination::task)
         .containsExactlyInAnyOrder(TaskId.of("a"), TaskId.of("b"));
     assertThat(executor.isClosed()).isTrue();
-    assertThat(session.end()).hasValueSatisfying(end -> assertThat(end.report().status()).isEqualTo(RunStatus.CANCELLED));
+    assertThat(session.end()).hasValueSatisfying(end -> assertThat(end.report().status()).isEqualTo(RunStatus.INTERRUPTED));
+    assertThat(RunLock.holder(workdir())).isEmpty();
+    FakeExecutor second = new FakeExecutor();
+    try (LocalSession again = LocalSession.open(options(second, new Seen()).keepOpen(true).build())) {
+      assertThat(again.resumed()).isTrue();
+    }
+  }
+
+  @Test
+  void anInterruptionEndsTheRunInterruptedAndTheNextSessionRunsTheInterruptedTasksAgain() throws Exception {
+    LocalSession first = LocalSession.open(options(executor, seen).build());
+    first.start(failure -> said.add("failed: " + failure));
+    seen.awaitLaunches("b", 1);
+    executor.exit(TaskId.of("a"), 0);
+    seen.awaitEnded("a");
+
+    first.interrupt("interrupted by SIGTERM");
+
+    assertThat(seen.awaitFinished().status()).isEqualTo(RunStatus.INTERRUPTED);
+    first.close();
+    assertThat(JournalView.read(workdir()).report(java.time.Instant.now()).status()).isEqualTo(RunStatus.INTERRUPTED);
+    FakeExecutor second = new FakeExecutor();
+    Seen again = new Seen();
+    try (LocalSession session = LocalSession.open(options(second, again).build())) {
+      session.start(failure -> said.add("failed: " + failure));
+      again.awaitLaunches("b", 1);
+      second.exit(TaskId.of("b"), 0);
+      assertThat(again.awaitFinished().status()).isEqualTo(RunStatus.SUCCEEDED);
+      assertThat(second.transcript()).containsExactly("launch b#2", "exit b 0");
+    }
+  }
+
+  @Test
+  void aRetryReopensWhatFailedInARunThatEndedAndKeepsItsSuccesses() throws Exception {
+    try (LocalSession session = LocalSession.open(options(executor, seen).build())) {
+      session.start(failure -> said.add("failed: " + failure));
+      seen.awaitLaunches("b", 1);
+      executor.exit(TaskId.of("a"), 0);
+      executor.exit(TaskId.of("b"), 1);
+      assertThat(seen.awaitFinished().status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    FakeExecutor second = new FakeExecutor();
+    Seen again = new Seen();
+    try (LocalSession session = LocalSession.open(options(second, again).spec(null)
+        .retry(dev.berth.core.scheduling.RetrySelection.everything()).build())) {
+      assertThat(session.resumed()).isTrue();
+      session.start(failure -> said.add("failed: " + failure));
+      again.awaitLaunches("b", 1);
+      second.exit(TaskId.of("b"), 0);
+      assertThat(again.awaitFinished().status()).isEqualTo(RunStatus.SUCCEEDED);
+      assertThat(second.transcript()).containsExactly("launch b#2", "exit b 0");
+    }
+    assertThatThrownBy(() -> LocalSession.open(options(new FakeExecutor(), new Seen()).spec(null)
+        .retry(dev.berth.core.scheduling.RetrySelection.everything()).build()))
+        .isInstanceOf(SessionException.class)
+        .hasMessageEndingWith("nothing to retry in two: no task ended without success");
+    assertThatThrownBy(() -> LocalSession.open(options(new FakeExecutor(), new Seen()).spec(null)
+        .retry(new dev.berth.core.scheduling.RetrySelection(java.util.List.of("c"), false, false)).build()))
+        .isInstanceOf(SessionException.class)
+        .hasMessageEndingWith("no task of run two matches c");
     assertThat(RunLock.holder(workdir())).isEmpty();
   }
 

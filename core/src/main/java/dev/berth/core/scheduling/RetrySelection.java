@@ -79,11 +79,11 @@ public record RetrySelection(List<String> selectors, boolean failed, boolean can
     return ordered;
   }
 
-  /** What was asked, for people: {@code "the failed tasks among train-*"}. */
-  public String describe() {
-    String kind = failed && cancelled ? "failed or cancelled tasks" : failed ? "failed tasks"
-        : cancelled ? "cancelled tasks" : "tasks that did not succeed";
-    return "the " + kind + (selectors.isEmpty() ? "" : " among " + String.join(", ", selectors));
+  /** Why nothing was chosen, for people: {@code "no task matching train-* failed"}. */
+  public String describeNone() {
+    String kind = failed && cancelled ? "failed or was cancelled" : failed ? "failed"
+        : cancelled ? "was cancelled" : "ended without success";
+    return "no task" + (selectors.isEmpty() ? "" : " matching " + String.join(", ", selectors)) + " " + kind;
   }
 
   private boolean wanted(TaskState s) {

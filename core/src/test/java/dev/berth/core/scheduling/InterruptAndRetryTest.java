@@ -190,6 +190,8 @@ class InterruptAndRetryTest {
         .containsExactly("stopped");
     assertThat(new RetrySelection(List.of("ok"), false, false).tasksIn(s)).isEmpty();
     assertThat(new RetrySelection(List.of("group:g"), true, true).tasksIn(s)).hasSize(4);
+    assertThat(new RetrySelection(List.of("ok", "bad"), true, true).describeNone())
+        .isEqualTo("no task matching ok, bad failed or was cancelled");
     assertThatThrownBy(() -> new RetrySelection(List.of("nope-*"), false, false).tasksIn(s))
         .hasMessage("no task of run run matches nope-*");
   }

@@ -7,6 +7,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.report.DeviceReport;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
@@ -192,16 +193,32 @@ public final class Engine {
   }
 
   /**
-   * Lets an open run end now: when tasks have not ended, they are cancelled with {@code reason}
-   * and the run ends cancelled; otherwise it ends as its tasks did. Safe to call from any thread;
-   * groups submitted before are part of what ends.
+   * Lets an open run end now: when tasks have not ended, the run is {@link #interrupt interrupted}
+   * with {@code reason}, to go on when a later session resumes it; otherwise it ends as its tasks
+   * did. Safe to call from any thread; groups submitted before are part of what ends.
    */
   public void end(String reason) {
     inbox.add(() -> {
       if (state.isFinished()) {
         open = false;
-      } else {
-        cancelAll(reason);
+      } else if (result == null) {
+        terminations.interruptRun(reason);
+      }
+    });
+  }
+
+  /**
+   * Stops the run because Berth stops (a signal, a session closed): no more starts, running
+   * process trees are terminated and their attempts end as interrupted, unless they finished with
+   * success first; tasks that had not started stay as they are. The run then ends
+   * {@link dev.berth.core.report.RunStatus#INTERRUPTED}, its report is written, and its journal
+   * keeps it unfinished, so that the next {@code berth run} or {@code berth resume} goes on where it
+   * stopped. Safe to call from any thread.
+   */
+  public void interrupt(String reason) {
+    inbox.add(() -> {
+      if (result == null) {
+        terminations.interruptRun(reason);
       }
     });
   }
@@ -232,6 +249,9 @@ public final class Engine {
         Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt);
       }
       readings.read(); // after adopting, so adopted processes are measured
+    }
+    if (restored != null) {
+      Recovery.releaseInterrupted(state, clock.instant(), recorder::record);
     }
     loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, readings::read);
     recorder.commit();
@@ -307,7 +327,9 @@ public final class Engine {
     if (result != null) {
       return;
     }
-    if (!terminations.runCancelled()) {
+    if (terminations.runCancelled()) {
+      terminations.settleCancelled();
+    } else if (!terminations.runInterrupted()) {
       boolean again = true;
       while (again) {
         Decisions decisions = scheduler.decide(state, readings.snapshot(), clock.instant());
@@ -317,10 +339,10 @@ public final class Engine {
           loopTimers.wakeAt(decisions.wakeAt().orElse(null));
         }
       }
-    } else {
-      terminations.settleCancelled();
     }
-    if (state.isFinished() && executions.isEmpty() && (!open || terminations.runCancelled())) {
+    boolean stopped = terminations.runCancelled() || terminations.runInterrupted();
+    if (executions.isEmpty() && (state.isFinished() ? !open || stopped
+        : terminations.runInterrupted() && state.running().isEmpty())) {
       finish();
     }
   }
@@ -328,12 +350,16 @@ public final class Engine {
   private void finish() {
     loopTimers.stop();
     channel.close();
+    RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
+        : state.isFinished() ? null : RunStatus.INTERRUPTED;
     RunReport report = RunReport.of(
-        state, startedAt, clock.instant(), terminations.runCancelled(), spec -> layout.taskDir(spec).toString())
+        state, startedAt, clock.instant(), stoppedAs, spec -> layout.taskDir(spec).toString())
         .withDevices(readings.snapshot().gpus().devices().stream()
             .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
     try {
-      recorder.finish(report.status(), report.finishedAt());
+      if (stoppedAs != RunStatus.INTERRUPTED) {
+        recorder.finish(report.status(), report.finishedAt()); // an interrupted run stays unfinished: it resumes
+      }
       ReportWriter.write(report, layout.reportJson());
     } catch (JournalException e) {
       throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);

@@ -71,6 +71,15 @@ final class Recovery {
     }
   }
 
+  /** Tasks an earlier Berth's stop interrupted start again: each is released, to wait for resources. */
+  static void releaseInterrupted(RunState state, Instant now, Recorder recorder) {
+    for (TaskRecord r : state.tasks()) {
+      if (r.state() == TaskState.INTERRUPTED) {
+        recorder.record(r.spec().id(), new TaskEvent.Released(now));
+      }
+    }
+  }
+
   /** How an attempt whose exit code Berth could not see ends. */
   static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
     TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();

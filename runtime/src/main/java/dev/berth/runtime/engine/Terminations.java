@@ -17,7 +17,8 @@ import java.util.function.Consumer;
 
 /**
  * Ends tasks and processes on request: a cancelled task without a process is settled, one with a
- * process is killed; a run-wide cancel does so for every task; a two-stage process the scheduler is
+ * process is killed; a run-wide cancel does so for every task; an interruption kills every process
+ * and leaves the rest to a resume; a two-stage process the scheduler is
  * done with is asked to exit, and terminated when it has not after a grace period. Loop thread only.
  */
 final class Terminations {
@@ -30,6 +31,7 @@ final class Terminations {
   private final InstantSource clock;
   private final Consumer<Runnable> toLoop;
   private String runReason;
+  private String interruptReason;
 
   Terminations(RunState state, EventRecorder recorder, LiveExecutions executions, TwoStageChannel channel,
       Timers timers, InstantSource clock, Consumer<Runnable> toLoop) {
@@ -55,6 +57,26 @@ final class Terminations {
     runReason = reason;
     for (TaskId id : executions.tasks()) {
       executions.kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
+    }
+  }
+
+  /** Whether Berth was stopped, and the run with it: it resumes later. */
+  boolean runInterrupted() {
+    return interruptReason != null;
+  }
+
+  /**
+   * Interrupts the run because Berth stops: no more starts, running processes are killed, and their
+   * attempts end as interrupted (unless they earned a success first); tasks without a process stay
+   * as they are, to go on when the run resumes. Once only; nothing after a cancel of the whole run.
+   */
+  void interruptRun(String reason) {
+    if (interruptReason != null || runReason != null) {
+      return;
+    }
+    interruptReason = reason;
+    for (TaskId id : executions.tasks()) {
+      executions.kill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
     }
   }
 

@@ -1,0 +1,65 @@
+package dev.berth.cli;
+
+import dev.berth.core.scheduling.RetrySelection;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.SpecChange;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code berth retry WORKDIR [TASK|GLOB|group:NAME ...] [--failed] [--cancelled]}: reopens a run
+ * that ended (failed, cancelled, interrupted) and runs the chosen tasks again, with the tasks that
+ * became unreachable through them; successes are kept, attempt numbers count on, and each retried
+ * task has its {@code retries} budget afresh.
+ */
+@Command(name = "retry", description = "Run tasks of a finished run again: by default every task that did not"
+    + " succeed, with the tasks that became unreachable through them. Successes are kept, attempt numbers count"
+    + " on, and each retried task gets its retries budget afresh. The reports are rebuilt as the run ends.")
+final class RetryCommand implements Callable<Integer> {
+
+  @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
+  Path workdir;
+
+  @Parameters(index = "1..*", paramLabel = "TASK", description = "Task ids, globs such as 'train-*', or group:NAME.")
+  List<String> tasks = new ArrayList<>();
+
+  @Option(names = "--failed", description = "Only tasks that failed or timed out.")
+  boolean failed;
+
+  @Option(names = "--cancelled", description = "Only tasks that were cancelled (with --failed: those too).")
+  boolean cancelled;
+
+  @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
+  boolean noProgress;
+
+  @Mixin OnExitOption onExit;
+
+  @Spec CommandSpec command;
+
+  @Override
+  public Integer call() throws InterruptedException, IOException {
+    if (!Files.isDirectory(workdir)) {
+      command.commandLine().getErr().println("berth: " + workdir + ": no such run workdir");
+      return ExitCodes.BAD_INPUT;
+    }
+    if (!onExit.valid(command.commandLine().getErr())) {
+      return ExitCodes.BAD_INPUT;
+    }
+    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
+    return new LocalRun(out, command.commandLine().getErr(), !noProgress)
+        .adjust(onExit.adjust())
+        .retry(new RetrySelection(tasks, failed, cancelled))
+        .execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
+  }
+}
