@@ -142,8 +142,8 @@ final class ConsoleView implements RunListener, AutoCloseable {
         + " - " + report.totals().describe() + " in " + DurationText.format(took));
     for (var g : report.groups()) {
       for (TaskReport task : g.tasks()) {
-        if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED
-            && task.status() != TaskStatus.INTERRUPTED) {
+        if (task.status() == TaskStatus.FAILED || task.status() == TaskStatus.TIMED_OUT
+            || task.status() == TaskStatus.UNREACHABLE) {
           out.println("  " + task.status() + " " + task.id() + ": " + task.error() + " (logs: " + task.workdir() + ")");
         }
       }

@@ -104,9 +104,10 @@ final class StatusCommand implements Callable<Integer> {
         jobs.state(job).ifPresent(state -> n.put("slurmState", state));
       });
       r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
-      if (waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
+      boolean waits = holder.isPresent(); // while no Berth runs the run, what the last one waited for is history
+      if (waits && waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
         n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
-      } else if ((r.state() == TaskState.READY || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
+      } else if (waits && (r.state() == TaskState.READY || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
         n.put("waitingFor", waiting.get("blockedBy").asText());
       }
     }
