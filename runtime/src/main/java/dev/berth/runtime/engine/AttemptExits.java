@@ -1,6 +1,7 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
@@ -81,7 +82,7 @@ final class AttemptExits {
     if (r.history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false)) {
       Optional<Decision.Kill> kill = executions.takeKill(id);
       recorder.record(id, kill.isPresent()
-          ? attempts.ended(r, clock.instant(), 143, kill, "")
+          ? Recovery.unlessFinished(attempts.ended(r, clock.instant(), 143, kill, ""), r, layout)
           : Recovery.endOfAdopted(r, layout, clock.instant()));
     }
   }
@@ -125,7 +126,8 @@ final class AttemptExits {
     TaskRecord r = state.task(id);
     String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
-    recorder.record(id, attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict));
+    TaskEvent.Ended ending = attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict);
+    recorder.record(id, Recovery.unlessFinished(ending, r, layout));
   }
 
   private boolean isCurrent(TaskId id, int attempt) {

@@ -84,15 +84,33 @@ final class Recovery {
   static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
     TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
     OptionalInt code = ExitMarks.read(layout.taskDir(r.spec()), launch.attempt());
-    // A two-stage task's result.json counts once it reported its train stage finished: then it is TRAINED.
-    boolean resultKept = r.spec().twoStage() ? r.state() == TaskState.TRAINED
-        : resultWrittenSince(layout.taskDir(r.spec()), launch.at());
-    if (resultKept) {
+    if (resultKept(r, layout)) {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }
     return new TaskEvent.Ended(now, Outcome.INTERRUPTED, null,
         "the scheduler stopped while this attempt ran; the task runs again", TaskState.READY);
+  }
+
+  /**
+   * An interrupted attempt's ending, unless the attempt finished its work first: a one-stage task
+   * that wrote its {@code result.json} during the attempt (Berth's stop killed it on its way out)
+   * keeps its success, as after a crash; otherwise the interrupted ending stands.
+   */
+  static TaskEvent.Ended unlessFinished(TaskEvent.Ended interrupted, TaskRecord r, RunLayout layout) {
+    if (interrupted.outcome() != Outcome.INTERRUPTED || r.spec().twoStage() || !resultKept(r, layout)) {
+      return interrupted;
+    }
+    return new TaskEvent.Ended(interrupted.at(), Outcome.SUCCEEDED, interrupted.exitCode(),
+        "finished while Berth was stopping; its result.json is kept", TaskState.SUCCEEDED, interrupted.usage());
+  }
+
+  /** Whether the running attempt left its result: a two-stage task reported it, a one-stage one wrote result.json. */
+  private static boolean resultKept(TaskRecord r, RunLayout layout) {
+    // A two-stage task's result.json counts once it reported its train stage finished: then it is TRAINED.
+    TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
+    return r.spec().twoStage() ? r.state() == TaskState.TRAINED
+        : resultWrittenSince(layout.taskDir(r.spec()), launch.at());
   }
 
   private static boolean resultWrittenSince(Path taskDir, Instant since) {
