@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StatusVocabularyRunTest {
 
   private static final String[] COUNTS = {"total", "succeeded", "failed", "timedOut", "cancelled", "unreachable",
-      "running", "pending"};
+      "running", "pending", "interrupted"};
 
   @TempDir Path dir;
 
