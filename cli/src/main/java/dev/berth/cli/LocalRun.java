@@ -94,13 +94,17 @@ final class LocalRun {
         return new AllocationRun(out, err).run(session.spec(), session.layout());
       }
       RunEnd end;
-      Optional<Signals.Caught> signal;
-      try (Signals signals = Signals.handle(
-          caught -> session.interrupt("interrupted by " + caught.fullName()),
-          caught -> err.println("berth: " + caught.fullName() + ": stopping already; running tasks get SIGKILL"
-              + " 5 s after SIGTERM"))) {
-        end = session.run();
-        signal = signals.first();
+      Optional<Signals.Caught> signal = Optional.empty();
+      if (session.spec().config().onCluster()) {
+        end = session.run(); // a signal runs the session's shutdown hook, which carries out slurm.on-exit
+      } else {
+        try (Signals signals = Signals.handle(
+            caught -> session.interrupt("interrupted by " + caught.fullName()),
+            caught -> err.println("berth: " + caught.fullName() + ": stopping already; running tasks get SIGKILL"
+                + " 5 s after SIGTERM"))) {
+          end = session.run();
+          signal = signals.first();
+        }
       }
       console.close();
       console.summary(end.report(), end.reportJson(), end.reports().orElseThrow().html());
