@@ -187,6 +187,7 @@ public final class SqliteJournal implements Journal {
 
   @Override
   public void finish(RunStatus status, Instant finishedAt) throws JournalException {
+    Journal.ending(status);
     writable();
     commit(buffer, Writes.finish(status, finishedAt));
   }

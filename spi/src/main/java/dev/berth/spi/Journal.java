@@ -100,12 +100,26 @@ public interface Journal extends AutoCloseable {
 
   /**
    * Records how and when the run ended, flushing what is buffered in the same unit; durable when it
-   * returns. A resumed run may finish again; the last end wins.
+   * returns. A resumed run may finish again; the last end wins. An interrupted run has not ended
+   * (it resumes), so {@link RunStatus#INTERRUPTED} is no status to finish with.
    *
+   * @throws IllegalArgumentException for {@link RunStatus#INTERRUPTED}
    * @throws IllegalStateException before {@link #start}, or after {@link #close}
    * @throws JournalException when it cannot be written
    */
   void finish(RunStatus status, Instant finishedAt) throws JournalException;
+
+  /**
+   * Checks a status given to {@link #finish}: the implementations' one rule.
+   *
+   * @throws IllegalArgumentException for {@link RunStatus#INTERRUPTED}, which is not an end
+   */
+  static RunStatus ending(RunStatus status) {
+    if (Objects.requireNonNull(status, "status") == RunStatus.INTERRUPTED) {
+      throw new IllegalArgumentException("an interrupted run has not ended: it stays unfinished to be resumed");
+    }
+    return status;
+  }
 
   /**
    * Buffers that the run, which had ended, goes on again (a retry reopened some of its tasks): its

@@ -217,6 +217,15 @@ public abstract class JournalContractTest {
   }
 
   @Test
+  void anInterruptedRunIsNoEndToFinishWith() throws Exception {
+    journal.start("r", SPEC, T0);
+
+    assertThatThrownBy(() -> journal.finish(RunStatus.INTERRUPTED, T0.plusSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("interrupted");
+    assertThat(replay(journal).run().status()).isEmpty();
+  }
+
+  @Test
   void aReopenedRunMayFinishAgain() throws Exception {
     journal.start("r", SPEC, T0);
     journal.finish(RunStatus.CANCELLED, T0.plusSeconds(1));

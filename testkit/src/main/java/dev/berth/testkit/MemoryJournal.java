@@ -123,8 +123,8 @@ public final class MemoryJournal implements Journal {
 
   @Override
   public void finish(RunStatus status, Instant finishedAt) {
+    Journal.ending(status);
     writable();
-    Objects.requireNonNull(status, "status");
     Objects.requireNonNull(finishedAt, "finishedAt");
     buffer.add(() -> stored.run = stored.run.finished(status, finishedAt));
     flush();
