@@ -28,8 +28,9 @@ final class SessionOpening {
     } catch (RunFinishedException e) {
       throw new IllegalStateException("the session folder " + options.workdir().toAbsolutePath().normalize()
           + " holds session " + e.run() + ", which finished already (" + e.status() + " at " + e.finishedAt()
-          + "; its report is " + e.reportJson() + "). Use BerthOptions.builder().fresh(true) to move it aside and"
-          + " start a new session there, or give the session another name or workdir", e);
+          + "; its report is " + e.reportJson() + "). Use BerthOptions.builder().retry(RetrySelection.everything()) to"
+          + " run what did not succeed again, fresh(true) to move it aside and start a new session there, or give the"
+          + " session another name or workdir", e);
     } catch (SessionException e) {
       boolean startOver = e.reason() == SessionException.Reason.SPEC_UNREADABLE
           || e.reason() == SessionException.Reason.JOURNAL_LOST;
