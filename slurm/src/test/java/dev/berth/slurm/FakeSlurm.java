@@ -45,6 +45,7 @@ final class FakeSlurm implements CommandRunner {
   private final Map<String, CompletableFuture<Void>> watches = new HashMap<>();
   private final Map<String, CompletableFuture<Void>> cancellations = new HashMap<>();
   private String refusal;
+  private final Map<String, Deque<Result>> failures = new HashMap<>();
   private int nextId = 100;
 
   /** Every command run so far. */
@@ -60,6 +61,15 @@ final class FakeSlurm implements CommandRunner {
   /** The next sbatch fails with this standard error. */
   synchronized FakeSlurm refuseNextSubmission(String stderr) {
     refusal = stderr;
+    return this;
+  }
+
+  /** The next {@code times} calls of {@code program} answer {@code answer} and do nothing else. */
+  synchronized FakeSlurm failNext(String program, int times, Result answer) {
+    Deque<Result> queue = failures.computeIfAbsent(program, p -> new ArrayDeque<>());
+    for (int i = 0; i < times; i++) {
+      queue.add(answer);
+    }
     return this;
   }
 
@@ -116,6 +126,10 @@ final class FakeSlurm implements CommandRunner {
   @Override
   public synchronized Result run(List<String> argv, Duration timeout) throws IOException {
     calls.add(argv);
+    Result failure = failures.getOrDefault(argv.get(0), new ArrayDeque<>()).poll();
+    if (failure != null) {
+      return failure;
+    }
     return switch (argv.get(0)) {
       case "sbatch" -> sbatch(argv);
       case "squeue" -> squeue(argv);
