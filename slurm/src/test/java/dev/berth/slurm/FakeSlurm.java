@@ -32,6 +32,8 @@ final class FakeSlurm implements CommandRunner {
     boolean inSacct = true;
     /** An array element cancelled while pending: Slurm keeps no record of it, only of its array. */
     boolean dropped;
+    /** The batch step's MaxRSS as sacct prints it. */
+    String maxRss = "1024K";
 
     Job(String id, String name) {
       this.id = id;
@@ -101,6 +103,12 @@ final class FakeSlurm implements CommandRunner {
   /** Moves a job to {@code state} without ending it. */
   synchronized FakeSlurm move(SlurmJobId id, String state) {
     job(id).state = state;
+    return this;
+  }
+
+  /** sacct's MaxRSS for the job's batch step, e.g. {@code 424520K}. */
+  synchronized FakeSlurm used(SlurmJobId id, String maxRss) {
+    job(id).maxRss = maxRss;
     return this;
   }
 
@@ -195,7 +203,11 @@ final class FakeSlurm implements CommandRunner {
       if (job.inSacct && asked.contains(SlurmJobId.of(job.id).queryId())) {
         SlurmExit exit = SlurmExit.fromWaitStatus(job.waitStatus);
         out.append(job.id).append('|').append(job.id).append('|').append(job.state).append('|').append(exit)
-            .append("|00:00:01||256M|").append(job.reason).append('\n');
+            .append("|00:00:01||256M|").append(job.reason).append("|00:01.500\n");
+        if (!argv.contains("--allocations") && SlurmState.parse(job.state).isTerminal()) {
+          out.append(job.id).append(".batch|").append(job.id).append(".batch|").append(job.state).append('|')
+              .append(exit).append("|00:00:01|").append(job.maxRss).append("|||00:01.500\n");
+        }
       }
     }
     for (String array : emptiedArrays(asked)) {
