@@ -79,7 +79,9 @@ final class AllocationRun {
         LaunchRequest request = request(spec, layout, n);
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         Optional<Execution> job = executor.reattach(request, exit::complete);
-        if (job.isPresent()) {
+        // an allocation found again is one a resume goes on from, however it ended
+        boolean found = job.isPresent();
+        if (found) {
           out.println("allocation " + n + ": found Slurm job " + job.get().clusterId().orElse("?") + " again");
         } else {
           try {
@@ -99,7 +101,7 @@ final class AllocationRun {
         }
         Optional<ClusterVerdict> verdict = job.get().verdict();
         String why = verdict.map(ClusterVerdict::reason).orElse("the Berth inside exited with code " + code);
-        if (!verdict.map(v -> GOES_ON.contains(v.kind())).orElse(false)) {
+        if (!found && !verdict.map(v -> GOES_ON.contains(v.kind())).orElse(false)) {
           return stopped(spec, layout, "allocation " + n + " ended with tasks left: " + why + "; see "
               + request.stdout());
         }

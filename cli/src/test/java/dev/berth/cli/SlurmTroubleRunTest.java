@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -133,6 +134,41 @@ class SlurmTroubleRunTest {
       spans.add(new double[] {Double.parseDouble(times.get(0)), Double.parseDouble(times.get(1))});
     }
     assertThat(mostAtOnce(spans)).as("300 MiB each in 1 GiB, beside the Berth inside").isBetween(1, 3);
+  }
+
+  @Test
+  void anAllocationWhoseBerthDiesIsReportedAndTheResumeRunsWhatWasLeftInTheNext() throws Exception {
+    Path file = spec(dir, "dies", """
+        slurm: {mode: allocation, cpus: 1, memory: 1GiB, time: 10m}
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: quick, command: ["true"]}
+              - {id: slow, command: [sleep, "6"], after: [quick]}
+        """);
+    CompletableFuture<CliRunner> run =
+        CompletableFuture.supplyAsync(() -> CliRunner.berth("run", "--no-progress", file.toString()));
+    await("slow to start inside the allocation", Duration.ofSeconds(60),
+        () -> Files.exists(dir.resolve("dies/g/slow/stdout.log")));
+    String allocation = Files.readAllLines(dir.resolve("dies/allocations/1/berth-slurm-job.1")).get(0);
+
+    // as the kernel's OOM killer would: the Berth inside dies at once, recording nothing more
+    ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains("--inside-allocation")
+        && p.info().commandLine().orElse("").contains(dir.resolve("dies").toString()))
+        .forEach(ProcessHandle::destroyForcibly);
+    CliRunner stopped = run.get(120, TimeUnit.SECONDS);
+
+    assertThat(stopped.exitCode).as(stopped.out + stopped.err).isEqualTo(ExitCodes.TASKS_FAILED);
+    assertThat(stopped.err).contains("allocation 1 ended with tasks left: Slurm job " + allocation + " FAILED")
+        .contains("report: " + dir.resolve("dies/report.json")).contains("berth resume");
+    assertThat(task(report(dir, "dies"), "quick").get("status").asText()).isEqualTo("SUCCEEDED");
+
+    CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("dies").toString());
+
+    assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
+    assertThat(resumed.out).contains("allocation 2: Slurm job");
+    assertThat(task(report(dir, "dies"), "slow").get("status").asText()).isEqualTo("SUCCEEDED");
   }
 
   private static int mostAtOnce(List<double[]> spans) {
