@@ -38,6 +38,10 @@ import java.util.stream.Collectors;
  * {@link #launchAll} submits attempts of one matrix with equal resources as one job array
  * ({@link ParallelSubmissions}).
  *
+ * <p>An sbatch or scancel that fails transiently (the controller unreachable, busy or rate-limiting) is
+ * tried again with growing waits for {@link SlurmSettings#retryFor()} ({@link CommandRetry}); a failing
+ * squeue round only costs a round. Each ended job reports what sacct measured ({@link SlurmExecution#usage()}).
+ *
  * <p>Working directories and output files must be on a filesystem the nodes share. The job id of
  * each attempt is also written to {@link #jobIdFile(LaunchRequest)}, so that a later Berth can find
  * the job again with {@link #reattach}.
