@@ -10,6 +10,7 @@ import dev.berth.core.units.DurationText;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.JournalView;
+import dev.berth.session.RunReports;
 import dev.berth.session.SessionException;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmExecutor;
@@ -19,14 +20,17 @@ import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -37,12 +41,20 @@ import java.util.concurrent.ExecutionException;
  * local engine inside it ({@code berth resume --inside-allocation}), which packs the tasks onto the
  * allocation's GPUs by memory, the way no Slurm setting can. The engine inside writes the run's own
  * journal and reports in the shared workdir, so nothing needs merging: when the allocation ends
- * with tasks left (its time limit came), the next allocation resumes the same journal, up to
- * {@code slurm.max-allocations}.
+ * with tasks left (its time limit came, its node failed, or Slurm killed it for memory), the next
+ * allocation resumes the same journal, up to {@code slurm.max-allocations}. When it stops otherwise
+ * (cancelled, refused, or the Berth inside failed), the report is written from the journal and the
+ * run stays resumable.
  */
 final class AllocationRun {
 
   private static final String MAIN = "dev.berth.cli.Main";
+  /**
+   * How an allocation may end with tasks left for the next one to take up: at its time limit, by the
+   * cluster's fault, or killed for memory (what ran inside it was interrupted, and runs again).
+   */
+  private static final Set<ClusterVerdict.Kind> GOES_ON =
+      EnumSet.of(ClusterVerdict.Kind.TIMED_OUT, ClusterVerdict.Kind.INFRASTRUCTURE, ClusterVerdict.Kind.HOST_OOM);
 
   private final PrintStream out;
   private final PrintWriter err;
@@ -67,14 +79,15 @@ final class AllocationRun {
         LaunchRequest request = request(spec, layout, n);
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         Optional<Execution> job = executor.reattach(request, exit::complete);
-        if (job.isPresent()) {
+        // an allocation found again is one a resume goes on from, however it ended
+        boolean found = job.isPresent();
+        if (found) {
           out.println("allocation " + n + ": found Slurm job " + job.get().clusterId().orElse("?") + " again");
         } else {
           try {
             job = Optional.of(executor.launch(request, exit::complete));
           } catch (LaunchException e) {
-            err.println("berth: " + e.getMessage());
-            return ExitCodes.INTERNAL;
+            return stopped(spec, layout, "allocation " + n + " could not be submitted: " + e.getMessage());
           }
           out.println("allocation " + n + ": Slurm job " + job.get().clusterId().orElse("?") + " submitted ("
               + describe(slurm) + "); berth status " + layout.runDir() + " shows the tasks inside");
@@ -87,29 +100,50 @@ final class AllocationRun {
           return report.get().status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
         }
         Optional<ClusterVerdict> verdict = job.get().verdict();
-        boolean goOn = verdict.map(v -> v.kind() == ClusterVerdict.Kind.TIMED_OUT
-            || v.kind() == ClusterVerdict.Kind.INFRASTRUCTURE).orElse(false);
-        if (!goOn) {
-          err.println("berth: allocation " + n + " ended with tasks left: "
-              + verdict.map(ClusterVerdict::reason).orElse("the Berth inside exited with code " + code)
-              + "; see " + request.stdout());
-          return ExitCodes.INTERNAL;
+        String why = verdict.map(ClusterVerdict::reason).orElse("the Berth inside exited with code " + code);
+        if (!found && !verdict.map(v -> GOES_ON.contains(v.kind())).orElse(false)) {
+          return stopped(spec, layout, "allocation " + n + " ended with tasks left: " + why + "; see "
+              + request.stdout());
         }
-        out.println("allocation " + n + " ended with tasks left (" + verdict.get().reason() + "); asking for the next");
+        out.println("allocation " + n + " ended with tasks left (" + why + "); the tasks it held run again in the"
+            + " next");
       }
-      err.println("berth: " + spec.name() + " used all " + slurm.maxAllocations()
-          + " allocations [slurm.max-allocations] with tasks left; berth resume " + layout.runDir() + " goes on");
-      return ExitCodes.TASKS_FAILED;
+      return stopped(spec, layout, spec.name() + " used all " + slurm.maxAllocations()
+          + " allocations [slurm.max-allocations] with tasks left");
     }
+  }
+
+  /**
+   * Ends a run that stopped with tasks left: writes its report from the journal, says why and how to go on,
+   * and returns {@link ExitCodes#TASKS_FAILED}, since not every task succeeded; the run stays resumable.
+   */
+  private int stopped(RunSpec spec, RunLayout layout, String why) {
+    String report;
+    try {
+      JournalView view = JournalView.read(layout.runDir());
+      RunReports.rebuild(view, view.report(Instant.now()));
+      report = "report: " + layout.reportJson();
+    } catch (SessionException | IOException e) {
+      report = "no report (" + e.getMessage() + ")";
+    }
+    err.println("berth: " + why);
+    err.println("berth: " + spec.name() + " stopped with tasks left; " + report + "; berth resume " + layout.runDir()
+        + " goes on");
+    return ExitCodes.TASKS_FAILED;
   }
 
   /** The job of allocation {@code n}: a Berth that resumes the run's journal with the local executor. */
   private static LaunchRequest request(RunSpec spec, RunLayout layout, int n) {
     Path dir = allocationDir(layout.runDir(), n);
-    List<String> argv = List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:+UseSerialGC", "-cp",
-        System.getProperty("java.class.path"), MAIN, "resume", "--no-progress", "--inside-allocation",
-        layout.runDir().toString());
     SlurmConfig slurm = SlurmKeys.TABLE.of(spec);
+    List<String> argv = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "-XX:+UseSerialGC"));
+    if (slurm.memoryBytes() > 0) {
+      // the Berth inside counts against the allocation: size its heap by the allocation, not the node
+      argv.add("-XX:MaxRAM=" + slurm.memoryBytes());
+    }
+    argv.addAll(List.of("-cp", System.getProperty("java.class.path"), MAIN, "resume", "--no-progress",
+        "--inside-allocation", layout.runDir().toString()));
     Placement whole = new Placement(Placement.CLUSTER, slurm.memoryBytes(), Math.max(1, slurm.cpus()) * 1000L, 0);
     return new LaunchRequest(TaskId.of("allocation-" + n), 1, argv, new TreeMap<>(), dir, dir.resolve("berth.log"),
         dir.resolve("berth.log")).withReservation(whole, 0);

@@ -1,20 +1,23 @@
 package dev.berth.cli;
 
+import static dev.berth.cli.SlurmRuns.await;
+import static dev.berth.cli.SlurmRuns.awaitState;
+import static dev.berth.cli.SlurmRuns.berthProcess;
+import static dev.berth.cli.SlurmRuns.outcomes;
+import static dev.berth.cli.SlurmRuns.squeue;
+import static dev.berth.cli.SlurmRuns.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,35 +29,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SlurmRunTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path EXAMPLES = Path.of("..", "examples").toAbsolutePath().normalize();
 
   @TempDir Path dir;
 
   @BeforeAll
   static void needsACluster() {
-    assumeTrue(clusterUp(), "no Slurm cluster here (sinfo is missing or shows no idle or mixed node);"
+    assumeTrue(SlurmRuns.clusterUp(), "no Slurm cluster here (sinfo is missing or shows no idle or mixed node);"
         + " start one to run these tests");
   }
 
-  private static boolean clusterUp() {
-    try {
-      Process p = new ProcessBuilder("sinfo", "--noheader", "--format=%t").redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0
-          && (out.contains("idle") || out.contains("mix") || out.contains("alloc"));
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
   private Path spec(String name, String body) throws IOException {
-    Path file = dir.resolve(name + ".yaml");
-    Files.writeString(file, "name: " + name + "\nworkdir: " + dir.resolve(name) + "\nexecutor: slurm\n" + body);
-    return file;
+    return SlurmRuns.spec(dir, name, body);
   }
 
   /** A run of one task in group {@code g}, written as a YAML flow mapping. */
@@ -70,55 +56,7 @@ class SlurmRunTest {
   }
 
   private JsonNode report(String run) throws IOException {
-    return JSON.readTree(dir.resolve(run).resolve("report.json").toFile());
-  }
-
-  private static JsonNode task(JsonNode report, String id) {
-    for (JsonNode g : report.get("groups")) {
-      for (JsonNode t : g.get("tasks")) {
-        if (t.get("id").asText().equals(id)) {
-          return t;
-        }
-      }
-    }
-    throw new AssertionError("no task " + id + " in the report");
-  }
-
-  private static List<String> outcomes(JsonNode task) {
-    List<String> outcomes = new ArrayList<>();
-    task.get("attempts").forEach(a -> outcomes.add(a.get("outcome").asText()));
-    return outcomes;
-  }
-
-  private static void await(String what, Duration limit, BooleanSupplier done) throws InterruptedException {
-    Instant end = Instant.now().plus(limit);
-    while (!done.getAsBoolean()) {
-      if (Instant.now().isAfter(end)) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.sleep(100); // waiting on a real cluster: there is no event to wait for from here
-    }
-  }
-
-  private static void awaitState(String job, String state, Duration limit) throws InterruptedException {
-    await("job " + job + " to be " + state, limit, () -> {
-      try {
-        return squeue(job).equals(state);
-      } catch (IOException e) {
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    });
-  }
-
-  private static String squeue(String job) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("squeue", "--noheader", "--states=all", "--format=%T", "--jobs=" + job)
-        .redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes()).strip();
-    p.waitFor(30, TimeUnit.SECONDS);
-    return out;
+    return SlurmRuns.report(dir, run);
   }
 
   @Test
@@ -270,13 +208,6 @@ class SlurmRunTest {
     assertThat(squeue(job)).isIn("CANCELLED", "COMPLETING", "");
   }
 
-  private Process berthProcess(Path log, String... args) throws IOException {
-    List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-    argv.addAll(List.of(args));
-    return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-  }
-
   @Test
   void stoppedWithOnExitLeaveBerthLeavesTheJobsRunningForALaterResume() throws Exception {
     Path file = oneTask("leave", "{id: a, command: [sleep, \"8\"]}");
@@ -348,6 +279,7 @@ class SlurmRunTest {
         slurm: {mode: allocation, cpus: 2, time: 10m}
         groups:
           - name: g
+            memory: 64MiB
             tasks:
               - {id: "fit-{i}", matrix: {i: [1, 2, 3, 4]}, gpu-memory: 10GiB, command: [sh, -c, "echo $CUDA_VISIBLE_DEVICES"]}
         """);

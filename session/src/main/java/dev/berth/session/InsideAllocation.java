@@ -4,31 +4,47 @@ import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.spi.HostProbe;
+import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 
 /**
- * The spec the Berth inside a Slurm allocation runs: the same tasks with the local executor, packed
- * onto what the allocation holds: the GPUs Slurm gave it ({@code CUDA_VISIBLE_DEVICES}, when the
- * spec leaves {@code gpus} at {@code auto}) and its cores ({@code SLURM_CPUS_ON_NODE}), not the
- * whole node's.
+ * The spec the Berth inside a Slurm allocation runs, and the host it sees: the same tasks with the
+ * local executor, packed onto what the allocation holds ({@link AllocationLimits}): the GPUs Slurm
+ * gave it ({@code CUDA_VISIBLE_DEVICES} or {@code SLURM_JOB_GPUS}, when the spec leaves {@code gpus}
+ * at {@code auto}), its cores ({@code SLURM_CPUS_ON_NODE}) and its memory, not the whole node's.
  */
 final class InsideAllocation {
+
+  private static final SchedulerConfig DEFAULTS = SchedulerConfig.builder().build();
 
   private InsideAllocation() {}
 
   /** {@code spec} as the engine inside the allocation runs it, given the job's environment. */
   static RunSpec localSpec(RunSpec spec, UnaryOperator<String> env) {
+    return localSpec(spec, AllocationLimits.of(env, OptionalLong.empty()));
+  }
+
+  /** {@code spec} as the engine inside an allocation with {@code limits} runs it. */
+  static RunSpec localSpec(RunSpec spec, AllocationLimits limits) {
     SchedulerConfig.Builder config = spec.config().toBuilder().executor(ExecutorKind.LOCAL);
-    String cpus = env.apply("SLURM_CPUS_ON_NODE");
-    if (cpus != null && cpus.matches("[0-9]+") && spec.config().cores() == 0) {
-      config.cores(Integer.parseInt(cpus));
+    if (limits.cpus().isPresent() && spec.config().cores() == 0) {
+      config.cores(limits.cpus().getAsInt());
+    }
+    if (limits.memoryBytes().isPresent() && spec.config().remainMemoryBytes() == DEFAULTS.remainMemoryBytes()) {
+      // what must stay free for the rest of a shared machine; the allocation's memory is the run's alone
+      config.remainMemoryBytes(0);
     }
     RunSpec local = spec.withConfig(config.build());
-    String visible = env.apply("CUDA_VISIBLE_DEVICES");
-    if (spec.gpus().equals(DeviceSelection.DEFAULT) && visible != null
-        && visible.matches("[0-9]+(,[0-9]+)*")) {
-      local = local.withGpus(visible);
+    if (spec.gpus().equals(DeviceSelection.DEFAULT) && limits.gpus().isPresent()) {
+      local = local.withGpus(limits.gpus().get());
     }
     return local;
+  }
+
+  /** {@code node} capped at the allocation's memory, when {@code limits} know it. */
+  static HostProbe hostProbe(HostProbe node, AllocationLimits limits) {
+    return limits.memoryBytes().isEmpty() ? node
+        : new AllocationHostProbe(node, limits.memoryBytes().getAsLong(), AllocationHostProbe::residentMemory);
   }
 }

@@ -95,8 +95,10 @@ public final class LocalSession implements AutoCloseable {
         RunFolder.closeQuietly(opened.journal()); // the Berth inside each allocation opens it
         return new LocalSession(o, given, folder, resumed, lock, null);
       }
-      RunSpec spec = o.insideAllocation() ? InsideAllocation.localSpec(given, o.env()) : given;
-      RunParts parts = RunParts.wire(spec, folder, opened.journal(), opened.replay().orElse(null), o, clock);
+      AllocationLimits limits = o.insideAllocation() ? AllocationLimits.ofThisJob(o.env()) : null;
+      RunSpec spec = limits != null ? InsideAllocation.localSpec(given, limits) : given;
+      RunParts parts = RunParts.wire(spec, folder, opened.journal(), opened.replay().orElse(null), o, clock,
+          Optional.ofNullable(limits));
       return new LocalSession(o, spec, TaskRunners.layout(spec, folder), resumed, lock, parts);
     } catch (SessionException | RuntimeException | Error e) {
       if (opened != null) {

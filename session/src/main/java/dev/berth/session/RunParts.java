@@ -18,6 +18,7 @@ import dev.berth.spi.Timers;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -57,10 +58,11 @@ final class RunParts {
    *
    * @param journal the run's open journal, or null for a run without one
    * @param replay what the journal held, for a run that resumes, or null
+   * @param allocation the limits of the Slurm allocation this Berth runs inside, whose memory caps the host probe
    * @throws SessionException when the mail or webhook settings are not usable
    */
   static RunParts wire(RunSpec spec, RunLayout layout, Journal journal, Journal.Replay replay, SessionOptions o,
-      InstantSource clock) throws SessionException {
+      InstantSource clock, Optional<AllocationLimits> allocation) throws SessionException {
     Notifications notifications;
     try {
       notifications = Notifications.of(spec, layout, clock, o.say(), o.env());
@@ -86,7 +88,8 @@ final class RunParts {
       made.add(executor::close);
       StatusFile status = new StatusFile(layout.runDir());
       made.add(status);
-      HostProbe hostProbe = o.hostProbe().orElseGet(OshiHostProbe::new);
+      HostProbe node = o.hostProbe().orElseGet(OshiHostProbe::new);
+      HostProbe hostProbe = allocation.map(limits -> InsideAllocation.hostProbe(node, limits)).orElse(node);
       List<RunListener> listeners = new ArrayList<>(o.listeners());
       listeners.add(notifications);
       listeners.add(status);

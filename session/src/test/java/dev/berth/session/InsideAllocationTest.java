@@ -7,6 +7,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.testkit.TaskSpecs;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class InsideAllocationTest {
@@ -38,5 +39,16 @@ class InsideAllocationTest {
     RunSpec inside = InsideAllocation.localSpec(onSlurm("sim:2x24GiB"), Map.of("CUDA_VISIBLE_DEVICES", "0,1")::get);
 
     assertThat(inside.gpus()).isEqualTo("sim:2x24GiB");
+  }
+
+  @Test
+  void inAnAllocationOfKnownMemoryTheDefaultMemoryToLeaveFreeDoesNotApplyButOneTheSpecSetsDoes() {
+    AllocationLimits oneGib = AllocationLimits.of(Map.of("SLURM_MEM_PER_NODE", "1024")::get, OptionalLong.empty());
+    RunSpec kept = onSlurm("auto").withConfig(onSlurm("auto").config().toBuilder().remainMemoryBytes(1L << 20).build());
+
+    assertThat(InsideAllocation.localSpec(onSlurm("auto"), oneGib).config().remainMemoryBytes()).isZero();
+    assertThat(InsideAllocation.localSpec(kept, oneGib).config().remainMemoryBytes()).isEqualTo(1L << 20);
+    assertThat(InsideAllocation.localSpec(onSlurm("auto"), Map.<String, String>of()::get).config().remainMemoryBytes())
+        .isEqualTo(SchedulerConfig.builder().build().remainMemoryBytes());
   }
 }

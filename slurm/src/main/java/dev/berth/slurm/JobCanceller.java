@@ -1,6 +1,5 @@
 package dev.berth.slurm;
 
-import dev.berth.os.CommandRunner;
 import dev.berth.os.DaemonThreads;
 import java.io.IOException;
 import java.util.List;
@@ -10,19 +9,18 @@ import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Cancels jobs with {@code scancel} on a thread of its own ({@code berth-slurm-cancel}), so that
- * {@link SlurmExecution#terminate} returns at once, then asks the tracker to look soon.
+ * {@link SlurmExecution#terminate} returns at once, then asks the tracker to look soon. An scancel that
+ * fails transiently (the controller unreachable) is tried again through {@link CommandRetry}.
  */
 final class JobCanceller {
 
-  private final CommandRunner runner;
-  private final SlurmSettings settings;
+  private final CommandRetry retry;
   private final JobTracker tracker;
   private final ExecutorService cancels =
       Executors.newSingleThreadExecutor(DaemonThreads.named("berth-slurm-cancel", false));
 
-  JobCanceller(CommandRunner runner, SlurmSettings settings, JobTracker tracker) {
-    this.runner = runner;
-    this.settings = settings;
+  JobCanceller(CommandRetry retry, JobTracker tracker) {
+    this.retry = retry;
     this.tracker = tracker;
   }
 
@@ -30,7 +28,7 @@ final class JobCanceller {
   void cancel(SlurmExecution execution) {
     Runnable scancel = () -> {
       try {
-        runner.run(List.of("scancel", execution.jobId().value()), settings.commandTimeout());
+        retry.run(List.of("scancel", execution.jobId().value()), SlurmFailures::transientQuery);
       } catch (IOException e) {
         // the job runs on; the tracker still reports its end, and the caller may try again
       }

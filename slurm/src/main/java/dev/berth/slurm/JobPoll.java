@@ -18,9 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * One round of {@link JobTracker}'s polling: asks squeue about every live job in one call, then sacct
- * and the exit-code files about those squeue no longer lists, and says how each ended job ended. Keeps
- * count of the rounds and of those that failed. One round at a time.
+ * One round of {@link JobTracker}'s polling: asks squeue about every live job in one call, then sacct,
+ * in one call with steps, about those squeue no longer lists or lists as ended, and the exit-code files,
+ * and says how each ended job ended and what Slurm measured it to use. Keeps count of the rounds and of
+ * those that failed. One round at a time.
  *
  * <p>Sources, most trusted first: the exit-code file written by the {@link BatchScript} for the code;
  * squeue for the state (finished jobs stay listed for the cluster's {@code MinJobAge}); sacct for jobs
@@ -35,6 +36,8 @@ import java.util.function.BiConsumer;
 final class JobPoll {
 
   private static final int LOG_TAIL_BYTES = 64 * 1024;
+  /** How long a job squeue shows ended may wait for sacct to record what it used. */
+  static final Duration MEASUREMENT_WAIT = Duration.ofSeconds(2);
 
   private final CommandRunner runner;
   private final SlurmSettings settings;
@@ -104,7 +107,8 @@ final class JobPoll {
     if (result.succeeded()) {
       SqueueOutput.parse(result.stdout()).forEach(row -> rows.put(row.id(), row));
     } else if (!SqueueOutput.knowsNone(result)) {
-      fail("squeue exited with " + result.exitCode() + ": " + firstLine(result.stderr()));
+      fail("squeue exited with " + result.exitCode() + ": " + firstLine(result.stderr())
+          + (SlurmFailures.transientQuery(result) ? " (asking again)" : ""));
       return false;
     }
     lastError = null;
@@ -112,6 +116,7 @@ final class JobPoll {
     rows.keySet().forEach(id -> listedArrays.add(id.queryId()));
     boolean changed = false;
     List<SlurmExecution> missing = new ArrayList<>();
+    List<SlurmExecution> finished = new ArrayList<>();
     for (SlurmExecution e : jobs) {
       SqueueOutput.Row row = rows.get(e.jobId());
       if (row == null && e.lastSeenPending() && e.jobId().isArrayElement()
@@ -124,35 +129,65 @@ final class JobPoll {
         e.missingSince(Optional.empty());
         changed |= e.observe(row.state());
         if (row.state().isTerminal()) {
-          finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+          finished.add(e);
           changed = true;
         }
       }
     }
-    return resolveMissing(missing, now) || changed;
+    if (missing.isEmpty() && finished.isEmpty()) {
+      return changed;
+    }
+    Optional<SacctRecords> records = sacct(missing, finished);
+    SacctRecords known = records.orElse(SacctRecords.of(List.of()));
+    for (SlurmExecution e : finished) {
+      SqueueOutput.Row row = rows.get(e.jobId());
+      if (records.isPresent() && awaitsMeasurements(e, row.state(), known, now)) {
+        continue;
+      }
+      e.measured(known.usage(e.jobId()));
+      finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
+    }
+    return resolveMissing(missing, known, now) || changed;
   }
 
-  /** Asks sacct, then the exit-code files, about jobs squeue did not list. */
-  private boolean resolveMissing(List<SlurmExecution> missing, Instant now) {
-    if (missing.isEmpty()) {
-      return false;
-    }
+  /**
+   * One sacct call, with steps, about the jobs squeue no longer lists and those it lists as ended (whose
+   * steps say what they used); empty when sacct cannot answer.
+   */
+  private Optional<SacctRecords> sacct(List<SlurmExecution> missing, List<SlurmExecution> finished) {
     Set<String> ids = new TreeSet<>();
     missing.forEach(e -> ids.add(e.jobId().queryId()));
-    SacctRecords records = SacctRecords.of(List.of());
+    finished.forEach(e -> ids.add(e.jobId().queryId()));
     try {
-      CommandRunner.Result result = runner.run(SacctOutput.command(ids), settings.commandTimeout());
+      CommandRunner.Result result = runner.run(SacctOutput.commandWithSteps(ids), settings.commandTimeout());
       if (result.succeeded()) {
-        records = SacctRecords.of(SacctOutput.parse(result.stdout()));
+        return Optional.of(SacctRecords.of(SacctOutput.parse(result.stdout())));
       }
     } catch (IOException | IllegalArgumentException e) {
-      // sacct is optional: clusters without accounting still have the exit-code files
+      // sacct is optional: clusters without accounting still have squeue and the exit-code files
     }
+    return Optional.empty();
+  }
+
+  /**
+   * Whether to report a job that ran and ended a round later, because sacct has no record of its steps yet
+   * (it lags squeue by a moment): for at most {@link #MEASUREMENT_WAIT} after the end was first seen.
+   */
+  private static boolean awaitsMeasurements(SlurmExecution e, SlurmState state, SacctRecords records, Instant now) {
+    boolean ran = state == SlurmState.COMPLETED || state == SlurmState.FAILED || state == SlurmState.OUT_OF_MEMORY
+        || state == SlurmState.TIMEOUT;
+    return ran && !records.hasSteps(e.jobId())
+        && Duration.between(e.endSeenSince(now), now).compareTo(MEASUREMENT_WAIT) < 0;
+  }
+
+  /** Asks sacct's records, then the exit-code files, about jobs squeue did not list. */
+  private boolean resolveMissing(List<SlurmExecution> missing, SacctRecords records, Instant now) {
     boolean changed = false;
     for (SlurmExecution e : missing) {
       Optional<SacctOutput.Row> row = records.row(e.jobId());
       if (row.isPresent() && row.get().state().isTerminal()) {
         SacctOutput.Row r = row.get();
+        e.measured(records.usage(e.jobId()));
         finish(e, r.state(), r.reason(), r.exit(), r.dependencyNeverSatisfied());
         changed = true;
         continue;

@@ -1,6 +1,5 @@
 package dev.berth.slurm;
 
-import dev.berth.os.CommandRunner;
 import dev.berth.os.LaunchPreparation;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
@@ -23,12 +22,13 @@ final class JobSubmitter {
 
   private final String runName;
   private final SlurmSettings settings;
-  private final CommandRunner runner;
+  private final CommandRetry retry;
 
-  JobSubmitter(String runName, SlurmSettings settings, CommandRunner runner) {
+  /** Submits through {@code retry}, which tries an sbatch that failed transiently again. */
+  JobSubmitter(String runName, SlurmSettings settings, CommandRetry retry) {
     this.runName = runName;
     this.settings = settings;
-    this.runner = runner;
+    this.retry = retry;
   }
 
   /**
@@ -111,15 +111,16 @@ final class JobSubmitter {
   }
 
   private SlurmJobId sbatch(LaunchRequest request, List<String> argv) throws LaunchException {
-    CommandRunner.Result result;
+    CommandRetry.Answer answer;
     try {
-      result = runner.run(argv, settings.commandTimeout());
+      answer = retry.run(argv, SlurmFailures::transientSubmission);
     } catch (IOException e) {
       throw LaunchFailures.of(request, "cannot run sbatch: " + e.getMessage(), e);
     }
-    SbatchOutput output = SbatchOutput.parse(result);
+    SbatchOutput output = SbatchOutput.parse(answer.result());
     if (!output.accepted()) {
-      throw LaunchFailures.of(request, "sbatch refused the job: " + output.error().orElse("no reason given"), null);
+      throw LaunchFailures.of(request, "sbatch refused the job: " + output.error().orElse("no reason given")
+          + answer.retriesNote(), null);
     }
     return output.jobId().orElseThrow();
   }

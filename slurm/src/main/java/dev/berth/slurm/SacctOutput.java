@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,9 +24,10 @@ import java.util.regex.Pattern;
 public final class SacctOutput {
 
   /** The columns the tracker asks for, in this order. */
-  public static final String FORMAT = "JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason";
+  public static final String FORMAT = "JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU";
 
-  private static final Pattern ELAPSED = Pattern.compile("(?:([0-9]+)-)?(?:([0-9]+):)?([0-9]+):([0-9]+)(?:\\.[0-9]+)?");
+  private static final Pattern ELAPSED =
+      Pattern.compile("(?:([0-9]+)-)?(?:([0-9]+):)?([0-9]+):([0-9]+)(\\.[0-9]+)?");
   private static final Pattern MEMORY = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)([KMGTPkmgtp]?)[nc]?");
 
   private SacctOutput() {}
@@ -42,10 +44,11 @@ public final class SacctOutput {
    * @param maxRssBytes the largest resident memory measured, when known (steps only)
    * @param requestedMemoryBytes the memory the job asked for, when known
    * @param reason the last pending reason, e.g. {@code Dependency}
+   * @param cpuSeconds CPU time, user plus system, when known (for a job: of all its steps)
    */
   public record Row(
       String rawId, String id, SlurmState state, String stateText, SlurmExit exit, Optional<Duration> elapsed,
-      OptionalLong maxRssBytes, OptionalLong requestedMemoryBytes, String reason) {
+      OptionalLong maxRssBytes, OptionalLong requestedMemoryBytes, String reason, OptionalDouble cpuSeconds) {
 
     /** The job id, or empty for a step or a collapsed range of pending array elements. */
     public Optional<SlurmJobId> jobId() {
@@ -69,6 +72,19 @@ public final class SacctOutput {
     public boolean isStep() {
       return id.indexOf('.') >= 0;
     }
+
+    /** The job or array element a step ({@code 23_1.batch}) belongs to; empty for a job's own row. */
+    public Optional<SlurmJobId> stepOf() {
+      int dot = id.indexOf('.');
+      if (dot < 0) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(SlurmJobId.of(id.substring(0, dot)));
+      } catch (IllegalArgumentException e) {
+        return Optional.empty();
+      }
+    }
   }
 
   /** The command that lists the allocations (no steps) of {@code queryIds} in {@link #FORMAT}. */
@@ -78,9 +94,19 @@ public final class SacctOutput {
   }
 
   /**
-   * Parses {@code sacct --noheader --parsable2 --format=}{@link #FORMAT}, with or without steps.
+   * The command that lists the jobs of {@code queryIds} and their steps in {@link #FORMAT}: the steps carry
+   * what each job used (MaxRSS).
+   */
+  public static List<String> commandWithSteps(Collection<String> queryIds) {
+    return List.of("sacct", "--noheader", "--parsable2", "--jobs=" + String.join(",", queryIds),
+        "--format=" + FORMAT);
+  }
+
+  /**
+   * Parses {@code sacct --noheader --parsable2 --format=}{@link #FORMAT}, with or without steps, and
+   * output in the format without its last column (TotalCPU), as earlier Berths asked for.
    *
-   * @throws IllegalArgumentException when a line does not have the format's eight fields
+   * @throws IllegalArgumentException when a line has neither eight nor nine fields
    */
   public static List<Row> parse(String stdout) {
     List<Row> rows = new ArrayList<>();
@@ -89,11 +115,11 @@ public final class SacctOutput {
         continue;
       }
       String[] f = line.split("\\|", -1);
-      if (f.length != 8) {
-        throw new IllegalArgumentException("sacct line '" + line + "' does not have the 8 fields of " + FORMAT);
+      if (f.length != 8 && f.length != 9) {
+        throw new IllegalArgumentException("sacct line '" + line + "' does not have the 9 fields of " + FORMAT);
       }
       rows.add(new Row(f[0], f[1], SlurmState.parse(f[2]), f[2], SlurmExit.parse(f[3]), elapsed(f[4]),
-          memory(f[5]), memory(f[6]), f[7]));
+          memory(f[5]), memory(f[6]), f[7], f.length == 9 ? seconds(f[8]) : OptionalDouble.empty()));
     }
     return rows;
   }
@@ -116,7 +142,7 @@ public final class SacctOutput {
       rows.add(new Row(raw, id, SlurmState.parse(state), state, jsonExit(job.path("exit_code")),
           elapsed.isNumber() ? Optional.of(Duration.ofSeconds(elapsed.asLong())) : Optional.empty(),
           maxStepMemory(job.path("steps")), requestedMemory(job.path("tres").path("requested")),
-          job.path("state").path("reason").asText("")));
+          job.path("state").path("reason").asText(""), OptionalDouble.empty()));
     }
     return rows;
   }
@@ -159,6 +185,16 @@ public final class SacctOutput {
     long hours = m.group(2) == null ? 0 : Long.parseLong(m.group(2));
     return Optional.of(Duration.ofDays(days).plusHours(hours).plusMinutes(Long.parseLong(m.group(3)))
         .plusSeconds(Long.parseLong(m.group(4))));
+  }
+
+  /** Parses a CPU time such as {@code 00:01.248} or {@code 1-02:03:04} in seconds; empty text gives empty. */
+  static OptionalDouble seconds(String text) {
+    Matcher m = ELAPSED.matcher(text.strip());
+    if (!m.matches()) {
+      return OptionalDouble.empty();
+    }
+    double fraction = m.group(5) == null ? 0 : Double.parseDouble("0" + m.group(5));
+    return OptionalDouble.of(elapsed(text).orElseThrow().toSeconds() + fraction);
   }
 
   /** Parses Slurm's sizes such as {@code 424520K} or {@code 100M} (powers of 1024); empty text gives empty. */

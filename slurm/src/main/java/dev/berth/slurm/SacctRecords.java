@@ -1,11 +1,14 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.MeasuredUsage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,9 +28,16 @@ final class SacctRecords {
 
   private final Map<SlurmJobId, SacctOutput.Row> rows = new HashMap<>();
   private final Set<String> arrays = new HashSet<>();
+  /** The largest MaxRSS of each job's steps, -1 for a job with steps but no MaxRSS. */
+  private final Map<SlurmJobId, Long> stepPeaks = new HashMap<>();
 
   private SacctRecords(List<SacctOutput.Row> parsed) {
     for (SacctOutput.Row row : parsed) {
+      Optional<SlurmJobId> step = row.stepOf();
+      if (step.isPresent()) {
+        stepPeaks.merge(step.get(), row.maxRssBytes().orElse(-1), Math::max);
+        continue;
+      }
       Optional<SlurmJobId> id = row.jobId();
       if (id.isPresent()) {
         rows.put(id.get(), row);
@@ -53,6 +63,25 @@ final class SacctRecords {
   /** The row that says how {@code job} stands: its own, or its array's base record while it is folded in. */
   Optional<SacctOutput.Row> row(SlurmJobId job) {
     return Optional.ofNullable(rows.get(job));
+  }
+
+  /** Whether these records list a step of {@code job}: sacct has caught up with its end and its measurements. */
+  boolean hasSteps(SlurmJobId job) {
+    return stepPeaks.containsKey(job);
+  }
+
+  /**
+   * What {@code job} used by Slurm's accounting: the largest MaxRSS of its steps and its own TotalCPU, as
+   * exact figures; {@link MeasuredUsage#NONE} when sacct shows neither.
+   */
+  MeasuredUsage usage(SlurmJobId job) {
+    long peak = stepPeaks.getOrDefault(job, -1L);
+    OptionalDouble cpu = Optional.ofNullable(rows.get(job)).filter(r -> r.jobId().equals(Optional.of(job)))
+        .map(SacctOutput.Row::cpuSeconds).orElse(OptionalDouble.empty());
+    if (peak < 0 && cpu.isEmpty()) {
+      return MeasuredUsage.NONE;
+    }
+    return new MeasuredUsage(peak < 0 ? OptionalLong.empty() : OptionalLong.of(peak), cpu, OptionalLong.empty(), true);
   }
 
   /** Whether {@code job} is an element of an array these records list, without a record of its own or in the range. */

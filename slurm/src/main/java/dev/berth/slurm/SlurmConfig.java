@@ -30,11 +30,12 @@ import java.util.regex.Pattern;
  *     ({@code slurm.max-allocations})
  * @param onExit what Ctrl-C does to submitted jobs ({@code slurm.on-exit})
  * @param pollMax the longest wait between two squeue calls while nothing changes ({@code slurm.poll-max})
+ * @param retryFor how long an sbatch or scancel that fails transiently is tried again ({@code slurm.retry-for})
  */
 public record SlurmConfig(
     SlurmMode mode, String partition, String account, String qos, Duration time, List<String> extraArgs,
     String workdirRoot, String gpuMemoryGres, boolean arrays, String gres, int cpus, long memoryBytes,
-    int maxAllocations, JobsOnExit onExit, Duration pollMax) {
+    int maxAllocations, JobsOnExit onExit, Duration pollMax, Duration retryFor) {
 
   private static final Pattern WORD = Pattern.compile("[^\\s,]*");
 
@@ -80,6 +81,9 @@ public record SlurmConfig(
     if (pollMax.isNegative() || pollMax.isZero()) {
       throw new IllegalArgumentException("slurm.poll-max must be > 0 but was " + pollMax);
     }
+    if (Objects.requireNonNull(retryFor, "retryFor").isNegative()) {
+      throw new IllegalArgumentException("slurm.retry-for must be >= 0 but was " + retryFor);
+    }
   }
 
   /** A builder holding the defaults. */
@@ -91,7 +95,7 @@ public record SlurmConfig(
   public Builder toBuilder() {
     return new Builder().mode(mode).partition(partition).account(account).qos(qos).time(time).extraArgs(extraArgs)
         .workdirRoot(workdirRoot).gpuMemoryGres(gpuMemoryGres).arrays(arrays).gres(gres).cpus(cpus)
-        .memoryBytes(memoryBytes).maxAllocations(maxAllocations).onExit(onExit).pollMax(pollMax);
+        .memoryBytes(memoryBytes).maxAllocations(maxAllocations).onExit(onExit).pollMax(pollMax).retryFor(retryFor);
   }
 
   /** Whether Berth packs tasks inside whole allocations. */
@@ -122,6 +126,7 @@ public record SlurmConfig(
     private int maxAllocations = 10;
     private JobsOnExit onExit = JobsOnExit.ASK;
     private Duration pollMax = Duration.ofSeconds(5);
+    private Duration retryFor = Duration.ofMinutes(5);
 
     private Builder() {}
 
@@ -215,10 +220,16 @@ public record SlurmConfig(
       return this;
     }
 
+    /** {@code slurm.retry-for}. */
+    public Builder retryFor(Duration v) {
+      retryFor = v;
+      return this;
+    }
+
     /** Builds and validates. */
     public SlurmConfig build() {
       return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres,
-          cpus, memoryBytes, maxAllocations, onExit, pollMax);
+          cpus, memoryBytes, maxAllocations, onExit, pollMax, retryFor);
     }
   }
 }

@@ -57,8 +57,10 @@ public record SlurmEnding(
 
   /**
    * What the cluster says about this ending beyond the exit code: infrastructure failures, memory
-   * kills, time-outs, dependencies that can never be met, and cancellations Berth did not ask for.
-   * Programs that ended on their own, and cancellations Berth asked for, have nothing to add.
+   * kills, time-outs, dependencies that can never be met, cancellations Berth did not ask for, and
+   * failures that were not memory kills (Slurm enforces {@code --mem} and records its kills, so a job
+   * that died by SIGKILL without such a record, exit code 137, is not out of memory). Programs that
+   * succeeded, and cancellations Berth asked for, have nothing to add.
    *
    * @param cancelledByBerth whether this Berth cancelled the job ({@link SlurmExecution#terminate})
    */
@@ -69,7 +71,8 @@ public record SlurmEnding(
       case TIMED_OUT -> ClusterVerdict.Kind.TIMED_OUT;
       case UPSTREAM_NOT_MET -> ClusterVerdict.Kind.UPSTREAM_NOT_MET;
       case CANCELLED -> cancelledByBerth ? null : ClusterVerdict.Kind.CANCELLED;
-      case SUCCEEDED, FAILED, RUNNING -> null;
+      case FAILED -> ClusterVerdict.Kind.FAILED;
+      case SUCCEEDED, RUNNING -> null;
     };
     return Optional.ofNullable(kind).map(k -> new ClusterVerdict(k, reason));
   }

@@ -1,6 +1,7 @@
 package dev.berth.slurm;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
@@ -32,6 +33,10 @@ public final class SlurmExecution implements Execution {
   /** Whether a poll has reported the job's state at least once. */
   private volatile boolean observed;
   private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
+  /** What Slurm's accounting measured, set with the ending. */
+  private volatile MeasuredUsage usage = MeasuredUsage.NONE;
+  /** When a poll first saw the job in a terminal state, while it waits for sacct's measurements. */
+  private volatile Optional<Instant> endSeenSince = Optional.empty();
   /** When the tracker first found the job unknown to squeue, if it is; written by one poll round at a time. */
   private volatile Optional<Instant> missingSince = Optional.empty();
 
@@ -88,6 +93,16 @@ public final class SlurmExecution implements Execution {
   @Override
   public Optional<ClusterVerdict> verdict() {
     return ending().flatMap(e -> e.verdict(cancelRequested));
+  }
+
+  /**
+   * Once the exit was reported: what Slurm's accounting measured for the job, as exact figures: the
+   * largest MaxRSS of its steps and its TotalCPU. Nothing when sacct had no record of them (a cluster
+   * without accounting, or one that lagged for longer than the tracker waits).
+   */
+  @Override
+  public MeasuredUsage usage() {
+    return ending.get() == null ? MeasuredUsage.NONE : usage;
   }
 
   /** Always -1: the process runs on a cluster node. */
@@ -153,6 +168,11 @@ public final class SlurmExecution implements Execution {
     return observed && state == SlurmState.PENDING;
   }
 
+  /** Records what Slurm's accounting measured, before the ending is set. */
+  void measured(MeasuredUsage measured) {
+    usage = measured;
+  }
+
   /** Sets the ending; false when it was already set, so an exit is reported once. */
   boolean end(SlurmEnding how) {
     if (ending.compareAndSet(null, how)) {
@@ -162,6 +182,14 @@ public final class SlurmExecution implements Execution {
       return true;
     }
     return false;
+  }
+
+  /** When a poll first saw the job ended, remembering {@code now} if this is the first time. */
+  Instant endSeenSince(Instant now) {
+    if (endSeenSince.isEmpty()) {
+      endSeenSince = Optional.of(now);
+    }
+    return endSeenSince.get();
   }
 
   Optional<Instant> missingSince() {

@@ -38,6 +38,10 @@ import java.util.stream.Collectors;
  * {@link #launchAll} submits attempts of one matrix with equal resources as one job array
  * ({@link ParallelSubmissions}).
  *
+ * <p>An sbatch or scancel that fails transiently (the controller unreachable, busy or rate-limiting) is
+ * tried again with growing waits for {@link SlurmSettings#retryFor()} ({@link CommandRetry}); a failing
+ * squeue round only costs a round. Each ended job reports what sacct measured ({@link SlurmExecution#usage()}).
+ *
  * <p>Working directories and output files must be on a filesystem the nodes share. The job id of
  * each attempt is also written to {@link #jobIdFile(LaunchRequest)}, so that a later Berth can find
  * the job again with {@link #reattach}.
@@ -48,6 +52,7 @@ public final class SlurmExecutor implements Executor {
   private final JobSubmitter submitter;
   private final JobTracker tracker;
   private final JobCanceller canceller;
+  private final CommandRetry retry;
   private final ParallelSubmissions parallel;
   /** The timers of the tracker when this executor made them, to be closed with it; null when given. */
   private final SystemTimers ownTimers;
@@ -79,9 +84,11 @@ public final class SlurmExecutor implements Executor {
     this.resources = Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(clock, "clock");
     this.ownTimers = timers == null ? trackerTimers() : null;
-    this.submitter = new JobSubmitter(runName, settings, runner);
-    this.tracker = new JobTracker(runner, settings, clock, timers == null ? ownTimers : timers);
-    this.canceller = new JobCanceller(runner, settings, tracker);
+    Timers used = timers == null ? ownTimers : timers;
+    this.retry = new CommandRetry(runner, settings, clock, used);
+    this.submitter = new JobSubmitter(runName, settings, retry);
+    this.tracker = new JobTracker(runner, settings, clock, used);
+    this.canceller = new JobCanceller(retry, tracker);
     this.parallel = new ParallelSubmissions(settings, this);
   }
 
@@ -245,6 +252,7 @@ public final class SlurmExecutor implements Executor {
   @Override
   public void close() {
     closed = true;
+    retry.close();
     tracker.close();
     if (ownTimers != null) {
       ownTimers.close();

@@ -54,7 +54,10 @@ public final class SlurmKeys {
               SlurmConfig::onExit, String::valueOf, "what Ctrl-C does to submitted jobs: ask (on a terminal;"
                   + " elsewhere cancel), cancel them, or leave them running for berth resume"),
           ConfigKey.of("slurm.poll-max", "duration", Parsers.POSITIVE_DURATION, Builder::pollMax, SlurmConfig::pollMax,
-              ValueText::duration, "longest wait between two squeue calls while nothing changes")))
+              ValueText::duration, "longest wait between two squeue calls while nothing changes"),
+          ConfigKey.of("slurm.retry-for", "duration", Parsers.DURATION, Builder::retryFor, SlurmConfig::retryFor,
+              ValueText::duration, "how long an sbatch or scancel failing for a reason that passes (controller"
+                  + " unreachable, busy, rate limit) is tried again, waiting 1s, 2s, 4s ... up to 30s; 0s = once")))
       .checkedAgainst(SlurmKeys::checkTasks);
 
   private SlurmKeys() {}

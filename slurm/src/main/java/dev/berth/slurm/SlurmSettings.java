@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  * @param commandTimeout the longest sbatch, squeue, sacct or scancel may take (default 60 s)
  * @param lostAfter how long a job may be unknown to squeue and sacct, with no exit-code file, before
  *     it is reported lost (default 2 min)
+ * @param retryFor how long an sbatch or scancel that fails transiently (the controller unreachable,
+ *     busy or rate-limiting) is tried again, with growing waits, before its failure counts (default
+ *     5 min; 0 tries once) ({@code slurm.retry-for}, see {@link CommandRetry})
  * @param checkPrograms whether launch fails at once when the program is not found on this machine
  *     (default true; turn off when the nodes have software the submitting machine does not)
  * @param arrays whether {@link SlurmExecutor#launchAll} submits attempts that share an array key and
@@ -48,6 +51,7 @@ public record SlurmSettings(
     Duration pollMax,
     Duration commandTimeout,
     Duration lostAfter,
+    Duration retryFor,
     boolean checkPrograms,
     boolean arrays,
     int arrayMaxRunning,
@@ -76,6 +80,9 @@ public record SlurmSettings(
         throw new IllegalArgumentException("slurm durations must be > 0 but one was " + d);
       }
     }
+    if (Objects.requireNonNull(retryFor, "retryFor").isNegative()) {
+      throw new IllegalArgumentException("slurm retry-for must be >= 0 but was " + retryFor);
+    }
     if (pollMax.compareTo(pollInitial) < 0) {
       throw new IllegalArgumentException("pollMax " + pollMax + " must be >= pollInitial " + pollInitial);
     }
@@ -98,7 +105,7 @@ public record SlurmSettings(
   public static SlurmSettings from(SlurmConfig config, int maxRunning) {
     Builder b = builder().extraArgs(config.extraArgs())
         .gpuMemoryGres(GpuMemoryGres.parse(config.gpuMemoryGres())).arrays(config.arrays())
-        .arrayMaxRunning(maxRunning);
+        .arrayMaxRunning(maxRunning).retryFor(config.retryFor());
     nonEmpty(config.partition()).ifPresent(b::partition);
     nonEmpty(config.account()).ifPresent(b::account);
     nonEmpty(config.qos()).ifPresent(b::qos);
@@ -139,6 +146,7 @@ public record SlurmSettings(
     b.pollMax = pollMax;
     b.commandTimeout = commandTimeout;
     b.lostAfter = lostAfter;
+    b.retryFor = retryFor;
     b.checkPrograms = checkPrograms;
     b.arrays = arrays;
     b.arrayMaxRunning = arrayMaxRunning;
@@ -178,6 +186,7 @@ public record SlurmSettings(
     private Duration pollMax = Duration.ofSeconds(5);
     private Duration commandTimeout = Duration.ofSeconds(60);
     private Duration lostAfter = Duration.ofMinutes(2);
+    private Duration retryFor = Duration.ofMinutes(5);
     private boolean checkPrograms = true;
     private boolean arrays = true;
     private int arrayMaxRunning;
@@ -246,6 +255,12 @@ public record SlurmSettings(
       return this;
     }
 
+    /** How long a transient sbatch or scancel failure is tried again; 0 tries once. */
+    public Builder retryFor(Duration retryFor) {
+      this.retryFor = retryFor;
+      return this;
+    }
+
     /** Whether launch checks that the program exists on this machine. */
     public Builder checkPrograms(boolean check) {
       this.checkPrograms = check;
@@ -273,7 +288,7 @@ public record SlurmSettings(
     /** The validated settings. */
     public SlurmSettings build() {
       return new SlurmSettings(partition, account, qos, time, extraArgs, gpuMemoryGres, workdirRoot, pollInitial,
-          pollMax, commandTimeout, lostAfter, checkPrograms, arrays, arrayMaxRunning, parallelSubmissions);
+          pollMax, commandTimeout, lostAfter, retryFor, checkPrograms, arrays, arrayMaxRunning, parallelSubmissions);
     }
   }
 }

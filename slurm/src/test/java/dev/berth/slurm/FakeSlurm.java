@@ -32,6 +32,8 @@ final class FakeSlurm implements CommandRunner {
     boolean inSacct = true;
     /** An array element cancelled while pending: Slurm keeps no record of it, only of its array. */
     boolean dropped;
+    /** The batch step's MaxRSS as sacct prints it. */
+    String maxRss = "1024K";
 
     Job(String id, String name) {
       this.id = id;
@@ -45,6 +47,7 @@ final class FakeSlurm implements CommandRunner {
   private final Map<String, CompletableFuture<Void>> watches = new HashMap<>();
   private final Map<String, CompletableFuture<Void>> cancellations = new HashMap<>();
   private String refusal;
+  private final Map<String, Deque<Result>> failures = new HashMap<>();
   private int nextId = 100;
 
   /** Every command run so far. */
@@ -60,6 +63,15 @@ final class FakeSlurm implements CommandRunner {
   /** The next sbatch fails with this standard error. */
   synchronized FakeSlurm refuseNextSubmission(String stderr) {
     refusal = stderr;
+    return this;
+  }
+
+  /** The next {@code times} calls of {@code program} answer {@code answer} and do nothing else. */
+  synchronized FakeSlurm failNext(String program, int times, Result answer) {
+    Deque<Result> queue = failures.computeIfAbsent(program, p -> new ArrayDeque<>());
+    for (int i = 0; i < times; i++) {
+      queue.add(answer);
+    }
     return this;
   }
 
@@ -94,6 +106,12 @@ final class FakeSlurm implements CommandRunner {
     return this;
   }
 
+  /** sacct's MaxRSS for the job's batch step, e.g. {@code 424520K}. */
+  synchronized FakeSlurm used(SlurmJobId id, String maxRss) {
+    job(id).maxRss = maxRss;
+    return this;
+  }
+
   /** squeue no longer lists the job, as after MinJobAge; sacct still does. */
   synchronized FakeSlurm purgeFromSqueue(SlurmJobId id) {
     job(id).inSqueue = false;
@@ -116,6 +134,10 @@ final class FakeSlurm implements CommandRunner {
   @Override
   public synchronized Result run(List<String> argv, Duration timeout) throws IOException {
     calls.add(argv);
+    Result failure = failures.getOrDefault(argv.get(0), new ArrayDeque<>()).poll();
+    if (failure != null) {
+      return failure;
+    }
     return switch (argv.get(0)) {
       case "sbatch" -> sbatch(argv);
       case "squeue" -> squeue(argv);
@@ -181,7 +203,11 @@ final class FakeSlurm implements CommandRunner {
       if (job.inSacct && asked.contains(SlurmJobId.of(job.id).queryId())) {
         SlurmExit exit = SlurmExit.fromWaitStatus(job.waitStatus);
         out.append(job.id).append('|').append(job.id).append('|').append(job.state).append('|').append(exit)
-            .append("|00:00:01||256M|").append(job.reason).append('\n');
+            .append("|00:00:01||256M|").append(job.reason).append("|00:01.500\n");
+        if (!argv.contains("--allocations") && SlurmState.parse(job.state).isTerminal()) {
+          out.append(job.id).append(".batch|").append(job.id).append(".batch|").append(job.state).append('|')
+              .append(exit).append("|00:00:01|").append(job.maxRss).append("|||00:01.500\n");
+        }
       }
     }
     for (String array : emptiedArrays(asked)) {

@@ -131,4 +131,19 @@ class JobTrackerTest {
     assertThat(slurm.calls("sacct")).as("one call for the jobs squeue no longer lists")
         .singleElement().satisfies(argv -> assertThat(argv).contains("--jobs=100,103"));
   }
+
+  @Test
+  void jobsSqueueShowsEndedAndJobsItNoLongerListsShareTheRoundsOneSacctCall() throws Exception {
+    for (String task : List.of("a", "b", "c", "d")) {
+      executor.launch(request(dir, task, 1), new Exits());
+    }
+    slurm.purgeFromSqueue(SlurmJobId.of("100"));
+    slurm.end(SlurmJobId.of("101"), "COMPLETED", "None", 0).end(SlurmJobId.of("102"), "FAILED", "None", 1 << 8);
+
+    clock.advance(Duration.ofMillis(200));
+
+    assertThat(slurm.calls("squeue")).hasSize(1);
+    assertThat(slurm.calls("sacct")).as("one call, with steps, for the ended and the unlisted jobs")
+        .singleElement().satisfies(argv -> assertThat(argv).contains("--jobs=100,101,102").doesNotContain("--allocations"));
+  }
 }

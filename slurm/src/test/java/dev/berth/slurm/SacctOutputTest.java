@@ -20,7 +20,30 @@ class SacctOutputTest {
   void theCommandAsksForAllocationsInTheFixedFormat() {
     assertThat(SacctOutput.command(List.of("12"))).containsExactly(
         "sacct", "--noheader", "--parsable2", "--allocations", "--jobs=12",
-        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason");
+        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU");
+    assertThat(SacctOutput.commandWithSteps(List.of("12", "13"))).containsExactly(
+        "sacct", "--noheader", "--parsable2", "--jobs=12,13",
+        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU");
+  }
+
+  @Test
+  void theBatchStepCarriesMaxRssAndTheJobLineTotalCpu() {
+    List<Row> rows = SacctOutput.parse(read("sacct-usage.txt"));
+    Row job = rows.get(0);
+    Row batch = rows.get(1);
+
+    assertThat(job.cpuSeconds()).hasValue(1.248);
+    assertThat(batch.stepOf()).contains(SlurmJobId.of("60"));
+    assertThat(batch.maxRssBytes()).hasValue(168612L * 1024);
+    assertThat(rows.get(3).stepOf()).contains(SlurmJobId.of("61_0"));
+    assertThat(job.stepOf()).isEmpty();
+  }
+
+  @Test
+  void cpuTimesKeepTheirFractionOfASecond() {
+    assertThat(SacctOutput.seconds("00:01.248")).hasValue(1.248);
+    assertThat(SacctOutput.seconds("1-00:00:02")).hasValue(86402.0);
+    assertThat(SacctOutput.seconds("")).isEmpty();
   }
 
   @Test

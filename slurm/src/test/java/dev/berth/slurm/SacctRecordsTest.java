@@ -3,6 +3,9 @@ package dev.berth.slurm;
 import static dev.berth.slurm.Recordings.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.lifecycle.MeasuredUsage;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 /** What sacct keeps of array elements, on recorded output (see the recordings' README, jobs 3229 to 3234). */
@@ -85,5 +88,18 @@ class SacctRecordsTest {
   void berthStatusShowsAnElementCancelledWhilePendingAsCancelled() {
     assertThat(SlurmJobs.fromSacct(read("sacct-array-pending-cancelled.txt"), java.util.List.of("3229_1", "3229_2")))
         .containsEntry("3229_1", "PENDING").containsEntry("3229_2", "CANCELLED");
+  }
+
+  @Test
+  void aJobUsedItsStepsLargestMaxRssAndItsOwnTotalCpuWhichAreExact() {
+    SacctRecords records = recorded("sacct-usage.txt");
+
+    assertThat(records.hasSteps(id("60"))).isTrue();
+    assertThat(records.usage(id("60"))).isEqualTo(new MeasuredUsage(
+        OptionalLong.of(168612L * 1024), OptionalDouble.of(1.248), OptionalLong.empty(), true));
+    assertThat(records.usage(id("61_1")).peakHostMemoryBytes()).as("killed before a sample").isEmpty();
+    assertThat(records.usage(id("99"))).isEqualTo(MeasuredUsage.NONE);
+    assertThat(recorded("sacct-array-pending-cancelled.txt").usage(id("3229_1")))
+        .as("an element folded into its array's record has no figures of its own").isEqualTo(MeasuredUsage.NONE);
   }
 }

@@ -107,6 +107,31 @@ class SlurmClusterSpiTest {
   }
 
   @Test
+  void aBareKill9IsAFailureNotAMemoryKill() throws Exception {
+    Exits exits = new Exits();
+
+    Execution execution = executor.launch(request("kill9", "kill -9 $$", 256 * MIB), exits);
+
+    assertThat(exits.await(WAIT)).isEqualTo(SlurmEnding.MEMORY_KILL_EXIT);
+    assertThat(execution.verdict()).map(ClusterVerdict::kind).contains(Kind.FAILED);
+  }
+
+  @Test
+  void anEndedJobReportsThePeakMemoryAndCpuTimeSacctMeasured() throws Exception {
+    Exits exits = new Exits();
+
+    Execution execution = executor.launch(new LaunchRequest(TaskId.of("usage"), 1,
+        List.of("python3", "-c", "x = bytearray(150*1024*1024); import time; time.sleep(3)"), new TreeMap<>(),
+        dir.resolve("usage"), dir.resolve("usage/stdout.log"), dir.resolve("usage/stderr.log"))
+        .withReservation(Placement.cpu(400 * MIB, 1000), 0), exits);
+
+    assertThat(exits.await(WAIT)).isZero();
+    assertThat(execution.usage().exact()).isTrue();
+    assertThat(execution.usage().peakHostMemoryBytes().orElseThrow()).isBetween(150 * MIB, 400 * MIB);
+    assertThat(execution.usage().cpuSeconds()).isPresent();
+  }
+
+  @Test
   void aNewExecutorReattachesToARunningJobAndGetsItsExit() throws Exception {
     LaunchRequest request = request("long", "sleep 4; exit 5", 0);
     Execution first = executor.launch(request, new Exits());
@@ -120,7 +145,7 @@ class SlurmClusterSpiTest {
 
     assertThat(found.clusterId()).contains(job);
     assertThat(exits.await(WAIT)).isEqualTo(5);
-    assertThat(found.verdict()).isEmpty();
+    assertThat(found.verdict()).map(ClusterVerdict::kind).contains(Kind.FAILED);
     assertThat(SlurmJobs.states(new ProcessCommandRunner(), List.of(job))).containsEntry(job, "FAILED");
   }
 

@@ -26,9 +26,9 @@ class SlurmEndingVerdictTest {
   }
 
   @Test
-  void programsThatEndedOnTheirOwnHaveNothingToAdd() {
+  void aSuccessHasNothingToAddAndAFailureSaysItWasNoMemoryKill() {
     assertThat(verdict(SlurmOutcome.SUCCEEDED, false)).isEmpty();
-    assertThat(verdict(SlurmOutcome.FAILED, false)).isEmpty();
+    assertThat(verdict(SlurmOutcome.FAILED, false)).map(ClusterVerdict::kind).contains(Kind.FAILED);
   }
 
   @Test

@@ -53,9 +53,20 @@ class SlurmExecutorVerdictTest {
   }
 
   @Test
-  void programsThatEndedOnTheirOwnHaveNoVerdict() throws Exception {
+  void aSuccessHasNoVerdictAndAFailureSaysItWasNoMemoryKill() throws Exception {
     assertThat(kind("COMPLETED", "None", 0)).isEmpty();
-    assertThat(kind("FAILED", "NonZeroExitCode", 3 << 8)).isEmpty();
+    assertThat(kind("FAILED", "NonZeroExitCode", 3 << 8)).contains(Kind.FAILED);
+  }
+
+  @Test
+  void aBareSigkillWithoutAMemoryKillOnRecordIsNotOutOfMemory() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution execution = (SlurmExecution) executor.launch(request(dir, "kill9", 1), exits);
+    slurm.end(execution.jobId(), "FAILED", "JobLaunchFailure", 9);
+
+    assertThat(exits.afterRounds(clock)).isEqualTo(137);
+    assertThat(execution.ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.FAILED);
+    assertThat(execution.verdict()).map(ClusterVerdict::kind).contains(Kind.FAILED);
   }
 
   @Test

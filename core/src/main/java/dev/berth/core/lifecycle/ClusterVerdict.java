@@ -27,7 +27,13 @@ public record ClusterVerdict(Kind kind, String reason) {
     /** Killed at its time limit. */
     TIMED_OUT,
     /** Cancelled by someone other than this Berth (an administrator, another scancel). */
-    CANCELLED
+    CANCELLED,
+    /**
+     * The job failed on its own (an exit code or a signal), and the cluster, which enforces its memory
+     * limit and records a memory kill, recorded none: not a host out-of-memory ending, even when the
+     * job died by SIGKILL (exit code 137).
+     */
+    FAILED
   }
 
   /** Validates. */

@@ -122,7 +122,8 @@ public final class Attempts {
    * exit code: a node failure or preemption, and a job dropped because a dependency the cluster held
    * can no longer be met, run the task again without using any budget; a memory kill is a host OOM
    * (retried with more memory within {@code load-nretry}); a time-limit kill or someone else's
-   * cancellation ends the attempt as if Berth had killed it for that reason.
+   * cancellation ends the attempt as if Berth had killed it for that reason; a failure without a
+   * memory kill is never taken for one, even by SIGKILL.
    */
   public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
       String stderrTail, Optional<ClusterVerdict> verdict) {
@@ -140,7 +141,19 @@ public final class Attempts {
           new Decision.Kill(r.spec().id(), Outcome.TIMED_OUT, v.reason())));
       case CANCELLED -> Retries.ending(r, at, exitCode, Optional.of(
           new Decision.Kill(r.spec().id(), Outcome.CANCELLED, v.reason())));
+      case FAILED -> failedWithoutMemoryKill(r, at, exitCode, stderrTail);
     };
+  }
+
+  /**
+   * A job the cluster saw fail without killing it for memory: out of GPU memory when its standard error
+   * says so, else a plain failure, whatever its exit code (a SIGKILL is not taken for a memory kill).
+   */
+  private TaskEvent.Ended failedWithoutMemoryKill(TaskRecord r, Instant at, int exitCode, String stderrTail) {
+    if (OomClassifier.classify(exitCode, stderrTail).equals(Optional.of(Outcome.GPU_OOM))) {
+      return oom(r, at, exitCode, Outcome.GPU_OOM, "ran out of GPU memory (exit code " + exitCode + ")");
+    }
+    return Retries.retryIfAllowed(r, Endings.exited(at, exitCode));
   }
 
   /**

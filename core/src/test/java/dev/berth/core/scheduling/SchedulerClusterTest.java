@@ -176,6 +176,20 @@ class SchedulerClusterTest {
   }
 
   @Test
+  void aJobKilledBySigkillWithoutAMemoryKillOnRecordIsAPlainFailureWhoseRetryKeepsItsMemory() {
+    RunState s = state(t("a").retries(1));
+    pass(s, at(0));
+    end(s, "a", 137, at(1), new ClusterVerdict(ClusterVerdict.Kind.FAILED, "Slurm job 7 FAILED: killed by signal 9"));
+
+    assertThat(s.task(id("a")).history().attempts().get(0).end().orElseThrow().outcome())
+        .isEqualTo(Outcome.KILLED);
+    Decisions d = pass(s, at(2));
+
+    assertThat(started(d)).containsExactly("a");
+    assertThat(start(d, "a").placement().memoryBytes()).as("no memory kill, so --mem stays").isEqualTo(64 * GIB);
+  }
+
+  @Test
   void aDependantHeldByTheClusterIsUnreachableOnceItsParentFailedForGood() {
     RunState s = state(t("a"), t("b").after(allOk("a")));
     pass(s, at(0));

@@ -1,0 +1,102 @@
+package dev.berth.slurm;
+
+import static dev.berth.slurm.Requests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.MeasuredUsage;
+import dev.berth.os.CommandRunner;
+import dev.berth.testkit.FakeClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What an ended job reports it used: sacct's MaxRSS and TotalCPU, waiting a moment for sacct to catch up. */
+class SlurmExecutorUsageTest {
+
+  private static final SlurmSettings SETTINGS = SlurmSettings.builder()
+      .poll(Duration.ofMillis(200), Duration.ofSeconds(5)).build();
+
+  @TempDir Path dir;
+
+  private final FakeClock clock = new FakeClock();
+  private final FakeSlurm slurm = new FakeSlurm();
+  /** While set, sacct knows nothing yet, as right after a job ended. */
+  private final AtomicBoolean sacctLags = new AtomicBoolean();
+  private final CommandRunner laggingSlurm = (argv, timeout) -> argv.get(0).equals("sacct") && sacctLags.get()
+      ? CommandRunner.Result.exited(0, "") : slurm.run(argv, timeout);
+  private final SlurmExecutor executor = Requests.executor(SETTINGS, laggingSlurm, clock);
+
+  @AfterEach
+  void close() {
+    executor.close();
+  }
+
+  @Test
+  void anEndedJobReportsItsLargestStepMemoryAndCpuTimeAsExactFigures() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    assertThat(job.usage()).isEqualTo(MeasuredUsage.NONE);
+    slurm.used(job.jobId(), "424520K").end(job.jobId(), "FAILED", "JobLaunchFailure", 9);
+
+    exits.afterRounds(clock);
+
+    assertThat(job.usage()).isEqualTo(new MeasuredUsage(
+        OptionalLong.of(424520L * 1024), OptionalDouble.of(1.5), OptionalLong.empty(), true));
+  }
+
+  @Test
+  void aJobSqueueNoLongerListsReportsWhatSacctMeasured() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    slurm.used(job.jobId(), "2G").end(job.jobId(), "COMPLETED", "None", 0).purgeFromSqueue(job.jobId());
+
+    assertThat(exits.afterRounds(clock)).isZero();
+    assertThat(job.usage().peakHostMemoryBytes()).hasValue(2L << 30);
+  }
+
+  @Test
+  void anEndWaitsForSacctToCatchUpWhenItDoesWithinTheWait() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    sacctLags.set(true);
+    slurm.end(job.jobId(), "COMPLETED", "None", 0);
+
+    clock.advance(Duration.ofMillis(1000));
+    assertThat(job.isAlive()).as("not reported while sacct lags").isTrue();
+    sacctLags.set(false);
+
+    assertThat(exits.afterRounds(clock)).isZero();
+    assertThat(job.usage().peakHostMemoryBytes()).hasValue(1024L * 1024);
+  }
+
+  @Test
+  void anEndIsReportedWithoutMeasurementsOnceSacctLagsLongerThanTheWait() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    sacctLags.set(true);
+    slurm.end(job.jobId(), "COMPLETED", "None", 0);
+
+    clock.advance(JobPoll.MEASUREMENT_WAIT.plusMillis(500));
+
+    assertThat(exits.await(Requests.WAIT)).isZero();
+    assertThat(job.usage()).isEqualTo(MeasuredUsage.NONE);
+  }
+
+  @Test
+  void aJobCancelledWhilePendingIsReportedAtOnceWithNothingMeasured() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    sacctLags.set(true);
+    slurm.cancel(job.jobId());
+
+    clock.advance(Duration.ofMillis(200));
+
+    assertThat(exits.await(Requests.WAIT)).isEqualTo(143);
+    assertThat(job.usage()).isEqualTo(MeasuredUsage.NONE);
+  }
+}
