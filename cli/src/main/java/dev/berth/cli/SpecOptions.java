@@ -26,6 +26,12 @@ final class SpecOptions {
   Path config;
 
   @Option(
+      names = "--workdir",
+      paramLabel = "DIR",
+      description = "The run's folder, instead of the spec's workdir (default berth-out/<name>).")
+  String workdir;
+
+  @Option(
       names = "--set",
       paramLabel = "KEY=VALUE",
       description = "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.")
@@ -50,6 +56,10 @@ final class SpecOptions {
     if (configFile == null && Files.isRegularFile(Path.of("config.yaml"))) {
       configFile = Path.of("config.yaml");
     }
-    return SpecLoader.load(spec, configFile, overrides, AdapterTables.ALL);
+    if (workdir != null && workdir.isBlank()) {
+      throw new SpecException("command line", "--workdir", "must not be empty; leave it out to use the spec's workdir");
+    }
+    RunSpec loaded = SpecLoader.load(spec, configFile, overrides, AdapterTables.ALL);
+    return workdir == null ? loaded : loaded.withWorkdir(workdir);
   }
 }
