@@ -105,7 +105,7 @@ final class StatusCommand implements Callable<Integer> {
       r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
       if (waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
         n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
-      } else if ((r.state() == TaskState.READY || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
+      } else if (r.state() == TaskState.READY && waiting.has("blockedBy")) {
         n.put("waitingFor", waiting.get("blockedBy").asText());
       }
     }
@@ -134,7 +134,7 @@ final class StatusCommand implements Callable<Integer> {
   /** Why a task waits, why it ended as it did, or, while it has not ended, where it is in its life. */
   private static String note(JsonNode t) {
     if (t.has("waitingFor")) {
-      return "waiting: " + t.get("waitingFor").asText();
+      return "waiting for " + t.get("waitingFor").asText();
     }
     if (t.has("reason")) {
       return t.get("reason").asText();
