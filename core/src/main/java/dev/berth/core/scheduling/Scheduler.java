@@ -212,9 +212,9 @@ public final class Scheduler {
         break;
       }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
-      Optional<Refusal> never = ledger.impossible(request);
+      Optional<String> never = Feasibility.onHost(ledger, request);
       if (never.isPresent()) {
-        pass.actions.add(new Decision.Fail(id, "can never be placed: " + never.get().describe()));
+        pass.actions.add(new Decision.Fail(id, never.get()));
         continue;
       }
       Optional<String> conflict = DeviceRules.followConflict(r, state);
