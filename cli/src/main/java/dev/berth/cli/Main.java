@@ -37,6 +37,11 @@ public final class Main implements Runnable {
       return ExitCodes.BAD_INPUT;
     });
     cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      var fileTrouble = FileTrouble.describe(ex);
+      if (fileTrouble.isPresent()) {
+        err.println("berth: " + fileTrouble.get());
+        return ExitCodes.INTERNAL;
+      }
       err.println("berth: internal error: " + ex);
       ex.printStackTrace(err);
       return ExitCodes.INTERNAL;
