@@ -22,7 +22,7 @@ public final class TaskRunners {
   /** The executor for {@code spec}'s tasks. */
   static Executor executor(RunSpec spec) {
     if (!spec.config().onCluster()) {
-      return new LocalProcessExecutor();
+      return new LocalProcessExecutor(AdapterTables.secretVariables(spec));
     }
     return SlurmExecutor.forRun(
         spec, SlurmSettings.from(spec), new ProcessCommandRunner());
