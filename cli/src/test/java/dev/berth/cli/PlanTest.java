@@ -75,4 +75,25 @@ class PlanTest {
 
     assertThat(run.out).contains("  big-gpu: needs a GPU, but no GPU is available to Berth");
   }
+
+  @Test
+  void validateAndRunPrintTheSpecReadersWarningsOnStderr() throws IOException {
+    Path spec = RunFiles.spec(dir, "bits", """
+        groups:
+          - name: g
+            tasks:
+              - id: a
+                command: ["true"]
+                memory: 2Gb
+        """);
+
+    for (String command : new String[] {"validate", "run --dry-run"}) {
+      String[] words = (command + " " + spec).split(" ");
+      CliRunner cli = CliRunner.berth(words);
+
+      assertThat(cli.exitCode).as(command).isZero();
+      assertThat(cli.err).as(command).isEqualTo("berth: warning: " + spec
+          + ": groups[0].tasks[0].memory: '2Gb' is in bits, 238.4 MiB; write 2GB or 2GiB for bytes\n");
+    }
+  }
 }
