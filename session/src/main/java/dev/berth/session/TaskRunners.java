@@ -25,7 +25,7 @@ public final class TaskRunners {
       return new LocalProcessExecutor(AdapterTables.secretVariables(spec));
     }
     return SlurmExecutor.forRun(
-        spec, SlurmSettings.from(spec), new ProcessCommandRunner());
+        spec, SlurmSettings.from(spec), new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
   }
 
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */
