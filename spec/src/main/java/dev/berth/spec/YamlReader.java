@@ -41,7 +41,9 @@ final class YamlReader {
    */
   static final int MAX_LINE = 1 << 20;
 
-  private static final YAMLFactory FACTORY = YAMLFactory.builder().loaderOptions(loaderOptions()).build();
+  private static final YAMLFactory FACTORY = YAMLFactory.builder().loaderOptions(loaderOptions())
+      .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL) // as new YAMLFactory() does: 'key:' alone is null
+      .build();
 
   private final YAMLParser parser;
   private final Field root;
