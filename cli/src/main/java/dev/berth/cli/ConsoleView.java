@@ -14,6 +14,7 @@ import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.Waiting;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
@@ -115,11 +116,13 @@ final class ConsoleView implements RunListener, AutoCloseable {
 
   @Override
   public synchronized void decided(Decisions decisions) {
+    // The line names what holds tasks back on this machine: resources, not edges or group turns.
+    List<Waiting> forResources = decisions.waiting().stream().filter(Waiting::forResources).toList();
     if (decisions.blockedBy().isPresent()) {
-      blockedBy = "waiting: " + decisions.blockedBy().get().describe();
-    } else if (!decisions.waiting().isEmpty()) {
-      Refusal top = decisions.waiting().get(0).refusals().get(0);
-      blockedBy = decisions.waiting().size() + " waiting: " + top.describe();
+      blockedBy = "waiting for " + decisions.blockedBy().get().describe();
+    } else if (!forResources.isEmpty()) {
+      Refusal top = forResources.get(0).refusals().get(0);
+      blockedBy = forResources.size() + " waiting for " + top.describe();
     } else {
       blockedBy = "";
     }

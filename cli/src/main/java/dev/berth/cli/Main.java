@@ -3,11 +3,14 @@ package dev.berth.cli;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 /** Entry point of the {@code berth} command. */
 @Command(
     name = "berth",
     mixinStandardHelpOptions = true,
+    scope = CommandLine.ScopeType.INHERIT, // every subcommand answers --help and -h
     versionProvider = Main.Version.class,
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
     subcommands = {
@@ -16,6 +19,8 @@ import picocli.CommandLine.Command;
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
+
+  @Spec CommandSpec command;
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
@@ -34,6 +39,11 @@ public final class Main implements Runnable {
       return ExitCodes.BAD_INPUT;
     });
     cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+      var fileTrouble = FileTrouble.describe(ex);
+      if (fileTrouble.isPresent()) {
+        err.println("berth: " + fileTrouble.get());
+        return ExitCodes.INTERNAL;
+      }
       err.println("berth: internal error: " + ex);
       ex.printStackTrace(err);
       return ExitCodes.INTERNAL;
@@ -41,9 +51,11 @@ public final class Main implements Runnable {
     return cli.execute(args);
   }
 
+  /** Bare {@code berth}: lists every command, and exits 2 since nothing was asked. */
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(new CommandLine(this), "a command is required: run, validate or help");
+    command.commandLine().usage(command.commandLine().getErr());
+    throw new CommandLine.ParameterException(command.commandLine(), "a command is required");
   }
 
   /** {@link ExitCodes#ALL} as {@code berth --help} lists it. */

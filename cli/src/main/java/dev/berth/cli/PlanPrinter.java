@@ -1,8 +1,10 @@
 package dev.berth.cli;
 
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
@@ -10,8 +12,14 @@ import dev.berth.slurm.SlurmKeys;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** Prints a run's expanded task list and the limits it will run under. */
+/**
+ * Prints a run's plan: the limits it will run under, the order its groups run in, and each task
+ * with its resources, priority and every edge with its flags; for a dry run, the tasks that can
+ * never be placed.
+ */
 final class PlanPrinter {
 
   private PlanPrinter() {}
@@ -28,6 +36,10 @@ final class PlanPrinter {
     if (!jobs) {
       printLimits(c, out);
     }
+    if (spec.groups().size() > 1) {
+      out.println(spec.groupsInParallel() ? "groups run in parallel, each task as soon as its edges allow"
+        : "groups run one after another: " + String.join(", then ", spec.groups().stream().map(GroupSpec::name).toList()));
+    }
     int n = 0;
     for (GroupSpec g : spec.groups()) {
       out.printf("group %d: %s (%d task%s)%n", ++n, g.name(), g.tasks().size(), g.tasks().size() == 1 ? "" : "s");
@@ -40,10 +52,38 @@ final class PlanPrinter {
                 ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()),
                 t.gpu().wantsGpu() ? t.gpu().describe() + "  " : ""),
             t.priority() != 0 ? "prio " + t.priority() + "  " : "",
-            t.dependsOn().isEmpty() ? "" : "after " + String.join(",", t.dependsOn().stream().map(Object::toString).toList()) + "  ",
+            edge("after", t.after()) + edge("follow", t.follow()),
             String.join(" ", quoted(t.command())));
       }
     }
+  }
+
+  /**
+   * Prints the tasks that can never be placed and why, as a dry run finds them.
+   *
+   * @param where the machine they were checked against, e.g. {@code this host, gpus sim:2x24GiB}
+   */
+  static void printNeverPlaced(Map<TaskId, String> never, String where, PrintStream out) {
+    if (never.isEmpty()) {
+      out.println("every task fits " + where);
+      return;
+    }
+    out.printf("%d task%s can never be placed on %s:%n", never.size(), never.size() == 1 ? "" : "s", where);
+    never.forEach((id, why) -> out.println("  " + id + ": " + why));
+  }
+
+  /** An edge as the spec writes it: {@code after a,b} when it has the usual flags, else with them. */
+  static String edge(String kind, Optional<Dependency> dependency) {
+    if (dependency.isEmpty()) {
+      return "";
+    }
+    Dependency d = dependency.get();
+    String tasks = String.join(",", d.tasks().stream().map(TaskId::value).toList());
+    if (d.all() && d.success() && !d.failure()) {
+      return kind + " " + tasks + "  ";
+    }
+    return kind + " {tasks: [" + tasks + "]" + (d.all() ? "" : ", all: false") + (d.success() ? "" : ", success: false")
+        + (d.failure() ? ", failure: true" : "") + "}  ";
   }
 
   private static void printLimits(SchedulerConfig c, PrintStream out) {

@@ -22,7 +22,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin SpecOptions specOptions;
 
-  @Option(names = "--dry-run", description = "Print the plan and start nothing.")
+  @Option(names = "--dry-run", description = "Print the plan (group order, every edge with its flags, the tasks"
+      + " that can never fit this host or the --gpus) and start nothing.")
   boolean dryRun;
 
   @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
@@ -94,8 +95,7 @@ final class RunCommand implements Callable<Integer> {
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
     RunLayout layout = new RunLayout(Path.of(spec.workdir()));
     if (dryRun) {
-      PlanPrinter.print(spec, layout.runDir(), out);
-      out.println("dry run: nothing started");
+      DryRun.print(spec, layout.runDir(), out);
       return ExitCodes.OK;
     }
     return new LocalRun(out, command.commandLine().getErr(), !noProgress)

@@ -26,6 +26,12 @@ final class SpecOptions {
   Path config;
 
   @Option(
+      names = "--workdir",
+      paramLabel = "DIR",
+      description = "The run's folder, instead of the spec's workdir (default berth-out/<name>).")
+  String workdir;
+
+  @Option(
       names = "--set",
       paramLabel = "KEY=VALUE",
       description = "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.")
@@ -37,7 +43,9 @@ final class SpecOptions {
    */
   Optional<RunSpec> loadOrReport(PrintWriter err) {
     try {
-      return Optional.of(load());
+      SpecLoader.Loaded loaded = read();
+      loaded.warnings().forEach(w -> err.println("berth: warning: " + w));
+      return Optional.of(loaded.run());
     } catch (SpecException e) {
       err.println("berth: " + e.getMessage());
       return Optional.empty();
@@ -46,10 +54,19 @@ final class SpecOptions {
 
   /** Loads and validates the spec with the config file and overrides. */
   RunSpec load() throws SpecException {
+    return read().run();
+  }
+
+  /** Loads as {@link #load} does, with the warnings about the spec. */
+  SpecLoader.Loaded read() throws SpecException {
     Path configFile = config;
     if (configFile == null && Files.isRegularFile(Path.of("config.yaml"))) {
       configFile = Path.of("config.yaml");
     }
-    return SpecLoader.load(spec, configFile, overrides, AdapterTables.ALL);
+    if (workdir != null && workdir.isBlank()) {
+      throw new SpecException("command line", "--workdir", "must not be empty; leave it out to use the spec's workdir");
+    }
+    SpecLoader.Loaded loaded = SpecLoader.read(spec, configFile, overrides, AdapterTables.ALL);
+    return workdir == null ? loaded : new SpecLoader.Loaded(loaded.run().withWorkdir(workdir), loaded.warnings());
   }
 }

@@ -107,7 +107,7 @@ final class StatusCommand implements Callable<Integer> {
       boolean waits = holder.isPresent(); // while no Berth runs the run, what the last one waited for is history
       if (waits && waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
         n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
-      } else if (waits && (r.state() == TaskState.READY || r.state() == TaskState.QUEUED) && waiting.has("blockedBy")) {
+      } else if (waits && r.state() == TaskState.READY && waiting.has("blockedBy")) {
         n.put("waitingFor", waiting.get("blockedBy").asText());
       }
     }
@@ -136,7 +136,7 @@ final class StatusCommand implements Callable<Integer> {
   /** Why a task waits, why it ended as it did, or, while it has not ended, where it is in its life. */
   private static String note(JsonNode t) {
     if (t.has("waitingFor")) {
-      return "waiting: " + t.get("waitingFor").asText();
+      return "waiting for " + t.get("waitingFor").asText();
     }
     if (t.has("reason")) {
       return t.get("reason").asText();

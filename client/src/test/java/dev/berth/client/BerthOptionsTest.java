@@ -41,7 +41,7 @@ class BerthOptionsTest {
   @Test
   void buildStatesTheRuleThatAnOptionBreaks() {
     assertThatThrownBy(() -> BerthOptions.builder().name("my session").build())
-        .hasMessage("session name 'my session' must match [A-Za-z0-9._-]+ (and not be . or ..)");
+        .hasMessage("session name 'my session' must match [A-Za-z0-9._-]+ (and not be . or ..), at most 255 characters");
     assertThatThrownBy(() -> BerthOptions.builder().maxProcess(-1).build())
         .hasMessage("scheduler.max-process must be >= 0 but was -1");
     assertThatThrownBy(() -> BerthOptions.builder().cpuUtilizationLimit(1.5).build())

@@ -73,9 +73,18 @@ class AdapterJournalFixtureTest {
     assertThat(run.reporting().objectiveKey()).contains("val_acc");
   }
 
+  /**
+   * The stored spec as this Berth writes it: byte for byte, but for the webhook's address, which is a
+   * secret now and never written again, and the newer notify.url-env key.
+   */
+  private static String storedNow() throws Exception {
+    return stored().replace("\"webhook\":\"https://hooks.example/T/123\"", "\"url-env\":null");
+  }
+
   @Test
-  void theStoredSpecIsWrittenAgainByteForByte() throws Exception {
-    assertThat(SpecCodec.encode(SpecCodec.decode(stored(), ADAPTERS), ADAPTERS)).isEqualTo(stored());
+  void theStoredSpecIsWrittenAgainByteForByteButForTheWebhookAddressANewerBerthKeepsSecret() throws Exception {
+    assertThat(SpecCodec.encode(SpecCodec.decode(stored(), ADAPTERS), ADAPTERS)).isEqualTo(storedNow())
+        .doesNotContain("hooks.example");
   }
 
   @Test
@@ -83,7 +92,7 @@ class AdapterJournalFixtureTest {
     RunSpec now = SpecLoader.load(FIXTURES.resolve("fixture.yaml"), null, null, ADAPTERS);
 
     assertThat(SpecDiff.between(SpecCodec.decode(stored(), ADAPTERS), now, ADAPTERS)).isEmpty();
-    assertThat(SpecCodec.encode(now, ADAPTERS)).isEqualTo(stored()).doesNotContain("hunter2");
+    assertThat(SpecCodec.encode(now, ADAPTERS)).isEqualTo(storedNow()).doesNotContain("hunter2");
     assertThat(SmtpKeys.TABLE.of(now).password()).isEqualTo("hunter2-secret");
   }
 

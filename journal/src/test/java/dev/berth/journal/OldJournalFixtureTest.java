@@ -126,6 +126,14 @@ class OldJournalFixtureTest {
     }
   }
 
+  /**
+   * A stored spec as this Berth writes it: the same bytes but for the webhook's address, which is a
+   * secret now and never written again, and the newer notify.url-env key.
+   */
+  private static String withoutWebhookAddress(String spec) {
+    return spec.replaceAll("\"webhook\":(null|\"[^\"]*\")", "\"url-env\":null");
+  }
+
   @Test
   void theStoredSpecAndEventsAreWrittenAgainByteForByte() throws Exception {
     for (String name : List.of("unfinished.db", "finished.db")) {
@@ -133,7 +141,8 @@ class OldJournalFixtureTest {
       String spec = sql(db, "SELECT spec_json FROM run").get(0);
       List<String> events = sql(db, "SELECT json FROM event ORDER BY seq");
 
-      assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name).isEqualTo(spec);
+      assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name)
+          .isEqualTo(withoutWebhookAddress(spec));
       assertThat(Journal.RunInfo.sha256(spec)).isEqualTo(SPEC_SHA256);
       for (String event : events) {
         assertThat(EventCodec.encode(EventCodec.decode(event))).isEqualTo(withTodaysStateNames(event));
@@ -149,7 +158,8 @@ class OldJournalFixtureTest {
 
       assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS)).isEmpty();
       assertThat(stored).isEqualTo(now);
-      assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS)).isEqualTo(reader.read().orElseThrow().run().specJson());
+      assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS))
+          .isEqualTo(withoutWebhookAddress(reader.read().orElseThrow().run().specJson()));
     }
   }
 

@@ -71,8 +71,11 @@ final class RandomSpecs {
   }
 
   /** The spec as the journal stores it: without the SMTP password. */
+  /** The spec without its secrets (the SMTP password, the webhook address), which the journal never keeps. */
   static RunSpec withoutPassword(RunSpec spec) {
-    return SmtpKeys.TABLE.into(spec, SmtpKeys.TABLE.of(spec).toBuilder().password("").build());
+    RunSpec noPassword = SmtpKeys.TABLE.into(spec, SmtpKeys.TABLE.of(spec).toBuilder().password("").build());
+    NotifySettings notify = NotifySettings.TABLE.of(spec);
+    return NotifySettings.TABLE.into(noPassword, new NotifySettings(Optional.empty(), notify.urlEnv(), notify.on()));
   }
 
   private TaskSpec task(TaskId id, String group, List<TaskId> earlier) {
@@ -167,7 +170,9 @@ final class RandomSpecs {
   }
 
   private NotifySettings notifySettings() {
-    return new NotifySettings(random.nextBoolean() ? Optional.of("https://example.org/hook?t=" + name(0)) : Optional.empty(),
+    boolean byAddress = random.nextBoolean();
+    return new NotifySettings(byAddress ? Optional.of("https://example.org/hook?t=" + name(0)) : Optional.empty(),
+        !byAddress && random.nextBoolean() ? Optional.of("HOOK_" + random.nextInt(9)) : Optional.empty(),
         random.nextBoolean() ? List.of(WebhookEvent.RUN_END, WebhookEvent.TASK_FAILED) : List.of());
   }
 

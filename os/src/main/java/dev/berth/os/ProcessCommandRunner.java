@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,12 +21,28 @@ public final class ProcessCommandRunner implements CommandRunner {
   /** The most bytes kept of each output stream; the rest is read and dropped. */
   public static final int MAX_OUTPUT_BYTES = 4 << 20;
 
+  private final Set<String> withheld;
+
+  /** A runner whose commands inherit this process's whole environment. */
+  public ProcessCommandRunner() {
+    this(Set.of());
+  }
+
+  /**
+   * A runner whose commands do not inherit the variables named in {@code withheld}, those that hold
+   * Berth's own secrets: {@code sbatch --export=ALL} then cannot hand them to a task's job.
+   */
+  public ProcessCommandRunner(Set<String> withheld) {
+    this.withheld = Set.copyOf(withheld);
+  }
+
   @Override
   public Result run(List<String> argv, Duration timeout) throws IOException {
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("a command needs at least a program name");
     }
     ProcessBuilder builder = new ProcessBuilder(argv);
+    builder.environment().keySet().removeAll(withheld);
     Process process = builder.start();
     process.getOutputStream().close();
     Drain out = Drain.start(process.getInputStream(), "berth-cmd-stdout");

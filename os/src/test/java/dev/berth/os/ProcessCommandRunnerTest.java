@@ -26,6 +26,17 @@ class ProcessCommandRunnerTest {
   }
 
   @Test
+  void variablesHoldingBerthsSecretsAreNotInheritedSoSbatchCannotExportThem() throws IOException {
+    // HOME stands for a variable such as the one smtp.password-env names: set in Berth's environment.
+    ProcessCommandRunner withholding = new ProcessCommandRunner(java.util.Set.of("HOME"));
+
+    CommandRunner.Result r = withholding.run(List.of("sh", "-c", "echo ${HOME-withheld}"), Duration.ofSeconds(10));
+
+    assertThat(System.getenv("HOME")).isNotNull();
+    assertThat(r.stdout()).isEqualTo("withheld\n");
+  }
+
+  @Test
   void argumentsAreNotInterpretedByAShell() throws IOException {
     CommandRunner.Result r = runner.run(List.of("echo", "$HOME", "a;b"), Duration.ofSeconds(10));
     assertThat(r.stdout()).isEqualTo("$HOME a;b\n");

@@ -35,6 +35,12 @@ final class Attempts {
     return a.isEmpty() ? null : a.get(a.size() - 1);
   }
 
+  /** Where the task ran last: its last attempt's device ({@code cpu} or a GPU), empty when it never started. */
+  static String device(TaskReport t) {
+    AttemptReport a = last(t);
+    return a == null || a.device() == null ? "" : a.device();
+  }
+
   /** Where an attempt's bar ends: its finish, or for one still running the end of the report. */
   static Instant end(AttemptReport a, Instant reportEnd) {
     if (a.finishedAt() != null) {

@@ -13,16 +13,17 @@ import java.util.TreeSet;
 /**
  * {@code results.csv}: one row per task, ready for a spreadsheet or a data frame.
  *
- * <p>Columns: {@code id, group, status, attempts, duration_ms}, then one per matrix parameter (the union over
+ * <p>Columns: {@code id, group, status, attempts, device, duration_ms} ({@code device}: where the last attempt
+ * ran, {@code cpu} or a GPU), then one per matrix parameter (the union over
  * tasks, sorted), then one per result key (the union, sorted). A parameter whose name is one of the fixed
  * columns is written {@code param.<name>}; a result key equal to a column before it is written
  * {@code result.<key>}, so every header is unique. {@code duration_ms} is the sum of the task's ended
  * attempts, retries included, empty when none ended. RFC 4180: CRLF line ends, fields quoted when they hold a
- * comma, a quote or a line break.
+ * comma, a quote or a line break; cells are made safe for spreadsheets ({@link Escape#csv}).
  */
 public final class CsvResults {
 
-  private static final List<String> FIXED = List.of("id", "group", "status", "attempts", "duration_ms");
+  private static final List<String> FIXED = List.of("id", "group", "status", "attempts", "device", "duration_ms");
   private static final String CRLF = "\r\n";
 
   private CsvResults() {}
@@ -60,6 +61,7 @@ public final class CsvResults {
         row.add(t.group());
         row.add(t.status().name());
         row.add(Integer.toString(t.attempts().size()));
+        row.add(Attempts.device(t));
         row.add(d == null ? "" : Long.toString(d.toMillis()));
         for (String p : params) {
           row.add(t.params() == null ? "" : t.params().getOrDefault(p, ""));

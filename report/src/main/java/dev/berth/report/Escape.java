@@ -49,21 +49,45 @@ final class Escape {
       switch (c) {
         case '\\', '|', '<', '>', '*', '`', '[', ']' -> b.append('\\').append(c);
         case '\n' -> b.append("<br>");
-        default -> b.append(c);
+        default -> {
+          if (!control(c)) { // a raw NUL or ESC would reach the terminal or editor that shows the file
+            b.append(c);
+          }
+        }
       }
     }
     return b.toString();
   }
 
-  /** One RFC 4180 field: quoted when it holds a comma, a quote or a line break, quotes doubled. */
-  static String csv(String s) {
-    if (s == null) {
+  /**
+   * One RFC 4180 field that a spreadsheet opens as text: control characters other than tab and line breaks
+   * removed; a cell a spreadsheet would read as a formula (starting with {@code = + - @}, a tab or a carriage
+   * return, and not a plain number such as {@code -0.5}) prefixed with {@code '}; quoted when it holds a
+   * comma, a quote or a line break, quotes doubled.
+   */
+  static String csv(String value) {
+    if (value == null) {
       return "";
     }
+    String s = spreadsheetSafe(value);
     if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
       return s;
     }
     return '"' + s.replace("\"", "\"\"") + '"';
+  }
+
+  private static boolean control(char c) {
+    return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f;
+  }
+
+  private static String spreadsheetSafe(String value) {
+    StringBuilder b = new StringBuilder(value.length() + 1);
+    value.chars().filter(c -> !control((char) c)).forEach(c -> b.append((char) c));
+    String s = b.toString();
+    if (s.isEmpty() || "=+-@\t\r".indexOf(s.charAt(0)) < 0 || Values.number(s) != null && s.strip().equals(s)) {
+      return s;
+    }
+    return "'" + s;
   }
 
   /** One path segment of a relative URL, percent-encoded except for RFC 3986 unreserved characters. */

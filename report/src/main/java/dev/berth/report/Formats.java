@@ -45,7 +45,7 @@ final class Formats {
       return "";
     }
     if (v instanceof BigDecimal d) {
-      return d.toString();
+      return d.toPlainString(); // 10.0, never 1E+1
     }
     return String.valueOf(v);
   }

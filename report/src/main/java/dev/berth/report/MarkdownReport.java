@@ -68,15 +68,17 @@ public final class MarkdownReport {
     md.append("\n## Group ").append(Escape.markdown(g.name())).append(": ")
         .append(Summary.ratio(g.totals())).append(" succeeded\n");
     if (!v.succeeded().isEmpty()) {
-      List<String> head = new ArrayList<>(List.of("task"));
-      head.addAll(v.resultKeys());
+      List<String> fixed = new ArrayList<>(List.of("task", "device", "attempts"));
+      fixed.addAll(v.stageTimes() ? List.of("load time", "train time") : List.of("run time"));
+      List<String> head = new ArrayList<>(List.of("task", "device"));
+      head.addAll(unique(v.resultKeys(), fixed, "result."));
       head.addAll(v.stageTimes() ? List.of("load time", "train time") : List.of("run time"));
       head.add("attempts");
       md.append("\n**Succeeded**\n\n");
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.succeeded()) {
         Map<String, ?> r = Values.resultsOf(results, t.id());
-        List<String> row = new ArrayList<>(List.of(t.id()));
+        List<String> row = new ArrayList<>(List.of(t.id(), Attempts.device(t)));
         for (String k : v.resultKeys()) {
           row.add(Formats.value(r.get(k)));
         }
@@ -93,22 +95,26 @@ public final class MarkdownReport {
     }
     if (!v.unsuccessful().isEmpty()) {
       md.append("\n**Not succeeded**\n\n");
-      MarkdownTable table = new MarkdownTable(List.of("task", "status", "last attempt", "attempts", "message"));
+      MarkdownTable table = new MarkdownTable(List.of("task", "status", "device", "last attempt", "attempts", "message"));
       for (TaskReport t : v.unsuccessful()) {
-        table.row(List.of(t.id(), t.status().name(), Attempts.outcome(t), Integer.toString(t.attempts().size()),
-            cut(Attempts.message(t))));
+        table.row(List.of(t.id(), t.status().name(), Attempts.device(t), Attempts.outcome(t),
+            Integer.toString(t.attempts().size()), cut(Attempts.message(t))));
       }
       table.render(md);
     }
   }
 
   private static void sweep(StringBuilder md, SweepTable s) {
+    List<String> fixed = List.of("#", "task", "group", "status");
     List<String> head = new ArrayList<>(List.of("#", "task"));
     if (s.spansGroups()) {
       head.add("group");
     }
-    head.addAll(s.paramNames());
-    head.addAll(s.resultKeys());
+    List<String> params = unique(s.paramNames(), fixed, "param.");
+    head.addAll(params);
+    List<String> taken = new ArrayList<>(fixed);
+    taken.addAll(params);
+    head.addAll(unique(s.resultKeys(), taken, "result."));
     head.add("status");
     MarkdownTable table = new MarkdownTable(head);
     int rank = 0;
@@ -127,6 +133,11 @@ public final class MarkdownReport {
       table.row(row);
     }
     table.render(md);
+  }
+
+  /** The names as column headers, each one that {@code taken} already has written with {@code prefix}. */
+  private static List<String> unique(List<String> names, List<String> taken, String prefix) {
+    return names.stream().map(n -> taken.contains(n) ? prefix + n : n).toList();
   }
 
   private static String cut(String message) {

@@ -11,30 +11,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Where a run's events are posted: a spec's top-level {@code notify: {webhook, on}}.
+ * Where a run's events are posted: a spec's top-level {@code notify: {webhook, url-env, on}}.
+ *
+ * <p>A webhook's address often holds a secret (a token in its path or query, {@code user:pass@}), so
+ * {@code notify.webhook} is a secret key: never journaled, shown as {@code ****}. {@code notify.url-env}
+ * names an environment variable holding the address instead, which a resumed run reads again and no
+ * task inherits.
  *
  * @param webhook the {@code http} or {@code https} address events are posted to, if any ({@code notify.webhook})
+ * @param urlEnv the environment variable holding the address, if any ({@code notify.url-env})
  * @param on the events posted; none means {@code run-end} only ({@code notify.on})
  */
-public record NotifySettings(Optional<String> webhook, List<WebhookEvent> on) {
+public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, List<WebhookEvent> on) {
 
   /** No webhook. */
-  public static final NotifySettings NONE = new NotifySettings(Optional.empty(), List.of());
+  public static final NotifySettings NONE = new NotifySettings(Optional.empty(), Optional.empty(), List.of());
 
-  private static final ValueParser<Optional<String>> URL = value -> {
-    String text = Parsers.TEXT.parse(value);
-    URI uri;
-    try {
-      uri = URI.create(text);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidValue("'" + text + "' is not a URL");
+  private static final ValueParser<Optional<String>> URL = value -> Optional.of(checkedUrl(Parsers.TEXT.parse(value)));
+
+  private static final ValueParser<Optional<String>> VARIABLE = value -> {
+    String name = Parsers.TEXT.parse(value);
+    if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw new InvalidValue("'" + name + "' is not an environment variable name");
     }
-    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-      throw new InvalidValue("'" + text + "' must be an http:// or https:// URL");
-    }
-    return Optional.of(text);
+    return Optional.of(name);
   };
 
   private static final ValueParser<List<WebhookEvent>> EVENTS = value -> {
@@ -53,7 +56,10 @@ public record NotifySettings(Optional<String> webhook, List<WebhookEvent> on) {
   public static final SettingsTable<NotifySettings, Builder> TABLE = SettingsTable.of("notify", NotifySettings.class,
       Builder::new, Builder::build, List.of(
           ConfigKey.of("notify.webhook", "URL", URL, Builder::webhook, NotifySettings::webhook, w -> w.orElse(""),
-              "where events are posted, e.g. a Slack incoming webhook"),
+              "where events are posted, e.g. a Slack incoming webhook; never journaled (prefer url-env)").asSecret(),
+          ConfigKey.of("notify.url-env", "text", VARIABLE, Builder::urlEnv, NotifySettings::urlEnv,
+              w -> w.orElse(""), "environment variable that holds the webhook URL; tasks do not inherit it")
+              .asSecretVariable(),
           ConfigKey.of("notify.on", "list of events", EVENTS, Builder::on, NotifySettings::on, ValueText::list,
               "which events: run-end, task-failed, group-end; none = run-end")))
       .atTopLevel();
@@ -61,22 +67,75 @@ public record NotifySettings(Optional<String> webhook, List<WebhookEvent> on) {
   /** Copies. */
   public NotifySettings {
     Objects.requireNonNull(webhook, "webhook");
+    Objects.requireNonNull(urlEnv, "urlEnv");
+    if (webhook.isPresent() && urlEnv.isPresent()) {
+      throw new IllegalArgumentException("notify.webhook and notify.url-env exclude each other; keep one");
+    }
     on = List.copyOf(on);
   }
 
-  /** The webhook's settings, with the default retries, when a webhook is set. */
+  /** A webhook given by its address. */
+  public NotifySettings(Optional<String> webhook, List<WebhookEvent> on) {
+    this(webhook, Optional.empty(), on);
+  }
+
+  /**
+   * The webhook's settings, with the default retries, when a webhook is set.
+   *
+   * @param env looks up an environment variable, e.g. {@code System::getenv}
+   * @throws IllegalArgumentException when {@code url-env} names a variable that is unset or not a URL
+   */
+  public Optional<WebhookSettings> settings(Function<String, String> env) {
+    Optional<String> url = webhook;
+    if (urlEnv.isPresent()) {
+      String value = env.apply(urlEnv.get());
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException("notify.url-env names " + urlEnv.get() + ", which is not set");
+      }
+      try {
+        url = Optional.of(checkedUrl(value.strip()));
+      } catch (InvalidValue e) {
+        throw new IllegalArgumentException("notify.url-env: the value of " + urlEnv.get() + " " + e.rule());
+      }
+    }
+    return url.map(u -> WebhookSettings.of(u, on.stream().map(WebhookEvent::key).toList()));
+  }
+
+  /** The webhook's settings when given by its address (no {@code url-env}). */
   public Optional<WebhookSettings> settings() {
-    return webhook.map(url -> WebhookSettings.of(url, on.stream().map(WebhookEvent::key).toList()));
+    return settings(name -> null);
+  }
+
+  /** The text when it is an http or https URL; the message never repeats it, since it may hold a secret. */
+  private static String checkedUrl(String text) {
+    URI uri;
+    try {
+      uri = URI.create(text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidValue("is not a URL (not repeated here, as it may hold a secret)");
+    }
+    if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new InvalidValue("must be an http:// or https:// URL with a host, not one starting with '"
+          + (uri.getScheme() == null ? "" : uri.getScheme() + ":") + "'");
+    }
+    return text;
   }
 
   /** Mutable builder for {@link #TABLE}. */
   public static final class Builder {
     private Optional<String> webhook = Optional.empty();
+    private Optional<String> urlEnv = Optional.empty();
     private List<WebhookEvent> on = List.of();
 
     /** {@code notify.webhook}. */
     public Builder webhook(Optional<String> v) {
       webhook = v;
+      return this;
+    }
+
+    /** {@code notify.url-env}. */
+    public Builder urlEnv(Optional<String> v) {
+      urlEnv = v;
       return this;
     }
 
@@ -88,7 +147,7 @@ public record NotifySettings(Optional<String> webhook, List<WebhookEvent> on) {
 
     /** Builds. */
     public NotifySettings build() {
-      return new NotifySettings(webhook, on);
+      return new NotifySettings(webhook, urlEnv, on);
     }
   }
 }

@@ -37,7 +37,7 @@ public final class SmtpKeys {
           ConfigKey.<SmtpSettings, Builder>text("smtp.password", Builder::password, SmtpSettings::password,
               "login password (prefer password-env)").asSecret(),
           ConfigKey.text("smtp.password-env", Builder::passwordEnv, SmtpSettings::passwordEnv,
-              "environment variable that holds the password"),
+              "environment variable that holds the password; tasks do not inherit it").asSecretVariable(),
           ConfigKey.of("smtp.receiver", "list of text", RECEIVERS, Builder::receivers, SmtpSettings::receivers,
               ValueText::list, "who gets the mail: an address or a list"),
           ConfigKey.of("smtp.tls", "true or false", Parsers.BOOLEAN, Builder::tls, SmtpSettings::tls, String::valueOf,

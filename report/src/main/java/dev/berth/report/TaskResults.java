@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
@@ -43,6 +44,7 @@ public record TaskResults(Map<String, Map<String, Object>> byTask, List<String> 
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .nodeFactory(JsonNodeFactory.withExactBigDecimals(true)) // 10.0 stays 10.0, not 1E+1
       .build();
 
   /** Copies both, keeping null values and sorting each task's keys. */

@@ -72,13 +72,13 @@ public final class WebhookNotifier {
 
   /** Posts a JSON body for an event, with retries; whether the event is subscribed is the caller's business. */
   public CompletableFuture<Delivery> post(WebhookEvent event, String json) {
-    HttpRequest request = HttpRequest.newBuilder(settings.url())
+    HttpRequest.Builder request = HttpRequest.newBuilder(settings.target())
         .timeout(settings.timeout())
         .header("Content-Type", "application/json; charset=utf-8")
         .header("User-Agent", "berth")
-        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8))
-        .build();
-    return attempt(event, request, 1, settings.firstDelay());
+        .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
+    settings.authorization().ifPresent(value -> request.header("Authorization", value));
+    return attempt(event, request.build(), 1, settings.firstDelay());
   }
 
   private CompletableFuture<Delivery> attempt(WebhookEvent event, HttpRequest request, int tryNumber, Duration wait) {

@@ -2,9 +2,12 @@ package dev.berth.report;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Collection;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -22,7 +25,7 @@ public record WebhookSettings(URI url, Set<WebhookEvent> events, int tries, Dura
   public WebhookSettings {
     if (url == null || url.getHost() == null
         || !("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))) {
-      throw new IllegalArgumentException("webhook url must be an http or https address, got '" + url + "'");
+      throw new IllegalArgumentException("webhook url must be an http or https address with a host");
     }
     if (events == null || events.isEmpty()) {
       throw new IllegalArgumentException("webhook events must name at least one of run-end, task-failed, group-end");
@@ -48,7 +51,7 @@ public record WebhookSettings(URI url, Set<WebhookEvent> events, int tries, Dura
     try {
       uri = new URI(url == null ? "" : url.strip());
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("webhook url '" + url + "' is not an address: " + e.getReason());
+      throw new IllegalArgumentException("webhook url is not an address (not repeated here, as it may hold a secret)");
     }
     Set<WebhookEvent> set = EnumSet.noneOf(WebhookEvent.class);
     events.forEach(e -> set.add(WebhookEvent.parse(e)));
@@ -63,7 +66,29 @@ public record WebhookSettings(URI url, Set<WebhookEvent> events, int tries, Dura
     return events.contains(event);
   }
 
-  /** The address without its path and query, which often hold a secret token; for messages and logs. */
+  /** The address requests go to: {@link #url()} without its {@code user:pass@}, which {@link #authorization} carries. */
+  public URI target() {
+    if (url.getRawUserInfo() == null) {
+      return url;
+    }
+    try {
+      return new URI(url.getScheme(), null, url.getHost(), url.getPort(), url.getPath(), url.getQuery(),
+          url.getFragment());
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("webhook url: " + e.getReason(), e);
+    }
+  }
+
+  /** The {@code Authorization} header for a URL's {@code user:pass@}: HTTP Basic, as a browser or curl sends it. */
+  public Optional<String> authorization() {
+    String userInfo = url.getUserInfo();
+    if (userInfo == null || userInfo.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** The address without its user, path and query, which often hold a secret; for messages and logs. */
   public String shownUrl() {
     return url.getScheme() + "://" + url.getHost() + (url.getPort() < 0 ? "" : ":" + url.getPort()) + "/…";
   }

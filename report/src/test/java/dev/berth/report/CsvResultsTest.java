@@ -35,7 +35,7 @@ class CsvResultsTest {
     String header = CsvResults.render(SampleRun.report(), SampleRun.results()).lines().findFirst().orElseThrow();
 
     assertThat(header).isEqualTo(
-        "id,group,status,attempts,duration_ms,lr,seed,load_time,note,notes,rows,train_acc,train_time,val_acc");
+        "id,group,status,attempts,device,duration_ms,lr,seed,load_time,note,notes,rows,train_acc,train_time,val_acc");
   }
 
   @Test
@@ -43,7 +43,7 @@ class CsvResultsTest {
     String row = CsvResults.render(SampleRun.report(), SampleRun.results()).lines()
         .filter(l -> l.startsWith("train-0.1-2,")).findFirst().orElseThrow();
 
-    assertThat(row).startsWith("train-0.1-2,train,SUCCEEDED,2,160000,");
+    assertThat(row).startsWith("train-0.1-2,train,SUCCEEDED,2,cuda:0,160000,");
   }
 
   @Test
@@ -53,7 +53,7 @@ class CsvResultsTest {
 
     String csv = CsvResults.render(r, Map.of("t", Map.of("status", "ok", "id", 7)));
 
-    assertThat(csv).startsWith("id,group,status,attempts,duration_ms,param.status,result.id,result.status\r\n"
-        + "t,g,SUCCEEDED,1,1000,x,7,ok\r\n");
+    assertThat(csv).startsWith("id,group,status,attempts,device,duration_ms,param.status,result.id,result.status\r\n"
+        + "t,g,SUCCEEDED,1,cpu,1000,x,7,ok\r\n");
   }
 }

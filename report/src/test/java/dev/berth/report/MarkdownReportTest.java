@@ -26,7 +26,7 @@ class MarkdownReportTest {
     assertThat(md).contains("loss is nan \\| diverged");
     String failureRow = md.lines().filter(l -> l.startsWith("| eval-")).findFirst().orElseThrow();
     assertThat(failureRow.replace("\\|", "").chars().filter(c -> c == '|').count())
-        .as("cell separators in %s", failureRow).isEqualTo(6);
+        .as("cell separators in %s", failureRow).isEqualTo(7);
   }
 
   @Test

@@ -30,8 +30,36 @@ class NotifySettingsTest {
   @Test
   void anAddressThatIsNotHttpAndAnUnknownEventAreRefused() {
     assertThatThrownBy(() -> NotifySettings.TABLE.read(Map.of("notify.webhook", "ftp://x/y")))
-        .hasMessage("'ftp://x/y' must be an http:// or https:// URL");
+        .hasMessage("must be an http:// or https:// URL with a host, not one starting with 'ftp:'");
     assertThatThrownBy(() -> NotifySettings.TABLE.read(Map.of("notify.on", "run-ended")))
         .hasMessageStartingWith("'run-ended' is not a webhook event; use run-end, task-failed, group-end");
+  }
+
+  @Test
+  void theWebhookAddressIsASecretThatIsNeverStoredAndShownMasked() {
+    NotifySettings n = NotifySettings.TABLE.read(Map.of("notify.webhook", "https://u:p@hooks.example/T/secret?k=v"));
+
+    assertThat(NotifySettings.TABLE.stored(n)).doesNotContainKey("notify.webhook")
+        .allSatisfy((k, v) -> assertThat(String.valueOf(v)).doesNotContain("secret"));
+    assertThat(NotifySettings.TABLE.shown(n)).containsEntry("notify.webhook", "****");
+  }
+
+  @Test
+  void urlEnvReadsTheAddressFromTheEnvironmentAndIsKeptOutOfTasks() {
+    NotifySettings n = NotifySettings.TABLE.read(Map.of("notify.url-env", "HOOK_URL"));
+
+    assertThat(n.settings(Map.of("HOOK_URL", "https://hooks.example/T/1")::get).orElseThrow().url())
+        .hasToString("https://hooks.example/T/1");
+    assertThat(NotifySettings.TABLE.stored(n)).containsEntry("notify.url-env", Optional.of("HOOK_URL"));
+    assertThatThrownBy(() -> n.settings(name -> null)).hasMessage("notify.url-env names HOOK_URL, which is not set");
+    assertThatThrownBy(() -> n.settings(Map.of("HOOK_URL", "ftp://secret")::get))
+        .hasMessageStartingWith("notify.url-env: the value of HOOK_URL must be an http:// or https:// URL")
+        .message().doesNotContain("secret");
+  }
+
+  @Test
+  void aWebhookAndAUrlEnvExcludeEachOther() {
+    assertThatThrownBy(() -> NotifySettings.TABLE.read(Map.of("notify.webhook", "https://h/x", "notify.url-env", "H")))
+        .hasMessageContaining("exclude each other");
   }
 }

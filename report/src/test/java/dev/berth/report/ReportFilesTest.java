@@ -21,7 +21,7 @@ class ReportFilesTest {
         runDir.resolve("report.html"), runDir.resolve("report.md"), runDir.resolve("results.csv"));
     assertThat(Files.readString(w.html())).startsWith("<!DOCTYPE html>");
     assertThat(Files.readString(w.markdown())).startsWith("# Berth run sweep-demo: FAILED");
-    assertThat(Files.readString(w.csv())).startsWith("id,group,status,attempts,duration_ms,lr,seed\r\n");
+    assertThat(Files.readString(w.csv())).startsWith("id,group,status,attempts,device,duration_ms,lr,seed\r\n");
     assertThat(w.warnings()).isEmpty();
   }
 
@@ -35,7 +35,7 @@ class ReportFilesTest {
         ReportOptions.defaults().withObjective(Objective.max("val_acc")));
 
     assertThat(Files.readString(w.markdown())).contains("## Sweep: best val_acc first", "| 1 | train-0.1-2 |");
-    assertThat(Files.readString(w.csv())).contains("train-0.1-1,train,SUCCEEDED,1,120000,0.1,1,0.91\r\n");
+    assertThat(Files.readString(w.csv())).contains("train-0.1-1,train,SUCCEEDED,1,cuda:0,120000,0.1,1,0.91\r\n");
     assertThat(w.warnings()).singleElement().asString().startsWith("train/train-0.01-1/result.json: malformed JSON");
     assertThat(Files.readString(w.html())).contains("train/train-0.01-1/result.json: malformed JSON");
   }

@@ -161,6 +161,28 @@ class WebhookNotifierTest {
     assertThat(WebhookSettings.of("https://hooks.example/T/123", List.of()).shownUrl()).isEqualTo("https://hooks.example/…");
   }
 
+  @Test
+  void userAndPasswordInTheUrlBecomeABasicAuthorizationHeaderAndLeaveTheAddress() throws Exception {
+    List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
+    String url = receiver(200);
+    server.removeContext("/hook");
+    server.createContext("/hook", exchange -> {
+      authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+      bodies.add(exchange.getRequestURI().toString());
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    String withUser = url.replace("http://", "http://berth:s%40cret@") + "?token=t0k";
+
+    Delivery d = notifier(withUser, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+
+    assertThat(d.wasSent()).as(d.toString()).isTrue();
+    assertThat(authorizations).containsExactly("Basic " + java.util.Base64.getEncoder()
+        .encodeToString("berth:s@cret".getBytes(StandardCharsets.UTF_8)));
+    assertThat(bodies).containsExactly("/hook?token=t0k");
+    assertThat(d.toString()).doesNotContain("s%40cret").doesNotContain("t0k").doesNotContain("berth:");
+  }
+
   private WebhookNotifier notifier(String url, String... events) {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     return new WebhookNotifier(WebhookSettings.of(url, List.of(events)), client, recorded);

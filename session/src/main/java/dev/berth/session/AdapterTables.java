@@ -1,10 +1,13 @@
 package dev.berth.session;
 
+import dev.berth.core.model.RunSpec;
 import dev.berth.core.settings.SettingsTable;
 import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
 import dev.berth.slurm.SlurmKeys;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The adapters a run may use, by the tables of the settings each owns: mail and the webhook (report)
@@ -16,4 +19,14 @@ public final class AdapterTables {
   public static final List<SettingsTable<?, ?>> ALL = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
 
   private AdapterTables() {}
+
+  /**
+   * The environment variables {@code spec}'s settings name as holding secrets ({@code smtp.password-env},
+   * {@code notify.url-env}): Berth reads them, and no task inherits them.
+   */
+  public static Set<String> secretVariables(RunSpec spec) {
+    Set<String> names = new TreeSet<>();
+    ALL.forEach(table -> names.addAll(table.secretVariables(spec)));
+    return names;
+  }
 }

@@ -76,7 +76,7 @@ final class Notifications implements RunListener, AutoCloseable {
       Function<String, String> env) {
     SmtpSettings smtp = SmtpKeys.TABLE.of(spec);
     Mailer mailer = smtp.enable() ? new Mailer(smtp, env, clock) : null;
-    WebhookNotifier webhook = NotifySettings.TABLE.of(spec).settings().map(WebhookNotifier::create).orElse(null);
+    WebhookNotifier webhook = NotifySettings.TABLE.of(spec).settings(env).map(WebhookNotifier::create).orElse(null);
     return new Notifications(mailer, smtp, webhook, RunReports.objective(spec), layout, clock, out);
   }
 

@@ -2,7 +2,6 @@ package dev.berth.session;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.os.AtomicFiles;
@@ -68,7 +67,7 @@ public final class StatusFile implements RunListener, AutoCloseable {
     d.blockedBy().ifPresent(r -> root.put("blockedBy", r.describe()).put("blockedCount", d.blockedCount()));
     ObjectNode tasks = root.putObject("tasks");
     for (Waiting w : d.waiting()) {
-      tasks.put(w.task().value(), String.join("; ", w.refusals().stream().map(Refusal::describe).toList()));
+      tasks.put(w.task().value(), w.describe());
     }
     try {
       AtomicFiles.write(file, JSON.writeValueAsBytes(root));

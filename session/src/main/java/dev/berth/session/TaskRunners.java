@@ -22,10 +22,10 @@ public final class TaskRunners {
   /** The executor for {@code spec}'s tasks. */
   static Executor executor(RunSpec spec) {
     if (!spec.config().onCluster()) {
-      return new LocalProcessExecutor();
+      return new LocalProcessExecutor(AdapterTables.secretVariables(spec));
     }
     return SlurmExecutor.forRun(
-        spec, SlurmSettings.from(spec), new ProcessCommandRunner());
+        spec, SlurmSettings.from(spec), new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
   }
 
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */

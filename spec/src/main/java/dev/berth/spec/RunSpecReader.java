@@ -22,7 +22,7 @@ final class RunSpecReader {
     String text = Parsers.TEXT.parse(value);
     if (!Names.valid(text)) {
       throw new InvalidValue("'" + text + "' is not a valid name; use only letters, digits, '.', '_'"
-          + " and '-' (and not '.' or '..')");
+          + " and '-' (and not '.' or '..'), at most " + Names.MAX_LENGTH + " characters");
     }
     return text;
   };

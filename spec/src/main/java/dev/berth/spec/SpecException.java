@@ -46,6 +46,20 @@ public final class SpecException extends Exception {
   }
 
   private static String format(String file, String field, String rule) {
-    return field.isEmpty() ? file + ": " + rule : file + ": " + field + ": " + rule;
+    return oneLine(field.isEmpty() ? file + ": " + rule : file + ": " + field + ": " + rule);
+  }
+
+  /** The message with control characters escaped ({@code \n}, {@code \\u001b}), so it stays one line. */
+  private static String oneLine(String message) {
+    StringBuilder b = new StringBuilder(message.length());
+    for (char c : message.toCharArray()) {
+      switch (c) {
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> b.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
+      }
+    }
+    return b.toString();
   }
 }

@@ -41,6 +41,28 @@ public final class SpecLoader {
    */
   public static RunSpec load(Path specFile, Path configFile, List<String> overrides,
       List<SettingsTable<?, ?>> adapters) throws SpecException {
+    return read(specFile, configFile, overrides, adapters).run();
+  }
+
+  /**
+   * A loaded spec and the warnings about it: things Berth accepts but that are likely mistakes,
+   * each one line naming the file and the field, e.g. a memory size written in bits ({@code 2Gb}).
+   *
+   * @param run the spec, as {@link #load} returns it
+   * @param warnings one line each, for the command to print
+   */
+  public record Loaded(RunSpec run, List<String> warnings) {
+
+    /** Copies the list. */
+    public Loaded {
+      Objects.requireNonNull(run, "run");
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  /** Loads as {@link #load} does, and says what in the spec is accepted but likely a mistake. */
+  public static Loaded read(Path specFile, Path configFile, List<String> overrides,
+      List<SettingsTable<?, ?>> adapters) throws SpecException {
     Objects.requireNonNull(specFile, "specFile");
     ConfigKeys keys = ConfigKeys.of(adapters);
     Field root = Field.root(specFile.toString());
@@ -48,7 +70,9 @@ public final class SpecLoader {
         () -> root.problem("the file is empty; a spec needs at least 'name' and 'groups'"));
     ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile, keys);
     ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides, keys);
-    return RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine, keys);
+    RunSpec run = RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine,
+        keys);
+    return new Loaded(run, BitSizes.warnings(document, root));
   }
 
   /**

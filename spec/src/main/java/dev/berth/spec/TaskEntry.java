@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.Names;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.InvalidValue;
@@ -117,6 +118,10 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
   }
 
   private TaskSpec.Builder builder(String taskId, String group, Map<String, String> values) throws SpecException {
+    if (taskId.length() > Names.MAX_LENGTH) {
+      throw id.field().problem("'" + taskId.substring(0, 40) + "…' is " + taskId.length() + " characters long;"
+          + " a task id names the task's folder, which holds at most " + Names.MAX_LENGTH);
+    }
     try {
       return TaskSpec.builder(taskId, group);
     } catch (IllegalArgumentException e) {

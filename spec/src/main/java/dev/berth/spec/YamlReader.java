@@ -4,7 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import dev.berth.core.units.ByteSize;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.math.BigDecimal;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
@@ -18,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
@@ -27,7 +32,18 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
  */
 final class YamlReader {
 
-  private static final YAMLFactory FACTORY = new YAMLFactory();
+  /** The largest spec or config file Berth reads, in bytes. */
+  static final int MAX_BYTES = 16 << 20;
+
+  /**
+   * The longest line Berth reads, in characters: the YAML scanner's time grows with the square of a
+   * token's length, and a comment or plain scalar can make one line a single token.
+   */
+  static final int MAX_LINE = 1 << 20;
+
+  private static final YAMLFactory FACTORY = YAMLFactory.builder().loaderOptions(loaderOptions())
+      .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL) // as new YAMLFactory() does: 'key:' alone is null
+      .build();
 
   private final YAMLParser parser;
   private final Field root;
@@ -47,9 +63,17 @@ final class YamlReader {
     if (Files.isDirectory(file)) {
       throw root.problem("is a directory, not a YAML file");
     }
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw root.problem("is not a regular file (a device, a pipe or a socket); name a YAML file");
+    }
     String text;
-    try {
-      text = Files.readString(file);
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+      if (bytes.length > MAX_BYTES) {
+        throw root.problem("is larger than " + ByteSize.format(MAX_BYTES) + ", the most Berth reads;"
+            + " a spec names its tasks with a matrix instead of listing each one");
+      }
+      text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     } catch (NoSuchFileException e) {
       throw root.problem("file not found");
     } catch (AccessDeniedException e) {
@@ -59,7 +83,34 @@ final class YamlReader {
     } catch (IOException e) {
       throw root.problem("cannot be read: " + e.getClass().getSimpleName() + " " + e.getMessage());
     }
+    java.util.OptionalInt line = longLine(text);
+    if (line.isPresent()) {
+      throw new Field(root.file(), "line " + line.getAsInt()).problem("is longer than " + MAX_LINE
+          + " characters, the most Berth reads in one line; break it up (a generated spec: write it with"
+          + " line breaks, e.g. json.dumps(spec, indent=1))");
+    }
     return readText(text, root);
+  }
+
+  private static java.util.OptionalInt longLine(String text) {
+    int line = 1;
+    int start = 0;
+    for (int i = 0; i <= text.length(); i++) {
+      if (i == text.length() || text.charAt(i) == '\n') {
+        if (i - start > MAX_LINE) {
+          return java.util.OptionalInt.of(line);
+        }
+        line++;
+        start = i + 1;
+      }
+    }
+    return java.util.OptionalInt.empty();
+  }
+
+  private static LoaderOptions loaderOptions() {
+    LoaderOptions options = new LoaderOptions();
+    options.setCodePointLimit(MAX_BYTES); // the file limit above is the one users meet, with its own message
+    return options;
   }
 
   /**

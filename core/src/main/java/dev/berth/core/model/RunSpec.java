@@ -76,6 +76,11 @@ public record RunSpec(
     return new RunSpec(name, workdir, config, groups, groupsInParallel, gpus, reporting, other);
   }
 
+  /** The same run in another folder (relative to the directory Berth runs in, or absolute). */
+  public RunSpec withWorkdir(String folder) {
+    return new RunSpec(name, folder, config, groups, groupsInParallel, gpus, reporting, adapters);
+  }
+
   /** The same run with another GPU selection. */
   public RunSpec withGpus(String selection) {
     return new RunSpec(name, workdir, config, groups, groupsInParallel, selection, reporting, adapters);

@@ -4,7 +4,8 @@ import java.util.regex.Pattern;
 
 /**
  * A task's id, unique within a run. It names the task's working folder, so it is restricted to
- * letters, digits and {@code . _ - + = @ ,}, and may not be {@code .} or {@code ..}.
+ * letters, digits and {@code . _ - + = @ ,}, may not be {@code .} or {@code ..}, and holds at most
+ * {@link Names#MAX_LENGTH} characters.
  */
 public record TaskId(String value) implements Comparable<TaskId> {
 
@@ -12,9 +13,10 @@ public record TaskId(String value) implements Comparable<TaskId> {
 
   /** Validates the id. */
   public TaskId {
-    if (value == null || !ALLOWED.matcher(value).matches() || value.equals(".") || value.equals("..")) {
-      throw new IllegalArgumentException(
-          "task id '" + value + "' must match [A-Za-z0-9._+=@,-]+ and not be . or ..");
+    if (value == null || value.length() > Names.MAX_LENGTH || !ALLOWED.matcher(value).matches()
+        || value.equals(".") || value.equals("..")) {
+      throw new IllegalArgumentException("task id '" + value + "' must match [A-Za-z0-9._+=@,-]+, not be . or ..,"
+          + " and be at most " + Names.MAX_LENGTH + " characters (it names a folder)");
     }
   }
 

@@ -131,7 +131,7 @@ public final class HostLedger {
     if (coresInUse < coreCapacity) {
       return Optional.empty();
     }
-    return Optional.of(new Refusal(Resource.CPUS, HOST, 1, 0, coresInUse, coreRule()));
+    return Optional.of(new Refusal(Resource.CPUS, HOST, Refusal.ANY, 0, coresInUse, coreRule()));
   }
 
   /** The most memory any task could ever be admitted with on this host, in bytes. */

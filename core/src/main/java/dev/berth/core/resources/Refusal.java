@@ -7,12 +7,16 @@ import java.util.Objects;
  *
  * @param resource the resource that was short
  * @param device where: {@code "host"} or a device id
- * @param asked what the task asked for (for a limit: the limit)
+ * @param asked what the task asked for (for a limit: the limit); {@link #ANY} when the refusal holds
+ *     for every task that asks for some of the resource, whatever its amount
  * @param free what was free for it after reservations and limits (for a limit: the reading)
  * @param reserved what Berth had already reserved for running tasks on that device
  * @param rule the rule that refused it, e.g. {@code remain-limit.memory}
  */
 public record Refusal(Resource resource, String device, long asked, long free, long reserved, String rule) {
+
+  /** The amount asked of a refusal that holds for every task asking for any of the resource. */
+  public static final long ANY = 0;
 
   /** Validates. */
   public Refusal {
@@ -30,6 +34,9 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";
+    }
+    if (asked == ANY) {
+      return resource.key() + " on " + device + ": none free" + reservedPart + " [" + rule + "]";
     }
     return resource.key() + " on " + device + ": asked " + resource.format(asked) + ", free "
         + resource.format(free) + reservedPart + " [" + rule + "]";

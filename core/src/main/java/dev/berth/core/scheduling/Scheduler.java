@@ -83,15 +83,16 @@ public final class Scheduler {
     boolean parallel = state.spec().groupsInParallel();
     for (TaskRecord r : state.queued()) {
       if (!parallel && r.groupIndex() > active) {
-        break;
+        pass.waiting.add(Waiting.forTurn(r.spec().id(), state.spec().groups().get(active).name()));
+        continue;
       }
-      Optional<DependencyCheck.Evaluation> blocked = firstNotMet(r, state);
+      Optional<Unmet> blocked = firstNotMet(r, state);
       if (blocked.isEmpty()) {
         pass.actions.add(new Decision.Release(r.spec().id()));
         released.add(r);
         continue;
       }
-      DependencyCheck.Evaluation e = blocked.get();
+      DependencyCheck.Evaluation e = blocked.get().evaluation();
       if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         pass.actions.add(Decision.Settle.unmet(r.spec().id(), e));
         continue;
@@ -103,6 +104,7 @@ public final class Scheduler {
             "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
         continue;
       }
+      pass.waiting.add(Waiting.forEdge(r.spec().id(), blocked.get().edge()));
       if (cluster != null) {
         pass.held.add(r); // may yet go to the cluster ahead of its parents, see submitReady
       }
@@ -110,19 +112,22 @@ public final class Scheduler {
     return released;
   }
 
+  /** An edge of a task that is not met, and where it stands. */
+  private record Unmet(Dependency edge, DependencyCheck.Evaluation evaluation) {}
+
   /** The first edge of the task that is not met (impossible edges win over pending ones), if any. */
-  private static Optional<DependencyCheck.Evaluation> firstNotMet(TaskRecord r, RunState state) {
-    DependencyCheck.Evaluation pending = null;
+  private static Optional<Unmet> firstNotMet(TaskRecord r, RunState state) {
+    Unmet pending = null;
     for (Optional<Dependency> d : List.of(r.spec().after(), r.spec().follow())) {
       if (d.isEmpty()) {
         continue;
       }
       DependencyCheck.Evaluation e = DependencyCheck.evaluate(d.get(), id -> state.task(id).state());
       if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
-        return Optional.of(e);
+        return Optional.of(new Unmet(d.get(), e));
       }
       if (e.status() == DependencyCheck.Status.PENDING && pending == null) {
-        pending = e;
+        pending = new Unmet(d.get(), e);
       }
     }
     return Optional.ofNullable(pending);
@@ -207,9 +212,9 @@ public final class Scheduler {
         break;
       }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
-      Optional<Refusal> never = ledger.impossible(request);
+      Optional<String> never = Feasibility.onHost(ledger, request);
       if (never.isPresent()) {
-        pass.actions.add(new Decision.Fail(id, "can never be placed: " + never.get().describe()));
+        pass.actions.add(new Decision.Fail(id, never.get()));
         continue;
       }
       Optional<String> conflict = DeviceRules.followConflict(r, state);

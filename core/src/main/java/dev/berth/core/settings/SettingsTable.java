@@ -159,6 +159,16 @@ public final class SettingsTable<R, B> {
     return stored;
   }
 
+  /**
+   * The environment variables {@code run}'s settings name as holding secrets (e.g. the one
+   * {@code smtp.password-env} names): Berth reads them, and no task inherits them.
+   */
+  public List<String> secretVariables(RunSpec run) {
+    R settings = of(run);
+    return keys.stream().filter(ConfigKey::secretVariable).map(k -> k.shown(settings))
+        .filter(name -> !name.isBlank()).toList();
+  }
+
   /** Each key's value in {@code settings} as a user writes it. */
   public Map<String, String> shown(R settings) {
     Map<String, String> shown = new LinkedHashMap<>();

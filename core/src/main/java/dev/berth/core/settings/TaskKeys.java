@@ -18,7 +18,7 @@ public final class TaskKeys {
 
   /** The task's id. */
   public static final TaskKey<String> ID = TaskKey.own(new Setting<>("id", "text", Parsers.TEXT, "required",
-      "unique in the run; letters, digits and . _ - + = @ , (it names the task's folder)"));
+      "unique in the run; letters, digits and . _ - + = @ , at most 255 of them (it names the task's folder)"));
 
   /** The argument vector. */
   public static final TaskKey<List<String>> COMMAND = TaskKey.own(new Setting<>("command", "list of text",

@@ -20,9 +20,11 @@ class NamesTest {
     assertThat(Names.valid("")).isFalse();
     assertThat(Names.valid(null)).isFalse();
     assertThat(Names.valid(".")).isFalse();
+    assertThat(Names.valid("a".repeat(256))).as("longer than a folder name holds").isFalse();
+    assertThat(Names.valid("a".repeat(255))).isTrue();
     assertThatThrownBy(() -> Names.check("group", ".."))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("group name '..' must match [A-Za-z0-9._-]+ (and not be . or ..)");
+        .hasMessage("group name '..' must match [A-Za-z0-9._-]+ (and not be . or ..), at most 255 characters");
   }
 
   @Test

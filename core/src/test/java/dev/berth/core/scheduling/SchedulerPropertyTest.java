@@ -357,8 +357,10 @@ class SchedulerPropertyTest {
     }
   }
 
-  /** Every ready or newly released task is started, failed, waiting or counted as blocked: once. */
-  private static void checkAccounting(Workload w, RunState state, Decisions d) {
+  /** Every ready or newly released task is started, failed, waiting for resources or counted as blocked: once. */
+  private static void checkAccounting(Workload w, RunState state, Decisions all) {
+    Decisions d = new Decisions(all.actions(), all.waiting().stream().filter(Waiting::forResources).toList(),
+        all.blockedBy(), all.blockedCount());
     long released = d.actions().stream().filter(Decision.Release.class::isInstance).count();
     long decided = d.actions().stream().filter(a -> !(a instanceof Decision.Release)).count();
     assertThat(decided + d.waiting().size() + d.blockedCount())

@@ -67,7 +67,7 @@ class SchedulerTest {
         new Decision.Release(id("b")),
         new Decision.Start(id("a"), 1, Placement.cpu(GIB, 1000)),
         new Decision.Start(id("b"), 1, Placement.cpu(GIB, 1000)));
-    assertThat(d.waiting()).isEmpty();
+    assertThat(d.waiting()).containsExactly(Waiting.forTurn(id("c"), "g1"));
     assertThat(d.blockedBy()).isEmpty();
     assertThat(d.blockedCount()).isZero();
   }

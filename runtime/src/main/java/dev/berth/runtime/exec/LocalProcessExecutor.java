@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -26,7 +27,8 @@ import java.util.stream.Stream;
 
 /**
  * Starts task processes on this machine with {@link ProcessBuilder}: the argument vector as given
- * (never through a shell), the request's variables added to the inherited environment, standard
+ * (never through a shell), the request's variables added to the inherited environment (less the
+ * variables that hold Berth's own secrets), standard
  * output and error appended to the request's files and standard input empty.
  *
  * <p>Exits are seen through {@link Process#onExit()}, without polling, and reported on the
@@ -47,8 +49,20 @@ public final class LocalProcessExecutor implements Executor {
   private final ScheduledThreadPoolExecutor killTimer =
       new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-kill", false));
 
+  private final Set<String> withheld;
+
   /** An executor with its own exit and kill threads. */
-  public LocalProcessExecutor() {}
+  public LocalProcessExecutor() {
+    this(Set.of());
+  }
+
+  /**
+   * An executor whose tasks do not inherit the variables named in {@code withheld}: those that hold
+   * Berth's own secrets (a mail password, a webhook URL). A task's own {@code env} may still set them.
+   */
+  public LocalProcessExecutor(Set<String> withheld) {
+    this.withheld = Set.copyOf(withheld);
+  }
 
   /**
    * {@inheritDoc}
@@ -71,6 +85,7 @@ public final class LocalProcessExecutor implements Executor {
         .redirectInput(Redirect.from(NO_INPUT))
         .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
         .redirectError(Redirect.appendTo(request.stderr().toFile()));
+    builder.environment().keySet().removeAll(withheld);
     builder.environment().putAll(request.env());
     Process process;
     try {

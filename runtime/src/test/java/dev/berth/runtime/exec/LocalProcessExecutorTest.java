@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -119,6 +120,25 @@ class LocalProcessExecutorTest {
 
     assertThat(exits.await()).isZero();
     assertThat(Files.readString(request.stdout())).isEqualTo(System.getenv("PATH") + "|x\n");
+  }
+
+  @Test
+  void variablesHoldingBerthsSecretsAreNotInheritedUnlessTheTaskSetsThemItself() throws Exception {
+    // HOME stands for a variable such as the one smtp.password-env names: set in Berth's environment.
+    LocalProcessExecutor withholding = new LocalProcessExecutor(Set.of("HOME", "PATH"));
+    LaunchRequest request = new LaunchRequest(
+        TaskId.of("secret"), 1, List.of("/bin/sh", "-c", "echo \"${HOME-withheld}|${PATH-withheld}\""),
+        new TreeMap<>(Map.of("PATH", "/bin")), dir.resolve("s"), dir.resolve("s.out"), dir.resolve("s.err"));
+    Exits exits = new Exits();
+    try {
+      withholding.launch(request, exits);
+      assertThat(exits.await()).isZero();
+    } finally {
+      withholding.close();
+    }
+
+    assertThat(System.getenv("HOME")).isNotNull();
+    assertThat(Files.readString(request.stdout())).isEqualTo("withheld|/bin\n");
   }
 
   @Test

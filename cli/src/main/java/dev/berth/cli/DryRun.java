@@ -1,0 +1,49 @@
+package dev.berth.cli;
+
+import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.resources.GpuReading;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.scheduling.Feasibility;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.Scheduler;
+import dev.berth.os.ProcessCommandRunner;
+import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.runtime.probe.OshiHostProbe;
+import dev.berth.spi.GpuProbe;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code berth run --dry-run}: the plan, and which tasks could never be placed on this host with the
+ * GPUs chosen, by the core's own checks ({@link Feasibility}); starts nothing.
+ */
+final class DryRun {
+
+  private DryRun() {}
+
+  static void print(RunSpec spec, Path runDir, PrintStream out) {
+    PlanPrinter.print(spec, runDir, out);
+    if (spec.config().onCluster()) {
+      out.println("the cluster places the tasks: see the sbatch options above");
+    } else {
+      Instant now = Instant.now();
+      HostSnapshot host = new OshiHostProbe().read(now, new TreeMap<>());
+      List<GpuDevice> gpus;
+      try (GpuProbe probe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner())) {
+        gpus = probe.read();
+      }
+      Map<TaskId, String> never = Feasibility.neverPlaced(
+          new Scheduler(spec.config()), new RunState(spec), host.withGpus(GpuReading.of(gpus)), now);
+      PlanPrinter.printNeverPlaced(never, "this host (" + host.logicalCpus() + " CPUs, gpus: " + spec.gpus()
+          + ", " + gpus.size() + " GPU" + (gpus.size() == 1 ? "" : "s") + ")", out);
+    }
+    out.println("dry run: nothing started");
+  }
+}
