@@ -39,8 +39,10 @@ public final class DeviceLedger {
     this.sequence = state.gpuPlacements();
     GpuReading reading = snapshot.gpus();
     for (GpuDevice d : reading.devices()) {
-      slots.put(d.index(), new Slot(d, floor(d), state.lastPlacedAt().get(d.index()),
-          reading.stableSince().get(d.index())));
+      Slot slot = new Slot(d, floor(d), state.lastPlacedAt().get(d.index()), reading.stableSince().get(d.index()));
+      slot.free -= snapshot.elsewhere().memory(d.id());
+      slot.elsewhere = snapshot.elsewhere().memoryHolders(d.id(), Resource.GPU_MEMORY);
+      slots.put(d.index(), slot);
     }
     for (Map.Entry<TaskId, Occupancy> e : state.occupancy().entrySet()) {
       Placement p = e.getValue().placement();
@@ -174,14 +176,15 @@ public final class DeviceLedger {
       long needFree = (long) Math.ceil(s.device.totalMemoryBytes() * config.cudaMemoryUtilizationLimit());
       if (s.free < needFree) {
         return Optional.of(new Refusal(Resource.GPU_MEMORY, id, needFree, Math.max(0, s.free), 0,
-            "a whole device must be mostly free [utilization-limit.cuda-memory]"));
+            s.withHolders("a whole device must be mostly free [utilization-limit.cuda-memory]")));
       }
       return Optional.empty();
     }
     long usable = s.free - s.floor;
     if (request.memoryBytes() > usable) {
       String rule = s.free < request.memoryBytes() ? "free device memory" : limitRule(s);
-      return Optional.of(new Refusal(Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, rule));
+      return Optional.of(new Refusal(
+          Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, s.withHolders(rule)));
     }
     return Optional.empty();
   }
@@ -220,6 +223,8 @@ public final class DeviceLedger {
     boolean exclusive;
     Instant lastPlacedAt;
     final Instant stableSince;
+    /** Who else on the host holds memory here, if anyone. */
+    Optional<String> elsewhere = Optional.empty();
 
     Slot(GpuDevice device, long floor, Instant lastPlacedAt, Instant stableSince) {
       this.device = device;
@@ -227,6 +232,11 @@ public final class DeviceLedger {
       this.free = device.freeMemoryBytes();
       this.lastPlacedAt = lastPlacedAt;
       this.stableSince = stableSince;
+    }
+
+    /** A refusal's rule, naming the other runs that hold memory on this device, if any. */
+    String withHolders(String rule) {
+      return elsewhere.map(who -> rule + "; " + who).orElse(rule);
     }
 
     /** The most a share on this device could ever get: total minus the limits' floor. */
