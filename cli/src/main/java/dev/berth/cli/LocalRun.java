@@ -30,6 +30,7 @@ final class LocalRun {
   private UnaryOperator<RunSpec> adjust = UnaryOperator.identity();
   private boolean insideAllocation;
   private Path specFile;
+  private boolean hostLedger = true;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
@@ -46,6 +47,12 @@ final class LocalRun {
   /** The file the spec was read from: its folder is not a workdir. */
   LocalRun specFile(Path file) {
     this.specFile = file;
+    return this;
+  }
+
+  /** Whether the run shares the host ledger ({@code --host-ledger}). */
+  LocalRun hostLedger(boolean shared) {
+    this.hostLedger = shared;
     return this;
   }
 
@@ -73,6 +80,7 @@ final class LocalRun {
         .fresh(fresh)
         .journaled(journaled)
         .insideAllocation(insideAllocation)
+        .hostLedger(hostLedger)
         .adjust(adjust)
         .listener(console)
         .leaveJobs(setting -> leaveJobs(console, setting, layout.runDir()))

@@ -38,6 +38,7 @@ public final class BerthOptions {
   private final Objective objective;
   private final boolean writeReports;
   private final boolean fresh;
+  private final boolean hostLedger;
   private final RunListener listener;
   private final Consumer<SessionOptions.Builder> testSeams;
 
@@ -49,6 +50,7 @@ public final class BerthOptions {
     this.objective = b.objective;
     this.writeReports = b.writeReports;
     this.fresh = b.fresh;
+    this.hostLedger = b.hostLedger;
     this.listener = b.listener;
     this.testSeams = b.testSeams;
   }
@@ -101,6 +103,11 @@ public final class BerthOptions {
     return fresh;
   }
 
+  /** Whether the session shares the host ledger with every other Berth run on this machine. */
+  public boolean hostLedger() {
+    return hostLedger;
+  }
+
   /** The extra engine listener, or {@link RunListener#NONE}. */
   public RunListener listener() {
     return listener;
@@ -114,6 +121,7 @@ public final class BerthOptions {
     SessionOptions.Builder b = SessionOptions.builder(workdir.toAbsolutePath().normalize())
         .keepOpen(true)
         .fresh(fresh)
+        .hostLedger(hostLedger)
         .writeReports(writeReports)
         .onJvmExit(SessionOptions.JvmExit.LEAVE_RESUMABLE);
     testSeams.accept(b);
@@ -133,6 +141,7 @@ public final class BerthOptions {
     private Objective objective;
     private boolean writeReports = true;
     private boolean fresh;
+    private boolean hostLedger = true;
     private RunListener listener = RunListener.NONE;
     private Consumer<SessionOptions.Builder> testSeams = b -> { };
 
@@ -257,6 +266,16 @@ public final class BerthOptions {
      */
     public Builder fresh(boolean fresh) {
       this.fresh = fresh;
+      return this;
+    }
+
+    /**
+     * Whether the session shares the host ledger with every other Berth run on this machine (true,
+     * the default: other runs' reservations are not free to it and waiting tasks queue host-wide),
+     * or is alone ({@code berth run --host-ledger off}).
+     */
+    public Builder hostLedger(boolean shared) {
+      this.hostLedger = shared;
       return this;
     }
 

@@ -137,6 +137,7 @@ final class SharedLedger implements SharedReservations {
       t.end(me.id(), me.uid(), state, now);
       return null;
     });
+    run = null;
   }
 
   @Override

@@ -51,7 +51,10 @@ public interface SharedReservations extends AutoCloseable {
   /** Replaces this run's waiting demands (a task that keeps waiting keeps its place). */
   void waiting(List<Demand> demands, Instant now);
 
-  /** Releases everything this run holds and marks it ended with this state (for {@code berth ps -a}). */
+  /**
+   * Releases everything this run holds and marks it ended with this state (for {@code berth ps -a});
+   * a second call, or one before joining, does nothing.
+   */
   void leave(String state, Instant now);
 
   /** The runs on this host: the live ones, and with {@code ended} also those that ended recently. */
