@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
     subcommands = {
       RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
-      CancelCommand.class, DevicesCommand.class, ConfigCommand.class,
+      CancelCommand.class, DevicesCommand.class, ConfigCommand.class, PsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

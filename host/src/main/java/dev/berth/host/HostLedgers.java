@@ -64,6 +64,17 @@ public final class HostLedgers {
     }
   }
 
+  /**
+   * The host ledger in {@code dir} when one was ever made there, for commands that only read it
+   * ({@code berth ps}, {@code berth devices}); empty when no run ever took part.
+   */
+  public static java.util.Optional<SharedReservations> find(Path dir) {
+    if (!Files.isRegularFile(dir.resolve(FILE))) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(open(dir));
+  }
+
   /** A ledger for a run that is alone on its host ({@code --host-ledger off}): nobody else sees it. */
   public static SharedReservations alone() {
     return new SharedLedger(new MemoryStore(), hostName(), PROC, HostLimits.NONE);

@@ -1,6 +1,8 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.GpuDevices;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.HeldElsewhere;
@@ -44,6 +46,7 @@ final class HostShare {
   private SharedReservations ledger;
   private List<Demand> published = List.of();
   private HeldElsewhere elsewhere = HeldElsewhere.NONE;
+  private String selection;
 
   /** Shares nothing until {@link #use} gives it a ledger. */
   HostShare(RunState state, InstantSource clock) {
@@ -161,12 +164,12 @@ final class HostShare {
     return elsewhere;
   }
 
-  /**
-   * A device as every run on the host names it: a real GPU by its UUID; a simulated one by the run's
-   * selection and its index, so runs given the same {@code sim:} selection share one simulated set.
-   */
+  /** A device as every run on the host names it ({@link GpuDevices#sharedKey}). */
   private String key(GpuDevice d) {
-    return d.simulated() ? state.spec().gpus() + "#" + d.index() : d.uuid();
+    if (selection == null) {
+      selection = DeviceSelection.parse(state.spec().gpus()).toString(); // sim:24 GiB and sim:24GiB are one set
+    }
+    return GpuDevices.sharedKey(selection, d);
   }
 
   private Map<String, String> labels(HostSnapshot snapshot) {
@@ -184,7 +187,8 @@ final class HostShare {
     int running = state.running().size();
     int waiting = state.ready().size();
     int done = (int) state.tasks().stream().filter(t -> t.state().isTerminal()).count();
-    return new Progress("running", running, waiting, done, state.tasks().size());
+    String what = running == 0 && waiting > 0 ? "waiting" : "running";
+    return new Progress(what, running, waiting, done, state.tasks().size());
   }
 
   private List<Measured> measured(HostSnapshot snapshot) {
