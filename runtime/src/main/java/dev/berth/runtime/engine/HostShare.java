@@ -21,6 +21,7 @@ import dev.berth.spi.SharedReservations.Measured;
 import dev.berth.spi.SharedReservations.Progress;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.Share;
+import dev.berth.spi.SharedReservationsException;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,12 @@ import java.util.TreeSet;
  * order. Without a ledger it does nothing. Loop thread only.
  */
 final class HostShare {
+
+  /**
+   * How many of the run's waiting tasks (the first in its start order) keep a place in the host-wide
+   * order: only the head of a queue can be next, and a run of thousands stays one small write.
+   */
+  private static final int PUBLISHED_WAITING = 16;
 
   private static final Set<Resource> SHARED = Set.of(Resource.MEMORY, Resource.CPUS, Resource.GPU_MEMORY, Resource.GPUS);
 
@@ -64,7 +71,12 @@ final class HostShare {
     if (ledger == null) {
       return snapshot;
     }
-    List<Reservation> others = ledger.look(progress(), measured(snapshot), clock.instant());
+    List<Reservation> others;
+    try {
+      others = ledger.look(progress(), measured(snapshot), clock.instant());
+    } catch (SharedReservationsException e) {
+      return snapshot.withElsewhere(elsewhere); // a busy or failing ledger: what was seen last still holds
+    }
     Map<String, String> labels = labels(snapshot);
     List<Holding> holdings = new ArrayList<>();
     for (Reservation r : others) {
@@ -98,7 +110,12 @@ final class HostShare {
     }
     Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(),
         snapshot.logicalCpus() * 1000L, shares);
-    Optional<String> why = ledger.take(claim, clock.instant());
+    Optional<String> why;
+    try {
+      why = ledger.take(claim, clock.instant());
+    } catch (SharedReservationsException e) {
+      why = Optional.of("the host ledger cannot be used now: " + e.getMessage());
+    }
     if (why.isEmpty()) {
       holding.add(task.spec().id());
       return Optional.empty();
@@ -118,8 +135,12 @@ final class HostShare {
     }
     for (TaskId id : List.copyOf(holding)) {
       if (!state.occupancy().containsKey(id)) {
-        ledger.release(id.value(), clock.instant());
-        holding.remove(id);
+        try {
+          ledger.release(id.value(), clock.instant());
+          holding.remove(id);
+        } catch (SharedReservationsException e) {
+          return; // tried again after the next event; holding more than needed is the safe side
+        }
       }
     }
   }
@@ -131,6 +152,9 @@ final class HostShare {
     }
     List<Demand> demands = new ArrayList<>();
     for (Waiting w : waiting) {
+      if (demands.size() == PUBLISHED_WAITING) {
+        break;
+      }
       if (w.refusals().isEmpty() || !w.refusals().stream().allMatch(r -> SHARED.contains(r.resource()))) {
         continue;
       }
@@ -146,8 +170,12 @@ final class HostShare {
           r.spec().resources().memoryBytes(), r.spec().gpu().memoryBytes(), gpus, devices));
     }
     if (!demands.equals(published)) {
-      ledger.waiting(demands, clock.instant());
-      published = demands;
+      try {
+        ledger.waiting(demands, clock.instant());
+        published = demands;
+      } catch (SharedReservationsException e) {
+        // said again after the next pass
+      }
     }
   }
 
