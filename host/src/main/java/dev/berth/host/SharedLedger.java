@@ -95,9 +95,10 @@ final class SharedLedger implements SharedReservations {
       if (claim.shares().stream().noneMatch(s -> s.key().equals(HOST)) && claim.milliCpus() > 0) {
         t.addHold(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now), me.uid());
       }
-      List<WaitRow> left = t.waits().stream()
-          .filter(w -> w.run().equals(me.id()) && !w.task().equals(claim.task())).toList();
-      t.replaceWaits(me.id(), left, me.uid());
+      List<WaitRow> mine = t.waits().stream().filter(w -> w.run().equals(me.id())).toList();
+      if (mine.stream().anyMatch(w -> w.task().equals(claim.task()))) {
+        t.replaceWaits(me.id(), mine.stream().filter(w -> !w.task().equals(claim.task())).toList(), me.uid());
+      }
       return Optional.<String>empty();
     });
   }

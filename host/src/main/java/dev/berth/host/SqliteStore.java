@@ -129,6 +129,7 @@ final class SqliteStore implements LedgerStore {
             + " since INTEGER NOT NULL, milli_cpus INTEGER NOT NULL, host_memory INTEGER NOT NULL,"
             + " gpu_memory INTEGER NOT NULL, gpus INTEGER NOT NULL, devices TEXT NOT NULL, PRIMARY KEY (run, task))");
         s.execute("CREATE TABLE IF NOT EXISTS usage (user TEXT NOT NULL, at INTEGER NOT NULL, amount REAL NOT NULL)");
+        s.execute("CREATE INDEX IF NOT EXISTS usage_by_time ON usage (at)");
       } catch (SQLException e) {
         throw new Failure(e);
       }
