@@ -251,6 +251,7 @@ public final class Engine {
         Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt);
       }
       readings.read(); // after adopting, so adopted processes are measured
+      share.adoptRunning(readings.snapshot());
     }
     loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, readings::read);
     recorder.commit();

@@ -108,8 +108,9 @@ final class HostShare {
       deviceOf(snapshot, index).ifPresent(d -> shares.add(
           new Share(key(d), d.id(), placement.gpuMemoryBytes() / gpus.size(), d.totalMemoryBytes())));
     }
-    Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(),
-        snapshot.logicalCpus() * 1000L, shares);
+    // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
+    long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
+    Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(), cpuLimit, shares);
     Optional<String> why;
     try {
       why = ledger.take(claim, clock.instant());
@@ -126,6 +127,17 @@ final class HostShare {
     long asked = gpus.isEmpty() ? (resource == Resource.MEMORY ? placement.memoryBytes() : placement.milliCpus())
         : placement.gpuMemoryBytes();
     return Optional.of(new Refusal(resource, device, asked, 0, 0, why.get()));
+  }
+
+  /**
+   * Takes what the attempts a resumed run adopted hold: their processes run already, so a refusal
+   * (another run took the resources meanwhile) changes nothing but what the others are told.
+   */
+  void adoptRunning(HostSnapshot snapshot) {
+    if (ledger == null) {
+      return;
+    }
+    state.occupancy().forEach((id, occupancy) -> take(state.task(id), occupancy.placement(), snapshot));
   }
 
   /** Releases what tasks that no longer hold anything took. */
