@@ -156,6 +156,16 @@ public final class DeviceLedger {
     return total;
   }
 
+  /**
+   * The most GPU memory this configuration lets Berth hand out on a device in all: its total minus
+   * what the limits keep free. The host ledger holds every run's shares of the device to it.
+   */
+  public static long capacity(SchedulerConfig config, GpuDevice device) {
+    long floor = Math.max(MemoryFloor.byLimit(device.totalMemoryBytes(), config.cudaMemoryUtilizationLimit()),
+        config.remainCudaMemoryBytes());
+    return Math.max(0, device.totalMemoryBytes() - floor);
+  }
+
   /** The largest share of one device any task could ever get (0 without GPUs), in bytes. */
   public long maxShare() {
     return slots.values().stream().mapToLong(Slot::capacity).max().orElse(0);

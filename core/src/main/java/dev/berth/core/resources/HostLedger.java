@@ -148,6 +148,15 @@ public final class HostLedger {
     return Optional.of(new Refusal(Resource.CPUS, HOST, 1, 0, coresInUse, rule));
   }
 
+  /**
+   * The most host memory this configuration lets Berth hand out on a host with this much memory in
+   * all: the total minus what the limits keep free. The host ledger holds every run's shares to it.
+   */
+  public static long capacity(SchedulerConfig config, long totalMemory) {
+    long floor = Math.max(MemoryFloor.byLimit(totalMemory, config.memoryUtilizationLimit()), config.remainMemoryBytes());
+    return Math.max(0, totalMemory - floor);
+  }
+
   /** The most memory any task could ever be admitted with on this host, in bytes. */
   public long maxMemory() {
     return Math.max(0, totalMemory - floorMemory);

@@ -5,6 +5,7 @@ import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuDevices;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.resources.DeviceLedger;
 import dev.berth.core.resources.HeldElsewhere;
 import dev.berth.core.resources.Holding;
 import dev.berth.core.resources.HostLedger;
@@ -100,13 +101,13 @@ final class HostShare {
     }
     List<Share> shares = new ArrayList<>();
     if (placement.memoryBytes() > 0) {
-      shares.add(new Share(SharedReservations.HOST, HostLedger.HOST, placement.memoryBytes(),
-          snapshot.totalMemoryBytes()));
+      shares.add(new Share(SharedReservations.HOST, HostLedger.HOST, placement.memoryBytes(), hostCapacity(snapshot)));
     }
     List<Integer> gpus = placement.gpuIndices();
     for (int index : gpus) {
-      deviceOf(snapshot, index).ifPresent(d -> shares.add(
-          new Share(key(d), d.id(), placement.gpuMemoryBytes() / gpus.size(), d.totalMemoryBytes())));
+      // A whole device is all of it, floor included, and only while no other run holds a share of it.
+      deviceOf(snapshot, index).ifPresent(d -> shares.add(new Share(key(d), d.id(), placement.gpuMemoryBytes() / gpus.size(),
+          task.spec().gpu().wholeDevices() > 0 ? d.totalMemoryBytes() : capacity(d))));
     }
     // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
     long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
@@ -172,10 +173,10 @@ final class HostShare {
       }
       TaskRecord r = state.task(w.task());
       List<Share> devices = new ArrayList<>();
-      devices.add(new Share(SharedReservations.HOST, HostLedger.HOST, 0, snapshot.totalMemoryBytes()));
+      devices.add(new Share(SharedReservations.HOST, HostLedger.HOST, 0, hostCapacity(snapshot)));
       if (r.spec().gpu().wantsGpu()) {
         snapshot.gpus().devices().stream().filter(d -> r.spec().gpu().allows(d.index()))
-            .forEach(d -> devices.add(new Share(key(d), d.id(), 0, d.totalMemoryBytes())));
+            .forEach(d -> devices.add(new Share(key(d), d.id(), 0, capacity(d))));
       }
       int gpus = r.spec().gpu().wantsGpu() ? Math.max(1, r.spec().gpu().wholeDevices()) : 0;
       demands.add(new Demand(w.task().value(), r.spec().priority(), r.spec().resources().milliCpus(),
@@ -217,6 +218,15 @@ final class HostShare {
     labels.put(SharedReservations.HOST, HostLedger.HOST);
     snapshot.gpus().devices().forEach(d -> labels.put(key(d), d.id()));
     return labels;
+  }
+
+  /** What this run's limits let Berth hand out on the device in all, which its claims are held to. */
+  private long capacity(GpuDevice d) {
+    return DeviceLedger.capacity(state.spec().config(), d);
+  }
+
+  private long hostCapacity(HostSnapshot snapshot) {
+    return HostLedger.capacity(state.spec().config(), snapshot.totalMemoryBytes());
   }
 
   private static Optional<GpuDevice> deviceOf(HostSnapshot snapshot, int index) {
