@@ -67,7 +67,7 @@ class HostLedgerRaceTest {
         if (condition.test(ledger.runs(false, now))) {
           return now;
         }
-        Thread.sleep(50);
+        Thread.sleep(50); // waiting on other processes: there is no event to wait for from here
       }
     }
     throw new AssertionError("the runs never got there");
