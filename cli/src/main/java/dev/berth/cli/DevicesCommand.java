@@ -7,6 +7,7 @@ import dev.berth.core.units.ByteSize;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.gpu.GpuProbes;
 import dev.berth.spi.GpuProbe;
+import dev.berth.spi.SharedReservationsException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "devices",
     mixinStandardHelpOptions = true,
-    description = "List the GPUs Berth sees: memory, utilization, Berth's reservations and compute processes.")
+    description = "List the GPUs Berth sees: memory, utilization, what every Berth run on the host reserved, and"
+        + " compute processes with their user and Berth run (or not Berth).")
 final class DevicesCommand implements Callable<Integer> {
 
   @Mixin GpuOption gpuOption;
@@ -38,15 +41,25 @@ final class DevicesCommand implements Callable<Integer> {
   @Spec CommandSpec command;
 
   private final Function<DeviceSelection, GpuProbe> probes;
+  private final UnaryOperator<String> env;
 
-  /** The command with the real probes. */
+  /** The command with the real probes, naming who holds what from this host's ledger. */
   DevicesCommand() {
-    this(selection -> GpuProbes.select(selection, new ProcessCommandRunner()));
+    this(selection -> GpuProbes.select(selection, new ProcessCommandRunner()), System::getenv);
   }
 
-  /** The command with another way to turn a selection into a probe (tests). */
+  /** The command with another way to turn a selection into a probe and no host ledger (tests). */
   DevicesCommand(Function<DeviceSelection, GpuProbe> probes) {
+    this(probes, null);
+  }
+
+  /**
+   * The command with another way to turn a selection into a probe, and the environment naming the
+   * host folder (or null to name nobody).
+   */
+  DevicesCommand(Function<DeviceSelection, GpuProbe> probes, UnaryOperator<String> env) {
     this.probes = Objects.requireNonNull(probes, "probes");
+    this.env = env;
   }
 
   @Override
@@ -62,10 +75,17 @@ final class DevicesCommand implements Callable<Integer> {
     }
     try (probe) {
       List<GpuDevice> devices = probe.read();
-      Map<Integer, Long> reserved = Map.of();
+      GpuOwners owners = GpuOwners.NONE;
+      if (env != null) {
+        try {
+          owners = GpuOwners.read(env, gpuOption.selection(), devices);
+        } catch (SharedReservationsException | IllegalArgumentException e) {
+          err.println("berth: warning: " + e.getMessage());
+        }
+      }
       out.print(json
-          ? DeviceTable.json(probe.source(), probe.lastError(), devices, reserved)
-          : DeviceTable.render(probe.source(), probe.lastError(), devices, reserved));
+          ? DeviceTable.json(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner)
+          : DeviceTable.render(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner));
       out.flush();
     }
     return ExitCodes.OK;
@@ -89,6 +109,12 @@ final class DevicesCommand implements Callable<Integer> {
      * @param reservedBytes GPU memory Berth has reserved, by device index (absent: 0)
      */
     static String render(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes) {
+      return render(source, error, devices, reservedBytes, pid -> Optional.empty());
+    }
+
+    /** {@link #render(String, Optional, List, Map)}, naming each process's user and Berth run (or foreign) when known. */
+    static String render(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes,
+        Function<Long, Optional<GpuOwners.Owner>> owners) {
       StringBuilder text = new StringBuilder();
       if (devices.isEmpty()) {
         text.append("no GPUs found (source: ").append(source).append(")\n");
@@ -106,7 +132,7 @@ final class DevicesCommand implements Callable<Integer> {
             memory(d),
             d.utilizationKnown() ? Math.round(d.utilization() * 100) + "%" : "n/a",
             ByteSize.format(reservedBytes.getOrDefault(d.index(), 0L)),
-            processes(d.processes())});
+            processes(d.processes(), owners)});
       }
       boolean[] rightAligned = {false, false, false, true, false, false};
       appendTable(text, rows, rightAligned);
@@ -120,6 +146,15 @@ final class DevicesCommand implements Callable<Integer> {
      * processes with {@code pid} and {@code memoryBytes} (null when unknown).
      */
     static String json(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes) {
+      return json(source, error, devices, reservedBytes, pid -> Optional.empty());
+    }
+
+    /**
+     * {@link #json(String, Optional, List, Map)}; a process whose owner is known also has {@code user}
+     * and {@code berthRun} (null for a foreign process).
+     */
+    static String json(String source, Optional<String> error, List<GpuDevice> devices, Map<Integer, Long> reservedBytes,
+        Function<Long, Optional<GpuOwners.Owner>> owners) {
       StringBuilder text = new StringBuilder("{\n");
       text.append("  \"source\": ").append(string(source)).append(",\n");
       text.append("  \"error\": ").append(error.map(DeviceTable::string).orElse("null")).append(",\n");
@@ -140,7 +175,9 @@ final class DevicesCommand implements Callable<Integer> {
             .append(", \"processes\": [")
             .append(d.processes().stream()
                 .map(p -> "{\"pid\": " + p.pid() + ", \"memoryBytes\": "
-                    + (p.usedMemoryKnown() ? Long.toString(p.usedMemoryBytes()) : "null") + "}")
+                    + (p.usedMemoryKnown() ? Long.toString(p.usedMemoryBytes()) : "null")
+                    + owners.apply(p.pid()).map(o -> ", \"user\": " + string(o.user()) + ", \"berthRun\": "
+                        + o.run().map(DeviceTable::string).orElse("null")).orElse("") + "}")
                 .collect(Collectors.joining(", ")))
             .append("]}");
       }
@@ -155,12 +192,18 @@ final class DevicesCommand implements Callable<Integer> {
       return ByteSize.format(d.usedMemoryBytes()) + " / " + ByteSize.format(d.totalMemoryBytes()) + " (" + percent + ")";
     }
 
-    private static String processes(List<GpuProcess> processes) {
+    private static String processes(List<GpuProcess> processes, Function<Long, Optional<GpuOwners.Owner>> owners) {
       if (processes.isEmpty()) {
         return "-";
       }
       return processes.stream()
-          .map(p -> p.pid() + " (" + (p.usedMemoryKnown() ? ByteSize.format(p.usedMemoryBytes()) : "n/a") + ")")
+          .map(p -> {
+            String memory = p.usedMemoryKnown() ? ByteSize.format(p.usedMemoryBytes()) : "n/a";
+            return owners.apply(p.pid())
+                .map(o -> p.pid() + " " + o.user() + " (" + memory + ", " + o.run().map(r -> "run " + r)
+                    .orElse("not Berth") + ")")
+                .orElse(p.pid() + " (" + memory + ")");
+          })
           .collect(Collectors.joining(", "));
     }
 

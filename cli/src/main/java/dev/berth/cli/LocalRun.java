@@ -33,6 +33,7 @@ final class LocalRun {
   private boolean insideAllocation;
   private Path specFile;
   private RetrySelection retry;
+  private boolean hostLedger = true;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
@@ -55,6 +56,12 @@ final class LocalRun {
   /** Reopens these tasks of a run that ended before it goes on ({@code berth retry}). */
   LocalRun retry(RetrySelection selection) {
     this.retry = selection;
+    return this;
+  }
+
+  /** Whether the run shares the host ledger ({@code --host-ledger}). */
+  LocalRun hostLedger(boolean shared) {
+    this.hostLedger = shared;
     return this;
   }
 
@@ -83,6 +90,7 @@ final class LocalRun {
         .journaled(journaled)
         .insideAllocation(insideAllocation)
         .retry(retry)
+        .hostLedger(hostLedger)
         .adjust(adjust)
         .listener(console)
         .leaveJobs(setting -> leaveJobs(console, setting, layout.runDir()))

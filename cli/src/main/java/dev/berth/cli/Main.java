@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
     description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
     subcommands = {
       RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
-      CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class,
+      CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class, PsCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -26,6 +26,8 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Mixin OnExitOption onExit;
 
+  @Mixin HostLedgerOption hostLedger;
+
   @Option(names = "--inside-allocation", hidden = true,
       description = "Run as the engine inside a Slurm allocation that another Berth asked for.")
   boolean insideAllocation;
@@ -38,7 +40,7 @@ final class ResumeCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
-    if (!onExit.valid(command.commandLine().getErr())) {
+    if (!onExit.valid(command.commandLine().getErr()) || !hostLedger.valid(command.commandLine().getErr())) {
       return ExitCodes.BAD_INPUT;
     }
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
@@ -47,6 +49,7 @@ final class ResumeCommand implements Callable<Integer> {
       run.insideAllocation();
     }
     return run.adjust(onExit.adjust())
+        .hostLedger(hostLedger.shared())
         .execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
   }
 }

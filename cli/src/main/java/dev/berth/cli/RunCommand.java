@@ -57,6 +57,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin OnExitOption onExit;
 
+  @Mixin HostLedgerOption hostLedger;
+
   @Spec CommandSpec command;
 
   @Override
@@ -65,7 +67,7 @@ final class RunCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: --executor must be local or slurm, not " + executor);
       return ExitCodes.BAD_INPUT;
     }
-    if (!onExit.valid(command.commandLine().getErr())) {
+    if (!onExit.valid(command.commandLine().getErr()) || !hostLedger.valid(command.commandLine().getErr())) {
       return ExitCodes.BAD_INPUT;
     }
     if (executor != null) {
@@ -100,6 +102,7 @@ final class RunCommand implements Callable<Integer> {
     }
     return new LocalRun(out, command.commandLine().getErr(), !noProgress)
         .adjust(onExit.adjust())
+        .hostLedger(hostLedger.shared())
         .specFile(specOptions.spec)
         .execute(spec, layout, allowChanged, fresh, !noJournal);
   }

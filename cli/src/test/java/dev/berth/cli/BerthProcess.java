@@ -23,13 +23,19 @@ final class BerthProcess {
 
   /** Starts {@code berth ARGS...}, logging into a new file in {@code dir}. */
   static BerthProcess start(Path dir, String... args) throws IOException {
+    return start(dir, java.util.Map.of(), args);
+  }
+
+  /** Starts {@code berth ARGS...} with these environment variables added, logging into a new file in {@code dir}. */
+  static BerthProcess start(Path dir, java.util.Map<String, String> env, String... args) throws IOException {
     List<String> argv = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
     argv.addAll(List.of(args));
     Path log = dir.resolve("berth-" + System.nanoTime() + ".log");
-    return new BerthProcess(new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start(),
-        log);
+    ProcessBuilder builder = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().putAll(env);
+    return new BerthProcess(builder.start(), log);
   }
 
   /** Sends a signal by name ({@code INT}, {@code TERM}, {@code HUP}, {@code KILL}). */

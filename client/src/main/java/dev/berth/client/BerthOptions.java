@@ -40,6 +40,7 @@ public final class BerthOptions {
   private final boolean writeReports;
   private final boolean fresh;
   private final RetrySelection retry;
+  private final boolean hostLedger;
   private final RunListener listener;
   private final Consumer<SessionOptions.Builder> testSeams;
 
@@ -52,6 +53,7 @@ public final class BerthOptions {
     this.writeReports = b.writeReports;
     this.fresh = b.fresh;
     this.retry = b.retry;
+    this.hostLedger = b.hostLedger;
     this.listener = b.listener;
     this.testSeams = b.testSeams;
   }
@@ -109,6 +111,11 @@ public final class BerthOptions {
     return Optional.ofNullable(retry);
   }
 
+  /** Whether the session shares the host ledger with every other Berth run on this machine. */
+  public boolean hostLedger() {
+    return hostLedger;
+  }
+
   /** The extra engine listener, or {@link RunListener#NONE}. */
   public RunListener listener() {
     return listener;
@@ -123,6 +130,7 @@ public final class BerthOptions {
         .keepOpen(true)
         .fresh(fresh)
         .retry(retry)
+        .hostLedger(hostLedger)
         .writeReports(writeReports)
         .onJvmExit(SessionOptions.JvmExit.INTERRUPT);
     testSeams.accept(b);
@@ -143,6 +151,7 @@ public final class BerthOptions {
     private boolean writeReports = true;
     private boolean fresh;
     private RetrySelection retry;
+    private boolean hostLedger = true;
     private RunListener listener = RunListener.NONE;
     private Consumer<SessionOptions.Builder> testSeams = b -> { };
 
@@ -282,6 +291,16 @@ public final class BerthOptions {
      */
     public Builder retry(RetrySelection selection) {
       this.retry = selection;
+      return this;
+    }
+
+    /**
+     * Whether the session shares the host ledger with every other Berth run on this machine (true,
+     * the default: other runs' reservations are not free to it and waiting tasks queue host-wide),
+     * or is alone ({@code berth run --host-ledger off}).
+     */
+    public Builder hostLedger(boolean shared) {
+      this.hostLedger = shared;
       return this;
     }
 

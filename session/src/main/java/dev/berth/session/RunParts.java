@@ -13,6 +13,7 @@ import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
+import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Journal;
 import dev.berth.spi.Timers;
 import java.time.InstantSource;
@@ -39,9 +40,12 @@ final class RunParts {
   private final SystemTimers systemTimers;
   private final Notifications notifications;
   private final StatusFile status;
+  private final SharedReservations hostLedger;
+  private final InstantSource clock;
 
   private RunParts(Engine engine, DetachableJournal journal, ProcessGuard guard, Executor executor,
-      GpuProbe gpuProbe, SystemTimers systemTimers, Notifications notifications, StatusFile status) {
+      GpuProbe gpuProbe, SystemTimers systemTimers, Notifications notifications, StatusFile status,
+      SharedReservations hostLedger, InstantSource clock) {
     this.engine = engine;
     this.journal = journal;
     this.guard = guard;
@@ -50,6 +54,8 @@ final class RunParts {
     this.systemTimers = systemTimers;
     this.notifications = notifications;
     this.status = status;
+    this.hostLedger = hostLedger;
+    this.clock = clock;
   }
 
   /**
@@ -59,7 +65,8 @@ final class RunParts {
    * @param journal the run's open journal, or null for a run without one
    * @param replay what the journal held, for a run that resumes, or null
    * @param allocation the limits of the Slurm allocation this Berth runs inside, whose memory caps the host probe
-   * @throws SessionException when the mail or webhook settings are not usable
+   * @throws SessionException when the mail or webhook settings are not usable, or the host ledger
+   *     cannot be joined
    */
   static RunParts wire(RunSpec spec, RunLayout layout, Journal journal, Journal.Replay replay, SessionOptions o,
       InstantSource clock, Optional<AllocationLimits> allocation) throws SessionException {
@@ -105,8 +112,14 @@ final class RunParts {
       if (replay != null) {
         engine.resume(replay);
       }
-      return new RunParts(engine, detachable, guard, executor, gpuProbe, systemTimers, notifications, status);
-    } catch (RuntimeException | Error e) {
+      SharedReservations hostLedger = HostLedgerPart.join(spec, layout, o, clock);
+      if (hostLedger != null) {
+        made.add(hostLedger);
+        engine.shareHost(hostLedger);
+      }
+      return new RunParts(engine, detachable, guard, executor, gpuProbe, systemTimers, notifications, status,
+          hostLedger, clock);
+    } catch (SessionException | RuntimeException | Error e) {
       made.forEach(RunParts::closeQuietly);
       throw e;
     }
@@ -147,6 +160,9 @@ final class RunParts {
     closeQuietly(gpuProbe);
     closeQuietly(status);
     closeQuietly(notifications);
+    if (hostLedger != null) {
+      HostLedgerPart.leave(hostLedger, clock);
+    }
     return guard != null && awaitGuard();
   }
 

@@ -7,6 +7,7 @@ import dev.berth.slurm.JobsOnExit;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
+import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.nio.file.Path;
 import java.time.InstantSource;
@@ -62,6 +63,8 @@ public final class SessionOptions {
   private final HostProbe hostProbe;
   private final GpuProbe gpuProbe;
   private final Executor executor;
+  private final boolean hostLedger;
+  private final SharedReservations sharedReservations;
 
   private SessionOptions(Builder b) {
     this.workdir = b.workdir;
@@ -86,6 +89,8 @@ public final class SessionOptions {
     this.hostProbe = b.hostProbe;
     this.gpuProbe = b.gpuProbe;
     this.executor = b.executor;
+    this.hostLedger = b.hostLedger;
+    this.sharedReservations = b.sharedReservations;
   }
 
   /** Options for the run in {@code workdir}, with every default: see each setter. */
@@ -185,6 +190,14 @@ public final class SessionOptions {
     return Optional.ofNullable(executor);
   }
 
+  boolean hostLedger() {
+    return hostLedger;
+  }
+
+  Optional<SharedReservations> sharedReservations() {
+    return Optional.ofNullable(sharedReservations);
+  }
+
   /** Builds {@link SessionOptions}. */
   public static final class Builder {
     private final Path workdir;
@@ -209,6 +222,8 @@ public final class SessionOptions {
     private HostProbe hostProbe;
     private GpuProbe gpuProbe;
     private Executor executor;
+    private boolean hostLedger = true;
+    private SharedReservations sharedReservations;
 
     private Builder(Path workdir) {
       this.workdir = Objects.requireNonNull(workdir, "workdir");
@@ -351,6 +366,24 @@ public final class SessionOptions {
     /** For tests: the executor instead of local processes or Slurm jobs; the session closes it. */
     public Builder executor(Executor executor) {
       this.executor = executor;
+      return this;
+    }
+
+    /**
+     * Whether the run takes part in the host ledger every Berth run on this machine shares (in
+     * {@code $BERTH_HOST_DIR}, default {@code /var/tmp/berth-host}): then other runs' reservations
+     * are not free to it and waiting tasks queue host-wide. False ({@code --host-ledger off}) for a
+     * run that wants to be alone. Runs on Slurm never use it for their cluster jobs. Default true.
+     */
+    public Builder hostLedger(boolean share) {
+      this.hostLedger = share;
+      return this;
+    }
+
+    /** For tests: the host ledger to join instead of the one in the host folder; the session closes it. */
+    public Builder hostLedger(SharedReservations ledger) {
+      this.sharedReservations = Objects.requireNonNull(ledger, "ledger");
+      this.hostLedger = true;
       return this;
     }
 

@@ -54,4 +54,15 @@ public final class GpuDevices {
     }
     return new TreeSet<>(indices).stream().map(String::valueOf).collect(Collectors.joining(", "));
   }
+
+  /**
+   * A device as every Berth run on the host names it in the host ledger: a real GPU by its UUID; a
+   * simulated one by the selection that made it and its index, so runs given the same {@code sim:}
+   * selection share one simulated set.
+   *
+   * @param selection the run's GPU selection as written, e.g. {@code sim:24GiB}
+   */
+  public static String sharedKey(String selection, GpuDevice device) {
+    return device.simulated() ? selection + "#" + device.index() : device.uuid();
+  }
 }

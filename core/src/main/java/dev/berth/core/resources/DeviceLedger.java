@@ -39,8 +39,10 @@ public final class DeviceLedger {
     this.sequence = state.gpuPlacements();
     GpuReading reading = snapshot.gpus();
     for (GpuDevice d : reading.devices()) {
-      slots.put(d.index(), new Slot(d, floor(d), state.lastPlacedAt().get(d.index()),
-          reading.stableSince().get(d.index())));
+      Slot slot = new Slot(d, floor(d), state.lastPlacedAt().get(d.index()), reading.stableSince().get(d.index()));
+      slot.free -= snapshot.elsewhere().memory(d.id());
+      slot.elsewhere = snapshot.elsewhere().memoryHolders(d.id(), Resource.GPU_MEMORY);
+      slots.put(d.index(), slot);
     }
     for (Map.Entry<TaskId, Occupancy> e : state.occupancy().entrySet()) {
       Placement p = e.getValue().placement();
@@ -154,6 +156,16 @@ public final class DeviceLedger {
     return total;
   }
 
+  /**
+   * The most GPU memory this configuration lets Berth hand out on a device in all: its total minus
+   * what the limits keep free. The host ledger holds every run's shares of the device to it.
+   */
+  public static long capacity(SchedulerConfig config, GpuDevice device) {
+    long floor = Math.max(MemoryFloor.byLimit(device.totalMemoryBytes(), config.cudaMemoryUtilizationLimit()),
+        config.remainCudaMemoryBytes());
+    return Math.max(0, device.totalMemoryBytes() - floor);
+  }
+
   /** The largest share of one device any task could ever get (0 without GPUs), in bytes. */
   public long maxShare() {
     return slots.values().stream().mapToLong(Slot::capacity).max().orElse(0);
@@ -174,14 +186,15 @@ public final class DeviceLedger {
       long needFree = (long) Math.ceil(s.device.totalMemoryBytes() * config.cudaMemoryUtilizationLimit());
       if (s.free < needFree) {
         return Optional.of(new Refusal(Resource.GPU_MEMORY, id, needFree, Math.max(0, s.free), 0,
-            "a whole device must be mostly free [utilization-limit.cuda-memory]"));
+            s.withHolders("a whole device must be mostly free [utilization-limit.cuda-memory]")));
       }
       return Optional.empty();
     }
     long usable = s.free - s.floor;
     if (request.memoryBytes() > usable) {
       String rule = s.free < request.memoryBytes() ? "free device memory" : limitRule(s);
-      return Optional.of(new Refusal(Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, rule));
+      return Optional.of(new Refusal(
+          Resource.GPU_MEMORY, id, request.memoryBytes(), Math.max(0, usable), s.reserved, s.withHolders(rule)));
     }
     return Optional.empty();
   }
@@ -220,6 +233,8 @@ public final class DeviceLedger {
     boolean exclusive;
     Instant lastPlacedAt;
     final Instant stableSince;
+    /** Who else on the host holds memory here, if anyone. */
+    Optional<String> elsewhere = Optional.empty();
 
     Slot(GpuDevice device, long floor, Instant lastPlacedAt, Instant stableSince) {
       this.device = device;
@@ -227,6 +242,11 @@ public final class DeviceLedger {
       this.free = device.freeMemoryBytes();
       this.lastPlacedAt = lastPlacedAt;
       this.stableSince = stableSince;
+    }
+
+    /** A refusal's rule, naming the other runs that hold memory on this device, if any. */
+    String withHolders(String rule) {
+      return elsewhere.map(who -> rule + "; " + who).orElse(rule);
     }
 
     /** The most a share on this device could ever get: total minus the limits' floor. */

@@ -31,6 +31,9 @@ public final class HostLedger {
   private long coresInUse;
   private int processes;
   private final long foreignUtilizationPermille;
+  /** Cores of the host other Berth runs leave, in thousandths; unlimited when they hold none. */
+  private final long hostCoresLeft;
+  private final HeldElsewhere elsewhere;
 
   private HostLedger(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
     this.config = config;
@@ -52,7 +55,10 @@ public final class HostLedger {
       }
       processes++;
     }
-    this.freeMemory = snapshot.availableMemoryBytes() - outstanding;
+    this.elsewhere = snapshot.elsewhere();
+    this.freeMemory = snapshot.availableMemoryBytes() - outstanding - elsewhere.memory(HOST);
+    this.hostCoresLeft = elsewhere.milliCpus() > 0
+        ? snapshot.logicalCpus() * 1000L - elsewhere.milliCpus() : Long.MAX_VALUE;
     if (snapshot.cpuUtilizationKnown()) {
       double berthShare = berthMilliCpusAtReading / (snapshot.logicalCpus() * 1000.0);
       double foreign = Math.max(0, snapshot.cpuUtilization() - berthShare);
@@ -111,9 +117,15 @@ public final class HostLedger {
       return Admission.refused(new Refusal(
           Resource.CPUS, HOST, request.milliCpus(), Math.max(0, coreCapacity - coresInUse), coresInUse, coreRule()));
     }
+    if (request.milliCpus() > 0 && coresInUse + request.milliCpus() > hostCoresLeft) {
+      return Admission.refused(new Refusal(Resource.CPUS, HOST, request.milliCpus(),
+          Math.max(0, hostCoresLeft - coresInUse), coresInUse,
+          "logical CPUs of the host; " + elsewhere.coreHolders().orElseThrow()));
+    }
     long usable = freeMemory - floorMemory;
     if (request.memoryBytes() > usable) {
-      String rule = freeMemory < request.memoryBytes() ? "available memory" : memoryRule();
+      String base = freeMemory < request.memoryBytes() ? "available memory" : memoryRule();
+      String rule = elsewhere.memoryHolders(HOST, Resource.MEMORY).map(who -> base + "; " + who).orElse(base);
       return Admission.refused(new Refusal(
           Resource.MEMORY, HOST, request.memoryBytes(), Math.max(0, usable), reservedMemory, rule));
     }
@@ -128,10 +140,21 @@ public final class HostLedger {
    * A refusal for every task that asks for cores, when none is left; empty while cores are free.
    */
   public Optional<Refusal> noCoreLeft() {
-    if (coresInUse < coreCapacity) {
+    if (coresInUse < Math.min(coreCapacity, hostCoresLeft)) {
       return Optional.empty();
     }
-    return Optional.of(new Refusal(Resource.CPUS, HOST, Refusal.ANY, 0, coresInUse, coreRule()));
+    String rule = coresInUse >= coreCapacity ? coreRule()
+        : "logical CPUs of the host; " + elsewhere.coreHolders().orElseThrow();
+    return Optional.of(new Refusal(Resource.CPUS, HOST, Refusal.ANY, 0, coresInUse, rule));
+  }
+
+  /**
+   * The most host memory this configuration lets Berth hand out on a host with this much memory in
+   * all: the total minus what the limits keep free. The host ledger holds every run's shares to it.
+   */
+  public static long capacity(SchedulerConfig config, long totalMemory) {
+    long floor = Math.max(MemoryFloor.byLimit(totalMemory, config.memoryUtilizationLimit()), config.remainMemoryBytes());
+    return Math.max(0, totalMemory - floor);
   }
 
   /** The most memory any task could ever be admitted with on this host, in bytes. */

@@ -18,6 +18,7 @@ import java.util.TreeMap;
  * @param availableMemoryBytes memory available to new processes
  * @param taskMemoryBytes resident memory of each running Berth task's process tree, by task
  * @param gpus what the GPU probe saw
+ * @param elsewhere what other Berth runs on this host hold and the probe may not show yet
  */
 public record HostSnapshot(
     Instant takenAt,
@@ -26,7 +27,8 @@ public record HostSnapshot(
     long totalMemoryBytes,
     long availableMemoryBytes,
     SortedMap<TaskId, Long> taskMemoryBytes,
-    GpuReading gpus) {
+    GpuReading gpus,
+    HeldElsewhere elsewhere) {
 
   /** Validates and copies; clamps utilization into [0, 1] unless it is the unknown marker. */
   public HostSnapshot {
@@ -45,6 +47,15 @@ public record HostSnapshot(
     availableMemoryBytes = Math.min(availableMemoryBytes, totalMemoryBytes);
     taskMemoryBytes = Collections.unmodifiableSortedMap(new TreeMap<>(taskMemoryBytes));
     Objects.requireNonNull(gpus, "gpus");
+    Objects.requireNonNull(elsewhere, "elsewhere");
+  }
+
+  /** A reading of a host where no other Berth run holds anything. */
+  public HostSnapshot(
+      Instant takenAt, int logicalCpus, double cpuUtilization, long totalMemoryBytes, long availableMemoryBytes,
+      SortedMap<TaskId, Long> taskMemoryBytes, GpuReading gpus) {
+    this(takenAt, logicalCpus, cpuUtilization, totalMemoryBytes, availableMemoryBytes, taskMemoryBytes, gpus,
+        HeldElsewhere.NONE);
   }
 
   /** A reading of a host without GPUs. */
@@ -57,7 +68,13 @@ public record HostSnapshot(
   /** The same reading with this GPU reading. */
   public HostSnapshot withGpus(GpuReading reading) {
     return new HostSnapshot(takenAt, logicalCpus, cpuUtilization, totalMemoryBytes, availableMemoryBytes,
-        taskMemoryBytes, reading);
+        taskMemoryBytes, reading, elsewhere);
+  }
+
+  /** The same reading with what other Berth runs hold. */
+  public HostSnapshot withElsewhere(HeldElsewhere held) {
+    return new HostSnapshot(takenAt, logicalCpus, cpuUtilization, totalMemoryBytes, availableMemoryBytes,
+        taskMemoryBytes, gpus, held);
   }
 
   /** Whether the CPU utilization is known. */

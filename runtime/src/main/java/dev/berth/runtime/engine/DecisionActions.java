@@ -1,16 +1,22 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.HeldElsewhere;
+import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.Waiting;
 import dev.berth.protocol.ControlCommand;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Carries out one pass of the scheduler's decisions. Loop thread only. */
 final class DecisionActions {
@@ -22,9 +28,13 @@ final class DecisionActions {
   private final AttemptLauncher launcher;
   private final TwoStageChannel channel;
   private final InstantSource clock;
+  private final HostShare share;
+  private final HostReadings readings;
+  private final List<Waiting> deferred = new ArrayList<>();
 
   DecisionActions(RunState state, EventRecorder recorder, LiveExecutions executions, Terminations terminations,
-      AttemptLauncher launcher, TwoStageChannel channel, InstantSource clock) {
+      AttemptLauncher launcher, TwoStageChannel channel, InstantSource clock, HostShare share,
+      HostReadings readings) {
     this.state = state;
     this.recorder = recorder;
     this.executions = executions;
@@ -32,11 +42,17 @@ final class DecisionActions {
     this.launcher = launcher;
     this.channel = channel;
     this.clock = clock;
+    this.share = share;
+    this.readings = readings;
   }
 
-  /** Carries out decisions; returns whether another pass may decide more (a release or failure happened). */
+  /**
+   * Carries out decisions; returns whether another pass may decide more (a release or failure
+   * happened, or another run took what a start was to get, which the next pass then sees).
+   */
   boolean act(Decisions decisions) {
     boolean progressed = false;
+    deferred.clear();
     List<Decision.Start> starts = new ArrayList<>();
     for (Decision d : decisions.actions()) {
       Instant now = clock.instant();
@@ -51,6 +67,9 @@ final class DecisionActions {
       } else if (d instanceof Decision.Kill kill) {
         executions.kill(kill);
       } else if (d instanceof Decision.Train train) {
+        if (deferredByHost(d.task(), train.placement())) {
+          continue;
+        }
         channel.send(d.task(), ControlCommand.train(train.placement().device()));
         recorder.record(d.task(), new TaskEvent.Trained(now, train.train(), train.placement()));
       } else if (d instanceof Decision.Resume) {
@@ -59,6 +78,9 @@ final class DecisionActions {
       } else if (d instanceof Decision.Exit exit) {
         terminations.askToExit(exit);
       } else if (d instanceof Decision.Start start) {
+        if (deferredByHost(d.task(), start.placement())) {
+          continue;
+        }
         TaskSpec spec = state.task(start.task()).spec();
         recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage()));
         starts.add(start);
@@ -73,6 +95,23 @@ final class DecisionActions {
       // its dependants instead of waiting for the next probe tick.
       progressed |= !state.task(start.task()).state().hasProcess();
     }
+    if (!deferred.isEmpty()) {
+      HeldElsewhere before = share.elsewhere();
+      readings.lookAgain();
+      // Decide again only when another run's holdings changed, which the next pass then sees.
+      progressed |= !share.elsewhere().equals(before);
+    }
     return progressed;
+  }
+
+  /** The starts of the last {@link #act} that the host ledger deferred, with why. */
+  List<Waiting> deferred() {
+    return List.copyOf(deferred);
+  }
+
+  private boolean deferredByHost(TaskId task, Placement placement) {
+    Optional<Refusal> refused = share.take(state.task(task), placement, readings.snapshot());
+    refused.ifPresent(r -> deferred.add(new Waiting(task, List.of(r))));
+    return refused.isPresent();
   }
 }

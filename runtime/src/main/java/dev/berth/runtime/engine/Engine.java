@@ -19,6 +19,7 @@ import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
+import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,6 +69,7 @@ public final class Engine {
   private final AttemptLauncher launcher;
   private final Terminations terminations;
   private final DecisionActions actions;
+  private final HostShare share;
   private Instant startedAt;
   private RunResult result;
   private boolean open;
@@ -91,7 +93,8 @@ public final class Engine {
     this.listener = listener;
     this.recorder = new EventRecorder(state, listener);
     this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
-    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, state, listener, clock);
+    this.share = new HostShare(state, clock);
+    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, state, listener, clock, share);
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
     this.exits = new AttemptExits(
         state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add);
@@ -100,12 +103,28 @@ public final class Engine {
     this.launcher = new AttemptLauncher(state, layout, executor, channel, recorder, executions, exits, clock,
         readings::snapshot);
     this.terminations = new Terminations(state, recorder, executions, channel, timers, clock, inbox::add);
-    this.actions = new DecisionActions(state, recorder, executions, terminations, launcher, channel, clock);
+    this.actions = new DecisionActions(
+        state, recorder, executions, terminations, launcher, channel, clock, share, readings);
   }
 
   /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
   Engine control(TwoStageChannel.Opener opener) {
     channel.openWith(opener);
+    return this;
+  }
+
+  /**
+   * Takes part in the host ledger every Berth run on this machine shares (the caller has joined it
+   * and closes it): what other runs hold is not free to this one, each attempt takes its
+   * reservation there before its process starts and releases it as it ends, and waiting tasks keep
+   * their place in the host-wide order. Without it the run counts only its own tasks. Call before
+   * starting.
+   */
+  public Engine shareHost(SharedReservations ledger) {
+    if (startedAt != null) {
+      throw new IllegalStateException("the host ledger must be set before the run starts");
+    }
+    share.use(Objects.requireNonNull(ledger, "ledger"));
     return this;
   }
 
@@ -249,6 +268,7 @@ public final class Engine {
         Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt);
       }
       readings.read(); // after adopting, so adopted processes are measured
+      share.adoptRunning(readings.snapshot());
     }
     if (restored != null) {
       Recovery.releaseInterrupted(state, clock.instant(), recorder::record);
@@ -327,13 +347,16 @@ public final class Engine {
     if (result != null) {
       return;
     }
+    share.releaseEnded(); // before deciding, so other runs see the release as soon as this one does
     if (terminations.runCancelled()) {
       terminations.settleCancelled();
     } else if (!terminations.runInterrupted()) {
       boolean again = true;
       while (again) {
-        Decisions decisions = scheduler.decide(state, readings.snapshot(), clock.instant());
-        again = actions.act(decisions);
+        Decisions decided = scheduler.decide(state, readings.snapshot(), clock.instant());
+        again = actions.act(decided);
+        Decisions decisions = HostDeferrals.apply(decided, actions.deferred());
+        share.waiting(decisions.waiting(), readings.snapshot());
         recorder.announce(() -> listener.decided(decisions));
         if (!again) {
           loopTimers.wakeAt(decisions.wakeAt().orElse(null));
@@ -367,6 +390,7 @@ public final class Engine {
       throw new UncheckedIOException("cannot write " + layout.reportJson(), e);
     }
     recorder.commit();
+    share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
     result = new RunResult(report, layout.reportJson());
     listener.runFinished(report);
   }

@@ -20,25 +20,35 @@ final class HostReadings {
   private final RunState state;
   private final RunListener listener;
   private final InstantSource clock;
+  private final HostShare share;
   private HostSnapshot snapshot;
 
   HostReadings(HostProbe probe, GpuTracker gpus, LiveExecutions executions, RunState state, RunListener listener,
-      InstantSource clock) {
+      InstantSource clock, HostShare share) {
     this.probe = probe;
     this.gpus = gpus;
     this.executions = executions;
     this.state = state;
     this.listener = listener;
     this.clock = clock;
+    this.share = share;
   }
 
-  /** Takes a reading now; GPU memory the tasks use is what the run learns from. */
+  /**
+   * Takes a reading now, with what other Berth runs on the host hold; GPU memory the tasks use is
+   * what the run learns from.
+   */
   void read() {
     SortedMap<TaskId, Long> pids = executions.pids();
     Instant now = clock.instant();
-    snapshot = probe.read(now, pids).withGpus(gpus.read(now, pids));
+    snapshot = share.look(probe.read(now, pids).withGpus(gpus.read(now, pids)));
     snapshot.gpus().taskMemoryBytes().forEach(state::observeGpuUsage);
     listener.probed(snapshot);
+  }
+
+  /** Reads again what other runs on the host hold, keeping the probes' last reading; after a claim was refused. */
+  void lookAgain() {
+    snapshot = share.look(snapshot);
   }
 
   /** The latest reading; null before the first. */

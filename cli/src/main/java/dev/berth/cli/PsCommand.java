@@ -1,0 +1,155 @@
+package dev.berth.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.resources.Resource;
+import dev.berth.host.HostLedgers;
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations.RunEntry;
+import dev.berth.spi.SharedReservationsException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code berth ps}: every Berth run on this host, whoever started it, from the host ledger. */
+@Command(name = "ps", description = "List every live Berth run on this host, whoever started it: user, run, workdir,"
+    + " state, progress, running and waiting tasks, and what it holds on each device.")
+final class PsCommand implements Callable<Integer> {
+
+  @Option(names = {"-a", "--all"}, description = "Include runs that ended in the last day.")
+  boolean all;
+
+  @Option(names = "--json", description = "Print JSON for scripts.")
+  boolean json;
+
+  @Spec CommandSpec command;
+
+  private final UnaryOperator<String> env;
+
+  /** The command on this process's environment. */
+  PsCommand() {
+    this(System::getenv);
+  }
+
+  /** The command on another environment ({@code BERTH_HOST_DIR}), for tests. */
+  PsCommand(UnaryOperator<String> env) {
+    this.env = env;
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = command.commandLine().getOut();
+    Path dir = HostLedgers.directory(env);
+    List<RunEntry> runs;
+    try {
+      Optional<SharedReservations> ledger = HostLedgers.find(dir);
+      if (ledger.isEmpty()) {
+        runs = List.of();
+      } else {
+        try (SharedReservations l = ledger.get()) {
+          runs = l.runs(all, Instant.now());
+        }
+      }
+    } catch (SharedReservationsException | IllegalArgumentException e) {
+      command.commandLine().getErr().println("berth: " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    out.print(json ? json(runs) : table(runs, all));
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  /** The runs as a table, one line each; a line saying there are none when there are none. */
+  static String table(List<RunEntry> runs, boolean all) {
+    if (runs.isEmpty()) {
+      return all ? "no Berth runs on this host in the last day\n" : "no Berth runs on this host\n";
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"USER", "RUN", "PID", "STATE", "DONE", "RUNNING", "WAITING", "HOLDS", "WORKDIR"});
+    for (RunEntry r : runs) {
+      rows.add(new String[] {r.user(), r.name(), Long.toString(r.pid()), r.progress().state(),
+          r.progress().done() + "/" + r.progress().total(), Integer.toString(r.progress().running()),
+          Integer.toString(r.progress().waiting()), holds(r.reservations()), r.workdir()});
+    }
+    int[] widths = new int[rows.get(0).length];
+    rows.forEach(row -> {
+      for (int c = 0; c < row.length; c++) {
+        widths[c] = Math.max(widths[c], row[c].length());
+      }
+    });
+    StringBuilder text = new StringBuilder();
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < row.length; c++) {
+        line.append(c == 0 ? "" : "  ").append(c == row.length - 1 ? row[c] : pad(row[c], widths[c]));
+      }
+      text.append(line.toString().stripTrailing()).append('\n');
+    }
+    return text.toString();
+  }
+
+  /** What a run holds per device, e.g. {@code cuda:0 20 GiB, host 2 cpus 1 GiB}; {@code -} for nothing. */
+  static String holds(List<Reservation> reservations) {
+    Map<String, long[]> byDevice = new TreeMap<>();
+    for (Reservation r : reservations) {
+      long[] sums = byDevice.computeIfAbsent(r.label(), k -> new long[2]);
+      sums[0] += r.bytes();
+      sums[1] += r.milliCpus();
+    }
+    List<String> parts = new ArrayList<>();
+    byDevice.forEach((device, sums) -> {
+      List<String> what = new ArrayList<>();
+      if (sums[1] > 0) {
+        what.add(Resource.CPUS.format(sums[1]) + " cpus");
+      }
+      if (sums[0] > 0) {
+        what.add(Resource.MEMORY.format(sums[0]));
+      }
+      if (!what.isEmpty()) {
+        parts.add(device + " " + String.join(" ", what));
+      }
+    });
+    return parts.isEmpty() ? "-" : String.join(", ", parts);
+  }
+
+  /** The runs as JSON: an array of objects with sizes in bytes and cores in thousandths. */
+  static String json(List<RunEntry> runs) {
+    ObjectMapper mapper = new ObjectMapper();
+    ArrayNode array = mapper.createArrayNode();
+    for (RunEntry r : runs) {
+      ObjectNode o = array.addObject();
+      o.put("run", r.name()).put("id", r.run()).put("user", r.user()).put("pid", r.pid()).put("workdir", r.workdir())
+          .put("state", r.progress().state()).put("done", r.progress().done()).put("total", r.progress().total())
+          .put("running", r.progress().running()).put("waiting", r.progress().waiting())
+          .put("startedAt", r.startedAt().toString());
+      o.put("endedAt", r.endedAt().map(Instant::toString).orElse(null));
+      ArrayNode holds = o.putArray("reservations");
+      for (Reservation h : r.reservations()) {
+        holds.addObject().put("task", h.task()).put("device", h.label()).put("memoryBytes", h.bytes())
+            .put("measuredBytes", h.measuredBytes()).put("milliCpus", h.milliCpus());
+      }
+    }
+    try {
+      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n";
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String pad(String s, int width) {
+    return s + " ".repeat(width - s.length());
+  }
+}

@@ -1,0 +1,79 @@
+package dev.berth.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.host.HostLedgers;
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Claim;
+import dev.berth.spi.SharedReservations.Progress;
+import dev.berth.spi.SharedReservations.Share;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class PsCommandTest {
+
+  private static final long GIB = 1L << 30;
+
+  @TempDir Path dir;
+  private String out = "";
+
+  private int ps(String... args) {
+    StringWriter o = new StringWriter();
+    CommandLine cli = new CommandLine(new PsCommand(name -> name.equals(HostLedgers.ENV) ? dir.toString() : null));
+    cli.setOut(new PrintWriter(o, true));
+    cli.setErr(new PrintWriter(new StringWriter(), true));
+    int code = cli.execute(args);
+    out = o.toString();
+    return code;
+  }
+
+  private SharedReservations run(String name) {
+    SharedReservations ledger = HostLedgers.open(dir);
+    ledger.join(HostLedgers.self(name, "/runs/" + name), Instant.now());
+    return ledger;
+  }
+
+  @Test
+  void aHostWithoutRunsSaysSo() {
+    assertThat(ps()).isZero();
+    assertThat(out).isEqualTo("no Berth runs on this host\n");
+  }
+
+  @Test
+  void everyLiveRunIsListedWithItsProgressAndWhatItHoldsPerDevice() {
+    try (SharedReservations a = run("sweep-a"); SharedReservations b = run("sweep-b")) {
+      a.take(new Claim("t1", 0, 2000, 8000, List.of(new Share("sim:24GiB#0", "cuda:0", 10 * GIB, 24 * GIB))),
+          Instant.now());
+      a.look(new Progress("running", 1, 3, 2, 6), List.of(), Instant.now());
+      b.leave("succeeded", Instant.now());
+
+      assertThat(ps()).isZero();
+      assertThat(out).startsWith("USER").contains("sweep-a").doesNotContain("sweep-b")
+          .contains("running  2/6   1        3        cuda:0 10 GiB, host 2 cpus  /runs/sweep-a");
+
+      assertThat(ps("-a", "--json")).isZero();
+    }
+    JsonNode json = read(out);
+    assertThat(json).hasSize(2);
+    assertThat(json.get(0).get("run").asText()).isEqualTo("sweep-a");
+    assertThat(json.get(0).get("reservations").get(0).get("device").asText()).isIn("cuda:0", "host");
+    assertThat(json.get(1).get("state").asText()).isEqualTo("succeeded");
+    assertThat(json.get(1).get("endedAt").isNull()).isFalse();
+  }
+
+  private static JsonNode read(String text) {
+    try {
+      return new ObjectMapper().readTree(text);
+    } catch (Exception e) {
+      throw new AssertionError(text, e);
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.berth.core.scheduling;
+
+import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
+import static dev.berth.core.scheduling.SchedulingFixtures.T0;
+import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.PlacementPolicyName;
+import dev.berth.core.gpu.SimulatedDevices;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.resources.GpuReading;
+import dev.berth.core.resources.HeldElsewhere;
+import dev.berth.core.resources.Holding;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.resources.Refusal;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class HeldElsewhereSchedulingTest {
+
+  private static final SchedulerConfig LOOSE =
+      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement(PlacementPolicyName.FIRST_FIT).build();
+
+  private static RunState state(TaskSpec... tasks) {
+    RunState state = new RunState(new RunSpec("r", "w", LOOSE, List.of(new GroupSpec("g", List.of(tasks)))));
+    state.started(T0);
+    return state;
+  }
+
+  private static HostSnapshot host(int cpus, HeldElsewhere elsewhere, GpuDevice... gpus) {
+    return new HostSnapshot(T0, cpus, -1, 64 * GIB, 64 * GIB, new TreeMap<>())
+        .withGpus(GpuReading.of(List.of(gpus))).withElsewhere(elsewhere);
+  }
+
+  private static Decisions decide(RunState state, HostSnapshot host) {
+    return new Scheduler(LOOSE).decide(state, host, T0);
+  }
+
+  @Test
+  void gpuMemoryAnotherRunHoldsIsNotFreeAndTheRefusalNamesThatRunAndItsUser() {
+    RunState state = state(TaskSpec.builder("t", "g").command("x").cpus(0).gpuMemoryBytes(10 * GIB).build());
+    HeldElsewhere held = new HeldElsewhere(List.of(new Holding("sweep-b", "alice", "cuda:0", 20 * GIB, 0)));
+
+    Decisions d = decide(state, host(8, held, SimulatedDevices.device(0, 24 * GIB)));
+
+    assertThat(d.starts()).isEmpty();
+    Refusal r = d.waiting().get(0).refusals().get(0);
+    assertThat(r.free()).isEqualTo(4 * GIB);
+    assertThat(r.describe()).contains("20 GiB held by run sweep-b of user alice");
+  }
+
+  @Test
+  void aTaskStartsInWhatTheOtherRunsLeave() {
+    RunState state = state(TaskSpec.builder("t", "g").command("x").cpus(0).gpuMemoryBytes(10 * GIB).build());
+    HeldElsewhere held = new HeldElsewhere(List.of(new Holding("sweep-b", "alice", "cuda:0", 10 * GIB, 0)));
+
+    Decisions d = decide(state, host(8, held, SimulatedDevices.device(0, 24 * GIB)));
+
+    assertThat(d.starts()).hasSize(1);
+  }
+
+  @Test
+  void coresAndHostMemoryOtherRunsHoldAreNotFreeEither() {
+    RunState state = state(TaskSpec.builder("t", "g").command("x").cpus(2).memoryBytes(GIB).build());
+    HeldElsewhere cores = new HeldElsewhere(List.of(new Holding("sweep-b", "bob", "host", 0, 7000)));
+    HeldElsewhere memory = new HeldElsewhere(List.of(new Holding("sweep-c", "carol", "host", 64 * GIB, 0)));
+
+    Refusal byCores = decide(state, host(8, cores)).waiting().get(0).refusals().get(0);
+    Refusal byMemory = decide(state, host(8, memory)).waiting().get(0).refusals().get(0);
+
+    assertThat(byCores.describe()).contains("held by run sweep-b of user bob");
+    assertThat(byMemory.describe()).contains("64 GiB held by run sweep-c of user carol");
+  }
+}

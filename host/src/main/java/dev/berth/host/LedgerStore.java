@@ -1,0 +1,66 @@
+package dev.berth.host;
+
+import dev.berth.host.Rows.HoldRow;
+import dev.berth.host.Rows.RunRow;
+import dev.berth.host.Rows.WaitRow;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Where the ledger's rows live: a SQLite file shared by the host, or memory for one run. The
+ * {@link LedgerRules} decide; a store only keeps rows, one transaction at a time, and every change
+ * to a run's rows names the caller's uid, so it touches the caller's own rows only, except
+ * {@link Tables#reclaim}, which the rules call for runs whose process is gone.
+ */
+interface LedgerStore extends AutoCloseable {
+
+  /** Runs {@code work} as one transaction that no other writer interleaves with. */
+  <T> T transaction(Function<Tables, T> work);
+
+  /** Where the rows are, for people. */
+  String where();
+
+  @Override
+  void close();
+
+  /** The rows, inside one transaction. */
+  interface Tables {
+    List<RunRow> runs();
+
+    List<HoldRow> holds();
+
+    List<WaitRow> waits();
+
+    /** Usage (share-seconds) by user since then. */
+    Map<String, Double> usageSince(Instant since);
+
+    /** Adds or replaces the caller's run row; false when the id belongs to another uid's run. */
+    boolean putRun(RunRow run, long uid);
+
+    /** Updates the caller's run's progress. */
+    void progress(String run, long uid, String state, int running, int waiting, int done, int total, Instant at);
+
+    /** Ends the caller's run: drops its holds and waits and stamps it ended. */
+    void end(String run, long uid, String state, Instant at);
+
+    /** Ends a run whose process is gone, whoever it belonged to. */
+    void reclaim(String run, Instant at);
+
+    void addHold(HoldRow hold, long uid);
+
+    /** Drops the caller's task's holds. */
+    void removeHolds(String run, String task, long uid);
+
+    void measured(String run, String task, String key, long bytes, long uid);
+
+    /** Replaces the caller's run's waits. */
+    void replaceWaits(String run, List<WaitRow> waits, long uid);
+
+    void addUsage(String user, Instant at, double amount);
+
+    /** Forgets runs that ended before then and usage older than then. */
+    void forgetBefore(Instant before);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.berth.host;
+
+import dev.berth.spi.SharedReservations.Share;
+import java.time.Instant;
+import java.util.List;
+
+/** The ledger's rows, as both stores keep them. */
+final class Rows {
+
+  private Rows() {}
+
+  /** A run that joined; {@code endedAt} is null while it goes on. */
+  record RunRow(String id, String host, String name, String workdir, long uid, String user, long pid, long pidStart,
+      String state, int running, int waiting, int done, int total, Instant startedAt, Instant updatedAt,
+      Instant endedAt) {
+
+    boolean live() {
+      return endedAt == null;
+    }
+  }
+
+  /** One share a run's task holds: host memory and cores under {@code host}, or GPU memory on a device. */
+  record HoldRow(String run, String task, String key, String label, long bytes, long measured, long milliCpus,
+      Instant since) {}
+
+  /** A task of a run that waits, since when, and for what. */
+  record WaitRow(String run, String task, int priority, Instant since, long milliCpus, long hostMemory,
+      long gpuMemory, int gpus, List<Share> devices) {}
+}

@@ -1,0 +1,286 @@
+package dev.berth.host;
+
+import dev.berth.host.Rows.HoldRow;
+import dev.berth.host.Rows.RunRow;
+import dev.berth.host.Rows.WaitRow;
+import dev.berth.spi.SharedReservationsException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.sqlite.SQLiteConfig;
+
+/**
+ * The ledger's rows in the host's SQLite file. Each transaction begins {@code IMMEDIATE}, so two
+ * runs never both read the same free memory and then both take it; WAL mode lets readers go on
+ * while one writes. Every change to a run's rows is guarded by the caller's uid in SQL.
+ */
+final class SqliteStore implements LedgerStore {
+
+  private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+
+  private final Path file;
+  private final Connection connection;
+
+  private SqliteStore(Path file, Connection connection) {
+    this.file = file;
+    this.connection = connection;
+  }
+
+  /** Opens (creating when needed) the ledger file, in WAL mode, with its tables. */
+  static SqliteStore open(Path file) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    try {
+      Connection c = config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());
+      SqliteStore store = new SqliteStore(file, c);
+      try (Statement s = c.createStatement()) {
+        s.execute("PRAGMA journal_mode = WAL");
+      }
+      store.transaction(t -> {
+        SqliteTables.createTables(c);
+        return null;
+      });
+      return store;
+    } catch (SQLException e) {
+      throw problem(file, e);
+    }
+  }
+
+  @Override
+  public synchronized <T> T transaction(Function<Tables, T> work) {
+    try (Statement s = connection.createStatement()) {
+      s.execute("BEGIN IMMEDIATE");
+      try {
+        T result = work.apply(new SqliteTables(connection));
+        s.execute("COMMIT");
+        return result;
+      } catch (RuntimeException | Error e) {
+        s.execute("ROLLBACK");
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw problem(file, e);
+    } catch (SqliteTables.Failure e) {
+      throw problem(file, e.getCause());
+    }
+  }
+
+  @Override
+  public String where() {
+    return file.toString();
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      // closing is best effort; what was committed stays
+    }
+  }
+
+  static SharedReservationsException problem(Path file, SQLException e) {
+    return new SharedReservationsException(file + ": the host ledger cannot be used (SQLite: " + e.getMessage() + ")", e);
+  }
+
+  /** The tables of one transaction. */
+  private static final class SqliteTables implements Tables {
+
+    /** A SQL failure inside a transaction, carried out of the rules to be rolled back. */
+    static final class Failure extends RuntimeException {
+      private static final long serialVersionUID = 1L;
+
+      Failure(SQLException cause) {
+        super(cause);
+      }
+
+      @Override
+      public synchronized SQLException getCause() {
+        return (SQLException) super.getCause();
+      }
+    }
+
+    private final Connection c;
+
+    SqliteTables(Connection c) {
+      this.c = c;
+    }
+
+    static void createTables(Connection c) {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE IF NOT EXISTS runs (id TEXT PRIMARY KEY, host TEXT NOT NULL, name TEXT NOT NULL,"
+            + " workdir TEXT NOT NULL, uid INTEGER NOT NULL, user TEXT NOT NULL, pid INTEGER NOT NULL,"
+            + " pid_start INTEGER NOT NULL, state TEXT NOT NULL, running INTEGER, waiting INTEGER, done INTEGER,"
+            + " total INTEGER, started_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, ended_at INTEGER)");
+        s.execute("CREATE TABLE IF NOT EXISTS holds (run TEXT NOT NULL, task TEXT NOT NULL, key TEXT NOT NULL,"
+            + " label TEXT NOT NULL, bytes INTEGER NOT NULL, measured INTEGER NOT NULL, milli_cpus INTEGER NOT NULL,"
+            + " since INTEGER NOT NULL, PRIMARY KEY (run, task, key))");
+        s.execute("CREATE TABLE IF NOT EXISTS waits (run TEXT NOT NULL, task TEXT NOT NULL, priority INTEGER NOT NULL,"
+            + " since INTEGER NOT NULL, milli_cpus INTEGER NOT NULL, host_memory INTEGER NOT NULL,"
+            + " gpu_memory INTEGER NOT NULL, gpus INTEGER NOT NULL, devices TEXT NOT NULL, PRIMARY KEY (run, task))");
+        s.execute("CREATE TABLE IF NOT EXISTS usage (user TEXT NOT NULL, at INTEGER NOT NULL, amount REAL NOT NULL)");
+        s.execute("CREATE INDEX IF NOT EXISTS usage_by_time ON usage (at)");
+      } catch (SQLException e) {
+        throw new Failure(e);
+      }
+    }
+
+    @Override
+    public List<RunRow> runs() {
+      return query("SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running, waiting, done, total,"
+          + " started_at, updated_at, ended_at FROM runs ORDER BY started_at, id", List.of(), rs -> new RunRow(
+              rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6),
+              rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getInt(10), rs.getInt(11), rs.getInt(12),
+              rs.getInt(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
+              rs.getObject(16) == null ? null : Instant.ofEpochMilli(rs.getLong(16))));
+    }
+
+    @Override
+    public List<HoldRow> holds() {
+      return query("SELECT run, task, key, label, bytes, measured, milli_cpus, since FROM holds ORDER BY run, task, key",
+          List.of(), rs -> new HoldRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+              rs.getLong(5), rs.getLong(6), rs.getLong(7), Instant.ofEpochMilli(rs.getLong(8))));
+    }
+
+    @Override
+    public List<WaitRow> waits() {
+      return query("SELECT run, task, priority, since, milli_cpus, host_memory, gpu_memory, gpus, devices FROM waits"
+          + " ORDER BY run, task", List.of(), rs -> new WaitRow(rs.getString(1), rs.getString(2), rs.getInt(3),
+              Instant.ofEpochMilli(rs.getLong(4)), rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getInt(8),
+              ShareText.decode(rs.getString(9))));
+    }
+
+    @Override
+    public Map<String, Double> usageSince(Instant since) {
+      Map<String, Double> byUser = new TreeMap<>();
+      query("SELECT user, SUM(amount) FROM usage WHERE at >= ? GROUP BY user", List.of(since.toEpochMilli()),
+          rs -> byUser.put(rs.getString(1), rs.getDouble(2)));
+      return byUser;
+    }
+
+    @Override
+    public boolean putRun(RunRow r, long uid) {
+      List<Long> owner = query("SELECT uid FROM runs WHERE id = ? AND ended_at IS NULL", List.of(r.id()),
+          rs -> rs.getLong(1));
+      if (!owner.isEmpty() && owner.get(0) != uid) {
+        return false;
+      }
+      update("DELETE FROM holds WHERE run = ?", r.id());
+      update("DELETE FROM waits WHERE run = ?", r.id());
+      update("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r.id(), r.host(),
+          r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(), r.waiting(), r.done(),
+          r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
+      return true;
+    }
+
+    @Override
+    public void progress(String run, long uid, String state, int running, int waiting, int done, int total,
+        Instant at) {
+      update("UPDATE runs SET state = ?, running = ?, waiting = ?, done = ?, total = ?, updated_at = ?"
+          + " WHERE id = ? AND uid = ? AND ended_at IS NULL", state, running, waiting, done, total, at.toEpochMilli(),
+          run, uid);
+    }
+
+    @Override
+    public void end(String run, long uid, String state, Instant at) {
+      if (update("UPDATE runs SET state = ?, running = 0, waiting = 0, ended_at = ? WHERE id = ? AND uid = ?",
+          state, at.toEpochMilli(), run, uid) > 0) {
+        update("DELETE FROM holds WHERE run = ?", run);
+        update("DELETE FROM waits WHERE run = ?", run);
+      }
+    }
+
+    @Override
+    public void reclaim(String run, Instant at) {
+      update("UPDATE runs SET state = 'lost', running = 0, waiting = 0, ended_at = ? WHERE id = ?", at.toEpochMilli(),
+          run);
+      update("DELETE FROM holds WHERE run = ?", run);
+      update("DELETE FROM waits WHERE run = ?", run);
+    }
+
+    @Override
+    public void addHold(HoldRow h, long uid) {
+      update("INSERT OR REPLACE INTO holds SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+          + " (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", h.run(), h.task(), h.key(), h.label(), h.bytes(),
+          h.measured(), h.milliCpus(), h.since().toEpochMilli(), h.run(), uid);
+    }
+
+    @Override
+    public void removeHolds(String run, String task, long uid) {
+      update("DELETE FROM holds WHERE run = ? AND task = ? AND run IN (SELECT id FROM runs WHERE uid = ?)", run, task,
+          uid);
+    }
+
+    @Override
+    public void measured(String run, String task, String key, long bytes, long uid) {
+      update("UPDATE holds SET measured = ? WHERE run = ? AND task = ? AND key = ?"
+          + " AND run IN (SELECT id FROM runs WHERE uid = ?)", bytes, run, task, key, uid);
+    }
+
+    @Override
+    public void replaceWaits(String run, List<WaitRow> rows, long uid) {
+      if (query("SELECT 1 FROM runs WHERE id = ? AND uid = ?", List.of(run, uid), rs -> 1).isEmpty()) {
+        return;
+      }
+      update("DELETE FROM waits WHERE run = ?", run);
+      for (WaitRow w : rows) {
+        update("INSERT OR REPLACE INTO waits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", w.run(), w.task(), w.priority(),
+            w.since().toEpochMilli(), w.milliCpus(), w.hostMemory(), w.gpuMemory(), w.gpus(),
+            ShareText.encode(w.devices()));
+      }
+    }
+
+    @Override
+    public void addUsage(String user, Instant at, double amount) {
+      update("INSERT INTO usage VALUES (?, ?, ?)", user, at.toEpochMilli(), amount);
+    }
+
+    @Override
+    public void forgetBefore(Instant before) {
+      update("DELETE FROM runs WHERE ended_at IS NOT NULL AND ended_at < ?", before.toEpochMilli());
+      update("DELETE FROM usage WHERE at < ?", before.toEpochMilli());
+    }
+
+    private interface RowReader<T> {
+      T read(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, List<Object> args, RowReader<T> reader) {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (int i = 0; i < args.size(); i++) {
+          ps.setObject(i + 1, args.get(i));
+        }
+        List<T> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(reader.read(rs));
+          }
+        }
+        return rows;
+      } catch (SQLException e) {
+        throw new Failure(e);
+      }
+    }
+
+    private int update(String sql, Object... args) {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        for (int i = 0; i < args.length; i++) {
+          ps.setObject(i + 1, args[i]);
+        }
+        return ps.executeUpdate();
+      } catch (SQLException e) {
+        throw new Failure(e);
+      }
+    }
+  }
+}

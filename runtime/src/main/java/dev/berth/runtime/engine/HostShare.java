@@ -1,0 +1,262 @@
+package dev.berth.runtime.engine;
+
+import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.GpuDevices;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.resources.DeviceLedger;
+import dev.berth.core.resources.HeldElsewhere;
+import dev.berth.core.resources.Holding;
+import dev.berth.core.resources.HostLedger;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.core.resources.Refusal;
+import dev.berth.core.resources.Resource;
+import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.core.scheduling.Waiting;
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Claim;
+import dev.berth.spi.SharedReservations.Demand;
+import dev.berth.spi.SharedReservations.Measured;
+import dev.berth.spi.SharedReservations.Progress;
+import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations.Share;
+import dev.berth.spi.SharedReservationsException;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The engine's side of the host ledger: what other runs hold goes into each snapshot the scheduler
+ * sees, an attempt takes its reservation before its process starts and releases it when it no
+ * longer holds anything, and the tasks that wait say so, keeping their place in the host-wide
+ * order. Without a ledger it does nothing. Loop thread only.
+ */
+final class HostShare {
+
+  /**
+   * How many of the run's waiting tasks (the first in its start order) keep a place in the host-wide
+   * order: only the head of a queue can be next, and a run of thousands stays one small write.
+   */
+  private static final int PUBLISHED_WAITING = 16;
+
+  private static final Set<Resource> SHARED = Set.of(Resource.MEMORY, Resource.CPUS, Resource.GPU_MEMORY, Resource.GPUS);
+
+  private final RunState state;
+  private final InstantSource clock;
+  private final Set<TaskId> holding = new TreeSet<>();
+  private SharedReservations ledger;
+  private List<Demand> published = List.of();
+  private HeldElsewhere elsewhere = HeldElsewhere.NONE;
+  private String selection;
+
+  /** Shares nothing until {@link #use} gives it a ledger. */
+  HostShare(RunState state, InstantSource clock) {
+    this.state = state;
+    this.clock = clock;
+  }
+
+  /** Takes part in this ledger (which the run has joined). */
+  void use(SharedReservations shared) {
+    this.ledger = shared;
+  }
+
+  /** Publishes this run's progress and measured usage and reads what the other runs hold. */
+  HostSnapshot look(HostSnapshot snapshot) {
+    if (ledger == null) {
+      return snapshot;
+    }
+    List<Reservation> others;
+    try {
+      others = ledger.look(progress(), measured(snapshot), clock.instant());
+    } catch (SharedReservationsException e) {
+      return snapshot.withElsewhere(elsewhere); // a busy or failing ledger: what was seen last still holds
+    }
+    Map<String, String> labels = labels(snapshot);
+    List<Holding> holdings = new ArrayList<>();
+    for (Reservation r : others) {
+      String device = labels.get(r.key());
+      if (device != null && (r.outstandingBytes() > 0 || r.milliCpus() > 0)) {
+        holdings.add(new Holding(r.runName(), r.user(), device, r.outstandingBytes(), r.milliCpus()));
+      }
+    }
+    elsewhere = new HeldElsewhere(holdings);
+    return snapshot.withElsewhere(elsewhere);
+  }
+
+  /**
+   * Takes the placement's reservation in the host ledger before the attempt starts.
+   *
+   * @return why not, when another run took the resources first or a task of another run comes first
+   */
+  Optional<Refusal> take(TaskRecord task, Placement placement, HostSnapshot snapshot) {
+    if (ledger == null) {
+      return Optional.empty();
+    }
+    List<Share> shares = new ArrayList<>();
+    if (placement.memoryBytes() > 0) {
+      shares.add(new Share(SharedReservations.HOST, HostLedger.HOST, placement.memoryBytes(), hostCapacity(snapshot)));
+    }
+    List<Integer> gpus = placement.gpuIndices();
+    for (int index : gpus) {
+      // A whole device is all of it, floor included, and only while no other run holds a share of it.
+      deviceOf(snapshot, index).ifPresent(d -> shares.add(new Share(key(d), d.id(), placement.gpuMemoryBytes() / gpus.size(),
+          task.spec().gpu().wholeDevices() > 0 ? d.totalMemoryBytes() : capacity(d))));
+    }
+    // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
+    long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
+    Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(), cpuLimit, shares);
+    Optional<String> why;
+    try {
+      why = ledger.take(claim, clock.instant());
+    } catch (SharedReservationsException e) {
+      why = Optional.of("the host ledger cannot be used now: " + e.getMessage());
+    }
+    if (why.isEmpty()) {
+      holding.add(task.spec().id());
+      return Optional.empty();
+    }
+    Resource resource = gpus.isEmpty() ? (placement.memoryBytes() > 0 ? Resource.MEMORY : Resource.CPUS)
+        : Resource.GPU_MEMORY;
+    String device = gpus.isEmpty() ? HostLedger.HOST : placement.device();
+    long asked = gpus.isEmpty() ? (resource == Resource.MEMORY ? placement.memoryBytes() : placement.milliCpus())
+        : placement.gpuMemoryBytes();
+    return Optional.of(new Refusal(resource, device, asked, 0, 0, why.get()));
+  }
+
+  /**
+   * Takes what the attempts a resumed run adopted hold: their processes run already, so a refusal
+   * (another run took the resources meanwhile) changes nothing but what the others are told.
+   */
+  void adoptRunning(HostSnapshot snapshot) {
+    if (ledger == null) {
+      return;
+    }
+    state.occupancy().forEach((id, occupancy) -> take(state.task(id), occupancy.placement(), snapshot));
+  }
+
+  /** Releases what tasks that no longer hold anything took. */
+  void releaseEnded() {
+    if (ledger == null || holding.isEmpty()) {
+      return;
+    }
+    for (TaskId id : List.copyOf(holding)) {
+      if (!state.occupancy().containsKey(id)) {
+        try {
+          ledger.release(id.value(), clock.instant());
+          holding.remove(id);
+        } catch (SharedReservationsException e) {
+          return; // tried again after the next event; holding more than needed is the safe side
+        }
+      }
+    }
+  }
+
+  /** Says which tasks wait for resources the host shares, so each keeps its place in the host-wide order. */
+  void waiting(List<Waiting> waiting, HostSnapshot snapshot) {
+    if (ledger == null) {
+      return;
+    }
+    List<Demand> demands = new ArrayList<>();
+    for (Waiting w : waiting) {
+      if (demands.size() == PUBLISHED_WAITING) {
+        break;
+      }
+      if (w.refusals().isEmpty() || !w.refusals().stream().allMatch(r -> SHARED.contains(r.resource()))) {
+        continue;
+      }
+      TaskRecord r = state.task(w.task());
+      List<Share> devices = new ArrayList<>();
+      devices.add(new Share(SharedReservations.HOST, HostLedger.HOST, 0, hostCapacity(snapshot)));
+      if (r.spec().gpu().wantsGpu()) {
+        snapshot.gpus().devices().stream().filter(d -> r.spec().gpu().allows(d.index()))
+            .forEach(d -> devices.add(new Share(key(d), d.id(), 0, capacity(d))));
+      }
+      int gpus = r.spec().gpu().wantsGpu() ? Math.max(1, r.spec().gpu().wholeDevices()) : 0;
+      demands.add(new Demand(w.task().value(), r.spec().priority(), r.spec().resources().milliCpus(),
+          r.spec().resources().memoryBytes(), r.spec().gpu().memoryBytes(), gpus, devices));
+    }
+    if (!demands.equals(published)) {
+      try {
+        ledger.waiting(demands, clock.instant());
+        published = demands;
+      } catch (SharedReservationsException e) {
+        // said again after the next pass
+      }
+    }
+  }
+
+  /** Marks the run ended in the ledger, releasing everything it held. */
+  void leave(String status) {
+    if (ledger != null) {
+      ledger.leave(status, clock.instant());
+      holding.clear();
+    }
+  }
+
+  /** What other runs held at the last look. */
+  HeldElsewhere elsewhere() {
+    return elsewhere;
+  }
+
+  /** A device as every run on the host names it ({@link GpuDevices#sharedKey}). */
+  private String key(GpuDevice d) {
+    if (selection == null) {
+      selection = DeviceSelection.parse(state.spec().gpus()).toString(); // sim:24 GiB and sim:24GiB are one set
+    }
+    return GpuDevices.sharedKey(selection, d);
+  }
+
+  private Map<String, String> labels(HostSnapshot snapshot) {
+    Map<String, String> labels = new TreeMap<>();
+    labels.put(SharedReservations.HOST, HostLedger.HOST);
+    snapshot.gpus().devices().forEach(d -> labels.put(key(d), d.id()));
+    return labels;
+  }
+
+  /** What this run's limits let Berth hand out on the device in all, which its claims are held to. */
+  private long capacity(GpuDevice d) {
+    return DeviceLedger.capacity(state.spec().config(), d);
+  }
+
+  private long hostCapacity(HostSnapshot snapshot) {
+    return HostLedger.capacity(state.spec().config(), snapshot.totalMemoryBytes());
+  }
+
+  private static Optional<GpuDevice> deviceOf(HostSnapshot snapshot, int index) {
+    return snapshot.gpus().devices().stream().filter(d -> d.index() == index).findFirst();
+  }
+
+  private Progress progress() {
+    int running = state.running().size();
+    int waiting = state.ready().size();
+    int done = (int) state.tasks().stream().filter(t -> t.state().isTerminal()).count();
+    String what = running == 0 && waiting > 0 ? "waiting" : "running";
+    return new Progress(what, running, waiting, done, state.tasks().size());
+  }
+
+  private List<Measured> measured(HostSnapshot snapshot) {
+    List<Measured> measured = new ArrayList<>();
+    for (TaskId id : holding) {
+      Long host = snapshot.taskMemoryBytes().get(id);
+      if (host != null) {
+        measured.add(new Measured(id.value(), SharedReservations.HOST, host));
+      }
+      Long gpu = snapshot.gpus().taskMemoryBytes().get(id);
+      var occupancy = state.occupancy().get(id);
+      if (gpu != null && occupancy != null && !occupancy.placement().gpuIndices().isEmpty()) {
+        List<Integer> indices = occupancy.placement().gpuIndices();
+        for (int index : indices) {
+          deviceOf(snapshot, index).ifPresent(d -> measured.add(new Measured(id.value(), key(d), gpu / indices.size())));
+        }
+      }
+    }
+    return measured;
+  }
+}

@@ -1,0 +1,115 @@
+package dev.berth.runtime.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.gpu.SimulatedDevices;
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.Waiting;
+import dev.berth.host.HostLedgers;
+import dev.berth.runtime.gpu.SimulatedGpuProbe;
+import dev.berth.spi.SharedReservations;
+import dev.berth.testkit.FakeClock;
+import dev.berth.testkit.FakeExecutor;
+import dev.berth.testkit.FakeHostProbe;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two engines on one host share a ledger: neither hands out what the other holds, and the host-wide order decides. */
+class EngineHostShareTest {
+
+  private static final long GIB = 1L << 30;
+  private static final String GPUS = "sim:24GiB";
+
+  @TempDir Path dir;
+
+  private final FakeClock clock = new FakeClock();
+  private final Supplier<SharedReservations> host = HostLedgers.sharedInMemory();
+  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(0).remainCudaMemoryBytes(0)
+      .cudaMemoryUtilizationLimit(1).interval(Duration.ofSeconds(1)).build();
+
+  /** One run on the host: its engine, executor and what it said about waiting tasks. */
+  private final class Run {
+    final FakeExecutor executor = new FakeExecutor();
+    final List<Waiting> waiting = new ArrayList<>();
+    final Engine engine;
+
+    Run(String name, int priority, String... tasks) {
+      List<TaskSpec> specs = new ArrayList<>();
+      for (String t : tasks) {
+        specs.add(TaskSpec.builder(t, "g").command("work").cpus(0).memoryBytes(0).priority(priority)
+            .gpuMemoryBytes(10 * GIB).build());
+      }
+      RunSpec spec = new RunSpec(name, dir.resolve(name).toString(), config, List.of(new GroupSpec("g", specs)), false,
+          GPUS, dev.berth.core.model.Reporting.NONE);
+      SharedReservations ledger = host.get();
+      ledger.join(HostLedgers.self(name, dir.resolve(name).toString()), clock.instant());
+      engine = new Engine(spec, new RunLayout(dir.resolve(name)), executor,
+          new FakeHostProbe().cpus(8).totalGiB(64).availableGiB(64), new SimulatedGpuProbe(SimulatedDevices.parse(GPUS)),
+          clock, clock, new RunListener() {
+            @Override
+            public void decided(Decisions d) {
+              waiting.clear();
+              waiting.addAll(d.waiting());
+            }
+          }).shareHost(ledger);
+    }
+
+    Optional<String> whyWaiting(String task) {
+      return waiting.stream().filter(w -> w.task().equals(TaskId.of(task)))
+          .map(w -> w.refusals().get(0).describe()).findFirst();
+    }
+  }
+
+  @Test
+  void aRunDoesNotHandOutWhatAnotherRunHoldsAndSaysWhoHoldsIt() {
+    Run a = new Run("a", 0, "a1", "a2");
+    Run b = new Run("b", 0, "b1");
+    a.engine.start();
+    b.engine.start();
+
+    assertThat(a.executor.running()).hasSize(2);
+    assertThat(b.executor.running()).isEmpty();
+    assertThat(b.whyWaiting("b1")).hasValueSatisfying(why -> assertThat(why)
+        .contains("20 GiB held by run a of user " + System.getProperty("user.name")));
+
+    a.executor.exit(TaskId.of("a1"), 0);
+    a.engine.drain();
+    clock.advance(Duration.ofSeconds(1)); // b learns of the release at its next probe tick
+    b.engine.drain();
+
+    assertThat(b.executor.running()).containsExactly(TaskId.of("b1"));
+  }
+
+  @Test
+  void aFreedShareGoesToTheTaskFirstInTheHostWideOrderNotToTheRunThatLooksFirst() {
+    Run a = new Run("a", 0, "a1", "a2", "a3");
+    a.engine.start();
+    Run b = new Run("b", 5, "b1");
+    b.engine.start();
+    assertThat(b.executor.running()).isEmpty();
+
+    a.executor.exit(TaskId.of("a1"), 0);
+    a.engine.drain();
+
+    assertThat(a.executor.running()).as("a3 waits behind b1, which has a higher priority")
+        .doesNotContain(TaskId.of("a3"));
+    assertThat(a.whyWaiting("a3")).hasValueSatisfying(why -> assertThat(why).contains("task b1 of run b"));
+
+    clock.advance(Duration.ofSeconds(1));
+    b.engine.drain();
+    a.engine.drain();
+    assertThat(b.executor.running()).containsExactly(TaskId.of("b1"));
+    assertThat(a.executor.running()).doesNotContain(TaskId.of("a3"));
+  }
+}

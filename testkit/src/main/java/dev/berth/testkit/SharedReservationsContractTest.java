@@ -1,0 +1,222 @@
+package dev.berth.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Claim;
+import dev.berth.spi.SharedReservations.Demand;
+import dev.berth.spi.SharedReservations.Progress;
+import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations.Run;
+import dev.berth.spi.SharedReservations.RunEntry;
+import dev.berth.spi.SharedReservations.Share;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link SharedReservations} must do, written once for the host's SQLite ledger and the
+ * in-memory one: runs see each other's reservations, a device is never handed out past its limit,
+ * a run whose process is gone frees what it held at once, a run never changes another user's live
+ * entries, and a claim waits behind another run's task that comes first in the host-wide order.
+ */
+public abstract class SharedReservationsContractTest {
+
+  /** When the tests begin. */
+  protected static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final long GIB = 1L << 30;
+  private static final long LIMIT = 24 * GIB;
+  private static final long CPUS = 8000;
+
+  private final List<SharedReservations> opened = new ArrayList<>();
+
+  /** Another run's ledger on the one host this test uses (the same for every call within a test). */
+  protected abstract SharedReservations ledger() throws Exception;
+
+  /** A run whose process is alive (this JVM's), of this uid and user. */
+  protected abstract Run live(String name, long uid, String user);
+
+  /** A run whose process is gone. */
+  protected abstract Run dead(String name, long uid, String user);
+
+  @AfterEach
+  void closeLedgers() {
+    opened.forEach(SharedReservations::close);
+  }
+
+  private SharedReservations joined(Run run) throws Exception {
+    SharedReservations l = ledger();
+    opened.add(l);
+    l.join(run, T0);
+    return l;
+  }
+
+  private static Claim gpu(String task, long gib) {
+    return gpu(task, 0, gib);
+  }
+
+  private static Claim gpu(String task, int priority, long gib) {
+    return new Claim(task, priority, 1000, CPUS, List.of(new Share("sim:24GiB#0", "cuda:0", gib * GIB, LIMIT)));
+  }
+
+  private static Demand waitsFor(String task, int priority, long gib) {
+    return new Demand(task, priority, 1000, 0, gib * GIB, 1, List.of(new Share("sim:24GiB#0", "cuda:0", 0, LIMIT)));
+  }
+
+  private static Progress progress() {
+    return new Progress("running", 1, 0, 0, 3);
+  }
+
+  @Test
+  void aRunSeesWhatAnotherRunTookAndNotItsOwn() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+
+    assertThat(a.take(gpu("t1", 10), T0)).isEmpty();
+
+    List<Reservation> seenByB = b.look(progress(), List.of(), T0);
+    assertThat(seenByB).extracting(Reservation::runName, Reservation::user, Reservation::task, Reservation::label,
+        Reservation::bytes).containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", "alice", "t1", "cuda:0", 10 * GIB),
+        org.assertj.core.groups.Tuple.tuple("a", "alice", "t1", SharedReservations.HOST, 0L));
+    assertThat(a.look(progress(), List.of(), T0)).isEmpty();
+  }
+
+  @Test
+  void aDeviceIsNeverHandedOutPastItsLimitAndTheRefusalNamesWhoHoldsIt() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(a.take(gpu("t1", 10), T0)).isEmpty();
+    assertThat(b.take(gpu("u1", 10), T0)).isEmpty();
+
+    Optional<String> refused = a.take(gpu("t2", 10), T0);
+
+    assertThat(refused).hasValueSatisfying(why -> assertThat(why).contains("cuda:0").contains("run b of user bob"));
+  }
+
+  @Test
+  void aReleasedShareIsFreeForTheNextRun() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 20), T0);
+    assertThat(b.take(gpu("u1", 10), T0)).isPresent();
+
+    a.release("t1", T0.plusSeconds(1));
+
+    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void whatADeadRunHeldIsReclaimedByWhoeverLooksNext() throws Exception {
+    SharedReservations gone = joined(dead("gone", 1000, "alice"));
+    gone.take(gpu("t1", 20), T0);
+    SharedReservations b = joined(live("b", 1001, "bob"));
+
+    assertThat(b.look(progress(), List.of(), T0)).isEmpty();
+    assertThat(b.take(gpu("u1", 20), T0)).isEmpty();
+    assertThat(b.runs(true, T0)).filteredOn(r -> r.name().equals("gone"))
+        .extracting(r -> r.progress().state()).containsExactly("lost");
+  }
+
+  @Test
+  void anotherUserCannotTakeOverALiveRunsEntries() throws Exception {
+    Run alices = live("a", 1000, "alice");
+    SharedReservations a = joined(alices);
+    a.take(gpu("t1", 20), T0);
+    SharedReservations intruder = ledger();
+    opened.add(intruder);
+
+    assertThatThrownBy(() -> intruder.join(new Run(alices.id(), "a", "/x", 1001, "bob", alices.pid(),
+        alices.pidStart()), T0)).hasMessageContaining("another user");
+
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(b.look(progress(), List.of(), T0)).extracting(Reservation::task).containsOnly("t1");
+  }
+
+  @Test
+  void aClaimWaitsBehindAnotherRunsTaskThatCameFirstAndWouldFit() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 10), T0);
+    a.take(gpu("t2", 10), T0);
+    b.waiting(List.of(waitsFor("u1", 0, 10)), T0); // bob's task waits since T0
+    a.release("t1", T0.plusSeconds(1));
+
+    Optional<String> refused = a.take(gpu("t3", 10), T0.plusSeconds(1));
+
+    assertThat(refused).hasValueSatisfying(why -> assertThat(why).contains("task u1 of run b of user bob"));
+    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void aHigherPriorityOrAClaimThatLeavesRoomDoesNotWait() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    b.waiting(List.of(waitsFor("u1", 0, 10)), T0);
+
+    assertThat(a.take(gpu("small", 4), T0.plusSeconds(1))).as("room for u1 is left").isEmpty();
+    assertThat(a.take(gpu("urgent", 5, 10), T0.plusSeconds(1))).as("priority comes first").isEmpty();
+    assertThat(a.take(gpu("late", 0, 4), T0.plusSeconds(1))).as("u1 would no longer fit").isPresent();
+  }
+
+  @Test
+  void theUserWithLessRecentUsageComesFirstAtEqualPriority() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 20), T0);
+    a.release("t1", T0.plusSeconds(600)); // alice used 20 GiB for ten minutes
+    a.waiting(List.of(waitsFor("t2", 0, 20)), T0.plusSeconds(600));
+    b.waiting(List.of(waitsFor("u1", 0, 20)), T0.plusSeconds(601)); // bob asked later
+
+    assertThat(a.take(gpu("t2", 20), T0.plusSeconds(602))).hasValueSatisfying(why -> assertThat(why).contains("u1"));
+    assertThat(b.take(gpu("u1", 20), T0.plusSeconds(602))).isEmpty();
+  }
+
+  @Test
+  void psListsLiveRunsWithTheirProgressAndReservationsAndEndedOnesOnRequest() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 10), T0);
+    a.look(new Progress("running", 1, 2, 3, 6), List.of(new SharedReservations.Measured("t1", "sim:24GiB#0", GIB)),
+        T0);
+    b.leave("succeeded", T0.plusSeconds(1));
+
+    List<RunEntry> live = a.runs(false, T0.plusSeconds(2));
+    List<RunEntry> all = a.runs(true, T0.plusSeconds(2));
+
+    assertThat(live).extracting(RunEntry::name).containsExactly("a");
+    RunEntry entry = live.get(0);
+    assertThat(entry.progress()).isEqualTo(new Progress("running", 1, 2, 3, 6));
+    assertThat(entry.user()).isEqualTo("alice");
+    assertThat(entry.reservations()).extracting(Reservation::label, Reservation::bytes, Reservation::measuredBytes)
+        .contains(org.assertj.core.groups.Tuple.tuple("cuda:0", 10 * GIB, GIB));
+    assertThat(all).extracting(RunEntry::name).containsExactly("a", "b");
+    assertThat(all.get(1).endedAt()).isPresent();
+    assertThat(all.get(1).progress().state()).isEqualTo("succeeded");
+  }
+
+  @Test
+  void leavingReleasesEverythingTheRunHeld() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 10), T0);
+    a.take(gpu("t2", 10), T0);
+
+    a.leave("cancelled", T0.plusSeconds(1));
+
+    assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void coresAreLimitedAcrossRunsToo() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(a.take(new Claim("t1", 0, 6000, CPUS, List.of()), T0)).isEmpty();
+
+    assertThat(b.take(new Claim("u1", 0, 4000, CPUS, List.of()), T0))
+        .hasValueSatisfying(why -> assertThat(why).contains("cpus").contains("run a of user alice"));
+  }
+}
