@@ -133,7 +133,8 @@ class OldJournalFixtureTest {
       String spec = sql(db, "SELECT spec_json FROM run").get(0);
       List<String> events = sql(db, "SELECT json FROM event ORDER BY seq");
 
-      assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name).isEqualTo(spec);
+      assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name)
+          .isEqualTo(TodaysSpec.of(spec));
       assertThat(Journal.RunInfo.sha256(spec)).isEqualTo(SPEC_SHA256);
       for (String event : events) {
         assertThat(EventCodec.encode(EventCodec.decode(event))).isEqualTo(withTodaysStateNames(event));
@@ -149,7 +150,8 @@ class OldJournalFixtureTest {
 
       assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS)).isEmpty();
       assertThat(stored).isEqualTo(now);
-      assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS)).isEqualTo(reader.read().orElseThrow().run().specJson());
+      assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS))
+          .isEqualTo(TodaysSpec.of(reader.read().orElseThrow().run().specJson()));
     }
   }
 
