@@ -142,7 +142,7 @@ class OldJournalFixtureTest {
       List<String> events = sql(db, "SELECT json FROM event ORDER BY seq");
 
       assertThat(SpecCodec.encode(SpecCodec.decode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS)).as(name)
-          .isEqualTo(withoutWebhookAddress(spec));
+          .isEqualTo(TodaysSpec.of(withoutWebhookAddress(spec)));
       assertThat(Journal.RunInfo.sha256(spec)).isEqualTo(SPEC_SHA256);
       for (String event : events) {
         assertThat(EventCodec.encode(EventCodec.decode(event))).isEqualTo(withTodaysStateNames(event));
@@ -159,7 +159,7 @@ class OldJournalFixtureTest {
       assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS)).isEmpty();
       assertThat(stored).isEqualTo(now);
       assertThat(SpecCodec.encode(now, RandomSpecs.ADAPTERS))
-          .isEqualTo(withoutWebhookAddress(reader.read().orElseThrow().run().specJson()));
+          .isEqualTo(TodaysSpec.of(withoutWebhookAddress(reader.read().orElseThrow().run().specJson())));
     }
   }
 
