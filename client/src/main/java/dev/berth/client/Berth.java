@@ -194,10 +194,13 @@ public final class Berth implements AutoCloseable {
     return whileOpen(() -> submitted.register(group));
   }
 
+  /** The session's group that tasks submitted one by one ({@link #submit}, {@link #executeTask}) join. */
+  public static final String TASKS_GROUP = "tasks";
+
   /**
-   * Runs one task alone in a group named after it (fedflow's {@code execute_task}) and returns
-   * when it ended. The group's name is the task's id, or the id with {@code -2}, {@code -3}, ...
-   * when that name is taken.
+   * Runs one task (fedflow's {@code execute_task}) and returns when it ended. Like every task
+   * submitted on its own, it joins the session's group {@value #TASKS_GROUP}, so it runs in
+   * {@code <workdir>/tasks/<id>/}.
    */
   public TaskResult executeTask(TaskBuilder task) throws InterruptedException {
     return submit(task).get();
@@ -209,23 +212,22 @@ public final class Berth implements AutoCloseable {
   }
 
   /**
-   * Submits one task in a group of its own (named as {@link #executeTask} names it) and returns its
-   * handle at once (ipyparallel's {@code apply_async}).
+   * Submits one task, which joins the session's group {@value #TASKS_GROUP}, and returns its handle
+   * at once (ipyparallel's {@code apply_async}). Groups run in parallel in a session, so the group
+   * only names the folder the task runs in ({@code <workdir>/tasks/<id>/}) and its row in the reports.
    *
    * @throws IllegalArgumentException when the id is already used in the session or a dependency names no task
    * @throws IllegalStateException when the session is closed
    */
   public TaskHandle submit(TaskBuilder task) {
-    return whileOpen(() -> submitted.register(submitted.resolve(
-        GroupDraft.alone(submitted.freeGroupName(task.id()), task))).tasks().get(0));
+    return whileOpen(() -> submitted.registerJoining(submitted.resolveJoining(GroupDraft.alone(TASKS_GROUP, task)))
+        .get(0));
   }
 
   /** Submits one task given in the core model's form; see {@link #submit(TaskBuilder)}. */
   public TaskHandle submit(TaskSpec task) {
-    return whileOpen(() -> {
-      String group = submitted.freeGroupName(task.id().value());
-      return submitted.register(new GroupSpec(group, List.of(Groups.inGroup(task, group)))).tasks().get(0);
-    });
+    return whileOpen(() -> submitted.registerJoining(
+        new GroupSpec(TASKS_GROUP, List.of(Groups.inGroup(task, TASKS_GROUP)))).get(0));
   }
 
   /**

@@ -264,7 +264,7 @@ public final class MapResults implements Iterable<MapResult> {
 
   private TaskResult notRunResult(int i, String reason) {
     TaskBuilder t = tasks.get(i);
-    String group = Submissions.groupNameFor(t.id());
+    String group = Berth.TASKS_GROUP;
     Path dir = session.workdir().resolve(group).resolve(t.id());
     TaskReport report = new TaskReport(t.id(), group, TaskStatus.CANCELLED, t.command(),
         dir.toString(), new java.util.TreeMap<>(t.params()), reason, List.of());

@@ -95,6 +95,14 @@ final class Submissions {
       return unclaimedHandles.remove(group.name());
     }
     check(group, known);
+    List<TaskHandle> added = track(group);
+    known.put(group.name(), taskIds(group));
+    submitToSession(group, added);
+    return new GroupHandle(group.name(), added);
+  }
+
+  /** A handle for each task of {@code group}, tracked, each task's folder cleared of an earlier session's files. */
+  private List<TaskHandle> track(GroupSpec group) {
     List<TaskHandle> added = new ArrayList<>();
     for (TaskSpec t : group.tasks()) {
       Path dir = layout.taskDir(t);
@@ -103,13 +111,84 @@ final class Submissions {
     }
     added.forEach(registry::track);
     added.forEach(h -> handles.put(h.id(), h));
-    known.put(group.name(), taskIds(group));
+    return added;
+  }
+
+  private void submitToSession(GroupSpec group, List<TaskHandle> added) {
     session.submit(group).whenComplete((ok, refused) -> {
       if (refused != null) {
         registry.refused(added, refused);
       }
     });
-    return new GroupHandle(group.name(), added);
+  }
+
+  /**
+   * Registers and submits tasks that join the session's group {@code joining.name()}, which grows
+   * with each submission ({@link Berth#submit}). A task resumed from the journal in that group and
+   * submitted again unchanged is not added twice: its handle is returned.
+   */
+  List<TaskHandle> registerJoining(GroupSpec joining) {
+    GroupSpec stored = unclaimed.get(joining.name());
+    List<TaskHandle> claimed = new ArrayList<>();
+    List<TaskSpec> fresh = new ArrayList<>();
+    for (TaskSpec t : joining.tasks()) {
+      Optional<TaskSpec> before = stored == null ? Optional.empty()
+          : stored.tasks().stream().filter(s -> s.id().equals(t.id())).findFirst();
+      if (before.isEmpty()) {
+        fresh.add(t);
+      } else if (!before.get().equals(t)) {
+        throw new IllegalArgumentException("task '" + t.id() + "' was resumed from the session's journal with other"
+            + " settings; submit it unchanged to get its handle, or give it another id");
+      } else {
+        claimed.add(handles.get(t.id().value()));
+        stored = unclaim(stored, t);
+      }
+    }
+    if (fresh.isEmpty()) {
+      return claimed;
+    }
+    GroupSpec added = new GroupSpec(joining.name(), fresh);
+    Map<String, List<String>> others = new LinkedHashMap<>(known);
+    List<String> earlier = others.remove(joining.name());
+    check(added, withIds(others, earlier));
+    List<TaskHandle> handlesAdded = track(added);
+    List<String> ids = new ArrayList<>(earlier == null ? List.of() : earlier);
+    ids.addAll(taskIds(added));
+    known.put(joining.name(), List.copyOf(ids));
+    submitToSession(added, handlesAdded);
+    claimed.addAll(handlesAdded);
+    return claimed;
+  }
+
+  /** The resumed group without {@code task}, which the program submitted again; gone once empty. */
+  private GroupSpec unclaim(GroupSpec stored, TaskSpec task) {
+    List<TaskSpec> rest = new ArrayList<>(stored.tasks());
+    rest.removeIf(t -> t.id().equals(task.id()));
+    if (rest.isEmpty()) {
+      unclaimed.remove(stored.name());
+      unclaimedHandles.remove(stored.name());
+      return null;
+    }
+    GroupSpec left = new GroupSpec(stored.name(), rest);
+    unclaimed.put(stored.name(), left);
+    return left;
+  }
+
+  /** {@code others} plus, under a name no group can have, the ids a joined group holds already. */
+  private static Map<String, List<String>> withIds(Map<String, List<String>> others, List<String> earlier) {
+    Map<String, List<String>> all = new LinkedHashMap<>(others);
+    if (earlier != null) {
+      all.put(" joined", earlier);
+    }
+    return all;
+  }
+
+  /** Resolves tasks that join a session group (see {@link #registerJoining}) against what is visible now. */
+  GroupSpec resolveJoining(GroupDraft joining) {
+    refuseTakenIds(joining.tasks());
+    Map<String, List<String>> others = new LinkedHashMap<>(visible());
+    List<String> earlier = others.remove(joining.name());
+    return resolve(joining, withIds(others, earlier));
   }
 
   /** Resolves one group against what is visible now, with the session's configuration. */
@@ -155,7 +234,16 @@ final class Submissions {
       return known;
     }
     Map<String, List<String>> visible = new LinkedHashMap<>(known);
-    unclaimed.keySet().forEach(visible::remove);
+    unclaimed.forEach((name, group) -> {
+      // Only the tasks not submitted again are hidden: a joined group is claimed task by task.
+      List<String> hidden = taskIds(group);
+      List<String> shown = visible.getOrDefault(name, List.of()).stream().filter(id -> !hidden.contains(id)).toList();
+      if (shown.isEmpty()) {
+        visible.remove(name);
+      } else {
+        visible.put(name, shown);
+      }
+    });
     return visible;
   }
 
@@ -194,22 +282,6 @@ final class Submissions {
   /** Whether a group name is taken by a group this program submitted (resumed groups not submitted again aside). */
   private boolean groupTakenByNew(String name) {
     return known.containsKey(name) && !unclaimed.containsKey(name);
-  }
-
-  /** A free group name for a task alone: its id, or the id with {@code -2}, {@code -3}, ... */
-  String freeGroupName(String taskId) {
-    String base = groupNameFor(taskId);
-    String name = base;
-    for (int i = 2; groupTakenByNew(name); i++) {
-      name = base + "-" + i;
-    }
-    return name;
-  }
-
-  /** A group name made from a task id: characters a group name may not have become {@code _}. */
-  static String groupNameFor(String taskId) {
-    String name = taskId.replaceAll("[^A-Za-z0-9._-]", "_");
-    return name.equals(".") || name.equals("..") ? "_" + name : name;
   }
 
   /** Whether a task of a resumed group not submitted again has this id. */

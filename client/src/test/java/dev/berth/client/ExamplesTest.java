@@ -59,7 +59,7 @@ class ExamplesTest {
     assertThat((Double) accuracy.get(2)).isGreaterThan((Double) accuracy.get(1)).isGreaterThan(0.75);
     Path run3 = dir.resolve("fedavg");
     assertThat(run3.resolve("train-r2").resolve("r2-client-0").resolve("berth-deps.json")).exists();
-    assertThat(Files.readString(run3.resolve("r3-aggregate").resolve("r3-aggregate").resolve("result.json")))
+    assertThat(Files.readString(run3.resolve(Berth.TASKS_GROUP).resolve("r3-aggregate").resolve("result.json")))
         .contains("\"clients\": 3");
     assertThat(run3.resolve("report.html")).exists();
   }

@@ -112,7 +112,7 @@ class SessionLifecycleTest {
     berth.close();
     berth.close(); // a second close does nothing
 
-    assertThat(r.group()).isEqualTo("only");
+    assertThat(r.group()).isEqualTo(Berth.TASKS_GROUP);
     assertThat(berth.isOpen()).isFalse();
     assertThat(berth.report()).hasValueSatisfying(rep -> assertThat(rep.status()).isEqualTo(RunStatus.SUCCEEDED));
     assertThat(Sessions.berthThreads()).isEmpty();

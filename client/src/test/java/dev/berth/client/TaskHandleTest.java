@@ -150,21 +150,29 @@ class TaskHandleTest {
 
     assertThatThrownBy(() -> berth.submit(Tasks.command("taken", "run")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("task id 'taken' is used in group taken and in group taken-2");
+        .hasMessageContaining("task id 'taken' is already used in this session");
     assertThatThrownBy(() -> berth.submit(Tasks.command("orphan", "run").after("nobody")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("'nobody' names no task submitted so far");
   }
 
   @Test
-  void aTaskSubmittedAloneRunsInAGroupNamedAfterIt() throws Exception {
+  void tasksSubmittedOneByOneShareTheSessionsTasksGroupInsteadOfAGroupEach() throws Exception {
     TaskHandle h = berth.submit(Tasks.command("solo", "run"));
     berth.submitGroup(Groups.of("solo-2", Tasks.command("other", "run").cpus(0)));
-    TaskHandle again = berth.submit(Tasks.command("solo+1", "run").cpus(0));
+    TaskHandle again = berth.submit(Tasks.command("solo+1", "run").cpus(0).after("solo"));
 
-    assertThat(h.group()).isEqualTo("solo");
-    assertThat(again.group()).isEqualTo("solo_1");
-    assertThat(h.workdir()).isEqualTo(berth.workdir().resolve("solo").resolve("solo"));
+    assertThat(h.group()).isEqualTo("tasks");
+    assertThat(again.group()).isEqualTo("tasks");
+    assertThat(h.workdir()).isEqualTo(berth.workdir().resolve("tasks").resolve("solo"));
+    for (String id : List.of("solo", "other", "solo+1")) {
+      events.awaitLaunch(id);
+      executor.exit(TaskId.of(id), 0);
+    }
+    assertThat(again.get(Duration.ofSeconds(10)).succeeded()).isTrue();
+    berth.close();
+    assertThat(berth.report().orElseThrow().groups()).extracting(g -> g.name() + "=" + g.tasks().size())
+        .containsExactly("tasks=2", "solo-2=1");
   }
 
   @Test

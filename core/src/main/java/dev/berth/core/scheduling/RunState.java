@@ -146,18 +146,34 @@ public final class RunState implements RunOccupancy {
 
   /**
    * Adds a group after the run started, at {@code at}: in parallel mode its tasks' queue-timeouts
-   * count from then, not from the start of the run.
+   * count from then, not from the start of the run. When the run has a group of that name already,
+   * that group grows by these tasks (the session API's tasks submitted one by one share a group).
    *
-   * @throws IllegalArgumentException when the group's name or a task id is taken, or a dependency is invalid
+   * @throws IllegalArgumentException when a task id is taken, or a dependency is invalid
    */
   public void add(GroupSpec group, Instant at) {
     List<GroupSpec> groups = new ArrayList<>(spec.groups());
-    groups.add(group);
+    int existing = groups.stream().map(GroupSpec::name).toList().indexOf(group.name());
+    if (existing >= 0) {
+      // A group of that name grows: the session API's tasks submitted one by one share one group.
+      List<TaskSpec> merged = new ArrayList<>(groups.get(existing).tasks());
+      merged.addAll(group.tasks());
+      groups.set(existing, new GroupSpec(group.name(), merged));
+    } else {
+      groups.add(group);
+    }
     RunSpec grown = new RunSpec(spec.name(), spec.workdir(), spec.config(), groups, spec.groupsInParallel(),
         spec.gpus(), spec.reporting(), spec.adapters());
     spec = grown;
-    index(group);
-    addedAt.put(unfinishedPerGroup.size() - 1, at);
+    int first = tasks.size();
+    if (existing >= 0) {
+      index(existing, group.tasks());
+    } else {
+      index(group);
+    }
+    for (int seq = first; seq < tasks.size(); seq++) {
+      addedAt.put(seq, at);
+    }
     if (startedAt != null) {
       activate(activeGroup(), at);
     }
@@ -167,7 +183,11 @@ public final class RunState implements RunOccupancy {
     int g = unfinishedPerGroup.size();
     unfinishedPerGroup.add(0);
     groupActivatedAt.add(null);
-    for (TaskSpec t : group.tasks()) {
+    index(g, group.tasks());
+  }
+
+  private void index(int g, List<TaskSpec> added) {
+    for (TaskSpec t : added) {
       TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), tasks.size(), g);
       tasks.add(r);
       byId.put(t.id(), r);
@@ -203,7 +223,7 @@ public final class RunState implements RunOccupancy {
    */
   public Optional<Instant> pendingSince(TaskRecord r) {
     Optional<Instant> since = spec.groupsInParallel()
-        ? Optional.ofNullable(addedAt.getOrDefault(r.groupIndex(), startedAt))
+        ? Optional.ofNullable(addedAt.getOrDefault(r.seq(), startedAt))
         : Optional.ofNullable(groupActivatedAt.get(r.groupIndex()));
     List<TaskEvent> events = r.history().events();
     if (since.isPresent() && !events.isEmpty() && events.get(events.size() - 1) instanceof TaskEvent.Reopened o
