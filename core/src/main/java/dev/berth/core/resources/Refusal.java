@@ -8,7 +8,8 @@ import java.util.Objects;
  * @param resource the resource that was short
  * @param device where: {@code "host"} or a device id
  * @param asked what the task asked for (for a limit: the limit)
- * @param free what was free for it after reservations and limits (for a limit: the reading)
+ * @param free what was free for it after reservations and limits (for a limit: the reading); negative
+ *     when the refusal came from elsewhere (the host ledger) and the rule says the rest
  * @param reserved what Berth had already reserved for running tasks on that device
  * @param rule the rule that refused it, e.g. {@code remain-limit.memory}
  */
@@ -30,6 +31,9 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";
+    }
+    if (free < 0) {
+      return resource.key() + " on " + device + ": asked " + resource.format(asked) + " [" + rule + "]";
     }
     return resource.key() + " on " + device + ": asked " + resource.format(asked) + ", free "
         + resource.format(free) + reservedPart + " [" + rule + "]";
