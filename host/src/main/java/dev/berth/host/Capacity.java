@@ -7,7 +7,9 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Claim;
 import dev.berth.spi.SharedReservations.Demand;
 import dev.berth.spi.SharedReservations.Share;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +50,26 @@ final class Capacity {
     c.milliCpus = milliCpus + claim.milliCpus();
     c.cpuHolders.addAll(cpuHolders);
     claim.shares().forEach(s -> c.held.merge(s.key(), s.bytes(), Long::sum));
+    return c;
+  }
+
+  /**
+   * The same capacity with the demand given what it needs, as if it were taken now: its GPU memory on
+   * the devices that fit it, those the claim does not use first, then the fullest (best fit), so
+   * the demand leaves the claim as much room as it can.
+   */
+  Capacity plus(Demand d, Claim claim) {
+    Capacity c = plus(new Claim(d.task(), d.priority(), d.milliCpus(), Long.MAX_VALUE,
+        d.hostMemoryBytes() > 0 ? List.of(new Share(SharedReservations.HOST, SharedReservations.HOST,
+            d.hostMemoryBytes(), Long.MAX_VALUE)) : List.of()));
+    Set<String> claimed = new java.util.TreeSet<>();
+    claim.shares().forEach(s -> claimed.add(s.key()));
+    d.devices().stream()
+        .filter(s -> !s.key().equals(SharedReservations.HOST) && d.gpuMemoryBytes() <= free(s))
+        .sorted(Comparator.comparing((Share s) -> claimed.contains(s.key())).thenComparingLong(this::free)
+            .thenComparing(Share::key))
+        .limit(d.gpus())
+        .forEach(s -> c.held.merge(s.key(), d.gpuMemoryBytes(), Long::sum));
     return c;
   }
 

@@ -18,8 +18,8 @@ import java.util.TreeMap;
 /**
  * The one queue across runs: tasks that wait anywhere on the host are ordered by priority (higher
  * first), then by their user's recent usage (less first: fair share between users), then by how
- * long they have waited; a claim is refused while a task before it in that order would fit in what
- * is free now and would no longer fit beside the claim.
+ * long they have waited; a claim is refused while the tasks before it in that order that fit in
+ * what is free now would leave too little for it.
  */
 final class HostOrder {
 
@@ -48,21 +48,34 @@ final class HostOrder {
     return new HostOrder(t.waits(), runs, holds, usage, now);
   }
 
-  /** The task of another run that comes before this claim and would lose its place to it, described; empty if none. */
+  /**
+   * The task of another run that comes before this claim and would lose its place to it, described;
+   * empty if none. The tasks before the claim are given what they need in their order, each that fits
+   * now as if it were taken; the claim must still fit in what they leave.
+   */
   Optional<String> ahead(Run me, Claim claim) {
     Instant since = waits.stream().filter(w -> w.run().equals(me.id()) && w.task().equals(claim.task()))
         .map(WaitRow::since).findFirst().orElse(now);
     Key mine = new Key(claim.priority(), usage.getOrDefault(me.user(), 0.0), since);
-    Capacity before = Capacity.of(holds, runs);
-    Capacity after = before.plus(claim);
-    return waits.stream()
+    List<WaitRow> before = waits.stream()
         .filter(w -> !w.run().equals(me.id()) && runs.containsKey(w.run()))
         .filter(w -> Key.ORDER.compare(key(w), mine) < 0)
         .sorted(Comparator.comparing(this::key, Key.ORDER))
-        .filter(w -> before.fits(demand(w), claim.cpuLimit()) && !after.fits(demand(w), claim.cpuLimit()))
-        .findFirst()
-        .map(w -> "task " + w.task() + " of run " + runs.get(w.run()).name() + " of user "
-            + runs.get(w.run()).user() + " waits before it for the same resources [host-wide order]");
+        .toList();
+    Capacity left = Capacity.of(holds, runs);
+    WaitRow first = null;
+    for (WaitRow w : before) {
+      Demand d = demand(w);
+      if (left.fits(d, claim.cpuLimit())) {
+        left = left.plus(d, claim);
+        first = first == null ? w : first;
+      }
+    }
+    if (first == null || left.refusal(claim).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of("task " + first.task() + " of run " + runs.get(first.run()).name() + " of user "
+        + runs.get(first.run()).user() + " waits before it for the same resources [host-wide order]");
   }
 
   private Key key(WaitRow w) {

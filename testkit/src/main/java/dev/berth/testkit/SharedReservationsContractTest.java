@@ -163,6 +163,18 @@ public abstract class SharedReservationsContractTest {
   }
 
   @Test
+  void theTasksBeforeAClaimAreServedTogetherNotEachAsIfAlone() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    b.waiting(List.of(waitsFor("u1", 5, 10), waitsFor("u2", 5, 10)), T0);
+
+    // 24 GiB free: after a 10 GiB claim each of u1 and u2 would still fit alone, but not both
+    assertThat(a.take(gpu("t1", 10), T0.plusSeconds(1)))
+        .hasValueSatisfying(why -> assertThat(why).contains("task u1 of run b"));
+    assertThat(a.take(gpu("t2", 4), T0.plusSeconds(1))).as("4 GiB leaves room for both").isEmpty();
+  }
+
+  @Test
   void theUserWithLessRecentUsageComesFirstAtEqualPriority() throws Exception {
     SharedReservations a = joined(live("a", 1000, "alice"));
     SharedReservations b = joined(live("b", 1001, "bob"));

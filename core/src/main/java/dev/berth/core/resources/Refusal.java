@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param device where: {@code "host"} or a device id
  * @param asked what the task asked for (for a limit: the limit); {@link #ANY} when the refusal holds
  *     for every task that asks for some of the resource, whatever its amount
- * @param free what was free for it after reservations and limits (for a limit: the reading)
+ * @param free what was free for it after reservations and limits (for a limit: the reading); negative
+ *     when the refusal came from elsewhere (the host ledger) and the rule says the rest
  * @param reserved what Berth had already reserved for running tasks on that device
  * @param rule the rule that refused it, e.g. {@code remain-limit.memory}
  */
@@ -37,6 +38,9 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     }
     if (asked == ANY) {
       return resource.key() + " on " + device + ": none free" + reservedPart + " [" + rule + "]";
+    }
+    if (free < 0) {
+      return resource.key() + " on " + device + ": asked " + resource.format(asked) + " [" + rule + "]";
     }
     return resource.key() + " on " + device + ": asked " + resource.format(asked) + ", free "
         + resource.format(free) + reservedPart + " [" + rule + "]";

@@ -25,6 +25,12 @@ class RefusalTest {
   }
 
   @Test
+  void aRefusalFromTheHostLedgerLeavesWhatIsFreeToItsRule() {
+    Refusal r = new Refusal(Resource.GPU_MEMORY, "cuda:0", 10 * GIB, -1, 0, "held by run b of user bob");
+    assertThat(r.describe()).isEqualTo("gpu-memory on cuda:0: asked 10 GiB [held by run b of user bob]");
+  }
+
+  @Test
   void aCpuRefusalWritesCores() {
     Refusal r = new Refusal(Resource.CPUS, "host", 2500, 1000, 7000, "scheduler.cores");
     assertThat(r.describe()).isEqualTo("cpus on host: asked 2.500, free 1 (7 reserved by Berth) [scheduler.cores]");

@@ -127,7 +127,7 @@ final class HostShare {
     String device = gpus.isEmpty() ? HostLedger.HOST : placement.device();
     long asked = gpus.isEmpty() ? (resource == Resource.MEMORY ? placement.memoryBytes() : placement.milliCpus())
         : placement.gpuMemoryBytes();
-    return Optional.of(new Refusal(resource, device, asked, 0, 0, why.get()));
+    return Optional.of(new Refusal(resource, device, asked, -1, 0, why.get())); // the ledger's line says what is free
   }
 
   /**
