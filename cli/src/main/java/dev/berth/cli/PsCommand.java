@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code berth ps}: every Berth run on this host, whoever started it, from the host ledger. */
-@Command(name = "ps", description = "List every live Berth run on this host, whoever started it: user, run, workdir,"
+@Command(name = "ps", mixinStandardHelpOptions = true, description = "List every live Berth run on this host, whoever started it: user, run, workdir,"
     + " state, progress, running and waiting tasks, and what it holds on each device.")
 final class PsCommand implements Callable<Integer> {
 

@@ -16,7 +16,7 @@ import java.util.TreeMap;
 
 /**
  * The host ledger's rules over a {@link LedgerStore}: one implementation whether the rows are in the
- * host's SQLite file or in memory. Every call reclaims what runs whose process is gone held.
+ * host's SQLite file or in memory. Joining, looking and listing reclaim what runs whose process is gone held.
  */
 final class SharedLedger implements SharedReservations {
 
@@ -75,7 +75,8 @@ final class SharedLedger implements SharedReservations {
   public synchronized Optional<String> take(Claim claim, Instant now) {
     Run me = joined();
     return store.transaction(t -> {
-      reclaimDead(t, now);
+      // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
+      // reclaims, and claim again.
       Map<String, RunRow> runs = liveRuns(t);
       List<HoldRow> holds = t.holds().stream().filter(h -> runs.containsKey(h.run())).toList();
       Optional<String> why = limits.refusal(me.user(), claim, holds, runs);

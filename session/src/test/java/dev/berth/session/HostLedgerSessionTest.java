@@ -54,7 +54,8 @@ class HostLedgerSessionTest {
       seen.awaitFinished();
     }
     assertThat(runs(false)).isEmpty();
-    assertThat(runs(true)).extracting(r -> r.progress().state()).containsExactly("succeeded");
+    assertThat(runs(true)).extracting(r -> r.progress().state(), r -> r.progress().done(), r -> r.progress().total())
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("succeeded", 1, 1));
   }
 
   @Test

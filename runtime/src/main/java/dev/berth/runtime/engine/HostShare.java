@@ -192,11 +192,17 @@ final class HostShare {
     }
   }
 
-  /** Marks the run ended in the ledger, releasing everything it held. */
+  /** Marks the run ended in the ledger with its final counts, releasing everything it held. */
   void leave(String status) {
-    if (ledger != null) {
+    if (ledger == null) {
+      return;
+    }
+    try {
+      ledger.look(progress(), List.of(), clock.instant()); // berth ps -a shows how far it got
       ledger.leave(status, clock.instant());
       holding.clear();
+    } catch (SharedReservationsException e) {
+      // the run's process ends soon, and whoever looks next reclaims what it held
     }
   }
 
