@@ -8,6 +8,7 @@ import dev.berth.os.CommandRunner.Result;
 import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchException;
 import dev.berth.testkit.FakeClock;
+import dev.berth.testkit.SignallingTimers;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,6 @@
-package dev.berth.slurm;
+package dev.berth.testkit;
 
 import dev.berth.spi.Timers;
-import dev.berth.testkit.FakeClock;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -11,12 +10,13 @@ import java.util.concurrent.TimeUnit;
  * The fake clock's timers, telling the test each delay scheduled, so that a test can move the clock
  * only once a thread it does not drive (a submission waiting to try again) has set its timer.
  */
-final class SignallingTimers implements Timers {
+public final class SignallingTimers implements Timers {
 
   private final FakeClock clock;
   private final BlockingQueue<Duration> scheduled = new LinkedBlockingQueue<>();
 
-  SignallingTimers(FakeClock clock) {
+  /** The timers of {@code clock}. */
+  public SignallingTimers(FakeClock clock) {
     this.clock = clock;
   }
 
@@ -27,11 +27,11 @@ final class SignallingTimers implements Timers {
     return timer;
   }
 
-  /** The delay of the next timer scheduled, waiting at most {@link Requests#WAIT} seconds for it. */
-  Duration next() throws InterruptedException {
-    Duration delay = scheduled.poll(Requests.WAIT, TimeUnit.SECONDS);
+  /** The delay of the next timer scheduled, waiting at most 10 s for one. */
+  public Duration next() throws InterruptedException {
+    Duration delay = scheduled.poll(10, TimeUnit.SECONDS);
     if (delay == null) {
-      throw new AssertionError("no timer was scheduled within " + Requests.WAIT + " s");
+      throw new AssertionError("no timer was scheduled within 10 s");
     }
     return delay;
   }
