@@ -3,7 +3,7 @@ package dev.berth.cli;
 import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
-/** {@code --host-ledger on|off}, shared by {@code run} and {@code resume}: a setting of the session only. */
+/** {@code --host-ledger on|off}, shared by {@code run}, {@code resume} and {@code retry}: a setting of the session only. */
 final class HostLedgerOption {
 
   @Option(names = "--host-ledger", paramLabel = "on|off",

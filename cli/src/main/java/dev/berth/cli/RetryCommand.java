@@ -5,8 +5,6 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -28,8 +26,7 @@ import picocli.CommandLine.Spec;
     + " on, and each retried task gets its retries budget afresh. The reports are rebuilt as the run ends.")
 final class RetryCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
-  Path workdir;
+  @Mixin StoredRunOptions stored;
 
   @Parameters(index = "1..*", paramLabel = "TASK", description = "Task ids, globs such as 'train-*', or group:NAME.")
   List<String> tasks = new ArrayList<>();
@@ -40,26 +37,16 @@ final class RetryCommand implements Callable<Integer> {
   @Option(names = "--cancelled", description = "Only tasks that were cancelled (with --failed: those too).")
   boolean cancelled;
 
-  @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
-  boolean noProgress;
-
-  @Mixin OnExitOption onExit;
-
   @Spec CommandSpec command;
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    if (!Files.isDirectory(workdir)) {
-      command.commandLine().getErr().println("berth: " + workdir + ": no such run workdir");
-      return ExitCodes.BAD_INPUT;
-    }
-    if (!onExit.valid(command.commandLine().getErr())) {
+    if (!stored.valid(command.commandLine().getErr())) {
       return ExitCodes.BAD_INPUT;
     }
     PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
-    return new LocalRun(out, command.commandLine().getErr(), !noProgress)
-        .adjust(onExit.adjust())
+    return stored.localRun(out, command.commandLine().getErr())
         .retry(new RetrySelection(tasks, failed, cancelled))
-        .execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
+        .execute(null, new RunLayout(stored.workdir), SpecChange.REFUSE, false, true);
   }
 }
