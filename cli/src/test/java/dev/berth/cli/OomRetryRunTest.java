@@ -41,7 +41,7 @@ class OomRetryRunTest {
                 command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo 'RuntimeError: CUDA out of memory.' >&2; exit 1; fi"]
               - id: host-oom-always
                 memory: 8MiB
-                command: [sh, -c, "kill -9 $$"]
+                command: [sh, -c, "echo MemoryError >&2; exit 1"]
         """.formatted(dir.resolve("out")));
 
     CliRunner run = CliRunner.berth("run", spec.toString());

@@ -206,6 +206,11 @@ public final class Scheduler {
         pass.blockedCount += ordered.size() - seen + 1;
         break;
       }
+      Optional<String> outgrown = attempts.outgrown(r, ledger.maxMemory());
+      if (outgrown.isPresent()) {
+        pass.actions.add(new Decision.Fail(id, outgrown.get()));
+        continue;
+      }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
       Optional<Refusal> never = ledger.impossible(request);
       if (never.isPresent()) {
