@@ -40,7 +40,7 @@ class OomRetryRunTest {
                 memory: 8MiB
                 command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo 'RuntimeError: CUDA out of memory.' >&2; exit 1; fi"]
               - id: host-oom-always
-                memory: 8MiB
+                memory: 128KiB # under what a shell is measured to hold, so its MemoryError counts
                 command: [sh, -c, "echo MemoryError >&2; exit 1"]
         """.formatted(dir.resolve("out")));
 
@@ -60,8 +60,45 @@ class OomRetryRunTest {
     assertThat(tasks.get(1).get("error").asText()).startsWith("LoadNumbersExceed");
     assertThat(host).as("load-nretry: 3 counts attempts").hasSize(3);
     assertThat(host).allSatisfy(a -> assertThat(a.get("outcome").asText()).isEqualTo("HOST_OOM"));
-    assertThat(host.get(0).get("reservedMemoryBytes").asLong()).isEqualTo(8 * MIB);
-    assertThat(host.get(1).get("reservedMemoryBytes").asLong()).isEqualTo(12 * MIB);
-    assertThat(host.get(2).get("reservedMemoryBytes").asLong()).isEqualTo(18 * MIB);
+    assertThat(host.get(0).get("reservedMemoryBytes").asLong()).isEqualTo(128 * 1024);
+    for (int i = 1; i < 3; i++) {
+      long before = host.get(i - 1).get("reservedMemoryBytes").asLong();
+      long peak = host.get(i - 1).get("peakMemoryBytes").asLong();
+      assertThat(host.get(i).get("reservedMemoryBytes").asLong()).as("the larger of x1.5 and 1.2 x the measured peak")
+          .isEqualTo(Math.max((long) Math.ceil(before * 1.5), (long) Math.ceil(peak * 1.2)));
+    }
+  }
+  @Test
+  void anEarlierAttemptsMemoryErrorDoesNotMakeALaterPlainFailureAnOutOfMemoryDeath() throws Exception {
+    Path spec = RunFiles.spec(dir, "misdiagnosis", """
+        config:
+          scheduler: {load-nretry: 3}
+        groups:
+          - name: g
+            tasks:
+              - id: t
+                memory: 128KiB
+                retries: 0
+                command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo MemoryError >&2; exit 1; fi; echo plain >&2; exit 2"]
+        """);
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
+    JsonNode task = report(dir).get("groups").get(0).get("tasks").get(0);
+    JsonNode attempts = task.get("attempts");
+    assertThat(attempts).hasSize(2);
+    assertThat(attempts.get(0).get("outcome").asText()).isEqualTo("HOST_OOM");
+    assertThat(attempts.get(1).get("outcome").asText()).as("its own stderr says nothing of memory").isEqualTo("FAILED");
+    assertThat(task.get("status").asText()).isEqualTo("FAILED");
+    Path taskDir = dir.resolve("out/g/t");
+    assertThat(taskDir.resolve("attempt-1.stderr.log")).hasContent("MemoryError");
+    assertThat(taskDir.resolve("attempt-2.stderr.log")).hasContent("plain");
+    assertThat(taskDir.resolve("stderr.log")).as("the latest attempt's").hasContent("plain");
+    assertThat(attempts).allSatisfy(a -> {
+      assertThat(a.get("peakMemoryBytes").asLong()).as("measured").isPositive();
+      assertThat(a.get("cpuSeconds").isNumber()).isTrue();
+      assertThat(a.get("reservedMemoryBytes").asLong()).isPositive();
+    });
   }
 }

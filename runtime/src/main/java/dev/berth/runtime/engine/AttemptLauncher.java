@@ -124,6 +124,7 @@ final class AttemptLauncher {
             TaskState.READY));
         continue;
       }
+      AttemptLogs.showLatest(layout, r.spec(), start.attempt());
       requests.add(upstream.map(request::withUpstream).orElse(request));
     }
     if (requests.isEmpty()) {
@@ -152,7 +153,8 @@ final class AttemptLauncher {
     SortedMap<String, String> env = TaskEnvironment.of(
         state, layout, spec, attempt, placement, channelEnv, !snapshot.get().gpus().devices().isEmpty());
     LaunchRequest request = new LaunchRequest(
-        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec))
+        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
+        layout.stderr(spec, attempt))
         .withReservation(placement, spec.gpu().wholeDevices());
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }

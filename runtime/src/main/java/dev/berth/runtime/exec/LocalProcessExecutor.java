@@ -2,6 +2,8 @@ package dev.berth.runtime.exec;
 
 import dev.berth.os.DaemonThreads;
 import dev.berth.os.LaunchPreparation;
+import dev.berth.runtime.contain.Container;
+import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
@@ -18,6 +20,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -39,6 +45,7 @@ public final class LocalProcessExecutor implements Executor {
       .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private static final int EXIT_THREADS = 2;
+  private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
   private static final File NO_INPUT =
       new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
 
@@ -46,9 +53,29 @@ public final class LocalProcessExecutor implements Executor {
       Executors.newFixedThreadPool(EXIT_THREADS, DaemonThreads.named("berth-exit", true));
   private final ScheduledThreadPoolExecutor killTimer =
       new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-kill", false));
+  private final TaskContainment containment;
+  private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
+  private final AtomicLong containers = new AtomicLong();
 
-  /** An executor with its own exit and kill threads. */
-  public LocalProcessExecutor() {}
+  /** An executor with its own exit and kill threads, keeping tasks as {@link TaskContainment#detect()} finds best. */
+  public LocalProcessExecutor() {
+    this(TaskContainment.detect(), DEFAULT_SAMPLE_INTERVAL);
+  }
+
+  /**
+   * An executor keeping each attempt's processes in a container of {@code containment}, whose
+   * sampled measurements (where it has no exact counters) are taken every {@code sampleEvery}.
+   */
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery) {
+    this.containment = Objects.requireNonNull(containment, "containment");
+    long millis = Math.max(50, sampleEvery.toMillis());
+    killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** How this executor keeps each attempt's processes together, for people ({@code berth devices}). */
+  public TaskContainment containment() {
+    return containment;
+  }
 
   /**
    * {@inheritDoc}
@@ -66,22 +93,45 @@ public final class LocalProcessExecutor implements Executor {
       throw new IllegalStateException("executor is closed");
     }
     LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
-    ProcessBuilder builder = new ProcessBuilder(inOwnSession(request))
+    Container container = open(request);
+    ProcessBuilder builder = new ProcessBuilder(container.command(inOwnSession(request)))
         .directory(request.workdir().toFile())
         .redirectInput(Redirect.from(NO_INPUT))
         .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
         .redirectError(Redirect.appendTo(request.stderr().toFile()));
     builder.environment().putAll(request.env());
+    builder.environment().putAll(container.environment());
     Process process;
     try {
       process = builder.start();
     } catch (IOException | RuntimeException e) {
+      container.close();
       throw failure(request, e.getMessage(), e);
     }
+    LocalExecution execution = new LocalExecution(process, container, killTimer);
+    live.add(execution);
     // onExit completes on the JDK's reaper thread; hand over so a slow listener never delays it,
     // and use execute() so a throwing listener surfaces through the uncaught-exception handler.
-    process.onExit().thenAccept(done -> exitThreads.execute(() -> onExit.exited(done.exitValue())));
-    return new LocalExecution(process, killTimer);
+    // What the task left running ends with it, and its usage is read, before the exit is reported.
+    process.onExit().thenAccept(done -> exitThreads.execute(() -> {
+      execution.ended();
+      live.remove(execution);
+      onExit.exited(done.exitValue());
+    }));
+    return execution;
+  }
+
+  /**
+   * The attempt's container; when the containment cannot make one (a cgroup folder refused, say),
+   * the process-tree fallback, so the attempt still runs and its processes still end with it.
+   */
+  private Container open(LaunchRequest request) {
+    String name = "task-" + containers.incrementAndGet();
+    try {
+      return containment.open(name, 0);
+    } catch (IOException | RuntimeException e) {
+      return TaskContainment.processTree(name);
+    }
   }
 
   /**
@@ -94,6 +144,9 @@ public final class LocalProcessExecutor implements Executor {
   public void close() {
     exitThreads.shutdown();
     killTimer.shutdownNow().forEach(Runnable::run);
+    if (live.isEmpty()) {
+      containment.close();
+    }
   }
 
   /**
@@ -113,16 +166,17 @@ public final class LocalProcessExecutor implements Executor {
    * Berth alone, which cancels the task and its whole tree itself, instead of killing the task's
    * shell and orphaning its background children. {@code setsid} execs the program in place, so the
    * process and its pid stay the task's. Because a missing program would then fail inside setsid,
-   * it is looked up first, to fail the launch as ProcessBuilder would.
+   * it is looked up first, to fail the launch as ProcessBuilder would (also without setsid, since
+   * a container's joining command would otherwise hide it).
    */
   private static List<String> inOwnSession(LaunchRequest request) throws LaunchException {
     List<String> argv = request.command();
-    if (SETSID.isEmpty()) {
-      return argv;
-    }
     if (!LaunchPreparation.runnable(request)) {
       throw failure(request, "No such file or directory (or not executable)",
           new FileNotFoundException(argv.get(0)));
+    }
+    if (SETSID.isEmpty()) {
+      return argv;
     }
     List<String> wrapped = new ArrayList<>(argv.size() + 1);
     wrapped.add(SETSID.get());
