@@ -5,6 +5,7 @@ import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuProcess;
 import dev.berth.core.units.ByteSize;
 import dev.berth.os.ProcessCommandRunner;
+import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.runtime.gpu.GpuProbes;
 import dev.berth.spi.GpuProbe;
 import java.io.PrintWriter;
@@ -65,7 +66,8 @@ final class DevicesCommand implements Callable<Integer> {
       Map<Integer, Long> reserved = Map.of();
       out.print(json
           ? DeviceTable.json(probe.source(), probe.lastError(), devices, reserved)
-          : DeviceTable.render(probe.source(), probe.lastError(), devices, reserved));
+          : "task containment: " + TaskContainment.describeAvailable() + "\n"
+              + DeviceTable.render(probe.source(), probe.lastError(), devices, reserved));
       out.flush();
     }
     return ExitCodes.OK;

@@ -39,6 +39,8 @@ import java.util.Objects;
  *     ({@code scheduler.executor}, or the spec's top-level {@code executor:})
  * @param maxJobs on a cluster, most of the run's jobs in the cluster's hands at once, pending or running
  *     ({@code slurm.max-jobs}); 0 = no limit
+ * @param enforceMemory whether a local task's memory is limited to its reservation plus a margin, in
+ *     its cgroup ({@code scheduler.enforce-memory})
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -62,7 +64,8 @@ public record SchedulerConfig(
     double oomGrowth,
     LearnUsage learnUsage,
     ExecutorKind executor,
-    int maxJobs) {
+    int maxJobs,
+    boolean enforceMemory) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -129,7 +132,8 @@ public record SchedulerConfig(
         .oomGrowth(oomGrowth)
         .learnUsage(learnUsage)
         .executor(executor)
-        .maxJobs(maxJobs);
+        .maxJobs(maxJobs)
+        .enforceMemory(enforceMemory);
   }
 
   /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
@@ -179,6 +183,13 @@ public record SchedulerConfig(
     private LearnUsage learnUsage = LearnUsage.MEAN;
     private ExecutorKind executor = ExecutorKind.LOCAL;
     private int maxJobs;
+    private boolean enforceMemory;
+
+    /** {@code scheduler.enforce-memory}. */
+    public Builder enforceMemory(boolean v) {
+      enforceMemory = v;
+      return this;
+    }
 
     /** {@code scheduler.executor}. */
     public Builder executor(ExecutorKind v) {
@@ -320,7 +331,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, oomGrowth, learnUsage, executor, maxJobs);
+          seed, oomGrowth, learnUsage, executor, maxJobs, enforceMemory);
     }
   }
 }

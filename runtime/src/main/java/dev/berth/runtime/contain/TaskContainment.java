@@ -54,6 +54,16 @@ public interface TaskContainment {
     return processTrees();
   }
 
+  /** How tasks started now would be kept, for people ({@code berth devices}); leaves nothing behind. */
+  static String describeAvailable() {
+    TaskContainment found = detect();
+    try {
+      return found.describe();
+    } finally {
+      found.close();
+    }
+  }
+
   /** The fallback that needs no cgroup: processes found by their marker variable. */
   static TaskContainment processTrees() {
     return new ProcessTreeContainment();

@@ -124,7 +124,6 @@ final class AttemptLauncher {
             TaskState.READY));
         continue;
       }
-      AttemptLogs.showLatest(layout, r.spec(), start.attempt());
       requests.add(upstream.map(request::withUpstream).orElse(request));
     }
     if (requests.isEmpty()) {
@@ -133,6 +132,7 @@ final class AttemptLauncher {
     for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
       TaskId id = launch.request().task();
       if (launch.execution().isPresent()) {
+        AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
         executions.put(id, launch.execution().get());
         recordSubmission(id, launch.request().attempt(), launch.execution().get());
       } else {

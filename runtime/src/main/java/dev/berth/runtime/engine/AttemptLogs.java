@@ -12,7 +12,7 @@ import java.nio.file.StandardCopyOption;
  * one attempt printed is never read as another's (an earlier attempt's {@code MemoryError} must not
  * make a later plain failure look like an out-of-memory death). The task's {@code stdout.log} and
  * {@code stderr.log}, which people, reports and the Java API open, are relative links to the latest
- * attempt's files, pointed there before the attempt starts.
+ * attempt's files, pointed there once the attempt started (the executor made the folder).
  */
 final class AttemptLogs {
 
@@ -30,7 +30,9 @@ final class AttemptLogs {
    */
   private static void link(Path shown, Path attemptFile) {
     try {
-      Files.createDirectories(shown.getParent());
+      if (!Files.isDirectory(shown.getParent())) {
+        return; // the executor keeps the attempt's files elsewhere (or made none)
+      }
       if (Files.isRegularFile(shown, LinkOption.NOFOLLOW_LINKS)) {
         // A log of a Berth that kept every attempt in one file: kept beside the new ones.
         Files.move(shown, shown.resolveSibling("earlier-attempts." + shown.getFileName()),

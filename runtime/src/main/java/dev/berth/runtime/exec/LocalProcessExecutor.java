@@ -46,6 +46,7 @@ public final class LocalProcessExecutor implements Executor {
 
   private static final int EXIT_THREADS = 2;
   private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
+  private static final long MIN_MARGIN_BYTES = 64L << 20;
   private static final File NO_INPUT =
       new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
 
@@ -56,6 +57,7 @@ public final class LocalProcessExecutor implements Executor {
   private final TaskContainment containment;
   private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
   private final AtomicLong containers = new AtomicLong();
+  private final boolean enforceMemory;
 
   /** An executor with its own exit and kill threads, keeping tasks as {@link TaskContainment#detect()} finds best. */
   public LocalProcessExecutor() {
@@ -67,7 +69,17 @@ public final class LocalProcessExecutor implements Executor {
    * sampled measurements (where it has no exact counters) are taken every {@code sampleEvery}.
    */
   public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery) {
+    this(containment, sampleEvery, false);
+  }
+
+  /**
+   * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration)}, which, when
+   * {@code enforceMemory} and the containment can, limits each attempt's memory to its reservation
+   * plus a {@linkplain #memoryLimit(long) margin}.
+   */
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory) {
     this.containment = Objects.requireNonNull(containment, "containment");
+    this.enforceMemory = enforceMemory && containment.limitsMemory();
     long millis = Math.max(50, sampleEvery.toMillis());
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
   }
@@ -127,11 +139,21 @@ public final class LocalProcessExecutor implements Executor {
    */
   private Container open(LaunchRequest request) {
     String name = "task-" + containers.incrementAndGet();
+    long reserved = request.reservation().memoryBytes();
     try {
-      return containment.open(name, 0);
+      return containment.open(name, enforceMemory && reserved > 0 ? memoryLimit(reserved) : 0);
     } catch (IOException | RuntimeException e) {
       return TaskContainment.processTree(name);
     }
+  }
+
+  /**
+   * The memory limit of an attempt that reserved {@code reservedBytes}: the reservation plus 10%, at
+   * least {@value #MIN_MARGIN_BYTES} bytes, for what the reservation does not count (the page cache
+   * of files the task reads, the joining shell).
+   */
+  public static long memoryLimit(long reservedBytes) {
+    return reservedBytes + Math.max(MIN_MARGIN_BYTES, reservedBytes / 10);
   }
 
   /**
