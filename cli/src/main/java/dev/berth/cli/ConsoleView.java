@@ -133,6 +133,15 @@ final class ConsoleView implements RunListener, AutoCloseable {
     }
   }
 
+  /** The last lines of the standard error of the task's last attempt, as the report carries them. */
+  private static String lastAttemptStderr(TaskReport task) {
+    if (task.attempts().isEmpty()) {
+      return "";
+    }
+    String tail = task.attempts().get(task.attempts().size() - 1).stderrTail();
+    return tail == null ? "" : tail;
+  }
+
   /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
   synchronized void summary(RunReport report, Path reportFile, Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
@@ -143,6 +152,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
       for (TaskReport task : g.tasks()) {
         if (task.status() != TaskStatus.SUCCEEDED && task.status() != TaskStatus.CANCELLED) {
           out.println("  " + task.status() + " " + task.id() + ": " + task.error() + " (logs: " + task.workdir() + ")");
+          lastAttemptStderr(task).lines().forEach(line -> out.println("    | " + line));
         }
       }
     }

@@ -40,9 +40,12 @@ class OomRetryRunTest {
                 memory: 8MiB
                 command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo 'RuntimeError: CUDA out of memory.' >&2; exit 1; fi"]
               - id: host-oom-always
-                memory: 128KiB # under what a shell is measured to hold, so its MemoryError counts
-                command: [sh, -c, "echo MemoryError >&2; exit 1"]
-        """.formatted(dir.resolve("out")));
+                memory: 8MiB
+                command: [python3, %s]
+        """.formatted(dir.resolve("out"), script("fill.py", """
+            x = b'x' * (8 * 2**20)  # fills what it reserved, then fails to get more
+            raise MemoryError
+            """)));
 
     CliRunner run = CliRunner.berth("run", spec.toString());
 
@@ -57,10 +60,10 @@ class OomRetryRunTest {
 
     JsonNode host = tasks.get(1).get("attempts");
     assertThat(tasks.get(1).get("status").asText()).isEqualTo("FAILED");
-    assertThat(tasks.get(1).get("error").asText()).startsWith("LoadNumbersExceed");
+    assertThat(tasks.get(1).get("error").asText()).as(tasks.get(1).toString()).startsWith("LoadNumbersExceed");
     assertThat(host).as("load-nretry: 3 counts attempts").hasSize(3);
     assertThat(host).allSatisfy(a -> assertThat(a.get("outcome").asText()).isEqualTo("HOST_OOM"));
-    assertThat(host.get(0).get("reservedMemoryBytes").asLong()).isEqualTo(128 * 1024);
+    assertThat(host.get(0).get("reservedMemoryBytes").asLong()).isEqualTo(8 * MIB);
     for (int i = 1; i < 3; i++) {
       long before = host.get(i - 1).get("reservedMemoryBytes").asLong();
       long peak = host.get(i - 1).get("peakMemoryBytes").asLong();
@@ -77,10 +80,17 @@ class OomRetryRunTest {
           - name: g
             tasks:
               - id: t
-                memory: 128KiB
+                memory: 8MiB
                 retries: 0
-                command: [sh, -c, "if [ $BERTH_ATTEMPT = 1 ]; then echo MemoryError >&2; exit 1; fi; echo plain >&2; exit 2"]
-        """);
+                command: [python3, %s]
+        """.formatted(script("t.py", """
+            import os, sys
+            x = b'x' * (8 * 2**20)
+            if os.environ['BERTH_ATTEMPT'] == '1':
+                raise MemoryError
+            sys.stderr.write('plain\\x1b[2J')
+            sys.exit(2)
+            """)));
 
     CliRunner run = CliRunner.berth("run", spec.toString());
 
@@ -92,13 +102,24 @@ class OomRetryRunTest {
     assertThat(attempts.get(1).get("outcome").asText()).as("its own stderr says nothing of memory").isEqualTo("FAILED");
     assertThat(task.get("status").asText()).isEqualTo("FAILED");
     Path taskDir = dir.resolve("out/g/t");
-    assertThat(taskDir.resolve("attempt-1.stderr.log")).hasContent("MemoryError");
-    assertThat(taskDir.resolve("attempt-2.stderr.log")).hasContent("plain");
-    assertThat(taskDir.resolve("stderr.log")).as("the latest attempt's").hasContent("plain");
+    assertThat(Files.readString(taskDir.resolve("attempt-1.stderr.log"))).contains("MemoryError");
+    assertThat(taskDir.resolve("attempt-2.stderr.log")).hasContent("plain\u001b[2J");
+    assertThat(taskDir.resolve("stderr.log")).as("the latest attempt's").hasContent("plain\u001b[2J");
+    assertThat(attempts.get(1).get("stderrTail").asText()).as("the failing attempt's own, control characters replaced")
+        .isEqualTo("plain?[2J");
+    assertThat(attempts.get(0).get("stderrTail").isNull()).isTrue();
+    assertThat(run.out).contains("    | plain?[2J").doesNotContain("\u001b[2J");
+    assertThat(Files.readString(dir.resolve("out/report.md"))).as("escaped").contains("| plain?\\[2J |");
+    assertThat(attempts.get(0).get("pid").asLong()).as("each attempt's real pid").isPositive()
+        .isNotEqualTo(attempts.get(1).get("pid").asLong());
     assertThat(attempts).allSatisfy(a -> {
       assertThat(a.get("peakMemoryBytes").asLong()).as("measured").isPositive();
       assertThat(a.get("cpuSeconds").isNumber()).isTrue();
       assertThat(a.get("reservedMemoryBytes").asLong()).isPositive();
     });
+  }
+
+  private String script(String name, String text) throws java.io.IOException {
+    return Files.writeString(dir.resolve(name), text).toString();
   }
 }

@@ -5,6 +5,7 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.journal.JournalReader;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.io.IOException;
@@ -73,7 +74,7 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
   public RunReport report(Instant now) {
     Instant end = replay.run().finishedAt().orElse(null);
     boolean cancelled = replay.run().status().map(s -> s == RunStatus.CANCELLED).orElse(false);
-    return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, cancelled,
-        spec -> layout.taskDir(spec).toString());
+    return FailureTails.added(RunReport.of(state, replay.run().startedAt(), end != null ? end : now, cancelled,
+        spec -> layout.taskDir(spec).toString()));
   }
 }

@@ -32,6 +32,8 @@ import java.time.Instant;
  * @param peakGpuMemoryBytes the most GPU memory the attempt was seen holding, or null
  * @param usageExact whether the figures are exact counters (a cgroup's, a cluster's accounting) rather
  *     than samples, or null when nothing was measured
+ * @param stderrTail for the last attempt of a task that did not succeed, the last lines of that
+ *     attempt's own standard error (control characters replaced), or null
  */
 public record AttemptReport(
     int number,
@@ -52,14 +54,22 @@ public record AttemptReport(
     Long peakMemoryBytes,
     Double cpuSeconds,
     Long peakGpuMemoryBytes,
-    Boolean usageExact) {
+    Boolean usageExact,
+    String stderrTail) {
 
   /** An attempt without measured usage. */
   public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
       String clusterJob, long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome,
       String error, String stage, Long loadTimeMs, Long trainTimeMs) {
     this(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes, reservedGpuMemoryBytes,
-        reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, null, null, null, null);
+        reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, null, null, null, null, null);
+  }
+
+  /** The same attempt with the last lines of its standard error. */
+  public AttemptReport withStderrTail(String tail) {
+    return new AttemptReport(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes,
+        reservedGpuMemoryBytes, reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes,
+        cpuSeconds, peakGpuMemoryBytes, usageExact, tail);
   }
 
   /** A local attempt without stage information (a one-stage task). */
@@ -120,7 +130,8 @@ public record AttemptReport(
         boxed(a.usage().peakHostMemoryBytes()),
         a.usage().cpuSeconds().isPresent() ? a.usage().cpuSeconds().getAsDouble() : null,
         boxed(a.usage().peakGpuMemoryBytes()),
-        a.usage().isKnown() ? a.usage().exact() : null);
+        a.usage().isKnown() ? a.usage().exact() : null,
+        null);
   }
 
   private static Long boxed(java.util.OptionalLong value) {

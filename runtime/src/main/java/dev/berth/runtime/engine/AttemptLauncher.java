@@ -134,6 +134,10 @@ final class AttemptLauncher {
       if (launch.execution().isPresent()) {
         AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
         executions.put(id, launch.execution().get());
+        long pid = launch.execution().get().pid();
+        if (pid > 0) {
+          recorder.record(id, new TaskEvent.Started(clock.instant(), launch.request().attempt(), pid));
+        }
         recordSubmission(id, launch.request().attempt(), launch.execution().get());
       } else {
         recorder.record(id, Retries.retryIfAllowed(state.task(id),

@@ -12,6 +12,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.gpu.NoGpuProbe;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
@@ -328,8 +329,8 @@ public final class Engine {
   private void finish() {
     loopTimers.stop();
     channel.close();
-    RunReport report = RunReport.of(
-        state, startedAt, clock.instant(), terminations.runCancelled(), spec -> layout.taskDir(spec).toString())
+    RunReport report = FailureTails.added(RunReport.of(
+        state, startedAt, clock.instant(), terminations.runCancelled(), spec -> layout.taskDir(spec).toString()))
         .withDevices(readings.snapshot().gpus().devices().stream()
             .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
     try {

@@ -183,7 +183,8 @@ class EngineTest {
     executor.exit(id("a"), 0);
     engine.drain();
 
-    assertThat(seen).containsExactly("a:READY", "a:RUNNING", "a:SUCCEEDED", "finished:SUCCEEDED");
+    assertThat(seen).as("released, launched, started (its pid), ended")
+        .containsExactly("a:READY", "a:RUNNING", "a:RUNNING", "a:SUCCEEDED", "finished:SUCCEEDED");
   }
 
   @Test
