@@ -92,8 +92,7 @@ abstract class ContainmentContract {
         b = bytearray(300 * 2**20)
         for i in range(0, len(b), 4096):
             b[i] = 1
-        t = time.time()
-        while time.time() - t < 1.0:
+        while time.process_time() < 0.8:
             pass
         """);
 
@@ -103,7 +102,8 @@ abstract class ContainmentContract {
     assertThat(usage.peakHostMemoryBytes()).isPresent();
     assertThat(usage.peakHostMemoryBytes().getAsLong()).isBetween(300 * MIB, 330 * MIB);
     assertThat(usage.cpuSeconds()).isPresent();
-    assertThat(usage.cpuSeconds().getAsDouble()).as("a second of busy loop").isGreaterThan(0.5);
+    assertThat(usage.cpuSeconds().getAsDouble()).as("0.8 s of busy loop, sampled or exact")
+        .isGreaterThan(usage.exact() ? 0.7 : 0.3);
   }
 
   @Test
