@@ -23,7 +23,8 @@ public final class TaskRunners {
   /** The executor for {@code spec}'s tasks. */
   static Executor executor(RunSpec spec) {
     if (!spec.config().onCluster()) {
-      return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), spec.config().enforceMemory());
+      return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), spec.config().enforceMemory(),
+          spec.config().logCapBytes());
     }
     return SlurmExecutor.forRun(
         spec, SlurmSettings.from(spec), new ProcessCommandRunner());

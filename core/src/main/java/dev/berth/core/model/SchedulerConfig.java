@@ -41,6 +41,8 @@ import java.util.Objects;
  *     ({@code slurm.max-jobs}); 0 = no limit
  * @param enforceMemory whether a local task's memory is limited to its reservation plus a margin, in
  *     its cgroup ({@code scheduler.enforce-memory})
+ * @param logCapBytes the most bytes kept of each of a local attempt's output and error logs
+ *     ({@code scheduler.log-cap}); beyond it the head is kept, a marker line, and the latest output
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -65,7 +67,8 @@ public record SchedulerConfig(
     LearnUsage learnUsage,
     ExecutorKind executor,
     int maxJobs,
-    boolean enforceMemory) {
+    boolean enforceMemory,
+    long logCapBytes) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -73,6 +76,9 @@ public record SchedulerConfig(
   /** Validates every field, naming the config key and the rule. */
   public SchedulerConfig {
     nonNegative("scheduler.max-process", maxProcess);
+    if (logCapBytes < 64 * 1024) {
+      throw new IllegalArgumentException("scheduler.log-cap must be at least 64KiB but was " + logCapBytes + " bytes");
+    }
     nonNegative("scheduler.max-waiting", maxWaiting);
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
@@ -133,7 +139,8 @@ public record SchedulerConfig(
         .learnUsage(learnUsage)
         .executor(executor)
         .maxJobs(maxJobs)
-        .enforceMemory(enforceMemory);
+        .enforceMemory(enforceMemory)
+        .logCapBytes(logCapBytes);
   }
 
   /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
@@ -184,6 +191,13 @@ public record SchedulerConfig(
     private ExecutorKind executor = ExecutorKind.LOCAL;
     private int maxJobs;
     private boolean enforceMemory;
+    private long logCapBytes = 1L << 30;
+
+    /** {@code scheduler.log-cap}. */
+    public Builder logCapBytes(long v) {
+      logCapBytes = v;
+      return this;
+    }
 
     /** {@code scheduler.enforce-memory}. */
     public Builder enforceMemory(boolean v) {
@@ -331,7 +345,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, oomGrowth, learnUsage, executor, maxJobs, enforceMemory);
+          seed, oomGrowth, learnUsage, executor, maxJobs, enforceMemory, logCapBytes);
     }
   }
 }

@@ -20,10 +20,12 @@ final class LocalExecution implements Execution {
   private final Process process;
   private final Container container;
   private final ScheduledExecutorService killTimer;
+  private final Runnable capLogs;
   private volatile MeasuredUsage finalUsage;
   private volatile boolean oomKilled;
 
-  LocalExecution(Process process, Container container, ScheduledExecutorService killTimer) {
+  LocalExecution(Process process, Container container, ScheduledExecutorService killTimer, Runnable capLogs) {
+    this.capLogs = capLogs;
     this.process = process;
     this.container = container;
     this.killTimer = killTimer;
@@ -43,10 +45,11 @@ final class LocalExecution implements Execution {
     return process.isAlive();
   }
 
-  /** Takes a sample of the container's usage, where it is sampled. */
+  /** Takes a sample of the container's usage, where it is sampled, and keeps the logs within their cap. */
   void sample() {
     if (finalUsage == null) {
       container.sample();
+      capLogs.run();
     }
   }
 
@@ -59,6 +62,7 @@ final class LocalExecution implements Execution {
     MeasuredUsage usage = container.usage();
     oomKilled = container.oomKilled();
     container.close();
+    capLogs.run();
     MeasuredUsage closing = container.usage();
     finalUsage = closing.isKnown() ? closing : usage;
   }

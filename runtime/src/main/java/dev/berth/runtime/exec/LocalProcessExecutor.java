@@ -2,6 +2,7 @@ package dev.berth.runtime.exec;
 
 import dev.berth.os.DaemonThreads;
 import dev.berth.os.LaunchPreparation;
+import dev.berth.os.LogCap;
 import dev.berth.runtime.contain.Container;
 import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.spi.Execution;
@@ -47,6 +48,7 @@ public final class LocalProcessExecutor implements Executor {
   private static final int EXIT_THREADS = 2;
   private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
   private static final long MIN_MARGIN_BYTES = 64L << 20;
+  private static final long DEFAULT_LOG_CAP = 1L << 30;
   private static final File NO_INPUT =
       new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
 
@@ -58,6 +60,7 @@ public final class LocalProcessExecutor implements Executor {
   private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
   private final AtomicLong containers = new AtomicLong();
   private final boolean enforceMemory;
+  private final long logCapBytes;
 
   /** An executor with its own exit and kill threads, keeping tasks as {@link TaskContainment#detect()} finds best. */
   public LocalProcessExecutor() {
@@ -78,6 +81,17 @@ public final class LocalProcessExecutor implements Executor {
    * plus a {@linkplain #memoryLimit(long) margin}.
    */
   public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory) {
+    this(containment, sampleEvery, enforceMemory, DEFAULT_LOG_CAP);
+  }
+
+  /**
+   * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration, boolean)} keeping each
+   * attempt's output and error files within {@code logCapBytes} (see {@link LogCap}), checked on
+   * each sample and when the attempt ends.
+   */
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
+      long logCapBytes) {
+    this.logCapBytes = logCapBytes;
     this.containment = Objects.requireNonNull(containment, "containment");
     this.enforceMemory = enforceMemory && containment.limitsMemory();
     long millis = Math.max(50, sampleEvery.toMillis());
@@ -120,7 +134,8 @@ public final class LocalProcessExecutor implements Executor {
       container.close();
       throw failure(request, e.getMessage(), e);
     }
-    LocalExecution execution = new LocalExecution(process, container, killTimer);
+    LocalExecution execution = new LocalExecution(process, container, killTimer,
+        () -> List.of(request.stdout(), request.stderr()).forEach(log -> LogCap.cut(log, logCapBytes)));
     live.add(execution);
     // onExit completes on the JDK's reaper thread; hand over so a slow listener never delays it,
     // and use execute() so a throwing listener surfaces through the uncaught-exception handler.
