@@ -136,6 +136,15 @@ final class ConsoleView implements RunListener, AutoCloseable {
     }
   }
 
+  /** The last lines of the standard error of the task's last attempt, as the report carries them. */
+  private static String lastAttemptStderr(TaskReport task) {
+    if (task.attempts().isEmpty()) {
+      return "";
+    }
+    String tail = task.attempts().get(task.attempts().size() - 1).stderrTail();
+    return tail == null ? "" : tail;
+  }
+
   /** Prints the closing summary: status, counts, failures with their logs, and the report's path. */
   synchronized void summary(RunReport report, Path reportFile, Path html) {
     Duration took = Duration.between(report.startedAt(), report.finishedAt());
@@ -148,6 +157,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
         if (task.status() == TaskStatus.FAILED || task.status() == TaskStatus.TIMED_OUT
             || task.status() == TaskStatus.UNREACHABLE) {
           out.println("  " + task.status() + " " + task.id() + ": " + task.error() + " (logs: " + task.workdir() + ")");
+          lastAttemptStderr(task).lines().forEach(line -> out.println("    | " + line));
         }
       }
     }

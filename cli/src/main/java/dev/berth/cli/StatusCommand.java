@@ -84,6 +84,9 @@ final class StatusCommand implements Callable<Integer> {
           .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending())
           .put("interrupted", t.interrupted()).put("summary", t.describe());
     }
+    if (waiting.hasNonNull("containment")) {
+      root.put("containment", waiting.get("containment").asText());
+    }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
     jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
     ArrayNode tasks = root.putArray("tasks");
@@ -119,6 +122,9 @@ final class StatusCommand implements Callable<Integer> {
         + holder.map(h -> " (" + h + ")").orElse("")
         + (root.has("allocation") ? "; allocation " + root.get("allocation").asText() : ""));
     jobs.problem().ifPresent(p -> out.println("  (Slurm states unknown: " + p + ")"));
+    if (root.has("containment")) {
+      out.println("  task containment: " + root.get("containment").asText());
+    }
     for (JsonNode g : groups) {
       out.printf("  %-16s %s%n", g.get("name").asText(), g.get("summary").asText());
     }

@@ -67,6 +67,8 @@ class StatusVocabularyRunTest {
     String sentence = "4 tasks: 1 succeeded, 1 failed, 1 timed out, 1 unreachable";
     assertThat(statusCounts.get("summary").asText()).isEqualTo(sentence);
     assertThat(table.out).contains(sentence).contains("TIMED_OUT").contains("UNREACHABLE").doesNotContain("EXITED");
+    assertThat(table.out).as("how the run kept its tasks' processes").containsPattern(
+        "task containment: (cgroup v2|cgroup v1|process tree)");
     assertThat(run.out).contains("FAILED - " + sentence).contains("group main: " + sentence);
   }
 }

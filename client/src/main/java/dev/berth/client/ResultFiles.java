@@ -61,6 +61,27 @@ final class ResultFiles {
   }
 
   /** A log file's text, or "" when it does not exist. */
+  /**
+   * The task's {@code stdout.log} or {@code stderr.log} ({@code stream}), a link to its latest
+   * attempt's file; where there is no link (an executor that made the folder only when the task
+   * first wrote), the highest-numbered {@code attempt-N.<stream>.log}.
+   */
+  static Path latestLog(Path workdir, String stream) {
+    Path shown = workdir.resolve(stream + ".log");
+    if (Files.exists(shown)) {
+      return shown;
+    }
+    String suffix = "." + stream + ".log";
+    try (java.util.stream.Stream<Path> files = Files.list(workdir)) {
+      return files.filter(f -> f.getFileName().toString().matches("attempt-[0-9]{1,9}\\." + stream + "\\.log"))
+          .max(java.util.Comparator.comparingInt(f -> Integer.parseInt(
+              f.getFileName().toString().substring("attempt-".length()).replace(suffix, ""))))
+          .orElse(shown);
+    } catch (IOException e) {
+      return shown;
+    }
+  }
+
   static String read(Path file) {
     try {
       return Files.readString(file, StandardCharsets.UTF_8);

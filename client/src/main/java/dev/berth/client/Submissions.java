@@ -323,9 +323,16 @@ final class Submissions {
    * task: its {@code result.json}, {@code items.json} and logs are renamed to {@code *.previous}.
    */
   private static void moveAside(Path taskDir) {
-    for (String file : List.of("result.json", "items.json", "stdout.log", "stderr.log")) {
+    List<String> files = new java.util.ArrayList<>(List.of("result.json", "items.json", "stdout.log", "stderr.log"));
+    try (java.util.stream.Stream<Path> logs = Files.list(taskDir)) {
+      logs.map(f -> f.getFileName().toString()).filter(n -> n.matches("attempt-[0-9]+\\.std(out|err)\\.log"))
+          .sorted().forEach(files::add);
+    } catch (IOException e) {
+      // no folder yet: nothing to move aside
+    }
+    for (String file : files) {
       Path f = taskDir.resolve(file);
-      if (Files.exists(f)) {
+      if (Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
         try {
           Files.move(f, taskDir.resolve(file + ".previous"), StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {

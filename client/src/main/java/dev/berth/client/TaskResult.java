@@ -135,14 +135,14 @@ public final class TaskResult {
     return twoStage;
   }
 
-  /** Everything the task wrote to standard output ({@code stdout.log}), "" when nothing. */
+  /** What the task's latest attempt wrote to standard output ({@code stdout.log}), "" when nothing. */
   public String stdout() {
-    return ResultFiles.read(workdir.resolve("stdout.log"));
+    return ResultFiles.read(ResultFiles.latestLog(workdir, "stdout"));
   }
 
-  /** Everything the task wrote to standard error ({@code stderr.log}), "" when nothing. */
+  /** What the task's latest attempt wrote to standard error ({@code stderr.log}), "" when nothing. */
   public String stderr() {
-    return ResultFiles.read(workdir.resolve("stderr.log"));
+    return ResultFiles.read(ResultFiles.latestLog(workdir, "stderr"));
   }
 
   /**

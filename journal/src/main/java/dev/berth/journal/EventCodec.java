@@ -48,8 +48,9 @@ public final class EventCodec {
   }
 
   /**
-   * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code submitted}, {@code staged},
-   * {@code trained}, {@code reported}, {@code ended}, {@code settled} or {@code reopened}.
+   * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code started},
+   * {@code submitted}, {@code staged}, {@code trained}, {@code reported}, {@code ended}, {@code settled} or
+   * {@code reopened}.
    *
    * @throws IllegalArgumentException for an event type this codec does not know
    */
@@ -58,6 +59,8 @@ public final class EventCodec {
       return "released";
     } else if (event instanceof TaskEvent.Launched) {
       return "launched";
+    } else if (event instanceof TaskEvent.Started) {
+      return "started";
     } else if (event instanceof TaskEvent.Submitted) {
       return "submitted";
     } else if (event instanceof TaskEvent.Staged) {
@@ -85,6 +88,9 @@ public final class EventCodec {
       f.set("placement", placement(l.placement()));
       f.put("pid", l.pid());
       f.put("two-stage", l.twoStage());
+    } else if (event instanceof TaskEvent.Started s) {
+      f.put("attempt", s.attempt());
+      f.put("pid", s.pid());
     } else if (event instanceof TaskEvent.Submitted s) {
       f.put("attempt", s.attempt());
       f.put("cluster-id", s.clusterId());
@@ -122,6 +128,7 @@ public final class EventCodec {
       case "launched" -> new TaskEvent.Launched(
           f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
           f.bool("two-stage"));
+      case "started" -> new TaskEvent.Started(f.instant("at"), f.intValue("attempt"), f.longValue("pid"));
       case "submitted" -> new TaskEvent.Submitted(f.instant("at"), f.intValue("attempt"), f.string("cluster-id"));
       case "staged" -> new TaskEvent.Staged(f.instant("at"), target(f));
       case "trained" -> new TaskEvent.Trained(f.instant("at"), f.intValue("train"), placement(f.object("placement")));
@@ -134,7 +141,8 @@ public final class EventCodec {
       case "settled" -> new TaskEvent.Settled(
           f.instant("at"), target(f), f.string("reason"));
       case "reopened" -> new TaskEvent.Reopened(f.instant("at"), f.string("reason"));
-      default -> throw f.wrong("type", "released, launched, submitted, staged, trained, reported, ended, settled or reopened");
+      default -> throw f.wrong("type",
+          "released, launched, started, submitted, staged, trained, reported, ended, settled or reopened");
     };
     f.done();
     return event;

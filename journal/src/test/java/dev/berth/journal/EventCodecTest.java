@@ -117,7 +117,8 @@ class EventCodecTest {
   @Test
   void anUnknownTypeOrAMissingFieldIsNamed() {
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"paused\",\"at\":\"2024-05-01T10:00:00Z\"}"))
-        .hasMessage("type must be released, launched, submitted, staged, trained, reported, ended, settled or reopened but was \"paused\"");
+        .hasMessage("type must be released, launched, started, submitted, staged, trained, reported, ended, settled"
+            + " or reopened but was \"paused\"");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"settled\",\"at\":\"2024-05-01T10:00:00Z\",\"reason\":\"x\"}"))
         .hasMessage("target is missing");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"released\",\"at\":\"yesterday\"}"))
@@ -131,9 +132,10 @@ class EventCodecTest {
     TaskState[] terminal = {TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED, TaskState.TIMED_OUT,
         TaskState.UNREACHABLE};
     TaskState[] stages = {TaskState.LOADING, TaskState.LOADED, TaskState.TRAINED};
-    return switch (random.nextInt(9)) {
+    return switch (random.nextInt(10)) {
       case 0 -> new TaskEvent.Released(at);
       case 7 -> new TaskEvent.Reopened(at, text.any());
+      case 8 -> new TaskEvent.Started(at, 1 + random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE));
       case 3 -> new TaskEvent.Submitted(at, 1 + random.nextInt(Integer.MAX_VALUE), random.nextInt(1 << 20) + "_" + random.nextInt(1000));
       case 4 -> new TaskEvent.Staged(at, stages[random.nextInt(stages.length)]);
       case 5 -> new TaskEvent.Trained(at, random.nextInt(), new Placement(text.any(), random.nextLong(),

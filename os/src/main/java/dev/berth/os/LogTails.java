@@ -13,6 +13,27 @@ public final class LogTails {
 
   private LogTails() {}
 
+  /**
+   * The last {@code lines} lines of the file (read from its last {@link #STDERR_BYTES} bytes), with
+   * control characters other than tab replaced by {@code ?} so that no terminal or viewer acts on
+   * them; empty when it cannot be read.
+   */
+  public static String lastLines(Path file, int lines) {
+    String text = read(file, STDERR_BYTES).replace("\r\n", "\n").stripTrailing();
+    int start = text.length();
+    for (int n = 0; n < lines && start > 0; n++) {
+      start = text.lastIndexOf('\n', start - 1);
+      if (start < 0) {
+        start = 0;
+        break;
+      }
+    }
+    String tail = text.substring(start).strip();
+    StringBuilder safe = new StringBuilder(tail.length());
+    tail.codePoints().forEach(c -> safe.appendCodePoint(c == '\n' || c == '\t' || !Character.isISOControl(c) ? c : '?'));
+    return safe.toString();
+  }
+
   /** The last {@code bytes} bytes of the file as text, or empty when it cannot be read. */
   public static String read(Path file, int bytes) {
     return read(file, 0, bytes);

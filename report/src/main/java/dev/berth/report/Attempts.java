@@ -99,6 +99,12 @@ final class Attempts {
     return a == null || a.error() == null ? "" : a.error();
   }
 
+  /** The last lines of the standard error of the task's last attempt, as the report carries them, or "". */
+  static String stderrTail(TaskReport t) {
+    AttemptReport a = last(t);
+    return a == null || a.stderrTail() == null ? "" : a.stderrTail();
+  }
+
   /** How the task's last attempt ended, e.g. {@code FAILED, exit 1}, or the task status when it never ran. */
   static String outcome(TaskReport t) {
     AttemptReport a = last(t);

@@ -79,8 +79,13 @@ final class HtmlTables {
           .append("<td class=\"outcome\">").append(html(Attempts.outcome(t))).append("</td>")
           .append("<td class=\"num\">").append(t.attempts().size()).append("</td>")
           .append("<td class=\"message\">")
-          .append(message.isBlank() ? "<span class=\"muted\">no message</span>" : "<pre>" + html(message.strip()) + "</pre>")
-          .append("</td><td class=\"logs\">");
+          .append(message.isBlank() ? "<span class=\"muted\">no message</span>" : "<pre>" + html(message.strip()) + "</pre>");
+      String tail = Attempts.stderrTail(t);
+      if (!tail.isEmpty()) {
+        h.append("<pre class=\"tail\" title=\"the end of the last attempt's standard error\">").append(html(tail))
+            .append("</pre>");
+      }
+      h.append("</td><td class=\"logs\">");
       logs(h, t);
       h.append("</td></tr>");
     }

@@ -95,10 +95,19 @@ public final class MarkdownReport {
     }
     if (!v.unsuccessful().isEmpty()) {
       md.append("\n**Not succeeded**\n\n");
-      MarkdownTable table = new MarkdownTable(List.of("task", "status", "device", "last attempt", "attempts", "message"));
+      boolean tails = v.unsuccessful().stream().anyMatch(t -> !Attempts.stderrTail(t).isEmpty());
+      List<String> head = new ArrayList<>(List.of("task", "status", "device", "last attempt", "attempts", "message"));
+      if (tails) {
+        head.add("stderr (last lines)");
+      }
+      MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.unsuccessful()) {
-        table.row(List.of(t.id(), t.status().name(), Attempts.device(t), Attempts.outcome(t),
+        List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), Attempts.device(t), Attempts.outcome(t),
             Integer.toString(t.attempts().size()), cut(Attempts.message(t))));
+        if (tails) {
+          row.add(cut(Attempts.stderrTail(t)));
+        }
+        table.row(row);
       }
       table.render(md);
     }

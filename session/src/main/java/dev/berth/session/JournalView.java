@@ -6,6 +6,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.journal.JournalReader;
 import dev.berth.runtime.control.RunLock;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     Instant end = replay.run().finishedAt().orElse(null);
     RunStatus status = replay.run().status()
         .orElse(live() ? null : RunStatus.INTERRUPTED);
-    return RunReport.of(state, replay.run().startedAt(), end != null ? end : now, status,
-        spec -> layout.taskDir(spec).toString());
+    return FailureTails.added(RunReport.of(state, replay.run().startedAt(), end != null ? end : now, status,
+        spec -> layout.taskDir(spec).toString()));
   }
 }

@@ -94,6 +94,13 @@ final class RunParts {
       Executor executor = guard != null ? guard : given;
       made.add(executor::close);
       StatusFile status = new StatusFile(layout.runDir());
+      if (given instanceof LocalProcessExecutor local) {
+        status.containment(local.containment().describe());
+        if (spec.config().enforceMemory() && !local.containment().limitsMemory()) {
+          o.warn("berth: scheduler.enforce-memory: no cgroup can be made on this machine ("
+              + local.containment().mode() + "); task memory is measured but not limited");
+        }
+      }
       made.add(status);
       HostProbe node = o.hostProbe().orElseGet(OshiHostProbe::new);
       HostProbe hostProbe = allocation.map(limits -> InsideAllocation.hostProbe(node, limits)).orElse(node);

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Keeps {@code .berth/waiting.json} up to date for {@code berth status}: why each waiting task is
- * not placed, as the latest decision pass said. Written at most twice a second on its own thread,
+ * not placed, as the latest decision pass said, and how the run keeps its task processes together. Written at most twice a second on its own thread,
  * so the engine never waits for it.
  */
 public final class StatusFile implements RunListener, AutoCloseable {
@@ -24,6 +24,7 @@ public final class StatusFile implements RunListener, AutoCloseable {
 
   private final Path file;
   private final AtomicReference<Decisions> latest = new AtomicReference<>();
+  private volatile String containment;
   private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "berth-status");
     t.setDaemon(true);
@@ -38,6 +39,11 @@ public final class StatusFile implements RunListener, AutoCloseable {
   /** The file's location in a run folder. */
   public static Path of(Path runDir) {
     return runDir.resolve(".berth").resolve("waiting.json");
+  }
+
+  /** Says, from the next write on, how the run's task processes are kept together ({@code cgroup v1 ...}). */
+  void containment(String describe) {
+    containment = describe;
   }
 
   /** Keeps the latest decisions for the next write. */
@@ -64,6 +70,9 @@ public final class StatusFile implements RunListener, AutoCloseable {
       return;
     }
     ObjectNode root = JSON.createObjectNode();
+    if (containment != null) {
+      root.put("containment", containment);
+    }
     d.blockedBy().ifPresent(r -> root.put("blockedBy", r.describe()).put("blockedCount", d.blockedCount()));
     ObjectNode tasks = root.putObject("tasks");
     for (Waiting w : d.waiting()) {

@@ -4,6 +4,7 @@ import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.GpuProbes;
 import dev.berth.slurm.SlurmExecutor;
@@ -22,7 +23,8 @@ public final class TaskRunners {
   /** The executor for {@code spec}'s tasks. */
   static Executor executor(RunSpec spec) {
     if (!spec.config().onCluster()) {
-      return new LocalProcessExecutor(AdapterTables.secretVariables(spec));
+      return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), spec.config().enforceMemory(),
+          spec.config().logCapBytes(), AdapterTables.secretVariables(spec));
     }
     return SlurmExecutor.forRun(
         spec, SlurmSettings.from(spec), new ProcessCommandRunner(AdapterTables.secretVariables(spec)));

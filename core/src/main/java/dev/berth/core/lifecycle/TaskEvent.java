@@ -8,8 +8,8 @@ import java.util.Objects;
  * current state, attempts and reports are folds over the list of events.
  */
 public sealed interface TaskEvent
-    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Submitted, TaskEvent.Staged, TaskEvent.Trained,
-        TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled, TaskEvent.Reopened {
+    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Started, TaskEvent.Submitted, TaskEvent.Staged,
+        TaskEvent.Trained, TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled, TaskEvent.Reopened {
 
   /** When it happened. */
   Instant at();
@@ -52,6 +52,30 @@ public sealed interface TaskEvent
     @Override
     public TaskState target() {
       return twoStage ? TaskState.AVAILABLE : TaskState.RUNNING;
+    }
+  }
+
+  /**
+   * The running attempt's process exists and has this pid. Launches are journalled before their
+   * processes exist (write-ahead), so the pid comes in this event; like {@link Submitted} it names
+   * the running attempt without moving the task.
+   *
+   * @param attempt the running attempt's number
+   * @param pid the operating-system process id
+   */
+  record Started(Instant at, int attempt, long pid) implements TaskEvent {
+    /** Validates. */
+    public Started {
+      Objects.requireNonNull(at, "at");
+      if (attempt < 1 || pid <= 0) {
+        throw new IllegalArgumentException("a start needs an attempt >= 1 and a pid > 0");
+      }
+    }
+
+    /** Not a transition: the task stays where it is; nominally running. */
+    @Override
+    public TaskState target() {
+      return TaskState.RUNNING;
     }
   }
 

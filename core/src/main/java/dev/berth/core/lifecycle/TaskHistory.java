@@ -28,6 +28,15 @@ public final class TaskHistory {
    * @throws IllegalTransitionException when the event's target is not reachable from the current state
    */
   public void append(TaskEvent event) {
+    if (event instanceof TaskEvent.Started started) {
+      // Names the running attempt's process without moving the task, like a submission.
+      if (!state.hasProcess() || started.attempt() != attempts) {
+        throw new IllegalStateException("task " + task + ": attempt " + started.attempt()
+            + " started while the task is " + state + " in attempt " + attempts);
+      }
+      events.add(event);
+      return;
+    }
     if (event instanceof TaskEvent.Submitted submitted) {
       // Names the running attempt without moving the task: the one event that is not a transition.
       if (state != TaskState.RUNNING || submitted.attempt() != attempts) {
@@ -74,19 +83,23 @@ public final class TaskHistory {
     List<Attempt> result = new ArrayList<>();
     TaskEvent.Launched open = null;
     Optional<String> clusterId = Optional.empty();
+    long pid = -1;
     for (TaskEvent e : events) {
       if (e instanceof TaskEvent.Launched l) {
         open = l;
         clusterId = Optional.empty();
+        pid = l.pid();
+      } else if (e instanceof TaskEvent.Started s) {
+        pid = s.pid();
       } else if (e instanceof TaskEvent.Submitted s) {
         clusterId = Optional.of(s.clusterId());
       } else if (e instanceof TaskEvent.Ended end && open != null) {
-        result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), clusterId, Optional.of(end)));
+        result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.of(end)));
         open = null;
       }
     }
     if (open != null) {
-      result.add(new Attempt(open.attempt(), open.at(), open.placement(), open.pid(), clusterId, Optional.empty()));
+      result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.empty()));
     }
     return result;
   }

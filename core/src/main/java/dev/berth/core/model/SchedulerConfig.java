@@ -39,6 +39,10 @@ import java.util.Objects;
  *     ({@code scheduler.executor}, or the spec's top-level {@code executor:})
  * @param maxJobs on a cluster, most of the run's jobs in the cluster's hands at once, pending or running
  *     ({@code slurm.max-jobs}); 0 = no limit
+ * @param enforceMemory whether a local task's memory is limited to its reservation plus a margin, in
+ *     its cgroup ({@code scheduler.enforce-memory})
+ * @param logCapBytes the most bytes kept of each of a local attempt's output and error logs
+ *     ({@code scheduler.log-cap}); beyond it the head is kept, a marker line, and the latest output
  */
 public record SchedulerConfig(
     int maxProcess,
@@ -62,7 +66,9 @@ public record SchedulerConfig(
     double oomGrowth,
     LearnUsage learnUsage,
     ExecutorKind executor,
-    int maxJobs) {
+    int maxJobs,
+    boolean enforceMemory,
+    long logCapBytes) {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
@@ -70,6 +76,9 @@ public record SchedulerConfig(
   /** Validates every field, naming the config key and the rule. */
   public SchedulerConfig {
     nonNegative("scheduler.max-process", maxProcess);
+    if (logCapBytes < 64 * 1024) {
+      throw new IllegalArgumentException("scheduler.log-cap must be at least 64KiB but was " + logCapBytes + " bytes");
+    }
     nonNegative("scheduler.max-waiting", maxWaiting);
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
@@ -129,7 +138,9 @@ public record SchedulerConfig(
         .oomGrowth(oomGrowth)
         .learnUsage(learnUsage)
         .executor(executor)
-        .maxJobs(maxJobs);
+        .maxJobs(maxJobs)
+        .enforceMemory(enforceMemory)
+        .logCapBytes(logCapBytes);
   }
 
   /** Whether tasks run as batch jobs on a Slurm cluster, which then decides where and when. */
@@ -179,6 +190,20 @@ public record SchedulerConfig(
     private LearnUsage learnUsage = LearnUsage.MEAN;
     private ExecutorKind executor = ExecutorKind.LOCAL;
     private int maxJobs;
+    private boolean enforceMemory;
+    private long logCapBytes = 1L << 30;
+
+    /** {@code scheduler.log-cap}. */
+    public Builder logCapBytes(long v) {
+      logCapBytes = v;
+      return this;
+    }
+
+    /** {@code scheduler.enforce-memory}. */
+    public Builder enforceMemory(boolean v) {
+      enforceMemory = v;
+      return this;
+    }
 
     /** {@code scheduler.executor}. */
     public Builder executor(ExecutorKind v) {
@@ -320,7 +345,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, oomGrowth, learnUsage, executor, maxJobs);
+          seed, oomGrowth, learnUsage, executor, maxJobs, enforceMemory, logCapBytes);
     }
   }
 }

@@ -27,6 +27,13 @@ import java.time.Instant;
  * @param stage for a two-stage attempt that did not succeed, the stage it ended in ({@code LOAD} or {@code TRAIN}), or null
  * @param loadTimeMs for a two-stage task, how long loading took, or null
  * @param trainTimeMs for a two-stage task, how long its last train call took, or null
+ * @param peakMemoryBytes the most host memory the attempt's processes were measured to hold, or null
+ * @param cpuSeconds CPU time the attempt's processes were measured to use, or null
+ * @param peakGpuMemoryBytes the most GPU memory the attempt was seen holding, or null
+ * @param usageExact whether the figures are exact counters (a cgroup's, a cluster's accounting) rather
+ *     than samples, or null when nothing was measured
+ * @param stderrTail for the last attempt of a task that did not succeed, the last lines of that
+ *     attempt's own standard error (control characters replaced), or null
  */
 public record AttemptReport(
     int number,
@@ -43,7 +50,27 @@ public record AttemptReport(
     String error,
     String stage,
     Long loadTimeMs,
-    Long trainTimeMs) {
+    Long trainTimeMs,
+    Long peakMemoryBytes,
+    Double cpuSeconds,
+    Long peakGpuMemoryBytes,
+    Boolean usageExact,
+    String stderrTail) {
+
+  /** An attempt without measured usage. */
+  public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
+      String clusterJob, long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome,
+      String error, String stage, Long loadTimeMs, Long trainTimeMs) {
+    this(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes, reservedGpuMemoryBytes,
+        reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, null, null, null, null, null);
+  }
+
+  /** The same attempt with the last lines of its standard error. */
+  public AttemptReport withStderrTail(String tail) {
+    return new AttemptReport(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes,
+        reservedGpuMemoryBytes, reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes,
+        cpuSeconds, peakGpuMemoryBytes, usageExact, tail);
+  }
 
   /** A local attempt without stage information (a one-stage task). */
   public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
@@ -99,6 +126,15 @@ public record AttemptReport(
         a.end().map(e -> e.message()).orElse(null),
         stage,
         loadMs,
-        trainMs);
+        trainMs,
+        boxed(a.usage().peakHostMemoryBytes()),
+        a.usage().cpuSeconds().isPresent() ? a.usage().cpuSeconds().getAsDouble() : null,
+        boxed(a.usage().peakGpuMemoryBytes()),
+        a.usage().isKnown() ? a.usage().exact() : null,
+        null);
+  }
+
+  private static Long boxed(java.util.OptionalLong value) {
+    return value.isPresent() ? value.getAsLong() : null;
   }
 }

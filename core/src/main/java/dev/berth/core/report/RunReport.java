@@ -7,6 +7,7 @@ import dev.berth.core.scheduling.TaskRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -39,6 +40,30 @@ public record RunReport(
   /** The same report with these devices. */
   public RunReport withDevices(List<DeviceReport> list) {
     return new RunReport(run, status, startedAt, finishedAt, totals, groups, list);
+  }
+
+  /**
+   * The same report with, on the last attempt of each task that did not succeed, the last lines of
+   * that attempt's standard error as {@code tailOf} reads them (empty or null: none).
+   */
+  public RunReport withFailureTails(BiFunction<TaskReport, AttemptReport, String> tailOf) {
+    List<GroupReport> withTails = new ArrayList<>();
+    for (GroupReport g : groups) {
+      List<TaskReport> tasks = new ArrayList<>();
+      for (TaskReport t : g.tasks()) {
+        if (t.status() == TaskStatus.SUCCEEDED || t.attempts().isEmpty()) {
+          tasks.add(t);
+          continue;
+        }
+        List<AttemptReport> attempts = new ArrayList<>(t.attempts());
+        AttemptReport last = attempts.get(attempts.size() - 1);
+        String tail = tailOf.apply(t, last);
+        attempts.set(attempts.size() - 1, last.withStderrTail(tail == null || tail.isBlank() ? null : tail));
+        tasks.add(t.withAttempts(attempts));
+      }
+      withTails.add(new GroupReport(g.name(), g.totals(), tasks));
+    }
+    return new RunReport(run, status, startedAt, finishedAt, totals, withTails, devices);
   }
 
   /**

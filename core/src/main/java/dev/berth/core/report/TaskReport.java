@@ -35,6 +35,11 @@ public record TaskReport(
     attempts = List.copyOf(attempts);
   }
 
+  /** The same task with these attempts. */
+  public TaskReport withAttempts(List<AttemptReport> list) {
+    return new TaskReport(id, group, status, command, workdir, params, error, list);
+  }
+
   /**
    * The report of a task as its history says so far: each attempt with its stage times and
    * failing stage, and the reason it did not succeed.

@@ -2,6 +2,7 @@ package dev.berth.core.scheduling;
 
 import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
@@ -9,11 +10,13 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.LearnUsage;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.units.ByteSize;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What a task's history says about its attempts: out-of-memory counts, train calls, the
@@ -26,6 +29,9 @@ import java.util.Optional;
  * counts retries after ordinary failures.
  */
 public final class Attempts {
+
+  /** How much above an out-of-memory attempt's measured peak the next reservation goes. */
+  public static final double PEAK_HEADROOM = 1.2;
 
   private final SchedulerConfig config;
 
@@ -61,9 +67,59 @@ public final class Attempts {
     return (int) r.history().events().stream().filter(TaskEvent.Trained.class::isInstance).count();
   }
 
-  /** The host memory the next attempt reserves: the request grown once per host OOM, capped. */
+  /**
+   * The host memory the next attempt reserves: the request, until an attempt runs out of host
+   * memory; then the larger of that attempt's reservation grown by {@code scheduler.oom-growth} and
+   * {@value #PEAK_HEADROOM} times the peak it was measured to reach, so one retry can be enough for
+   * a task that needed far more than it asked for. Capped at {@code cap}, but never below the request.
+   */
   public long memory(TaskRecord r, long cap) {
-    return grown(r.spec().resources().memoryBytes(), hostOoms(r), cap);
+    long request = r.spec().resources().memoryBytes();
+    Optional<Attempt> oom = lastHostOom(r);
+    if (oom.isEmpty()) {
+      return request;
+    }
+    long reserved = oom.get().placement().memoryBytes();
+    BigDecimal next = BigDecimal.valueOf(reserved).multiply(BigDecimal.valueOf(config.oomGrowth()));
+    OptionalLong peak = oom.get().usage().peakHostMemoryBytes();
+    if (peak.isPresent()) {
+      next = next.max(BigDecimal.valueOf(peak.getAsLong()).multiply(BigDecimal.valueOf(PEAK_HEADROOM)));
+    }
+    next = next.setScale(0, RoundingMode.CEILING);
+    return next.compareTo(BigDecimal.valueOf(cap)) > 0 ? Math.max(request, cap) : Math.max(request, next.longValueExact());
+  }
+
+  /**
+   * Why the task, waiting to run again after running out of host memory, must fail instead: the
+   * reservation cannot grow any more ({@code cap} is all the machine can give), so another attempt
+   * would end the same way.
+   */
+  public Optional<String> outgrown(TaskRecord r, long cap) {
+    List<Attempt> all = r.history().attempts();
+    if (r.state() != TaskState.READY || all.isEmpty()) {
+      return Optional.empty();
+    }
+    Attempt last = all.get(all.size() - 1);
+    boolean hostOom = last.end().map(e -> e.outcome() == Outcome.HOST_OOM).orElse(false);
+    long reserved = last.placement().memoryBytes();
+    if (!hostOom || reserved == 0 || memory(r, cap) > reserved) {
+      return Optional.empty();
+    }
+    return Optional.of("ran out of host memory with " + ByteSize.format(reserved)
+        + " reserved, the most this machine can give; another attempt would end the same way");
+  }
+
+  private static Optional<Attempt> lastHostOom(TaskRecord r) {
+    if (r.history().attemptCount() == 0) {
+      return Optional.empty();
+    }
+    List<Attempt> all = r.history().attempts();
+    for (int i = all.size() - 1; i >= 0; i--) {
+      if (all.get(i).end().map(e -> e.outcome() == Outcome.HOST_OOM).orElse(false)) {
+        return Optional.of(all.get(i));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The GPU memory the next placement reserves: the request grown once per GPU OOM, capped. */
@@ -127,8 +183,23 @@ public final class Attempts {
    */
   public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
       String stderrTail, Optional<ClusterVerdict> verdict) {
+    return ended(r, at, exitCode, killedFor, stderrTail, verdict, MeasuredUsage.NONE);
+  }
+
+  /**
+   * The event that ends the running attempt, as {@link #ended(TaskRecord, Instant, int, Optional,
+   * String, Optional)} decides it, carrying what the attempt was measured to use; the measurement is
+   * also evidence of an out-of-memory death (see {@link OomClassifier}).
+   */
+  public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
+      String stderrTail, Optional<ClusterVerdict> verdict, MeasuredUsage usage) {
+    return endedUnmeasured(r, at, exitCode, killedFor, stderrTail, verdict, usage).withUsage(usage);
+  }
+
+  private TaskEvent.Ended endedUnmeasured(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
+      String stderrTail, Optional<ClusterVerdict> verdict, MeasuredUsage usage) {
     if (killedFor.isPresent() || verdict.isEmpty()) {
-      return ended(r, at, exitCode, killedFor, stderrTail);
+      return ended(r, at, exitCode, killedFor, stderrTail, usage);
     }
     ClusterVerdict v = verdict.get();
     return switch (v.kind()) {
@@ -168,6 +239,11 @@ public final class Attempts {
    */
   public TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
       String stderrTail) {
+    return ended(r, at, exitCode, killedFor, stderrTail, MeasuredUsage.NONE);
+  }
+
+  private TaskEvent.Ended ended(TaskRecord r, Instant at, int exitCode, Optional<Decision.Kill> killedFor,
+      String stderrTail, MeasuredUsage usage) {
     if (r.state() == TaskState.TRAINED) {
       String note = exitCode == 0 ? null : "result kept; the process then exited with code " + exitCode;
       return new TaskEvent.Ended(at, Outcome.SUCCEEDED, exitCode, note, TaskState.SUCCEEDED);
@@ -195,7 +271,8 @@ public final class Attempts {
     if (stage.isPresent() && exitCode == 0) {
       return Retries.retryIfAllowed(r, Endings.withoutResult(at, r.state()));
     }
-    Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail);
+    long reserved = r.history().currentLaunch().map(l -> l.placement().memoryBytes()).orElse(0L);
+    Optional<Outcome> oom = OomClassifier.classify(exitCode, stderrTail, usage, reserved);
     String what = oom.map(kind -> (kind == Outcome.GPU_OOM ? "ran out of GPU memory" : "ran out of host memory")
         + " (exit code " + exitCode + ")").orElse(null);
     TaskEvent.Ended exited = Endings.exited(at, exitCode);

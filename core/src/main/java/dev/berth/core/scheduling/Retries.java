@@ -65,7 +65,7 @@ public final class Retries {
       retry += " in " + DurationText.format(delay);
     }
     String message = ending.message() == null ? retry : ending.message() + "; " + retry;
-    return new TaskEvent.Ended(ending.at(), ending.outcome(), ending.exitCode(), message, TaskState.READY);
+    return new TaskEvent.Ended(ending.at(), ending.outcome(), ending.exitCode(), message, TaskState.READY, ending.usage());
   }
 
   /**

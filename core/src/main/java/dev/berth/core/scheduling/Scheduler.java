@@ -211,6 +211,11 @@ public final class Scheduler {
         pass.blockedCount += ordered.size() - seen + 1;
         break;
       }
+      Optional<String> outgrown = attempts.outgrown(r, ledger.maxMemory());
+      if (outgrown.isPresent()) {
+        pass.actions.add(new Decision.Fail(id, outgrown.get()));
+        continue;
+      }
       Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
       Optional<String> never = Feasibility.onHost(ledger, request);
       if (never.isPresent()) {

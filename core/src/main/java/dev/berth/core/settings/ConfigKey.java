@@ -19,12 +19,15 @@ import java.util.function.Function;
  * @param secret whether the value is never written down (a password): not journaled, shown as {@code ****}
  * @param secretVariable whether the value names an environment variable that holds a secret (such as
  *     {@code smtp.password-env}), which Berth reads and keeps out of tasks' environments
+ * @param journaledWhenSet whether the journal keeps the value only when it differs from the default: a
+ *     key added after journals were written, so that their stored specs stay the same text
  * @param <R> the settings record
  * @param <B> its builder
  * @param <T> the parsed value
  */
 public record ConfigKey<R, B, T>(String key, String type, ValueParser<T> parser, BiConsumer<B, T> set,
-    Function<R, T> get, Function<T, String> show, String docs, boolean secret, boolean secretVariable) {
+    Function<R, T> get, Function<T, String> show, String docs, boolean secret, boolean secretVariable,
+    boolean journaledWhenSet) {
 
   /** Checks that every part is given and the key has a section, e.g. {@code scheduler.}. */
   public ConfigKey {
@@ -37,7 +40,7 @@ public record ConfigKey<R, B, T>(String key, String type, ValueParser<T> parser,
   /** A key whose value is written down. */
   public static <R, B, T> ConfigKey<R, B, T> of(String key, String type, ValueParser<T> parser, BiConsumer<B, T> set,
       Function<R, T> get, Function<T, String> show, String docs) {
-    return new ConfigKey<>(key, type, parser, set, get, show, docs, false, false);
+    return new ConfigKey<>(key, type, parser, set, get, show, docs, false, false, false);
   }
 
   /** A key of text shown as written. */
@@ -48,12 +51,17 @@ public record ConfigKey<R, B, T>(String key, String type, ValueParser<T> parser,
 
   /** The same key, as a secret. */
   public ConfigKey<R, B, T> asSecret() {
-    return new ConfigKey<>(key, type, parser, set, get, show, docs, true, false);
+    return new ConfigKey<>(key, type, parser, set, get, show, docs, true, false, journaledWhenSet);
   }
 
   /** The same key, as the name of an environment variable that holds a secret. */
   public ConfigKey<R, B, T> asSecretVariable() {
-    return new ConfigKey<>(key, type, parser, set, get, show, docs, false, true);
+    return new ConfigKey<>(key, type, parser, set, get, show, docs, false, true, journaledWhenSet);
+  }
+
+  /** The same key, journaled only when its value differs from the default. */
+  public ConfigKey<R, B, T> asJournaledWhenSet() {
+    return new ConfigKey<>(key, type, parser, set, get, show, docs, secret, secretVariable, true);
   }
 
   /** The section, e.g. {@code smtp}. */

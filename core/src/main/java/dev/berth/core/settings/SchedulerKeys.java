@@ -72,6 +72,13 @@ public final class SchedulerKeys {
           ConfigKey.of("scheduler.learn-usage", "mean, max or off", Parsers.LEARN_USAGE, Builder::learnUsage,
               SchedulerConfig::learnUsage, String::valueOf, "under placement auto: learn a group's GPU estimate from"
                   + " the measured peaks of its ended tasks: mean, max or off"),
+          ConfigKey.of("scheduler.enforce-memory", "true or false", Parsers.BOOLEAN, Builder::enforceMemory,
+              SchedulerConfig::enforceMemory, String::valueOf, "limit each local task's memory to its reservation"
+                  + " plus 10% (at least 64 MiB) in its cgroup, so a runaway task is stopped alone as out of memory")
+              .asJournaledWhenSet(),
+          ConfigKey.of("scheduler.log-cap", BYTES, Parsers.MEMORY, Builder::logCapBytes,
+              SchedulerConfig::logCapBytes, ValueText::bytes, "most kept of each local attempt's stdout and stderr"
+                  + " log: beyond it the head, a marker line and the latest output").asJournaledWhenSet(),
           ConfigKey.of("scheduler.executor", "local or slurm", Parsers.EXECUTOR, Builder::executor,
               SchedulerConfig::executor, String::valueOf,
               "where tasks run: local (processes on this machine) or slurm (batch jobs; see the slurm.* keys)"),

@@ -155,7 +155,9 @@ public final class SettingsTable<R, B> {
   /** Each key's typed value in {@code settings}, secrets left out: what the journal stores. */
   public Map<String, Object> stored(R settings) {
     Map<String, Object> stored = new LinkedHashMap<>();
-    keys.stream().filter(k -> !k.secret()).forEach(k -> stored.put(k.key(), k.get().apply(settings)));
+    keys.stream().filter(k -> !k.secret())
+        .filter(k -> !k.journaledWhenSet() || !Objects.equals(k.get().apply(settings), k.get().apply(defaults)))
+        .forEach(k -> stored.put(k.key(), k.get().apply(settings)));
     return stored;
   }
 

@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 
@@ -124,10 +126,23 @@ final class AttemptExits {
       return; // not the attempt the task is in now; nothing to end
     }
     TaskRecord r = state.task(id);
-    String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
+    String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
-    TaskEvent.Ended ending = attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict);
+    MeasuredUsage usage = withGpuPeak(execution == null ? MeasuredUsage.NONE : execution.usage(), id);
+    TaskEvent.Ended ending = attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict, usage);
     recorder.record(id, Recovery.unlessFinished(ending, r, layout));
+  }
+
+  /**
+   * The executor's figures, with the GPU memory the probe saw the task's processes hold (sampled on
+   * the probe interval) when the executor measured none.
+   */
+  private MeasuredUsage withGpuPeak(MeasuredUsage usage, TaskId id) {
+    Long gpu = state.gpuPeaks().get(id);
+    if (gpu == null || usage.peakGpuMemoryBytes().isPresent()) {
+      return usage;
+    }
+    return new MeasuredUsage(usage.peakHostMemoryBytes(), usage.cpuSeconds(), OptionalLong.of(gpu), usage.exact());
   }
 
   private boolean isCurrent(TaskId id, int attempt) {

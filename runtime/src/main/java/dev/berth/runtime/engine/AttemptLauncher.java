@@ -132,7 +132,12 @@ final class AttemptLauncher {
     for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
       TaskId id = launch.request().task();
       if (launch.execution().isPresent()) {
+        AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
         executions.put(id, launch.execution().get());
+        long pid = launch.execution().get().pid();
+        if (pid > 0) {
+          recorder.record(id, new TaskEvent.Started(clock.instant(), launch.request().attempt(), pid));
+        }
         recordSubmission(id, launch.request().attempt(), launch.execution().get());
       } else {
         recorder.record(id, Retries.retryIfAllowed(state.task(id),
@@ -152,7 +157,8 @@ final class AttemptLauncher {
     SortedMap<String, String> env = TaskEnvironment.of(
         state, layout, spec, attempt, placement, channelEnv, !snapshot.get().gpus().devices().isEmpty());
     LaunchRequest request = new LaunchRequest(
-        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec), layout.stderr(spec))
+        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
+        layout.stderr(spec, attempt))
         .withReservation(placement, spec.gpu().wholeDevices());
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }

@@ -13,6 +13,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.gpu.NoGpuProbe;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
@@ -375,8 +376,8 @@ public final class Engine {
     channel.close();
     RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
-    RunReport report = RunReport.of(
-        state, startedAt, clock.instant(), stoppedAs, spec -> layout.taskDir(spec).toString())
+    RunReport report = FailureTails.added(RunReport.of(
+        state, startedAt, clock.instant(), stoppedAs, spec -> layout.taskDir(spec).toString()))
         .withDevices(readings.snapshot().gpus().devices().stream()
             .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
     try {

@@ -55,7 +55,7 @@ final class Recovery {
       Path dir = layout.taskDir(r.spec());
       OptionalInt code = ExitMarks.read(dir, launch.attempt());
       if (code.isPresent()) {
-        String tail = code.getAsInt() == 0 ? "" : LogTails.read(layout.stderr(r.spec()), LogTails.STDERR_BYTES);
+        String tail = code.getAsInt() == 0 ? "" : LogTails.read(layout.stderr(r.spec(), launch.attempt()), LogTails.STDERR_BYTES);
         recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
         continue;
       }

@@ -4,8 +4,9 @@ import dev.berth.core.model.TaskSpec;
 import java.nio.file.Path;
 
 /**
- * Where a run's files live: {@code <run>/<group>/<task>/stdout.log}, {@code stderr.log}, and
- * {@code <run>/report.json}. Task folders may live under another root, one that the nodes of a
+ * Where a run's files live: {@code <run>/<group>/<task>/attempt-N.stdout.log} and
+ * {@code attempt-N.stderr.log} for each attempt, {@code stdout.log} and {@code stderr.log} showing
+ * the latest attempt's, and {@code <run>/report.json}. Task folders may live under another root, one that the nodes of a
  * cluster share ({@code slurm.workdir-root}).
  *
  * @param runDir the run's folder, absolute
@@ -34,14 +35,24 @@ public record RunLayout(Path runDir, Path tasksRoot) {
     return tasksRoot.resolve(task.group()).resolve(task.id().value());
   }
 
-  /** The file that receives the task's standard output. */
+  /** The task's standard output as people look for it: a link to the latest attempt's. */
   public Path stdout(TaskSpec task) {
     return taskDir(task).resolve("stdout.log");
   }
 
-  /** The file that receives the task's standard error. */
+  /** The task's standard error as people look for it: a link to the latest attempt's. */
   public Path stderr(TaskSpec task) {
     return taskDir(task).resolve("stderr.log");
+  }
+
+  /** The file that receives the standard output of one attempt of the task. */
+  public Path stdout(TaskSpec task, int attempt) {
+    return taskDir(task).resolve("attempt-" + attempt + ".stdout.log");
+  }
+
+  /** The file that receives the standard error of one attempt of the task. */
+  public Path stderr(TaskSpec task, int attempt) {
+    return taskDir(task).resolve("attempt-" + attempt + ".stderr.log");
   }
 
   /** The run's JSON report. */

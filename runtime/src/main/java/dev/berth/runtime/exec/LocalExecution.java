@@ -1,19 +1,33 @@
 package dev.berth.runtime.exec;
 
+import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.MeasuredUsage;
+import dev.berth.runtime.contain.Container;
 import dev.berth.spi.Execution;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** A process started by {@link LocalProcessExecutor}, ended together with all its descendants. */
+/**
+ * A process started by {@link LocalProcessExecutor} in its container, ended together with
+ * everything it started: what is left in the container when the process exits, and the whole
+ * container when it is terminated.
+ */
 final class LocalExecution implements Execution {
 
   private final Process process;
+  private final Container container;
   private final ScheduledExecutorService killTimer;
+  private final Runnable capLogs;
+  private volatile MeasuredUsage finalUsage;
+  private volatile boolean oomKilled;
 
-  LocalExecution(Process process, ScheduledExecutorService killTimer) {
+  LocalExecution(Process process, Container container, ScheduledExecutorService killTimer, Runnable capLogs) {
+    this.capLogs = capLogs;
     this.process = process;
+    this.container = container;
     this.killTimer = killTimer;
   }
 
@@ -31,24 +45,67 @@ final class LocalExecution implements Execution {
     return process.isAlive();
   }
 
+  /** Takes a sample of the container's usage, where it is sampled, and keeps the logs within their cap. */
+  void sample() {
+    if (finalUsage == null) {
+      container.sample();
+      capLogs.run();
+    }
+  }
+
+  /**
+   * The process exited: its usage and OOM record are read, then whatever it left running is killed
+   * and its container removed, all before its exit is reported.
+   */
+  void ended() {
+    container.sample();
+    MeasuredUsage usage = container.usage();
+    oomKilled = container.oomKilled();
+    container.close();
+    capLogs.run();
+    MeasuredUsage closing = container.usage();
+    finalUsage = closing.isKnown() ? closing : usage;
+  }
+
+  @Override
+  public MeasuredUsage usage() {
+    MeasuredUsage u = finalUsage;
+    return u != null ? u : container.usage();
+  }
+
+  /** A kill by the kernel's OOM killer, recorded by the attempt's cgroup, is a memory kill. */
+  @Override
+  public Optional<ClusterVerdict> verdict() {
+    return oomKilled
+        ? Optional.of(new ClusterVerdict(ClusterVerdict.Kind.HOST_OOM, "killed by the kernel's OOM killer (its cgroup's record)"))
+        : Optional.empty();
+  }
+
   /**
    * {@inheritDoc}
    *
-   * <p>The tree is taken first (see {@link ProcessTrees}). A grace of zero or less kills at once.
+   * <p>The tree is taken first (see {@link ProcessTrees}), and the container is signalled too, which
+   * reaches what left the tree. A grace of zero or less kills at once.
    */
   @Override
   public void terminate(long graceMillis) {
     Set<ProcessHandle> tree = ProcessTrees.of(process.toHandle());
     if (graceMillis <= 0) {
-      ProcessTrees.killAlive(tree);
+      kill(tree);
       return;
     }
     ProcessTrees.terminate(tree);
+    container.signalAll(false);
     try {
-      killTimer.schedule(() -> ProcessTrees.killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
+      killTimer.schedule(() -> kill(tree), graceMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       // The executor is closed; better an early kill than a process tree that outlives Berth.
-      ProcessTrees.killAlive(tree);
+      kill(tree);
     }
+  }
+
+  private void kill(Set<ProcessHandle> tree) {
+    ProcessTrees.killAlive(tree);
+    container.signalAll(true);
   }
 }

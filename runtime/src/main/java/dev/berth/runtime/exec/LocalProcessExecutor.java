@@ -2,6 +2,9 @@ package dev.berth.runtime.exec;
 
 import dev.berth.os.DaemonThreads;
 import dev.berth.os.LaunchPreparation;
+import dev.berth.os.LogCap;
+import dev.berth.runtime.contain.Container;
+import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
@@ -19,6 +22,9 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -41,6 +47,9 @@ public final class LocalProcessExecutor implements Executor {
       .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private static final int EXIT_THREADS = 2;
+  private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
+  private static final long MIN_MARGIN_BYTES = 64L << 20;
+  private static final long DEFAULT_LOG_CAP = 1L << 30;
   private static final File NO_INPUT =
       new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
 
@@ -48,12 +57,17 @@ public final class LocalProcessExecutor implements Executor {
       Executors.newFixedThreadPool(EXIT_THREADS, DaemonThreads.named("berth-exit", true));
   private final ScheduledThreadPoolExecutor killTimer =
       new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-kill", false));
+  private final TaskContainment containment;
+  private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
+  private final AtomicLong containers = new AtomicLong();
+  private final boolean enforceMemory;
+  private final long logCapBytes;
 
   private final Set<String> withheld;
 
-  /** An executor with its own exit and kill threads. */
+  /** An executor with its own exit and kill threads, keeping tasks as {@link TaskContainment#detect()} finds best. */
   public LocalProcessExecutor() {
-    this(Set.of());
+    this(TaskContainment.detect(), DEFAULT_SAMPLE_INTERVAL);
   }
 
   /**
@@ -61,7 +75,37 @@ public final class LocalProcessExecutor implements Executor {
    * Berth's own secrets (a mail password, a webhook URL). A task's own {@code env} may still set them.
    */
   public LocalProcessExecutor(Set<String> withheld) {
+    this(TaskContainment.detect(), DEFAULT_SAMPLE_INTERVAL, false, DEFAULT_LOG_CAP, withheld);
+  }
+
+  /**
+   * An executor keeping each attempt's processes in a container of {@code containment}, whose
+   * sampled measurements (where it has no exact counters) are taken every {@code sampleEvery}.
+   */
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery) {
+    this(containment, sampleEvery, false, DEFAULT_LOG_CAP, Set.of());
+  }
+
+  /**
+   * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration)} which, when
+   * {@code enforceMemory} and the containment can, limits each attempt's memory to its reservation
+   * plus a {@linkplain #memoryLimit(long) margin}; keeps each attempt's output and error files within
+   * {@code logCapBytes} (see {@link LogCap}), checked on each sample and when the attempt ends; and
+   * whose tasks do not inherit the variables named in {@code withheld}.
+   */
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
+      long logCapBytes, Set<String> withheld) {
     this.withheld = Set.copyOf(withheld);
+    this.logCapBytes = logCapBytes;
+    this.containment = Objects.requireNonNull(containment, "containment");
+    this.enforceMemory = enforceMemory && containment.limitsMemory();
+    long millis = Math.max(50, sampleEvery.toMillis());
+    killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** How this executor keeps each attempt's processes together, for people ({@code berth devices}). */
+  public TaskContainment containment() {
+    return containment;
   }
 
   /**
@@ -80,23 +124,57 @@ public final class LocalProcessExecutor implements Executor {
       throw new IllegalStateException("executor is closed");
     }
     LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
-    ProcessBuilder builder = new ProcessBuilder(inOwnSession(request))
+    Container container = open(request);
+    ProcessBuilder builder = new ProcessBuilder(container.command(inOwnSession(request)))
         .directory(request.workdir().toFile())
         .redirectInput(Redirect.from(NO_INPUT))
         .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
         .redirectError(Redirect.appendTo(request.stderr().toFile()));
     builder.environment().keySet().removeAll(withheld);
     builder.environment().putAll(request.env());
+    builder.environment().putAll(container.environment());
     Process process;
     try {
       process = builder.start();
     } catch (IOException | RuntimeException e) {
+      container.close();
       throw failure(request, e.getMessage(), e);
     }
+    LocalExecution execution = new LocalExecution(process, container, killTimer,
+        () -> List.of(request.stdout(), request.stderr()).forEach(log -> LogCap.cut(log, logCapBytes)));
+    live.add(execution);
     // onExit completes on the JDK's reaper thread; hand over so a slow listener never delays it,
     // and use execute() so a throwing listener surfaces through the uncaught-exception handler.
-    process.onExit().thenAccept(done -> exitThreads.execute(() -> onExit.exited(done.exitValue())));
-    return new LocalExecution(process, killTimer);
+    // What the task left running ends with it, and its usage is read, before the exit is reported.
+    process.onExit().thenAccept(done -> exitThreads.execute(() -> {
+      execution.ended();
+      live.remove(execution);
+      onExit.exited(done.exitValue());
+    }));
+    return execution;
+  }
+
+  /**
+   * The attempt's container; when the containment cannot make one (a cgroup folder refused, say),
+   * the process-tree fallback, so the attempt still runs and its processes still end with it.
+   */
+  private Container open(LaunchRequest request) {
+    String name = "task-" + containers.incrementAndGet();
+    long reserved = request.reservation().memoryBytes();
+    try {
+      return containment.open(name, enforceMemory && reserved > 0 ? memoryLimit(reserved) : 0);
+    } catch (IOException | RuntimeException e) {
+      return TaskContainment.processTree(name);
+    }
+  }
+
+  /**
+   * The memory limit of an attempt that reserved {@code reservedBytes}: the reservation plus 10%, at
+   * least {@value #MIN_MARGIN_BYTES} bytes, for what the reservation does not count (the page cache
+   * of files the task reads, the joining shell).
+   */
+  public static long memoryLimit(long reservedBytes) {
+    return reservedBytes + Math.max(MIN_MARGIN_BYTES, reservedBytes / 10);
   }
 
   /**
@@ -109,6 +187,9 @@ public final class LocalProcessExecutor implements Executor {
   public void close() {
     exitThreads.shutdown();
     killTimer.shutdownNow().forEach(Runnable::run);
+    if (live.isEmpty()) {
+      containment.close();
+    }
   }
 
   /**
@@ -128,16 +209,17 @@ public final class LocalProcessExecutor implements Executor {
    * Berth alone, which cancels the task and its whole tree itself, instead of killing the task's
    * shell and orphaning its background children. {@code setsid} execs the program in place, so the
    * process and its pid stay the task's. Because a missing program would then fail inside setsid,
-   * it is looked up first, to fail the launch as ProcessBuilder would.
+   * it is looked up first, to fail the launch as ProcessBuilder would (also without setsid, since
+   * a container's joining command would otherwise hide it).
    */
   private static List<String> inOwnSession(LaunchRequest request) throws LaunchException {
     List<String> argv = request.command();
-    if (SETSID.isEmpty()) {
-      return argv;
-    }
     if (!LaunchPreparation.runnable(request)) {
       throw failure(request, "No such file or directory (or not executable)",
           new FileNotFoundException(argv.get(0)));
+    }
+    if (SETSID.isEmpty()) {
+      return argv;
     }
     List<String> wrapped = new ArrayList<>(argv.size() + 1);
     wrapped.add(SETSID.get());

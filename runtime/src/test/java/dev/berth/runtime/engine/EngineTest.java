@@ -150,8 +150,8 @@ class EngineTest {
 
     var request = executor.lastLaunch(id("t-1"));
     assertThat(request.workdir()).isEqualTo(dir.resolve("g/t-1"));
-    assertThat(request.stdout()).isEqualTo(dir.resolve("g/t-1/stdout.log"));
-    assertThat(request.stderr()).isEqualTo(dir.resolve("g/t-1/stderr.log"));
+    assertThat(request.stdout()).isEqualTo(dir.resolve("g/t-1/attempt-1.stdout.log"));
+    assertThat(request.stderr()).isEqualTo(dir.resolve("g/t-1/attempt-1.stderr.log"));
     assertThat(request.env())
         .containsEntry("SEED", "7")
         .containsEntry("BERTH_TASK_ID", "t-1")
@@ -183,7 +183,8 @@ class EngineTest {
     executor.exit(id("a"), 0);
     engine.drain();
 
-    assertThat(seen).containsExactly("a:READY", "a:RUNNING", "a:SUCCEEDED", "finished:SUCCEEDED");
+    assertThat(seen).as("released, launched, started (its pid), ended")
+        .containsExactly("a:READY", "a:RUNNING", "a:RUNNING", "a:SUCCEEDED", "finished:SUCCEEDED");
   }
 
   @Test

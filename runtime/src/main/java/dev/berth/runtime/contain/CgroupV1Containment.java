@@ -1,0 +1,165 @@
+package dev.berth.runtime.contain;
+
+import dev.berth.core.lifecycle.MeasuredUsage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
+
+/**
+ * Containers as cgroups in the v1 hierarchies: {@code memory} (peak from
+ * {@code memory.max_usage_in_bytes}, OOM kills from {@code memory.oom_control}, the limit in
+ * {@code memory.limit_in_bytes}), {@code cpuacct} (CPU time from {@code cpuacct.usage}) and, where
+ * mounted, {@code freezer} (to stop a forking tree before it is killed). Each lives in
+ * {@code <own cgroup>/berth-<pid>/<name>} of each hierarchy, under Berth's own cgroup so the limits
+ * Berth runs under still hold.
+ */
+final class CgroupV1Containment implements TaskContainment {
+
+  private final Path memory;
+  private final Path cpuacct;
+  private final Optional<Path> freezer;
+
+  private CgroupV1Containment(Path memory, Path cpuacct, Optional<Path> freezer) {
+    this.memory = memory;
+    this.cpuacct = cpuacct;
+    this.freezer = freezer;
+  }
+
+  /** The v1 containment, when the memory and cpuacct hierarchies let this process make cgroups. */
+  static Optional<TaskContainment> available() {
+    Optional<Path> memory = base("memory");
+    Optional<Path> cpuacct = base("cpuacct");
+    if (memory.isEmpty() || cpuacct.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new CgroupV1Containment(memory.get(), cpuacct.get(), base("freezer")));
+  }
+
+  private static Optional<Path> base(String controller) {
+    Path mount = CgroupFiles.MOUNTS.resolve(controller);
+    if (!Files.isDirectory(mount)) {
+      return Optional.empty();
+    }
+    Path own = CgroupFiles.own(mount, CgroupFiles.ownPath(controller).orElse("/"));
+    if (!Files.isRegularFile(own.resolve("cgroup.procs")) || !CgroupFiles.canCreateUnder(own)) {
+      return Optional.empty();
+    }
+    return Optional.of(own.resolve("berth-" + ProcessHandle.current().pid()));
+  }
+
+  @Override
+  public String mode() {
+    return "cgroup v1";
+  }
+
+  @Override
+  public String describe() {
+    return "cgroup v1 (memory, cpuacct" + (freezer.isPresent() ? ", freezer" : "") + ") under " + memory.getParent();
+  }
+
+  @Override
+  public boolean limitsMemory() {
+    return true;
+  }
+
+  @Override
+  public Container open(String name, long memoryLimitBytes) throws IOException {
+    List<Path> dirs = new ArrayList<>(List.of(memory.resolve(name), cpuacct.resolve(name)));
+    freezer.ifPresent(f -> dirs.add(f.resolve(name)));
+    for (Path dir : dirs) {
+      Files.createDirectories(dir);
+    }
+    if (memoryLimitBytes > 0) {
+      CgroupFiles.write(dirs.get(0).resolve("memory.limit_in_bytes"), Long.toString(memoryLimitBytes));
+    }
+    return new V1Container(dirs);
+  }
+
+  @Override
+  public void close() {
+    CgroupFiles.remove(memory);
+    CgroupFiles.remove(cpuacct);
+    freezer.ifPresent(CgroupFiles::remove);
+  }
+
+  /** The cgroups of one attempt: memory, cpuacct and maybe freezer. */
+  private static final class V1Container implements Container {
+
+    private final List<Path> dirs;
+    private volatile MeasuredUsage last = MeasuredUsage.NONE;
+    private volatile boolean oomKilled;
+    private boolean closed;
+
+    V1Container(List<Path> dirs) {
+      this.dirs = dirs;
+    }
+
+    @Override
+    public List<String> command(List<String> argv) {
+      return CgroupFiles.joining(dirs, argv);
+    }
+
+    @Override
+    public Map<String, String> environment() {
+      return Map.of();
+    }
+
+    @Override
+    public MeasuredUsage usage() {
+      OptionalLong peak = CgroupFiles.read(dirs.get(0).resolve("memory.max_usage_in_bytes"), "");
+      OptionalLong nanos = CgroupFiles.read(dirs.get(1).resolve("cpuacct.usage"), "");
+      if (peak.isPresent() || nanos.isPresent()) {
+        OptionalDouble cpu = nanos.isPresent() ? OptionalDouble.of(nanos.getAsLong() / 1e9) : OptionalDouble.empty();
+        last = new MeasuredUsage(peak, cpu, OptionalLong.empty(), true);
+      }
+      return last;
+    }
+
+    @Override
+    public boolean oomKilled() {
+      oomKilled |= CgroupFiles.read(dirs.get(0).resolve("memory.oom_control"), "oom_kill").orElse(0) > 0;
+      return oomKilled;
+    }
+
+    @Override
+    public List<ProcessHandle> signalAll(boolean force) {
+      Optional<Path> freezer = dirs.size() > 2 ? Optional.of(dirs.get(2)) : Optional.empty();
+      freeze(freezer, "FROZEN");
+      List<ProcessHandle> signalled = CgroupFiles.signal(dirs.subList(0, 2), force);
+      freeze(freezer, "THAWED");
+      return signalled;
+    }
+
+    private static void freeze(Optional<Path> freezer, String state) {
+      if (freezer.isPresent()) {
+        try {
+          CgroupFiles.write(freezer.get().resolve("freezer.state"), state);
+        } catch (IOException e) {
+          // killing without freezing still ends a tree, only with more rounds
+        }
+      }
+    }
+
+    @Override
+    public boolean isEmpty() {
+      return CgroupFiles.procs(dirs.get(0)).isEmpty() && CgroupFiles.procs(dirs.get(1)).isEmpty();
+    }
+
+    @Override
+    public synchronized void close() {
+      if (closed) {
+        return;
+      }
+      usage();
+      oomKilled();
+      Containers.killUntilEmpty(this);
+      closed = dirs.stream().map(CgroupFiles::remove).reduce(true, Boolean::logicalAnd);
+    }
+  }
+}

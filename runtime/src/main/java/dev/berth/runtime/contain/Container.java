@@ -1,0 +1,39 @@
+package dev.berth.runtime.contain;
+
+import dev.berth.core.lifecycle.MeasuredUsage;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One task attempt's processes kept together. The executor starts the attempt with
+ * {@link #command(List)} and {@link #environment()}, so the process is inside before it runs any
+ * of the task's code (no fork can slip out first), and when the attempt's process exits it reads
+ * {@link #usage()} and {@link #oomKilled()} and then {@link #close() closes} the container, which
+ * ends whatever the task left running.
+ */
+public interface Container {
+
+  /** The argument vector to start instead of {@code argv}: one that joins this container, then runs {@code argv} unchanged. */
+  List<String> command(List<String> argv);
+
+  /** Variables to add to the attempt's environment. */
+  Map<String, String> environment();
+
+  /** Takes a sample of a sampled measurement; exact containers have nothing to do. */
+  default void sample() {}
+
+  /** What the container's processes used so far (peak memory, CPU seconds). */
+  MeasuredUsage usage();
+
+  /** Whether the kernel's OOM killer ended a process of the container. */
+  boolean oomKilled();
+
+  /** Sends SIGTERM (or, when {@code force}, SIGKILL) to every process of the container; returns them. */
+  java.util.List<ProcessHandle> signalAll(boolean force);
+
+  /** Whether no process of the container is left. */
+  boolean isEmpty();
+
+  /** Kills every process left in the container and removes it. Idempotent. */
+  void close();
+}

@@ -1,0 +1,48 @@
+package dev.berth.runtime.contain;
+
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** What every kind of container does the same way. */
+final class Containers {
+
+  /** Rounds of SIGKILL before a container is given up as not empty (a process stuck in the kernel). */
+  private static final int KILL_ROUNDS = 20;
+  private static final long EXIT_WAIT_MILLIS = 500;
+
+  private Containers() {}
+
+  static void signal(List<ProcessHandle> processes, boolean force) {
+    for (ProcessHandle p : processes) {
+      if (p.pid() == ProcessHandle.current().pid()) {
+        continue;
+      }
+      if (force) {
+        p.destroyForcibly();
+      } else {
+        p.destroy();
+      }
+    }
+  }
+
+  /**
+   * Kills until nothing is left: a process that forks while the signals go out can add a member,
+   * so each round kills what is there now and waits for those to be gone before looking again.
+   */
+  static void killUntilEmpty(Container c) {
+    for (int round = 0; round < KILL_ROUNDS && !c.isEmpty(); round++) {
+      for (ProcessHandle p : c.signalAll(true)) {
+        try {
+          p.onExit().get(EXIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+          // the next round looks again
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+}
