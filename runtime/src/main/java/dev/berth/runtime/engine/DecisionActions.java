@@ -60,7 +60,8 @@ final class DecisionActions {
         terminations.askToExit(exit);
       } else if (d instanceof Decision.Start start) {
         TaskSpec spec = state.task(start.task()).spec();
-        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage()));
+        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage(),
+            start.learned()));
         starts.add(start);
       }
     }

@@ -90,7 +90,7 @@ public final class Engine {
     this.listener = listener;
     this.recorder = new EventRecorder(state, listener);
     this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
-    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, state, listener, clock);
+    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock);
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
     this.exits = new AttemptExits(
         state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add);

@@ -2,7 +2,6 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.HostSnapshot;
-import dev.berth.core.scheduling.RunState;
 import dev.berth.spi.HostProbe;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -17,27 +16,24 @@ final class HostReadings {
   private final HostProbe probe;
   private final GpuTracker gpus;
   private final LiveExecutions executions;
-  private final RunState state;
   private final RunListener listener;
   private final InstantSource clock;
   private HostSnapshot snapshot;
 
-  HostReadings(HostProbe probe, GpuTracker gpus, LiveExecutions executions, RunState state, RunListener listener,
+  HostReadings(HostProbe probe, GpuTracker gpus, LiveExecutions executions, RunListener listener,
       InstantSource clock) {
     this.probe = probe;
     this.gpus = gpus;
     this.executions = executions;
-    this.state = state;
     this.listener = listener;
     this.clock = clock;
   }
 
-  /** Takes a reading now; GPU memory the tasks use is what the run learns from. */
+  /** Takes a reading now. */
   void read() {
     SortedMap<TaskId, Long> pids = executions.pids();
     Instant now = clock.instant();
     snapshot = probe.read(now, pids).withGpus(gpus.read(now, pids));
-    snapshot.gpus().taskMemoryBytes().forEach(state::observeGpuUsage);
     listener.probed(snapshot);
   }
 
