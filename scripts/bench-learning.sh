@@ -12,7 +12,7 @@
 # 2. Sweep: 24 tasks `sweep-{bs}-{rep}`, bs in 32, 64, 128, 256 (the memory grows 8x: 50 to 400
 #    MiB), rep 1 to 6, declaring 4 GiB, learning on. Prints the out-of-memory rate over all attempts
 #    (target < 1%). Only a reservation that is enforced can run out: when this Berth knows
-#    `enforce-memory`, the sweep sets it; otherwise the rate is reported as not enforced.
+#    `scheduler.enforce-memory`, the sweep sets it; otherwise the rate is reported as not enforced.
 #
 # Learning needs measured peaks: a Berth whose runtime measures attempts (cgroups or sampling). With
 # none, both runs of part 1 reserve what they declare and the script says so.
@@ -41,7 +41,7 @@ alloc="$root/bench/learning/alloc.py"
 "${berth[@]}" config --defaults >/dev/null # builds once, outside any timed run
 enforce=""
 if "${berth[@]}" config --defaults 2>/dev/null | grep -q "enforce-memory"; then
-  enforce="enforce-memory: true"
+  enforce=", enforce-memory: true"
 fi
 
 # remain: what must stay free so that at most $allow can be admitted, from available memory now.
@@ -66,14 +66,15 @@ spec() {
     echo "name: $2"
     echo "workdir: \"$tmp/$2\""
     echo "config:"
-    echo "  scheduler: {max-process: $tasks, learn-memory: $3, interval: 200ms}"
+    local extra=""
+    if [ "$4" = sweep ]; then extra="$enforce"; fi
+    echo "  scheduler: {max-process: $tasks, learn-memory: $3, interval: 200ms$extra}"
     echo "  utilization-limit: {cpu: 1.0, memory: 1.0}"
     echo "  remain-limit: {memory: $remain}"
     echo "groups:"
     echo "  - name: bench"
     echo "    memory: 4GiB"
     echo "    cpus: 0"
-    if [ "$4" = sweep ] && [ -n "$enforce" ]; then echo "    $enforce"; fi
     echo "    tasks:"
     if [ "$4" = over ]; then
       echo "      - id: \"job-{i}\""
@@ -130,13 +131,13 @@ print(f"  makespan ratio on/off: {on / off:.2f} (target <= 0.5); waste reduced b
 EOF
 
 echo "bench-learning: sweep bs x rep (memory 50 to 400 MiB, 8x), declaring 4 GiB, learning on"
-read -r s_make _ s_oom s_att s_meas _ <<<"$(run sweep-on on sweep)"
+read -r s_make s_waste s_oom s_att s_meas s_learned <<<"$(run sweep-on on sweep)"
 if [ -z "$enforce" ]; then
   echo "  reservations are not enforced by this Berth (no enforce-memory): a task cannot run out of them"
 fi
-python3 - "$s_make" "$s_oom" "$s_att" "$s_meas" <<'EOF'
+python3 - "$s_make" "$s_oom" "$s_att" "$s_meas" "$s_waste" "$s_learned" <<'EOF'
 import sys
 make, ooms, att, meas = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 print(f"  makespan {make:.2f} s, {ooms} out-of-memory endings in {att} attempts ({ooms / att:.1%}, target < 1%),"
-      f" {meas} attempts measured")
+      f" {meas} attempts measured, host memory wasted {float(sys.argv[5]):.1%}, learned-request notes: {sys.argv[6]}")
 EOF

@@ -19,8 +19,10 @@ import java.util.TreeSet;
  * <ol>
  *   <li>A matrix key <em>repeats</em> when two of the template's tasks share a value of it ({@code bs}
  *       and {@code seed} in a {@code bs x seed} sweep; not an index that names each task alone).
- *   <li>A repeating key <em>matters</em> when the largest peaks of two of its values differ by more
- *       than the {@link #MARGIN} ({@code bs} when the batch size sets the memory; not {@code seed}).
+ *   <li>A repeating key <em>matters</em> when two peaks of tasks that differ in it alone (agree on
+ *       every other key) differ by more than the {@link #MARGIN} ({@code bs} when the batch size sets
+ *       the memory; not {@code seed}). With no such pair yet, it matters when the largest peaks of two
+ *       of its values differ by more than the margin.
  *   <li>The task learns from the peaks of the tasks that share its value of every key that matters
  *       (all the template's tasks when none does), and only once there are at least {@code learn-after}
  *       of them.
@@ -63,7 +65,7 @@ public final class LearningRule {
       if (largest.size() < 2 && !largest.containsKey(e.getValue())) {
         return Optional.empty();
       }
-      if (matters(largest)) {
+      if (matters(peaks, key, largest)) {
         basis.put(key, e.getValue());
       }
     }
@@ -107,13 +109,39 @@ public final class LearningRule {
     return largest;
   }
 
-  /** Whether the largest peaks of two values differ by more than the margin. */
-  private static boolean matters(SortedMap<String, Long> largest) {
-    if (largest.size() < 2) {
+  /**
+   * Whether the key matters: judged on tasks that differ in it alone where there are such, else on
+   * the {@code largest} peak of each of its values.
+   */
+  private static boolean matters(List<Sample> peaks, String key, SortedMap<String, Long> largest) {
+    SortedMap<String, SortedMap<String, Long>> byOthers = new TreeMap<>();
+    for (Sample s : peaks) {
+      String value = s.params().get(key);
+      if (value != null) {
+        SortedMap<String, String> others = new TreeMap<>(s.params());
+        others.remove(key);
+        byOthers.computeIfAbsent(others.toString(), k -> new TreeMap<>()).merge(value, s.peak(), Math::max);
+      }
+    }
+    boolean comparable = false;
+    for (SortedMap<String, Long> alike : byOthers.values()) {
+      if (alike.size() >= 2) {
+        comparable = true;
+        if (apart(alike)) {
+          return true;
+        }
+      }
+    }
+    return !comparable && apart(largest);
+  }
+
+  /** Whether two of the peaks differ by more than the margin. */
+  private static boolean apart(SortedMap<String, Long> peakByValue) {
+    if (peakByValue.size() < 2) {
       return false;
     }
-    long low = largest.values().stream().min(Long::compare).orElseThrow();
-    long high = largest.values().stream().max(Long::compare).orElseThrow();
+    long low = peakByValue.values().stream().min(Long::compare).orElseThrow();
+    long high = peakByValue.values().stream().max(Long::compare).orElseThrow();
     return high > MARGIN * low;
   }
 

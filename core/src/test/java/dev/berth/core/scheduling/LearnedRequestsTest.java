@@ -149,6 +149,22 @@ class LearnedRequestsTest {
   }
 
   @Test
+  void aKeyMattersByTasksThatDifferInItAloneSoASweepRunBatchSizeByBatchSizeStillLearns() {
+    RunState state = run(b -> b, 4, "32-1", "32-2", "32-3", "64-1", "32-4", "64-2");
+    pass(state, 0);
+    for (String seed : List.of("1", "2", "3")) {
+      succeed(state, "t-32-" + seed, 50 * MIB, 1);
+    }
+    succeed(state, "t-64-1", 100 * MIB, 1); // seed=1 now peaks at 100 MiB, seeds 2 and 3 at 50: bs, not seed
+
+    Decisions d = pass(state, 1);
+
+    assertThat(start(d, "t-32-4").placement().memoryBytes()).isEqualTo(60 * MIB);
+    assertThat(start(d, "t-32-4").learned().get(0).basis()).isEqualTo("bs=32");
+    assertThat(start(d, "t-64-2").placement().memoryBytes()).as("one bs=64 peak is too few").isEqualTo(DECLARED);
+  }
+
+  @Test
   void peaksAboveTheDeclaredEstimateNeverRaiseIt() {
     RunState state = run(b -> b, 3, "1-1", "1-2", "1-3", "1-4");
     pass(state, 0);
