@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.lifecycle.Learned;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.GroupSpec;
@@ -49,6 +50,8 @@ final class ConsoleView implements RunListener, AutoCloseable {
   private String blockedBy = "";
   private List<GpuDevice> devices = List.of();
   private final Map<TaskId, Placement> placements = new TreeMap<>();
+  /** The learned reservation last told per template, resource and basis, so each change is told once. */
+  private final Map<String, Long> toldLearned = new TreeMap<>();
 
   ConsoleView(PrintStream out, boolean live, boolean color, InstantSource clock) {
     this.out = out;
@@ -90,6 +93,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
     GroupLine g = groups.get(task.groupIndex());
     if (event instanceof TaskEvent.Launched l) {
       placements.put(task.spec().id(), l.placement());
+      tellLearned(task, l);
     } else if (!task.state().hasProcess()) {
       placements.remove(task.spec().id());
     }
@@ -179,6 +183,17 @@ final class ConsoleView implements RunListener, AutoCloseable {
   public synchronized void close() {
     if (redraw != null) {
       redraw.shutdownNow();
+    }
+  }
+
+  private void tellLearned(TaskRecord task, TaskEvent.Launched launch) {
+    for (Learned l : launch.learned()) {
+      String key = task.spec().group() + "\u0000" + task.spec().template() + "\u0000" + l.resource() + "\u0000"
+          + (l.raised() ? "" : l.basis());
+      Long told = toldLearned.put(key, l.bytes());
+      if (told == null || told != l.bytes()) {
+        message(task.spec().template() + ": " + l.describe());
+      }
     }
   }
 

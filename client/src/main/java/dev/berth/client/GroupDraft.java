@@ -82,7 +82,8 @@ record GroupDraft(String name, TaskValues defaults, List<TaskBuilder> tasks) {
   private TaskSpec spec(TaskBuilder t, SchedulerConfig config, DependencyResolver dependencies) {
     TaskValues effective = defaults.overriddenBy(t.values);
     try {
-      TaskSpec.Builder b = TaskSpec.builder(t.id(), name).command(t.command()).params(t.params());
+      TaskSpec.Builder b = TaskSpec.builder(t.id(), name).command(t.command()).params(t.params())
+          .template(t.template());
       b.twoStage(t.java()); // a Java task speaks the protocol unless its own or its group's two-stage says no
       effective.applyTo(b, config);
       dependencies.record(t.id(), effective);

@@ -25,6 +25,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
   private List<String> command;
   private final Map<String, String> params = new LinkedHashMap<>();
   private boolean java;
+  private String template;
 
   TaskBuilder(String id, List<String> command) {
     this(id, command, TaskValues.NONE);
@@ -43,6 +44,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
     this.command = other.command;
     this.params.putAll(other.params);
     this.java = other.java;
+    this.template = other.template;
   }
 
   /** The task's id. */
@@ -103,6 +105,16 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
   /** Whether the task was made by {@link Tasks#java}: it then speaks the protocol unless told otherwise. */
   boolean java() {
     return java;
+  }
+
+  /** The id pattern of the template this task was expanded from, or its own id. */
+  String template() {
+    return template == null ? id : template;
+  }
+
+  TaskBuilder template(String idPattern) {
+    this.template = idPattern;
+    return this;
   }
 
   TaskBuilder java(boolean isJava) {

@@ -61,6 +61,6 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("template " + id + " gives " + e.getMessage(), e);
     }
-    return task.params(params);
+    return task.params(params).template(id);
   }
 }

@@ -2,6 +2,7 @@ package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.Learned;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
@@ -88,6 +89,9 @@ public final class EventCodec {
       f.set("placement", placement(l.placement()));
       f.put("pid", l.pid());
       f.put("two-stage", l.twoStage());
+      if (!l.learned().isEmpty()) {
+        l.learned().forEach(n -> f.withArray("learned").add(learned(n)));
+      }
     } else if (event instanceof TaskEvent.Started s) {
       f.put("attempt", s.attempt());
       f.put("pid", s.pid());
@@ -127,7 +131,7 @@ public final class EventCodec {
       case "released" -> new TaskEvent.Released(f.instant("at"));
       case "launched" -> new TaskEvent.Launched(
           f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
-          f.bool("two-stage"));
+          f.bool("two-stage"), f.ifGiven("learned", k -> learned(f, k)).orElse(List.of()));
       case "started" -> new TaskEvent.Started(f.instant("at"), f.intValue("attempt"), f.longValue("pid"));
       case "submitted" -> new TaskEvent.Submitted(f.instant("at"), f.intValue("attempt"), f.string("cluster-id"));
       case "staged" -> new TaskEvent.Staged(f.instant("at"), target(f));
@@ -178,6 +182,29 @@ public final class EventCodec {
     } catch (IllegalArgumentException e) {
       throw f.wrong("target", "one of " + List.of(TaskState.values()));
     }
+  }
+
+  /** A learned reservation, written only on launches that have one (older journals have none). */
+  private static ObjectNode learned(Learned n) {
+    ObjectNode f = CanonicalJson.object();
+    f.put("resource", n.resource());
+    f.put("bytes", n.bytes());
+    f.put("declared", n.declaredBytes());
+    f.put("from-tasks", n.fromTasks());
+    f.put("basis", n.basis());
+    return f;
+  }
+
+  private static List<Learned> learned(Fields f, String key) {
+    List<Learned> notes = new java.util.ArrayList<>();
+    List<JsonNode> items = f.array(key);
+    for (int i = 0; i < items.size(); i++) {
+      Fields n = Fields.of(items.get(i), f.path(key) + "[" + i + "]");
+      notes.add(new Learned(n.string("resource"), n.longValue("bytes"), n.longValue("declared"),
+          n.intValue("from-tasks"), n.string("basis")));
+      n.done();
+    }
+    return notes;
   }
 
   private static ObjectNode placement(Placement p) {

@@ -21,9 +21,17 @@ import java.util.Set;
  * its top level ({@code notify}) one object there. Memory is in bytes, durations are ISO-8601
  * ({@code PT1S}), choices are their names. A secret (the SMTP password) is never written, so that no
  * journal holds one; it reads back as unset. A key the stored text lacks (written by a Berth that
- * did not know it yet) reads back as its default; a key no table knows is an error.
+ * did not know it yet) reads back as its default; a key no table knows is an error, except one Berth
+ * {@link #RETIRED retired}.
  */
 final class SettingsCodec {
+
+  /**
+   * Keys an older Berth stored that no longer mean anything, skipped when read: {@code
+   * scheduler.learn-usage} chose how placement {@code auto} learned GPU memory, which every policy
+   * now learns by one rule ({@code scheduler.learn-gpu-memory}).
+   */
+  static final Set<String> RETIRED = Set.of("config.scheduler.learn-usage");
 
   private final ObjectNode config;
   private final ObjectNode top;
@@ -101,7 +109,7 @@ final class SettingsCodec {
       throw new IllegalArgumentException(prefix + " must be an object but was " + section);
     }
     section.fieldNames().forEachRemaining(key -> {
-      if (!read.contains(prefix + "." + key)) {
+      if (!read.contains(prefix + "." + key) && !RETIRED.contains(prefix + "." + key)) {
         throw new IllegalArgumentException(prefix + "." + key + " is not a known field");
       }
     });

@@ -52,6 +52,9 @@ final class TaskCodec {
     f.put("placement", gpu.placement().map(PlacementPolicyName::label).orElse(null));
     f.put("blacklist", gpu.blacklist());
     f.put("two-stage", t.twoStage());
+    if (!t.template().equals(t.id().value())) {
+      f.put("template", t.template());
+    }
     return f;
   }
 
@@ -73,7 +76,8 @@ final class TaskCodec {
         id, group, f.strings("command"), f.stringMap("env"), new Resources(f.longValue("memory"), milliCpus),
         f.intValue("priority"), f.stringMap("params"), f.optional("after", k -> dependency(f.object(k))),
         f.optional("follow", k -> dependency(f.object(k))), retry, f.optional("queue-timeout", f::duration),
-        f.optional("timeout", f::duration), gpu, f.bool("two-stage"));
+        f.optional("timeout", f::duration), gpu, f.bool("two-stage"),
+        f.ifGiven("template", f::string).orElse(id.value())); // a Berth before templates wrote none
     f.done();
     return task;
   }

@@ -7,7 +7,6 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.ExecutorKind;
-import dev.berth.core.model.LearnUsage;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
@@ -59,7 +58,7 @@ class AdapterJournalFixtureTest {
 
     assertThat(run.config().executor()).isEqualTo(ExecutorKind.SLURM);
     assertThat(run.config().placement()).isEqualTo(PlacementPolicyName.ROUND_ROBIN);
-    assertThat(run.config().learnUsage()).isEqualTo(LearnUsage.MAX);
+    assertThat(run.config().learnGpuMemory()).as("learn-usage: max, retired, reads as the one rule").isTrue();
     assertThat(run.config().maxJobs()).isEqualTo(50);
     assertThat(run.tasks().get(0).gpu().placement()).contains(PlacementPolicyName.PCI_REVERSE);
     assertThat(SlurmKeys.TABLE.of(run)).isEqualTo(SlurmConfig.builder().partition("gpu").account("lab")
@@ -73,26 +72,27 @@ class AdapterJournalFixtureTest {
     assertThat(run.reporting().objectiveKey()).contains("val_acc");
   }
 
-  /**
-   * The stored spec as this Berth writes it: byte for byte, but for the webhook's address, which is a
-   * secret now and never written again, and the newer notify.url-env key.
-   */
-  private static String storedNow() throws Exception {
-    return stored().replace("\"webhook\":\"https://hooks.example/T/123\"", "\"url-env\":null");
-  }
-
   @Test
   void theStoredSpecIsWrittenAgainByteForByteButForTheWebhookAddressANewerBerthKeepsSecret() throws Exception {
-    assertThat(SpecCodec.encode(SpecCodec.decode(stored(), ADAPTERS), ADAPTERS)).isEqualTo(TodaysSpec.of(storedNow()))
+    assertThat(SpecCodec.encode(SpecCodec.decode(stored(), ADAPTERS), ADAPTERS)).isEqualTo(TodaysSpec.of(stored()))
         .doesNotContain("hooks.example");
   }
 
   @Test
-  void theSpecFileGivenAgainIsSeenAsUnchangedAndItsPasswordIsNotStored() throws Exception {
-    RunSpec now = SpecLoader.load(FIXTURES.resolve("fixture.yaml"), null, null, ADAPTERS);
+  void theStoredSpecIsWrittenAgainByteForByteButForTheRetiredLearnUsage() throws Exception {
+    assertThat(stored()).contains("\"learn-usage\":\"max\"");
+    assertThat(SpecCodec.encode(SpecCodec.decode(stored(), ADAPTERS), ADAPTERS)).doesNotContain("learn-usage")
+        .isEqualTo(TodaysSpec.of(stored()));
+  }
+
+  @Test
+  void theSpecFileGivenAgainWithoutTheRetiredKeyIsSeenAsUnchangedAndItsPasswordIsNotStored() throws Exception {
+    Path file = dir.resolve("fixture.yaml");
+    Files.writeString(file, Files.readString(FIXTURES.resolve("fixture.yaml")).replace(", learn-usage: max", ""));
+    RunSpec now = SpecLoader.load(file, null, null, ADAPTERS);
 
     assertThat(SpecDiff.between(SpecCodec.decode(stored(), ADAPTERS), now, ADAPTERS)).isEmpty();
-    assertThat(SpecCodec.encode(now, ADAPTERS)).isEqualTo(TodaysSpec.of(storedNow())).doesNotContain("hunter2");
+    assertThat(SpecCodec.encode(now, ADAPTERS)).isEqualTo(TodaysSpec.of(stored())).doesNotContain("hunter2");
     assertThat(SmtpKeys.TABLE.of(now).password()).isEqualTo("hunter2-secret");
   }
 

@@ -3,12 +3,14 @@ package dev.berth.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.lifecycle.Learned;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.time.Instant;
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -88,6 +90,19 @@ class EventCodecTest {
         "\"usage\":{\"cpu-seconds\":12.5,\"exact\":true,\"peak-host-memory\":314572800}");
     assertThat(EventCodec.decode(EventCodec.encode(ended))).isEqualTo(ended);
     assertThat(EventCodec.encode(ended.withUsage(MeasuredUsage.NONE))).doesNotContain("usage");
+  }
+
+  @Test
+  void aLaunchKeepsWhatWasLearnedAndWritesNothingWhenItReservedWhatWasDeclared() {
+    List<Learned> learned = List.of(
+        new Learned("memory", 240L << 20, 4L << 30, 5, "bs=256"),
+        new Learned("gpu-memory", 6L << 30, 4L << 30, 0, "t-3"));
+    TaskEvent.Launched launched = new TaskEvent.Launched(AT, 1, Placement.cpu(240L << 20, 0), 7, false, learned);
+
+    assertThat(EventCodec.encode(launched)).contains("\"learned\":[{\"basis\":\"bs=256\",\"bytes\":251658240,"
+        + "\"declared\":4294967296,\"from-tasks\":5,\"resource\":\"memory\"}");
+    assertThat(EventCodec.decode(EventCodec.encode(launched))).isEqualTo(launched);
+    assertThat(EventCodec.encode(new TaskEvent.Launched(AT, 1, Placement.cpu(1, 0), 7, false))).doesNotContain("learned");
   }
 
   @Test

@@ -53,10 +53,23 @@ class SpecCodecTest {
     String older = SpecCodec.encode(spec)
         .replaceAll(",?\"executor\":\"local\"", "")
         .replaceAll(",?\"slurm\":\\{[^{}]*\\}", "")
-        .replaceAll(",?\"learn-usage\":\"mean\"", "");
-    assertThat(older).doesNotContain("executor", "slurm", "learn-usage");
+        .replaceAll(",?\"learn-(memory|gpu-memory)\":true", "")
+        .replaceAll(",?\"learn-after\":3", "");
+    assertThat(older).doesNotContain("executor", "slurm", "learn-");
 
     assertThat(SpecCodec.decode(older)).isEqualTo(spec);
+  }
+
+  @Test
+  void aTaskKeepsItsTemplateAndALoneTaskWritesNone() {
+    TaskSpec fromMatrix = TaskSpec.builder("train-1", "train").command("x").template("train-{i}").build();
+    TaskSpec alone = TaskSpec.builder("solo", "train").command("x").build();
+    RunSpec spec = TaskSpecs.run("r").group("train", fromMatrix, alone).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(text).contains("\"template\":\"train-{i}\"").containsOnlyOnce("\"template\"");
+    assertThat(SpecCodec.decode(text).tasks()).extracting(TaskSpec::template).containsExactly("train-{i}", "solo");
   }
 
   @Test

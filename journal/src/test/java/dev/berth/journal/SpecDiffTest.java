@@ -47,6 +47,15 @@ class SpecDiffTest {
   }
 
   @Test
+  void aTaskWrittenBeforeTemplatesIsTheSameTaskWithItsTemplate() {
+    TaskSpec before = TaskSpec.builder("train-1", "train").command("x").build();
+    TaskSpec now = before.toBuilder().template("train-{i}").build();
+
+    assertThat(SpecDiff.between(run(SchedulerConfig.DEFAULTS, List.of(before)),
+        run(SchedulerConfig.DEFAULTS, List.of(now)))).isEmpty();
+  }
+
+  @Test
   void changesAreNamedByTheirPathWithUnits() {
     SchedulerConfig four = SchedulerConfig.builder().maxProcess(4).build();
     SchedulerConfig eight = SchedulerConfig.builder().maxProcess(8).interval(Duration.ofMillis(500)).build();

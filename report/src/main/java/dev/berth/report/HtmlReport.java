@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * {@code report.html}: one self-contained page (inline style sheet and SVG, no script, nothing fetched) with
  * the run's status and totals, the sweep ranked by its objective, per group the successes and the failures
- * with links to their logs, a timeline of every attempt per device, and the memory reserved over time.
+ * with links to their logs, what the tasks used against what they reserved (when it was measured), a timeline
+ * of every attempt per device, and the memory reserved over time.
  *
  * <p>Every value that comes from the run (names, ids, params, results, messages) is HTML-escaped. The page is
  * also well-formed XML, so it can be checked or post-processed with an XML parser.
@@ -41,6 +42,9 @@ public final class HtmlReport {
     List<GroupReport> groups = report.groups();
     for (int i = 0; i < groups.size(); i++) {
       HtmlTables.group(h, GroupView.of(groups.get(i), results), "group-" + (i + 1), results);
+    }
+    if (EfficiencyTables.shown(report)) {
+      EfficiencyTables.html(h, report.efficiency());
     }
     HtmlCharts.timeline(h, timeline);
     HtmlCharts.memory(h, memory, !timeline.lanes().isEmpty());
@@ -106,6 +110,9 @@ public final class HtmlReport {
     }
     for (int i = 0; i < r.groups().size(); i++) {
       h.append("<a href=\"#group-").append(i + 1).append("\">").append(html(r.groups().get(i).name())).append("</a>");
+    }
+    if (EfficiencyTables.shown(r)) {
+      h.append("<a href=\"#efficiency\">Efficiency</a>");
     }
     h.append("<a href=\"#timeline\">Timeline</a>");
     if (!timeline.lanes().isEmpty()) {

@@ -41,6 +41,9 @@ public final class MarkdownReport {
     for (GroupReport g : report.groups()) {
       group(md, GroupView.of(g, results.byTask()), results.byTask());
     }
+    if (EfficiencyTables.shown(report)) {
+      EfficiencyTables.markdown(md, report.efficiency());
+    }
     if (!results.warnings().isEmpty()) {
       md.append("\n## Notes\n\n");
       for (String w : results.warnings()) {

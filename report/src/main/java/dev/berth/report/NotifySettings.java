@@ -59,7 +59,7 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
               "where events are posted, e.g. a Slack incoming webhook; never journaled (prefer url-env)").asSecret(),
           ConfigKey.of("notify.url-env", "text", VARIABLE, Builder::urlEnv, NotifySettings::urlEnv,
               w -> w.orElse(""), "environment variable that holds the webhook URL; tasks do not inherit it")
-              .asSecretVariable(),
+              .asSecretVariable().asJournaledWhenSet(),
           ConfigKey.of("notify.on", "list of events", EVENTS, Builder::on, NotifySettings::on, ValueText::list,
               "which events: run-end, task-failed, group-end; none = run-end")))
       .atTopLevel();

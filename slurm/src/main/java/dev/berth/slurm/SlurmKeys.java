@@ -57,7 +57,8 @@ public final class SlurmKeys {
               ValueText::duration, "longest wait between two squeue calls while nothing changes"),
           ConfigKey.of("slurm.retry-for", "duration", Parsers.DURATION, Builder::retryFor, SlurmConfig::retryFor,
               ValueText::duration, "how long an sbatch or scancel failing for a reason that passes (controller"
-                  + " unreachable, busy, rate limit) is tried again, waiting 1s, 2s, 4s ... up to 30s; 0s = once")))
+                  + " unreachable, busy, rate limit) is tried again, waiting 1s, 2s, 4s ... up to 30s; 0s = once")
+              .asJournaledWhenSet()))
       .checkedAgainst(SlurmKeys::checkTasks);
 
   private SlurmKeys() {}

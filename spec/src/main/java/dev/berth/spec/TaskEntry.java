@@ -94,7 +94,7 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
         argv = java.command(values);
         builder.twoStage(true);
       }
-      builder.command(argv).params(combination);
+      builder.command(argv).params(combination).template(id.text());
       TaskValues own = filled(settings, field, values);
       TaskValues effective = filled(group.defaults(), group.field(), values).overriddenBy(own);
       effective.applyTo(builder, config);

@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * fedflow config keys that this version of Berth does not implement. They are rejected, not
- * ignored: a user who sets one expects it to have an effect.
+ * fedflow config keys that this version of Berth does not implement, and Berth's own retired ones.
+ * They are rejected, not ignored: a user who sets one expects it to have an effect.
  */
 final class UnsupportedConfig {
 
@@ -18,7 +18,9 @@ final class UnsupportedConfig {
       new Rule(section("task"), ""),
       new Rule(section("scheduler.auto-adjust"), ""),
       new Rule(section("debug"), ""),
-      new Rule(section("workdir"), "; set 'workdir' at the top level of the spec instead"));
+      new Rule(section("workdir"), "; set 'workdir' at the top level of the spec instead"),
+      new Rule(section("scheduler.learn-usage"), " any more; every placement policy learns GPU memory by one rule:"
+          + " set scheduler.learn-gpu-memory: on or off instead"));
 
   private UnsupportedConfig() {}
 

@@ -34,8 +34,8 @@ class ConfigKeysTest {
         "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
         "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
         "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
-        "scheduler.oom-growth", "scheduler.learn-usage", "scheduler.enforce-memory", "scheduler.log-cap", "scheduler.executor",
-        "slurm.max-jobs", "smtp.enable",
+        "scheduler.oom-growth", "scheduler.learn-memory", "scheduler.learn-gpu-memory", "scheduler.learn-after",
+        "scheduler.enforce-memory", "scheduler.log-cap", "scheduler.executor", "slurm.max-jobs", "smtp.enable",
         "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password", "smtp.password-env", "smtp.receiver",
         "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers", "smtp.send", "slurm.mode",
         "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args", "slurm.workdir-root",
@@ -48,7 +48,7 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(KEYS.all()).extracting(Setting::defaultValue)
         .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
-            "0", "5s", "5s", "0", "1.5", "mean", "false", "1GiB", "local", "0", "false");
+            "0", "5s", "5s", "0", "1.5", "on", "on", "3", "false", "1GiB", "local", "0", "false");
   }
 
   @Test
@@ -56,6 +56,7 @@ class ConfigKeysTest {
     SchedulerConfig custom = SchedulerConfig.builder()
         .maxProcess(7).interval(Duration.ofMillis(1500)).defaultMemoryBytes(768L << 20)
         .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).executor(ExecutorKind.SLURM).maxJobs(5)
+        .learnMemory(false).learnAfter(5)
         .build();
     SlurmConfig slurm = SlurmConfig.builder().partition("gpu").time(Duration.ofHours(4))
         .extraArgs(List.of("--constraint=a100", "--exclusive")).memoryBytes(64L << 30).build();

@@ -36,6 +36,19 @@ class MatrixExpansionTest {
   }
 
   @Test
+  void eachTaskRemembersTheEntryItWasExpandedFromAndALoneTaskIsItsOwnTemplate() throws SpecException {
+    List<TaskSpec> tasks = tasks("""
+        - id: "t-{seed}"
+          matrix: {seed: [1, 2]}
+          command: [x]
+        - id: solo
+          command: [x]
+        """);
+
+    assertThat(tasks).extracting(TaskSpec::template).containsExactly("t-{seed}", "t-{seed}", "solo");
+  }
+
+  @Test
   void valuesAreSubstitutedAsWrittenInTheYaml() throws SpecException {
     List<TaskSpec> tasks = tasks("""
         - id: "t-{v}"

@@ -177,6 +177,8 @@ class SpecErrorsTest {
             "server-host"),
         spec("unsupported auto-adjust", "name: run\nconfig: {scheduler: {auto-adjust: true}}\ngroups: []\n",
             "config.scheduler.auto-adjust", "is not supported by this version of Berth"),
+        spec("retired learn-usage", "name: run\nconfig: {scheduler: {learn-usage: max}}\ngroups: []\n",
+            "config.scheduler.learn-usage", "set scheduler.learn-gpu-memory: on or off instead"),
         spec("unsupported task section", "name: run\nconfig: {task: {directory-grouping: false}}\ngroups: []\n",
             "config.task", "is not supported by this version of Berth"),
         spec("unsupported workdir in config", "name: run\nconfig: {workdir: out}\ngroups: []\n", "config.workdir",

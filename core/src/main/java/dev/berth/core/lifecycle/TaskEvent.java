@@ -1,6 +1,7 @@
 package dev.berth.core.lifecycle;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,16 +38,24 @@ public sealed interface TaskEvent
    * @param placement where it runs and what was reserved
    * @param pid operating-system process id, or -1 when unknown
    * @param twoStage whether the process speaks the load/train protocol
+   * @param learned the reservations that differ from the task's declared ones because they were learned
+   *     from its template (or raised by an out-of-memory in it); empty when it reserved what it declared
    */
-  record Launched(Instant at, int attempt, Placement placement, long pid, boolean twoStage)
+  record Launched(Instant at, int attempt, Placement placement, long pid, boolean twoStage, List<Learned> learned)
       implements TaskEvent {
     /** Validates. */
     public Launched {
       Objects.requireNonNull(at, "at");
       Objects.requireNonNull(placement, "placement");
+      learned = List.copyOf(learned);
       if (attempt < 1) {
         throw new IllegalArgumentException("attempt must be >= 1 but was " + attempt);
       }
+    }
+
+    /** A launch that reserved what the task declared. */
+    public Launched(Instant at, int attempt, Placement placement, long pid, boolean twoStage) {
+      this(at, attempt, placement, pid, twoStage, List.of());
     }
 
     @Override

@@ -33,8 +33,10 @@ import java.util.Objects;
  *     ({@code scheduler.available-interval})
  * @param seed seed of the random placement policies ({@code scheduler.seed})
  * @param oomGrowth factor a task's reservation grows by after it ran out of that memory ({@code scheduler.oom-growth})
- * @param learnUsage under placement {@code auto}: how a group's GPU estimate is learned from the measured
- *     peaks of its finished tasks, {@code mean}, {@code max} or {@code off} ({@code scheduler.learn-usage})
+ * @param learnMemory whether a task's host memory request is learned from the measured peaks of its
+ *     template's finished tasks ({@code scheduler.learn-memory}; see {@code dev.berth.core.scheduling.Requests})
+ * @param learnGpuMemory the same for GPU memory, under every placement policy ({@code scheduler.learn-gpu-memory})
+ * @param learnAfter finished tasks a request is learned from at the least ({@code scheduler.learn-after})
  * @param executor where tasks run: {@code local} processes on this machine, or {@code slurm} batch jobs
  *     ({@code scheduler.executor}, or the spec's top-level {@code executor:})
  * @param maxJobs on a cluster, most of the run's jobs in the cluster's hands at once, pending or running
@@ -64,7 +66,9 @@ public record SchedulerConfig(
     Duration availableInterval,
     long seed,
     double oomGrowth,
-    LearnUsage learnUsage,
+    boolean learnMemory,
+    boolean learnGpuMemory,
+    int learnAfter,
     ExecutorKind executor,
     int maxJobs,
     boolean enforceMemory,
@@ -98,7 +102,7 @@ public record SchedulerConfig(
     nonNegative("scheduler.max-per-device", maxPerDevice);
     Objects.requireNonNull(putInterval, "putInterval");
     Objects.requireNonNull(availableInterval, "availableInterval");
-    Objects.requireNonNull(learnUsage, "learnUsage");
+    positive("scheduler.learn-after", learnAfter);
     if (!(oomGrowth >= 1.0 && oomGrowth <= 100)) {
       throw new IllegalArgumentException("scheduler.oom-growth must be a factor from 1 to 100 but was " + oomGrowth);
     }
@@ -136,7 +140,9 @@ public record SchedulerConfig(
         .availableInterval(availableInterval)
         .seed(seed)
         .oomGrowth(oomGrowth)
-        .learnUsage(learnUsage)
+        .learnMemory(learnMemory)
+        .learnGpuMemory(learnGpuMemory)
+        .learnAfter(learnAfter)
         .executor(executor)
         .maxJobs(maxJobs)
         .enforceMemory(enforceMemory)
@@ -187,7 +193,9 @@ public record SchedulerConfig(
     private Duration availableInterval = Duration.ofSeconds(5);
     private long seed;
     private double oomGrowth = 1.5;
-    private LearnUsage learnUsage = LearnUsage.MEAN;
+    private boolean learnMemory = true;
+    private boolean learnGpuMemory = true;
+    private int learnAfter = 3;
     private ExecutorKind executor = ExecutorKind.LOCAL;
     private int maxJobs;
     private boolean enforceMemory;
@@ -219,9 +227,21 @@ public record SchedulerConfig(
 
     private Builder() {}
 
-    /** {@code scheduler.learn-usage}. */
-    public Builder learnUsage(LearnUsage v) {
-      learnUsage = v;
+    /** {@code scheduler.learn-memory}. */
+    public Builder learnMemory(boolean v) {
+      learnMemory = v;
+      return this;
+    }
+
+    /** {@code scheduler.learn-gpu-memory}. */
+    public Builder learnGpuMemory(boolean v) {
+      learnGpuMemory = v;
+      return this;
+    }
+
+    /** {@code scheduler.learn-after}. */
+    public Builder learnAfter(int v) {
+      learnAfter = v;
       return this;
     }
 
@@ -345,7 +365,7 @@ public record SchedulerConfig(
           maxProcess, maxWaiting, interval, defaultMemoryBytes, cores, cpuUtilizationLimit,
           memoryUtilizationLimit, remainMemoryBytes, loadNretry, trainNretry, defaultCudaMemoryBytes,
           cudaMemoryUtilizationLimit, remainCudaMemoryBytes, placement, maxPerDevice, putInterval, availableInterval,
-          seed, oomGrowth, learnUsage, executor, maxJobs, enforceMemory, logCapBytes);
+          seed, oomGrowth, learnMemory, learnGpuMemory, learnAfter, executor, maxJobs, enforceMemory, logCapBytes);
     }
   }
 }

@@ -27,6 +27,9 @@ import java.util.TreeMap;
  * @param timeout longest run of one attempt before it is killed
  * @param gpu what the task asks of the GPUs ({@link GpuRequest#NONE} for a CPU task)
  * @param twoStage whether the task's process speaks Berth's load/train protocol (see docs/protocol.md)
+ * @param template the entry the task was expanded from, as its id was written ({@code train-{lr}-{seed}});
+ *     tasks of one template in one group are a family whose measured peaks teach each other's requests
+ *     (a task written without a matrix is its own template: its id)
  */
 public record TaskSpec(
     TaskId id,
@@ -42,10 +45,12 @@ public record TaskSpec(
     Optional<Duration> queueTimeout,
     Optional<Duration> timeout,
     GpuRequest gpu,
-    boolean twoStage) {
+    boolean twoStage,
+    String template) {
 
   /** Validates and defensively copies. */
   public TaskSpec {
+    Objects.requireNonNull(template, "template");
     Objects.requireNonNull(after, "after");
     Objects.requireNonNull(follow, "follow");
     Objects.requireNonNull(retry, "retry");
@@ -66,6 +71,16 @@ public record TaskSpec(
     }
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+  }
+
+  /** A task that is its own template. */
+  public TaskSpec(
+      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
+      int priority, SortedMap<String, String> params, Optional<Dependency> after, Optional<Dependency> follow,
+      RetryPolicy retry, Optional<Duration> queueTimeout, Optional<Duration> timeout, GpuRequest gpu,
+      boolean twoStage) {
+    this(id, group, command, env, resources, priority, params, after, follow, retry, queueTimeout, timeout, gpu,
+        twoStage, id.value());
   }
 
   /** A task with no dependencies, retries or timeouts. */
@@ -95,6 +110,7 @@ public record TaskSpec(
     b.timeout = timeout;
     b.gpu = gpu;
     b.twoStage = twoStage;
+    b.template = template;
     return b;
   }
 
@@ -123,6 +139,7 @@ public record TaskSpec(
     private boolean twoStage;
     private boolean cpuPinned;
     private long defaultGpuMemory;
+    private String template;
 
     private Builder(TaskId id, String group) {
       this.id = id;
@@ -235,7 +252,13 @@ public record TaskSpec(
         gpu = gpu.withMemory(defaultGpuMemory > 0 ? defaultGpuMemory : 1);
       }
       return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params, after,
-          follow, retry, queueTimeout, timeout, gpu, twoStage);
+          follow, retry, queueTimeout, timeout, gpu, twoStage, template == null ? id.value() : template);
+    }
+
+    /** The entry the task was expanded from, as its id was written; by default the task's own id. */
+    public Builder template(String idAsWritten) {
+      this.template = idAsWritten;
+      return this;
     }
 
     /** Whether the task speaks the load/train protocol. */

@@ -20,15 +20,24 @@ import java.util.function.Function;
  * @param totals counts of all tasks by status
  * @param groups groups in run order
  * @param devices the GPUs the run could use (empty on a CPU-only run)
+ * @param efficiency what the run reserved against what its tasks were measured to use
  */
 public record RunReport(
     String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups,
-    List<DeviceReport> devices) {
+    List<DeviceReport> devices, Efficiency efficiency) {
 
   /** Copies the lists. */
   public RunReport {
     groups = List.copyOf(groups);
     devices = List.copyOf(devices);
+    java.util.Objects.requireNonNull(efficiency, "efficiency");
+  }
+
+  /** A report with nothing measured. */
+  public RunReport(
+      String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups,
+      List<DeviceReport> devices) {
+    this(run, status, startedAt, finishedAt, totals, groups, devices, Efficiency.NONE);
   }
 
   /** A report of a run without GPUs. */
@@ -39,7 +48,12 @@ public record RunReport(
 
   /** The same report with these devices. */
   public RunReport withDevices(List<DeviceReport> list) {
-    return new RunReport(run, status, startedAt, finishedAt, totals, groups, list);
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, list, efficiency);
+  }
+
+  /** The same report with this efficiency. */
+  public RunReport withEfficiency(Efficiency e) {
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, devices, e);
   }
 
   /**
@@ -103,6 +117,7 @@ public record RunReport(
     RunStatus status = stoppedAs != null
         ? stoppedAs
         : totals.succeeded() == totals.total() ? RunStatus.SUCCEEDED : RunStatus.FAILED;
-    return new RunReport(state.spec().name(), status, startedAt, finishedAt, totals, groups);
+    return new RunReport(state.spec().name(), status, startedAt, finishedAt, totals, groups, List.of(),
+        Efficiency.of(state));
   }
 }

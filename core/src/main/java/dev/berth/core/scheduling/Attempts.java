@@ -1,6 +1,5 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Attempt;
@@ -8,7 +7,6 @@ import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
-import dev.berth.core.model.LearnUsage;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.units.ByteSize;
 import java.math.BigDecimal;
@@ -125,25 +123,6 @@ public final class Attempts {
   /** The GPU memory the next placement reserves: the request grown once per GPU OOM, capped. */
   public long gpuMemory(TaskRecord r, long cap) {
     return grown(r.spec().gpu().memoryBytes(), gpuOoms(r), cap);
-  }
-
-  /**
-   * The GPU memory the next placement reserves, learning the estimate under placement {@code auto}
-   * as FLGo's AutoScheduler does: the mean (or max) of the peaks measured for the group's tasks that
-   * have ended, so tasks still warming up never drag it down. Without such peaks, the request.
-   */
-  public long gpuMemory(TaskRecord r, long cap, RunState state) {
-    PlacementPolicyName policy = r.spec().gpu().placement().orElse(config.placement());
-    if (policy != PlacementPolicyName.AUTO || config.learnUsage() == LearnUsage.OFF || r.spec().gpu().wholeDevices() > 0) {
-      return gpuMemory(r, cap);
-    }
-    Optional<long[]> peaks = state.endedGpuPeaks(r.groupIndex());
-    if (peaks.isEmpty()) {
-      return gpuMemory(r, cap);
-    }
-    long[] p = peaks.get();
-    long learned = config.learnUsage() == LearnUsage.MAX ? p[2] : (p[1] + p[0] - 1) / p[0];
-    return grown(learned, gpuOoms(r), cap);
   }
 
   private long grown(long bytes, int times, long cap) {

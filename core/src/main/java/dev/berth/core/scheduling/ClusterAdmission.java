@@ -30,11 +30,11 @@ final class ClusterAdmission {
   /** Where a refusal for {@code slurm.max-jobs} is: the cluster, not a device of this machine. */
   static final String CLUSTER = "cluster";
 
-  private final Attempts attempts;
+  private final Requests requests;
   private final int maxJobs;
 
-  ClusterAdmission(Attempts attempts, int maxJobs) {
-    this.attempts = attempts;
+  ClusterAdmission(Requests requests, int maxJobs) {
+    this.requests = requests;
     this.maxJobs = maxJobs;
   }
 
@@ -110,9 +110,12 @@ final class ClusterAdmission {
       waiting.add(new Waiting(id, List.of(new Refusal(Resource.PROCESSES, CLUSTER, 1, 0, jobs, "slurm.max-jobs"))));
       return Verdict.WAIT;
     }
-    long gpuMemory = r.spec().gpu().wantsGpu() ? attempts.gpuMemory(r, Long.MAX_VALUE) : 0;
-    Placement placement = new Placement(Placement.CLUSTER, attempts.memory(r, Long.MAX_VALUE), r.spec().resources().milliCpus(), gpuMemory);
-    actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement, upstream));
+    Requests.Request memory = requests.memory(r, state, Long.MAX_VALUE);
+    Requests.Request gpu = requests.gpuMemory(r, state, Long.MAX_VALUE);
+    long gpuMemory = r.spec().gpu().wantsGpu() ? gpu.bytes() : 0;
+    Placement placement = new Placement(Placement.CLUSTER, memory.bytes(), r.spec().resources().milliCpus(), gpuMemory);
+    actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement, upstream,
+        Requests.learned(memory, gpu, gpuMemory)));
     return Verdict.STARTED;
   }
 

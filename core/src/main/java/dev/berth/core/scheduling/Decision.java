@@ -21,14 +21,22 @@ public sealed interface Decision
   /**
    * Start attempt {@code attempt} of the task with this placement. On a cluster, {@code upstream}
    * names the parents still running whose ending the cluster should wait for before the attempt
-   * begins (the rest of the task's dependencies are already met).
+   * begins (the rest of the task's dependencies are already met). {@code learned} says which
+   * reservations were learned from the task's template rather than declared.
    */
-  record Start(TaskId task, int attempt, Placement placement, Optional<Dependency> upstream) implements Decision {
+  record Start(TaskId task, int attempt, Placement placement, Optional<Dependency> upstream,
+      java.util.List<dev.berth.core.lifecycle.Learned> learned) implements Decision {
 
     /** Validates. */
     public Start {
       java.util.Objects.requireNonNull(placement, "placement");
       java.util.Objects.requireNonNull(upstream, "upstream");
+      learned = java.util.List.copyOf(learned);
+    }
+
+    /** A start of declared reservations. */
+    public Start(TaskId task, int attempt, Placement placement, Optional<Dependency> upstream) {
+      this(task, attempt, placement, upstream, java.util.List.of());
     }
 
     /** A start whose dependencies are all met. */

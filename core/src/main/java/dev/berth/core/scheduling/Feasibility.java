@@ -32,14 +32,15 @@ public final class Feasibility {
     if (scheduler.config().onCluster()) {
       return never;
     }
-    Attempts attempts = scheduler.attempts();
+    Requests requests = scheduler.requests();
     HostLedger ledger = HostLedger.of(scheduler.config(), snapshot, state.running());
     DeviceLedger devices = DeviceLedger.of(scheduler.config(), snapshot, state, now);
     for (TaskRecord r : state.tasks()) {
-      Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
+      Resources request = new Resources(requests.memory(r, state, ledger.maxMemory()).bytes(),
+          r.spec().resources().milliCpus());
       Optional<String> reason = onHost(ledger, request);
       if (reason.isEmpty() && r.spec().gpu().wantsGpu()) {
-        GpuRequest gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state));
+        GpuRequest gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
         reason = devices.plan(gpu, Set.of(), Optional.empty()).never();
       }
       reason.ifPresent(why -> never.put(r.spec().id(), why));

@@ -47,8 +47,7 @@ public final class RunState implements RunOccupancy {
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> addedAt = new TreeMap<>();
-  private final SortedMap<TaskId, Long> gpuPeaks = new TreeMap<>();
-  private final SortedMap<Integer, long[]> endedPeaks = new TreeMap<>();
+  private final TemplatePeaks templatePeaks = new TemplatePeaks();
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
   private long gpuPlacements;
 
@@ -70,6 +69,7 @@ public final class RunState implements RunOccupancy {
     TaskRecord r = task(id);
     TaskState before = r.state();
     r.history().append(event);
+    templatePeaks.record(r, event);
     lastEventTime = event.at();
     TaskState after = r.state();
     if (before == TaskState.QUEUED) {
@@ -116,13 +116,6 @@ public final class RunState implements RunOccupancy {
       unfinishedPerGroup.set(r.groupIndex(), unfinishedPerGroup.get(r.groupIndex()) - 1);
       unfinished--;
       activate(activeGroup(), event.at());
-      Long peak = gpuPeaks.get(id);
-      if (peak != null) {
-        long[] stats = endedPeaks.computeIfAbsent(r.groupIndex(), g -> new long[3]);
-        stats[0]++;
-        stats[1] += peak;
-        stats[2] = Math.max(stats[2], peak);
-      }
     }
   }
 
@@ -191,6 +184,7 @@ public final class RunState implements RunOccupancy {
       TaskRecord r = new TaskRecord(t, new TaskHistory(t.id()), tasks.size(), g);
       tasks.add(r);
       byId.put(t.id(), r);
+      templatePeaks.member(t);
       queued.add(r);
       unfinishedPerGroup.set(g, unfinishedPerGroup.get(g) + 1);
       unfinished++;
@@ -243,25 +237,9 @@ public final class RunState implements RunOccupancy {
     return task(task).spec().gpu().wholeDevices() > 0;
   }
 
-  /**
-   * Records GPU memory a running task was seen using; the highest reading is kept. Measurements,
-   * not events: after a resume, learning starts again from the tasks that end from then on.
-   */
-  public void observeGpuUsage(TaskId task, long bytes) {
-    gpuPeaks.merge(task, bytes, Math::max);
-  }
-
-  /**
-   * For a group, the GPU peaks of its ended tasks: {count, sum, max}; empty when none was measured.
-   */
-  public Optional<long[]> endedGpuPeaks(int group) {
-    long[] stats = endedPeaks.get(group);
-    return stats == null ? Optional.empty() : Optional.of(stats.clone());
-  }
-
-  /** The highest GPU memory each task was seen using. */
-  public SortedMap<TaskId, Long> gpuPeaks() {
-    return Collections.unmodifiableSortedMap(gpuPeaks);
+  /** The measured peaks and out-of-memory endings of each template, folded from the events. */
+  TemplatePeaks templatePeaks() {
+    return templatePeaks;
   }
 
   @Override

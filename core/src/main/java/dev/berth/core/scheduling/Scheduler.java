@@ -47,13 +47,15 @@ public final class Scheduler {
 
   private final SchedulerConfig config;
   private final Attempts attempts;
+  private final Requests requests;
   private final ClusterAdmission cluster;
 
   /** A scheduler applying this configuration. */
   public Scheduler(SchedulerConfig config) {
     this.config = config;
     this.attempts = new Attempts(config);
-    this.cluster = config.onCluster() ? new ClusterAdmission(attempts, config.maxJobs()) : null;
+    this.requests = new Requests(config, attempts);
+    this.cluster = config.onCluster() ? new ClusterAdmission(requests, config.maxJobs()) : null;
   }
 
   /** Runs one decision pass. Does not change {@code state}. */
@@ -138,6 +140,11 @@ public final class Scheduler {
     return attempts;
   }
 
+  /** What each task asks for now: declared, learned or grown after running out. */
+  public Requests requests() {
+    return requests;
+  }
+
   /**
    * The tasks that have a process, looked at once: what a two-stage task that reported (finished,
    * failed, out of memory) does next, the loaded tasks that wait for a device, in start order, and
@@ -169,7 +176,7 @@ public final class Scheduler {
    */
   private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Pass pass) {
     for (TaskRecord r : loaded) {
-      var gpu = r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state));
+      var gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Exit(r.spec().id(), plan.never().get()));
@@ -216,7 +223,8 @@ public final class Scheduler {
         pass.actions.add(new Decision.Fail(id, outgrown.get()));
         continue;
       }
-      Resources request = new Resources(attempts.memory(r, ledger.maxMemory()), r.spec().resources().milliCpus());
+      Requests.Request memory = requests.memory(r, state, ledger.maxMemory());
+      Resources request = new Resources(memory.bytes(), r.spec().resources().milliCpus());
       Optional<String> never = Feasibility.onHost(ledger, request);
       if (never.isPresent()) {
         pass.actions.add(new Decision.Fail(id, never.get()));
@@ -227,8 +235,8 @@ public final class Scheduler {
         pass.actions.add(new Decision.Fail(id, conflict.get()));
         continue;
       }
-      GpuRequest gpu = r.spec().gpu().wantsGpu()
-          ? r.spec().gpu().withMemory(attempts.gpuMemory(r, devices.maxShare(), state)) : r.spec().gpu();
+      Requests.Request gpuRequest = requests.gpuMemory(r, state, devices.maxShare());
+      GpuRequest gpu = r.spec().gpu().wantsGpu() ? r.spec().gpu().withMemory(gpuRequest.bytes()) : r.spec().gpu();
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Fail(id, plan.never().get()));
@@ -269,7 +277,8 @@ public final class Scheduler {
       Placement host = admission.placement().get();
       long gpuMemory = devices.commit(plan);
       Placement placement = new Placement(plan.deviceName(), host.memoryBytes(), host.milliCpus(), gpuMemory);
-      pass.actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement));
+      pass.actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement, Optional.empty(),
+          Requests.learned(memory, gpuRequest, gpuMemory)));
       if (r.spec().twoStage()) {
         waitingTwoStage++;
       }

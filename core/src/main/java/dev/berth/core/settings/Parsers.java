@@ -2,7 +2,6 @@ package dev.berth.core.settings;
 
 import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.ExecutorKind;
-import dev.berth.core.model.LearnUsage;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.math.BigDecimal;
@@ -153,9 +152,6 @@ public final class Parsers {
 
   /** Where tasks run: {@code local} or {@code slurm}. */
   public static final ValueParser<ExecutorKind> EXECUTOR = oneOf(ExecutorKind.values());
-
-  /** How a group's GPU estimate is learned: {@code mean}, {@code max} or {@code off}. */
-  public static final ValueParser<LearnUsage> LEARN_USAGE = oneOf(LearnUsage.values());
 
   /** One of {@code choices}, written as its {@code toString()}, or the value itself. */
   @SafeVarargs

@@ -16,6 +16,7 @@ public final class SchedulerKeys {
   private static final String TIME = "duration";
   private static final String BYTES = "memory size";
   private static final String SHARE = "fraction";
+  private static final String ON_OFF = "on or off";
 
   /** The table; its record is a run's {@link dev.berth.core.model.RunSpec#config()}. */
   public static final SettingsTable<SchedulerConfig, Builder> TABLE = SettingsTable.of("scheduling",
@@ -69,9 +70,17 @@ public final class SchedulerKeys {
           ConfigKey.of("scheduler.oom-growth", "number", Parsers.BACKOFF, Builder::oomGrowth, SchedulerConfig::oomGrowth,
               String::valueOf, "factor a task's memory (or GPU memory) reservation grows by after it ran out of it,"
                   + " capped at what fits"),
-          ConfigKey.of("scheduler.learn-usage", "mean, max or off", Parsers.LEARN_USAGE, Builder::learnUsage,
-              SchedulerConfig::learnUsage, String::valueOf, "under placement auto: learn a group's GPU estimate from"
-                  + " the measured peaks of its ended tasks: mean, max or off"),
+          ConfigKey.of("scheduler.learn-memory", ON_OFF, Parsers.BOOLEAN, Builder::learnMemory,
+              SchedulerConfig::learnMemory, SchedulerKeys::onOff, "learn a task's memory request from the measured"
+                  + " peaks of its template's finished tasks (p95 x 1.2, never above the estimate unless an"
+                  + " out-of-memory raised it; see docs/learning.md)")
+              .asJournaledWhenSet(),
+          ConfigKey.of("scheduler.learn-gpu-memory", ON_OFF, Parsers.BOOLEAN, Builder::learnGpuMemory,
+              SchedulerConfig::learnGpuMemory, SchedulerKeys::onOff,
+              "the same for GPU memory, under every placement policy").asJournaledWhenSet(),
+          ConfigKey.of("scheduler.learn-after", WHOLE, Parsers.wholeNumber(1), Builder::learnAfter,
+              SchedulerConfig::learnAfter, String::valueOf, "finished tasks of a template (or of one parameter value)"
+                  + " a request is learned from at the least").asJournaledWhenSet(),
           ConfigKey.of("scheduler.enforce-memory", "true or false", Parsers.BOOLEAN, Builder::enforceMemory,
               SchedulerConfig::enforceMemory, String::valueOf, "limit each local task's memory to its reservation"
                   + " plus 10% (at least 64 MiB) in its cgroup, so a runaway task is stopped alone as out of memory")
@@ -87,4 +96,8 @@ public final class SchedulerKeys {
                   + " keep it below your MaxSubmitJobs; 0 = no limit")));
 
   private SchedulerKeys() {}
+
+  private static String onOff(boolean on) {
+    return on ? "on" : "off";
+  }
 }

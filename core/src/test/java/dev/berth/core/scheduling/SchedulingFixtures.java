@@ -119,7 +119,7 @@ final class SchedulingFixtures {
       if (d instanceof Decision.Release) {
         e = new TaskEvent.Released(at);
       } else if (d instanceof Decision.Start s) {
-        e = new TaskEvent.Launched(at, s.attempt(), s.placement(), 1000 + state.task(s.task()).seq(), false);
+        e = new TaskEvent.Launched(at, s.attempt(), s.placement(), 1000 + state.task(s.task()).seq(), false, s.learned());
       } else if (d instanceof Decision.Fail f) {
         e = new TaskEvent.Settled(at, TaskState.FAILED, f.reason());
       } else if (d instanceof Decision.Settle s) {

@@ -33,6 +33,7 @@ import java.util.function.Consumer;
  */
 final class AttemptExits {
 
+  private final HostReadings readings;
   private final RunState state;
   private final RunLayout layout;
   private final Attempts attempts;
@@ -48,8 +49,9 @@ final class AttemptExits {
   private record Parked(int attempt, Runnable end) {}
 
   AttemptExits(RunState state, RunLayout layout, Attempts attempts, EventRecorder recorder, LiveExecutions executions,
-      TwoStageChannel channel, Timers timers, InstantSource clock, Consumer<Runnable> toLoop) {
+      TwoStageChannel channel, Timers timers, InstantSource clock, Consumer<Runnable> toLoop, HostReadings readings) {
     this.state = state;
+    this.readings = readings;
     this.layout = layout;
     this.attempts = attempts;
     this.recorder = recorder;
@@ -138,7 +140,7 @@ final class AttemptExits {
    * the probe interval) when the executor measured none.
    */
   private MeasuredUsage withGpuPeak(MeasuredUsage usage, TaskId id) {
-    Long gpu = state.gpuPeaks().get(id);
+    Long gpu = readings.takeGpuPeak(id).orElse(null);
     if (gpu == null || usage.peakGpuMemoryBytes().isPresent()) {
       return usage;
     }

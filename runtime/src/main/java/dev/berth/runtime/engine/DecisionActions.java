@@ -82,7 +82,8 @@ final class DecisionActions {
           continue;
         }
         TaskSpec spec = state.task(start.task()).spec();
-        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage()));
+        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage(),
+            start.learned()));
         starts.add(start);
       }
     }

@@ -95,10 +95,10 @@ public final class Engine {
     this.recorder = new EventRecorder(state, listener);
     this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
     this.share = new HostShare(state, clock);
-    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, state, listener, clock, share);
+    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock, share);
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
     this.exits = new AttemptExits(
-        state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add);
+        state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add, readings);
     channel.handleWith(
         new TaskConversations(state, layout, recorder, executions, exits, channel, timers, clock, inbox::add));
     this.launcher = new AttemptLauncher(state, layout, executor, channel, recorder, executions, exits, clock,
