@@ -116,6 +116,31 @@ final class CgroupFiles {
     }
   }
 
+  /**
+   * Removes what Berths no longer running left under {@code parent}: their {@code berth-<pid>}
+   * groups and the empty task groups in them (a Berth killed with SIGKILL, or a task group the
+   * kernel still held busy for a moment when its attempt ended).
+   */
+  static void sweepStale(Path parent) {
+    try (java.util.stream.Stream<Path> groups = Files.list(parent)) {
+      groups.filter(g -> g.getFileName().toString().matches("berth-[0-9]+"))
+          .filter(g -> ProcessHandle.of(Long.parseLong(g.getFileName().toString().substring(6))).isEmpty())
+          .forEach(CgroupFiles::removeTree);
+    } catch (IOException | RuntimeException e) {
+      // nothing to sweep, or not ours to
+    }
+  }
+
+  /** Removes a group and its empty child groups; one that still holds a process stays. */
+  static void removeTree(Path group) {
+    try (java.util.stream.Stream<Path> children = Files.list(group)) {
+      children.filter(Files::isDirectory).forEach(CgroupFiles::removeTree);
+    } catch (IOException | RuntimeException e) {
+      // gone already
+    }
+    remove(group);
+  }
+
   /** Whether a folder can hold new cgroups: makes and removes a probe. */
   static boolean canCreateUnder(Path parent) {
     Path probe = parent.resolve("berth-probe-" + ProcessHandle.current().pid());

@@ -50,6 +50,7 @@ final class CgroupV1Containment implements TaskContainment {
     if (!Files.isRegularFile(own.resolve("cgroup.procs")) || !CgroupFiles.canCreateUnder(own)) {
       return Optional.empty();
     }
+    CgroupFiles.sweepStale(own);
     return Optional.of(own.resolve("berth-" + ProcessHandle.current().pid()));
   }
 
@@ -83,9 +84,9 @@ final class CgroupV1Containment implements TaskContainment {
 
   @Override
   public void close() {
-    CgroupFiles.remove(memory);
-    CgroupFiles.remove(cpuacct);
-    freezer.ifPresent(CgroupFiles::remove);
+    CgroupFiles.removeTree(memory);
+    CgroupFiles.removeTree(cpuacct);
+    freezer.ifPresent(CgroupFiles::removeTree);
   }
 
   /** The cgroups of one attempt: memory, cpuacct and maybe freezer. */

@@ -38,6 +38,7 @@ final class CgroupV2Containment implements TaskContainment {
     if (!words(own.resolve("cgroup.controllers")).contains("memory") || !CgroupFiles.canCreateUnder(own)) {
       return Optional.empty();
     }
+    CgroupFiles.sweepStale(own);
     try {
       Path base = own.resolve("berth-" + ProcessHandle.current().pid());
       enableMemory(own);
@@ -104,7 +105,7 @@ final class CgroupV2Containment implements TaskContainment {
 
   @Override
   public void close() {
-    CgroupFiles.remove(base);
+    CgroupFiles.removeTree(base);
   }
 
   /** One attempt's v2 group. */

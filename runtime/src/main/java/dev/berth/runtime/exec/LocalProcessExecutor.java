@@ -149,6 +149,9 @@ public final class LocalProcessExecutor implements Executor {
     process.onExit().thenAccept(done -> exitThreads.execute(() -> {
       execution.ended();
       live.remove(execution);
+      if (exitThreads.isShutdown() && live.isEmpty()) {
+        containment.close(); // the last attempt of a closed executor ended: nothing of Berth's stays
+      }
       onExit.exited(done.exitValue());
     }));
     return execution;
