@@ -77,7 +77,7 @@ public record RunReport(
       }
       withTails.add(new GroupReport(g.name(), g.totals(), tasks));
     }
-    return new RunReport(run, status, startedAt, finishedAt, totals, withTails, devices);
+    return new RunReport(run, status, startedAt, finishedAt, totals, withTails, devices, efficiency);
   }
 
   /**
