@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -16,8 +17,11 @@ import java.util.function.Consumer;
  */
 public final class SystemTimers implements Timers, AutoCloseable {
 
+  private static final long CLOSE_WAIT_SECONDS = 5;
+
   private final ScheduledThreadPoolExecutor scheduler;
   private final Consumer<Throwable> onError;
+  private volatile Thread timerThread;
 
   /**
    * Starts the timer thread, named {@code berth-timers}.
@@ -36,7 +40,12 @@ public final class SystemTimers implements Timers, AutoCloseable {
    */
   public SystemTimers(String threadName, Consumer<Throwable> onError) {
     this.onError = Objects.requireNonNull(onError, "onError");
-    this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named(threadName, false));
+    ThreadFactory threads = DaemonThreads.named(threadName, false);
+    this.scheduler = new ScheduledThreadPoolExecutor(1, action -> {
+      Thread t = threads.newThread(action);
+      timerThread = t;
+      return t;
+    });
     scheduler.setRemoveOnCancelPolicy(true);
   }
 
@@ -60,10 +69,22 @@ public final class SystemTimers implements Timers, AutoCloseable {
     return () -> future.cancel(false);
   }
 
-  /** Stops the timer thread; actions that have not run yet never will. */
+  /**
+   * Stops the timer thread; actions that have not run yet never will. Called from another thread, it
+   * returns once the timer thread has ended (or after a few seconds, should an action not stop), so
+   * that a closed session leaves no thread of Berth's behind.
+   */
   @Override
   public void close() {
     scheduler.shutdownNow();
+    if (Thread.currentThread() == timerThread) {
+      return; // an action closing its own timers: the thread ends once the action returns
+    }
+    try {
+      scheduler.awaitTermination(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private void runGuarded(Runnable action) {
