@@ -368,39 +368,4 @@ public final class Scheduler {
       }
     }
   }
-
-  /** What one pass has decided so far. */
-  private static final class Pass {
-    final Instant now;
-    final List<Decision> actions = new ArrayList<>();
-    final List<Waiting> waiting = new ArrayList<>();
-    Optional<Refusal> blockedBy = Optional.empty();
-    int blockedCount;
-    Optional<Instant> wakeAt = Optional.empty();
-    /** On a cluster: queued tasks whose dependencies are pending. */
-    final List<TaskRecord> held = new ArrayList<>();
-
-    Pass(Instant now) {
-      this.now = now;
-    }
-
-    void wakeAt(Instant t) {
-      if (wakeAt.isEmpty() || t.isBefore(wakeAt.get())) {
-        wakeAt = Optional.of(t);
-      }
-    }
-
-    /** Whether {@code deadline} has come; if not, the next pass is due by then. */
-    boolean due(Instant deadline) {
-      if (now.isBefore(deadline)) {
-        wakeAt(deadline);
-        return false;
-      }
-      return true;
-    }
-
-    Decisions decisions() {
-      return new Decisions(actions, waiting, blockedBy, blockedCount, wakeAt);
-    }
-  }
 }
