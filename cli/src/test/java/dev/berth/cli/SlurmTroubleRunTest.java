@@ -45,6 +45,7 @@ class SlurmTroubleRunTest {
     assumeTrue("root".equals(System.getProperty("user.name")) && Files.exists(CONTROLLER_PID),
         "stopping slurmctld needs root and the local cluster's " + CONTROLLER_PID);
     Path file = spec(dir, "outage", """
+        slurm: {poll-max: 1s}
         groups:
           - name: first
             memory: 100MiB
@@ -76,6 +77,7 @@ class SlurmTroubleRunTest {
   void arrayElementsCancelledWhileNoBerthRanAreNotRunByTheResume() throws Exception {
     Path file = spec(dir, "gone", """
         config: {scheduler: {max-process: 1}}
+        slurm: {poll-max: 1s}
         groups:
           - name: g
             memory: 100MiB
@@ -115,7 +117,7 @@ class SlurmTroubleRunTest {
   @Test
   void anInnerBerthInAOneGibAllocationNeverStartsMoreThanFits() throws Exception {
     Path file = spec(dir, "small", """
-        slurm: {mode: allocation, cpus: 2, memory: 1GiB, time: 10m}
+        slurm: {mode: allocation, cpus: 2, memory: 1GiB, time: 10m, poll-max: 1s}
         groups:
           - name: g
             memory: 300MiB
@@ -141,7 +143,7 @@ class SlurmTroubleRunTest {
   @Test
   void anAllocationWhoseBerthDiesIsReportedAndTheResumeRunsWhatWasLeftInTheNext() throws Exception {
     Path file = spec(dir, "dies", """
-        slurm: {mode: allocation, cpus: 1, memory: 1GiB, time: 10m}
+        slurm: {mode: allocation, cpus: 1, memory: 1GiB, time: 10m, poll-max: 1s}
         groups:
           - name: g
             memory: 100MiB
