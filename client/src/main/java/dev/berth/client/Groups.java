@@ -44,6 +44,6 @@ public final class Groups {
       return t;
     }
     return new TaskSpec(t.id(), group, t.command(), t.env(), t.resources(), t.priority(), t.params(), t.after(),
-        t.follow(), t.retry(), t.queueTimeout(), t.timeout(), t.gpu(), t.twoStage(), t.template());
+        t.follow(), t.retry(), t.queueTimeout(), t.timeout(), t.gpu(), t.twoStage(), t.template(), t.enforceMemory());
   }
 }

@@ -264,6 +264,14 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
     return set(TaskKeys.TWO_STAGE, speaksProtocol);
   }
 
+  /**
+   * Whether each local attempt's memory is limited to its reservation in its cgroup ({@code enforce-memory});
+   * unset, {@code scheduler.enforce-memory} decides.
+   */
+  public S enforceMemory(boolean limit) {
+    return set(TaskKeys.ENFORCE_MEMORY, limit);
+  }
+
   private static String[] ids(TaskHandle... tasks) {
     return Arrays.stream(tasks).map(TaskHandle::id).toArray(String[]::new);
   }

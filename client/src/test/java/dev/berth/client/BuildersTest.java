@@ -37,6 +37,18 @@ class BuildersTest {
   }
 
   @Test
+  void enforceMemoryComesFromTheTaskThenItsGroupAndIsOtherwiseLeftToTheConfiguration() {
+    GroupSpec g = Groups.builder("g").enforceMemory(true)
+        .task(Tasks.command("released", "run").enforceMemory(false))
+        .task(Tasks.command("inherits", "run"))
+        .build(CONFIG);
+
+    assertThat(g.tasks()).extracting(TaskSpec::enforceMemory)
+        .containsExactly(java.util.Optional.of(false), java.util.Optional.of(true));
+    assertThat(Tasks.command("bare", "run").toSpec("g", CONFIG).enforceMemory()).isEmpty();
+  }
+
+  @Test
   void aGpuTaskWithoutGpuMemoryGetsTheConfiguredDefault() {
     SchedulerConfig config = SchedulerConfig.builder().defaultCudaMemoryBytes(5_000).build();
 

@@ -55,6 +55,7 @@ final class TaskCodec {
     if (!t.template().equals(t.id().value())) {
       f.put("template", t.template());
     }
+    t.enforceMemory().ifPresent(limit -> f.put("enforce-memory", limit)); // absent: the config decides
     return f;
   }
 
@@ -77,7 +78,8 @@ final class TaskCodec {
         f.intValue("priority"), f.stringMap("params"), f.optional("after", k -> dependency(f.object(k))),
         f.optional("follow", k -> dependency(f.object(k))), retry, f.optional("queue-timeout", f::duration),
         f.optional("timeout", f::duration), gpu, f.bool("two-stage"),
-        f.ifGiven("template", f::string).orElse(id.value())); // a Berth before templates wrote none
+        f.ifGiven("template", f::string).orElse(id.value()), // a Berth before templates wrote none
+        f.ifGiven("enforce-memory", f::bool));
     f.done();
     return task;
   }

@@ -9,9 +9,10 @@ import dev.berth.report.SmtpKeys;
 import dev.berth.report.SmtpSettings;
 import dev.berth.testkit.TaskSpecs;
 import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class SpecCodecTest {
 
@@ -70,6 +71,28 @@ class SpecCodecTest {
 
     assertThat(text).contains("\"template\":\"train-{i}\"").containsOnlyOnce("\"template\"");
     assertThat(SpecCodec.decode(text).tasks()).extracting(TaskSpec::template).containsExactly("train-{i}", "solo");
+  }
+
+  @Test
+  void aTaskKeepsItsOwnEnforceMemoryAndATaskThatLeavesItToTheConfigWritesNone() {
+    TaskSpec limited = TaskSpec.builder("limited", "g").command("x").enforceMemory(true).build();
+    TaskSpec released = TaskSpec.builder("released", "g").command("x").enforceMemory(false).build();
+    TaskSpec plain = TaskSpec.builder("plain", "g").command("x").build();
+    String onlyPlain = SpecCodec.encode(TaskSpecs.run("r").group("g", plain).build());
+    RunSpec spec = TaskSpecs.run("r").group("g", limited, released, plain).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(occurrences(text, "\"enforce-memory\"")).as("the config's, and the two tasks' own")
+        .isEqualTo(occurrences(onlyPlain, "\"enforce-memory\"") + 2);
+    assertThat(text).contains("\"enforce-memory\":true", "\"enforce-memory\":false");
+    assertThat(SpecCodec.decode(text).tasks()).extracting(TaskSpec::enforceMemory)
+        .containsExactly(Optional.of(true), Optional.of(false), Optional.empty());
+    assertThat(SpecCodec.decode(text)).isEqualTo(spec);
+  }
+
+  private static int occurrences(String text, String part) {
+    return text.split(java.util.regex.Pattern.quote(part), -1).length - 1;
   }
 
   @Test

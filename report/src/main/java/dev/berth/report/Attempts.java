@@ -29,6 +29,20 @@ final class Attempts {
     return total;
   }
 
+  /**
+   * A task's attempt count as the tables show it: the number, followed by its train calls when an attempt
+   * trained more than once (it ran out of GPU memory training and trained again in the same process).
+   */
+  static String count(TaskReport t) {
+    int attempts = t.attempts().size();
+    boolean retrainedInPlace = t.attempts().stream().anyMatch(a -> a.trainCalls().size() > 1);
+    if (!retrainedInPlace) {
+      return Integer.toString(attempts);
+    }
+    int calls = t.attempts().stream().mapToInt(a -> a.trainCalls().size()).sum();
+    return attempts + " (" + calls + " train calls)";
+  }
+
   /** The last attempt, or null when the task never started. */
   static AttemptReport last(TaskReport t) {
     List<AttemptReport> a = t.attempts();

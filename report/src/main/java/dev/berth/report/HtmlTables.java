@@ -60,7 +60,7 @@ final class HtmlTables {
       } else {
         h.append("<td class=\"num\">").append(html(Formats.duration(Attempts.runTime(t)))).append("</td>");
       }
-      h.append("<td class=\"num\">").append(t.attempts().size()).append("</td><td class=\"logs\">");
+      h.append("<td class=\"num\">").append(Attempts.count(t)).append("</td><td class=\"logs\">");
       logs(h, t);
       h.append("</td></tr>");
     }
@@ -77,7 +77,7 @@ final class HtmlTables {
           .append("<td><span class=\"").append(Palette.badge(t.status().name())).append("\">")
           .append(t.status().name()).append("</span></td>")
           .append("<td class=\"outcome\">").append(html(Attempts.outcome(t))).append("</td>")
-          .append("<td class=\"num\">").append(t.attempts().size()).append("</td>")
+          .append("<td class=\"num\">").append(Attempts.count(t)).append("</td>")
           .append("<td class=\"message\">")
           .append(message.isBlank() ? "<span class=\"muted\">no message</span>" : "<pre>" + html(message.strip()) + "</pre>");
       String tail = Attempts.stderrTail(t);

@@ -91,7 +91,7 @@ public final class MarkdownReport {
         } else {
           row.add(Formats.duration(Attempts.runTime(t)));
         }
-        row.add(Integer.toString(t.attempts().size()));
+        row.add(Attempts.count(t));
         table.row(row);
       }
       table.render(md);
@@ -106,7 +106,7 @@ public final class MarkdownReport {
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.unsuccessful()) {
         List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), Attempts.device(t), Attempts.outcome(t),
-            Integer.toString(t.attempts().size()), cut(Attempts.message(t))));
+            Attempts.count(t), cut(Attempts.message(t))));
         if (tails) {
           row.add(cut(Attempts.stderrTail(t)));
         }

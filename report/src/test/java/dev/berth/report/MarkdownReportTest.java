@@ -65,6 +65,21 @@ class MarkdownReportTest {
   }
 
   @Test
+  void anAttemptThatTrainedAgainAfterRunningOutOfGpuMemoryShowsItsTrainCallsNextToTheAttemptCount() {
+    RunReport r = SampleRun.single(
+        SampleRun.task("retrained", "g", dev.berth.core.report.TaskStatus.SUCCEEDED, SampleRun.params(), null,
+            SampleRun.retrainedAttempt(1, 0, 30)),
+        SampleRun.task("plain", "g", dev.berth.core.report.TaskStatus.SUCCEEDED, SampleRun.params(), null,
+            SampleRun.attempt(1, 0, 1, 0, "cpu", 0, 0, "SUCCEEDED", null)));
+
+    String md = MarkdownReport.render(r);
+
+    assertThat(md.lines().filter(l -> l.startsWith("| retrained |"))).singleElement().asString()
+        .endsWith("| 1 (2 train calls) |");
+    assertThat(md.lines().filter(l -> l.startsWith("| plain |"))).singleElement().asString().endsWith("| 1 |");
+  }
+
+  @Test
   void unreadableResultsAreListedAsNotes() {
     TaskResults results = new TaskResults(Map.of(), List.of("train/t/result.json: malformed JSON"));
 

@@ -6,6 +6,7 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.report.TaskStatus;
+import dev.berth.core.report.TrainCall;
 import dev.berth.core.report.Totals;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -94,6 +95,21 @@ final class SampleRun {
       int number, long from, long to, int exit, String device, long memory, long gpuMemory, String outcome, String error) {
     return new AttemptReport(number, T0.plusSeconds(from), T0.plusSeconds(to), exit, device, 1000 + number, memory,
         gpuMemory, 1.0, outcome, error);
+  }
+
+  /**
+   * A two-stage attempt from {@code from} to {@code to} seconds after {@link #T0} that ran out of GPU memory
+   * in its first train call and trained on {@code cuda:1} in its second.
+   */
+  static AttemptReport retrainedAttempt(int number, long from, long to) {
+    AttemptReport plain = attempt(number, from, to, 0, "cuda:1", GIB, 3 * GIB, "SUCCEEDED", null);
+    List<TrainCall> calls = List.of(
+        new TrainCall(1, "cuda:0", 3 * GIB, T0.plusSeconds(from + 1), T0.plusSeconds(from + 2), "GPU_OOM",
+            "CUDA out of memory"),
+        new TrainCall(2, "cuda:1", 3 * GIB, T0.plusSeconds(from + 3), T0.plusSeconds(to), TrainCall.TRAINED, null));
+    return new AttemptReport(plain.number(), plain.startedAt(), plain.finishedAt(), plain.exitCode(), plain.device(),
+        plain.pid(), null, plain.reservedMemoryBytes(), plain.reservedGpuMemoryBytes(), plain.reservedCpus(),
+        plain.outcome(), null, null, 1000L, 2000L, null, null, null, null, null, calls);
   }
 
   static SortedMap<String, String> params(String... kv) {

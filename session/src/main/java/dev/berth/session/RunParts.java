@@ -96,8 +96,9 @@ final class RunParts {
       StatusFile status = new StatusFile(layout.runDir());
       if (given instanceof LocalProcessExecutor local) {
         status.containment(local.containment().describe());
-        if (spec.config().enforceMemory() && !local.containment().limitsMemory()) {
-          o.warn("berth: scheduler.enforce-memory: no cgroup can be made on this machine ("
+        boolean anyLimited = spec.tasks().stream().anyMatch(t -> t.enforcesMemory(spec.config().enforceMemory()));
+        if (anyLimited && !local.containment().limitsMemory()) {
+          o.warn("berth: enforce-memory: no cgroup can be made on this machine ("
               + local.containment().mode() + "); task memory is measured but not limited");
         }
       }

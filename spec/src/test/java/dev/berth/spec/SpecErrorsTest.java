@@ -93,6 +93,8 @@ class SpecErrorsTest {
         task("duplicate id in a group", ok + "\n- {id: a, command: [y]}", "groups[0].tasks[1].id",
             "already used by groups[0].tasks[0]"),
         task("missing id", "- {command: [x]}", "groups[0].tasks[0].id", "is required"),
+        task("enforce-memory not a boolean", "- {id: a, command: [x], enforce-memory: sometimes}",
+            "groups[0].tasks[0].enforce-memory", "true or false"),
         task("missing command", "- {id: a}", "groups[0].tasks[0].command", "is required"),
         task("unknown task key", "- {id: a, command: [x], memroy: 1GB}", "groups[0].tasks[0].memroy",
             "did you mean 'memory'?"),

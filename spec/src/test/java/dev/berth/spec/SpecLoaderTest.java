@@ -208,6 +208,32 @@ class SpecLoaderTest {
   }
 
   @Test
+  void enforceMemoryComesFromTaskThenGroupThenTheConfig() throws SpecException {
+    RunSpec run = load("""
+        name: run
+        config:
+          scheduler: {enforce-memory: false}
+        groups:
+          - name: g
+            enforce-memory: true
+            tasks:
+              - {id: inherited, command: [x]}
+              - {id: released, command: [x], enforce-memory: false}
+          - name: h
+            tasks:
+              - {id: limited, command: [x], enforce-memory: true}
+              - {id: plain, command: [x]}
+        """);
+
+    assertThat(task(run, "inherited").enforceMemory()).contains(true);
+    assertThat(task(run, "released").enforceMemory()).contains(false);
+    assertThat(task(run, "limited").enforceMemory()).contains(true);
+    assertThat(task(run, "plain").enforceMemory()).as("left to scheduler.enforce-memory").isEmpty();
+    assertThat(task(run, "limited").enforcesMemory(run.config().enforceMemory())).isTrue();
+    assertThat(task(run, "plain").enforcesMemory(run.config().enforceMemory())).isFalse();
+  }
+
+  @Test
   void commandNumbersAndBooleansBecomeTheirText() throws SpecException {
     RunSpec run = load(SpecFiles.oneGroup("- {id: a, command: [prog, 3, 0.50, true, 1e3, '']}"));
 

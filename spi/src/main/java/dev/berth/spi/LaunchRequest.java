@@ -26,10 +26,13 @@ import java.util.TreeMap;
  * @param upstream dependencies the executor should hold the attempt back for, when it can
  * @param arrayKey attempts with the same key come from one matrix and may be submitted together
  *     (as one job array); empty when the attempt stands alone
+ * @param enforceMemory whether a local executor limits the attempt's memory to its reservation, as the task
+ *     or its group set it ({@code enforce-memory}); empty when the executor's configured default applies
  */
 public record LaunchRequest(
     TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
-    Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey) {
+    Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey,
+    Optional<Boolean> enforceMemory) {
 
   /** Validates and copies. */
   public LaunchRequest {
@@ -48,6 +51,15 @@ public record LaunchRequest(
     }
     Objects.requireNonNull(upstream, "upstream");
     Objects.requireNonNull(arrayKey, "arrayKey");
+    Objects.requireNonNull(enforceMemory, "enforceMemory");
+  }
+
+  /** A request that leaves memory enforcement to the executor's default. */
+  public LaunchRequest(
+      TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
+      Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey) {
+    this(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream, arrayKey,
+        Optional.empty());
   }
 
   /** A request with nothing reserved, no upstream and no array. */
@@ -61,18 +73,24 @@ public record LaunchRequest(
   /** The same request with this reservation. */
   public LaunchRequest withReservation(Placement placement, int wholeGpus) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, placement, wholeGpus, upstream,
-        arrayKey);
+        arrayKey, enforceMemory);
   }
 
   /** The same request, held back until {@code held} is met. */
   public LaunchRequest withUpstream(Upstream held) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus,
-        Optional.of(held), arrayKey);
+        Optional.of(held), arrayKey, enforceMemory);
   }
 
   /** The same request, allowed to share a job array with others of the same key. */
   public LaunchRequest withArrayKey(String key) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
-        Optional.of(key));
+        Optional.of(key), enforceMemory);
+  }
+
+  /** The same request, with the task's own choice of memory enforcement (empty: the executor's default). */
+  public LaunchRequest withEnforceMemory(Optional<Boolean> limit) {
+    return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
+        arrayKey, limit);
   }
 }

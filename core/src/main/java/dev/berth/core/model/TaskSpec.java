@@ -30,6 +30,9 @@ import java.util.TreeMap;
  * @param template the entry the task was expanded from, as its id was written ({@code train-{lr}-{seed}});
  *     tasks of one template in one group are a family whose measured peaks teach each other's requests
  *     (a task written without a matrix is its own template: its id)
+ * @param enforceMemory whether a local attempt's memory is limited to its reservation in its cgroup, as the
+ *     task or its group set it ({@code enforce-memory}); empty when neither did and
+ *     {@code scheduler.enforce-memory} decides
  */
 public record TaskSpec(
     TaskId id,
@@ -46,11 +49,13 @@ public record TaskSpec(
     Optional<Duration> timeout,
     GpuRequest gpu,
     boolean twoStage,
-    String template) {
+    String template,
+    Optional<Boolean> enforceMemory) {
 
   /** Validates and defensively copies. */
   public TaskSpec {
     Objects.requireNonNull(template, "template");
+    Objects.requireNonNull(enforceMemory, "enforceMemory");
     Objects.requireNonNull(after, "after");
     Objects.requireNonNull(follow, "follow");
     Objects.requireNonNull(retry, "retry");
@@ -71,6 +76,21 @@ public record TaskSpec(
     }
     env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+  }
+
+  /** A task that leaves memory enforcement to {@code scheduler.enforce-memory}. */
+  public TaskSpec(
+      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
+      int priority, SortedMap<String, String> params, Optional<Dependency> after, Optional<Dependency> follow,
+      RetryPolicy retry, Optional<Duration> queueTimeout, Optional<Duration> timeout, GpuRequest gpu,
+      boolean twoStage, String template) {
+    this(id, group, command, env, resources, priority, params, after, follow, retry, queueTimeout, timeout, gpu,
+        twoStage, template, Optional.empty());
+  }
+
+  /** Whether a local attempt's memory is limited: the task's (or its group's) choice, else {@code configured}. */
+  public boolean enforcesMemory(boolean configured) {
+    return enforceMemory.orElse(configured);
   }
 
   /** A task that is its own template. */
@@ -111,6 +131,7 @@ public record TaskSpec(
     b.gpu = gpu;
     b.twoStage = twoStage;
     b.template = template;
+    b.enforceMemory = enforceMemory;
     return b;
   }
 
@@ -134,6 +155,7 @@ public record TaskSpec(
     private RetryPolicy retry = RetryPolicy.NONE;
     private Optional<Duration> queueTimeout = Optional.empty();
     private Optional<Duration> timeout = Optional.empty();
+    private Optional<Boolean> enforceMemory = Optional.empty();
     private GpuRequest gpu = GpuRequest.NONE;
     private boolean gpuImplied;
     private boolean twoStage;
@@ -252,7 +274,14 @@ public record TaskSpec(
         gpu = gpu.withMemory(defaultGpuMemory > 0 ? defaultGpuMemory : 1);
       }
       return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params, after,
-          follow, retry, queueTimeout, timeout, gpu, twoStage, template == null ? id.value() : template);
+          follow, retry, queueTimeout, timeout, gpu, twoStage, template == null ? id.value() : template,
+          enforceMemory);
+    }
+
+    /** Whether a local attempt's memory is limited to its reservation; unset, the config decides. */
+    public Builder enforceMemory(boolean limit) {
+      this.enforceMemory = Optional.of(limit);
+      return this;
     }
 
     /** The entry the task was expanded from, as its id was written; by default the task's own id. */

@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.time.Instant;
 
@@ -34,6 +35,8 @@ import java.time.Instant;
  *     than samples, or null when nothing was measured
  * @param stderrTail for the last attempt of a task that did not succeed, the last lines of that
  *     attempt's own standard error (control characters replaced), or null
+ * @param trainCalls for a two-stage attempt, each time it was told to train, in order (more than one when
+ *     it ran out of GPU memory training and trained again); empty for a one-stage attempt
  */
 public record AttemptReport(
     int number,
@@ -55,7 +58,23 @@ public record AttemptReport(
     Double cpuSeconds,
     Long peakGpuMemoryBytes,
     Boolean usageExact,
-    String stderrTail) {
+    String stderrTail,
+    List<TrainCall> trainCalls) {
+
+  /** Copies the train calls; null means none. */
+  public AttemptReport {
+    trainCalls = trainCalls == null ? List.of() : List.copyOf(trainCalls);
+  }
+
+  /** An attempt without train calls. */
+  public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
+      String clusterJob, long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome,
+      String error, String stage, Long loadTimeMs, Long trainTimeMs, Long peakMemoryBytes, Double cpuSeconds,
+      Long peakGpuMemoryBytes, Boolean usageExact, String stderrTail) {
+    this(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes, reservedGpuMemoryBytes,
+        reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes, cpuSeconds, peakGpuMemoryBytes,
+        usageExact, stderrTail, List.of());
+  }
 
   /** An attempt without measured usage. */
   public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
@@ -69,7 +88,7 @@ public record AttemptReport(
   public AttemptReport withStderrTail(String tail) {
     return new AttemptReport(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes,
         reservedGpuMemoryBytes, reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes,
-        cpuSeconds, peakGpuMemoryBytes, usageExact, tail);
+        cpuSeconds, peakGpuMemoryBytes, usageExact, tail, trainCalls);
   }
 
   /** A local attempt without stage information (a one-stage task). */
@@ -98,6 +117,7 @@ public record AttemptReport(
     Long trainMs = null;
     String device = a.placement().device();
     long gpuMemory = a.placement().gpuMemoryBytes();
+    List<TrainCall> calls = new ArrayList<>();
     for (TaskEvent e : own) {
       if (e instanceof TaskEvent.Staged s && s.target() == TaskState.LOADING) {
         loading = s.at();
@@ -107,10 +127,15 @@ public record AttemptReport(
         training = t.at();
         device = t.placement().device();
         gpuMemory = t.placement().gpuMemoryBytes();
+        calls.add(new TrainCall(t.train(), device, gpuMemory, t.at(), null, TrainCall.RUNNING, null));
       } else if (e instanceof TaskEvent.Staged s && s.target() == TaskState.TRAINED && training != null) {
         trainMs = Duration.between(training, s.at()).toMillis();
+        endLastCall(calls, s.at(), TrainCall.TRAINED, null);
+      } else if (e instanceof TaskEvent.Reported r && AttemptStage.TRAIN.equals(r.stage())) {
+        endLastCall(calls, r.at(), r.outcome().name(), r.message());
       }
     }
+    a.end().ifPresent(end -> endLastCall(calls, end.at(), end.outcome().name(), end.message()));
     return new AttemptReport(
         a.number(),
         a.startedAt(),
@@ -131,7 +156,16 @@ public record AttemptReport(
         a.usage().cpuSeconds().isPresent() ? a.usage().cpuSeconds().getAsDouble() : null,
         boxed(a.usage().peakGpuMemoryBytes()),
         a.usage().isKnown() ? a.usage().exact() : null,
-        null);
+        null,
+        calls);
+  }
+
+  /** Ends the last train call when it has not ended yet. */
+  private static void endLastCall(List<TrainCall> calls, Instant at, String outcome, String error) {
+    int last = calls.size() - 1;
+    if (last >= 0 && calls.get(last).finishedAt() == null) {
+      calls.set(last, calls.get(last).endedWith(at, outcome, error));
+    }
   }
 
   private static Long boxed(java.util.OptionalLong value) {

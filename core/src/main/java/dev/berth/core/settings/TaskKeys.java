@@ -132,10 +132,15 @@ public final class TaskKeys {
       Parsers.BOOLEAN, "false; true for java", "the command speaks Berth's load/train protocol (docs/protocol.md)"),
       TaskSpec.Builder::twoStage);
 
+  /** Whether a local attempt's memory is limited to its reservation. */
+  public static final TaskKey<Boolean> ENFORCE_MEMORY = TaskKey.of(new Setting<>("enforce-memory", "true or false",
+      Parsers.BOOLEAN, "scheduler.enforce-memory", "limit each local attempt's memory to its reservation in its"
+          + " cgroup (docs/containment.md)"), TaskSpec.Builder::enforceMemory);
+
   /** Every task key, in the order they are documented. */
   public static final List<TaskKey<?>> ALL = List.of(ID, COMMAND, MATRIX, JAVA, CLASSPATH, JVM_ARGS, ENV, MEMORY,
       CPUS, PRIORITY, AFTER, FOLLOW, RETRIES, RETRY_DELAY, RETRY_BACKOFF, RETRY_DELAY_MAX, QUEUE_TIMEOUT, TIMEOUT,
-      GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE);
+      GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE, ENFORCE_MEMORY);
 
   private TaskKeys() {}
 

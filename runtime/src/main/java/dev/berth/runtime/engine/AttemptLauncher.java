@@ -159,7 +159,8 @@ final class AttemptLauncher {
     LaunchRequest request = new LaunchRequest(
         spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
         layout.stderr(spec, attempt))
-        .withReservation(placement, spec.gpu().wholeDevices());
+        .withReservation(placement, spec.gpu().wholeDevices())
+        .withEnforceMemory(spec.enforceMemory());
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }
 

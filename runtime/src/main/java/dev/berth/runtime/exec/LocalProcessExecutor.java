@@ -87,9 +87,10 @@ public final class LocalProcessExecutor implements Executor {
   }
 
   /**
-   * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration)} which, when
-   * {@code enforceMemory} and the containment can, limits each attempt's memory to its reservation
-   * plus a {@linkplain #memoryLimit(long) margin}; keeps each attempt's output and error files within
+   * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration)} which, when the containment
+   * can, limits an attempt's memory to its reservation plus a {@linkplain #memoryLimit(long) margin} if its
+   * request says so ({@link LaunchRequest#enforceMemory()}) or, when the request leaves it open,
+   * {@code enforceMemory}; keeps each attempt's output and error files within
    * {@code logCapBytes} (see {@link LogCap}), checked on each sample and when the attempt ends; and
    * whose tasks do not inherit the variables named in {@code withheld}.
    */
@@ -98,7 +99,7 @@ public final class LocalProcessExecutor implements Executor {
     this.withheld = Set.copyOf(withheld);
     this.logCapBytes = logCapBytes;
     this.containment = Objects.requireNonNull(containment, "containment");
-    this.enforceMemory = enforceMemory && containment.limitsMemory();
+    this.enforceMemory = enforceMemory;
     long millis = Math.max(50, sampleEvery.toMillis());
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
   }
@@ -163,12 +164,22 @@ public final class LocalProcessExecutor implements Executor {
    */
   private Container open(LaunchRequest request) {
     String name = "task-" + containers.incrementAndGet();
-    long reserved = request.reservation().memoryBytes();
     try {
-      return containment.open(name, enforceMemory && reserved > 0 ? memoryLimit(reserved) : 0);
+      return containment.open(name, memoryLimitOf(request));
     } catch (IOException | RuntimeException e) {
       return TaskContainment.processTree(name);
     }
+  }
+
+  /**
+   * The memory limit the attempt of {@code request} gets, 0 for none: its task's (or group's)
+   * {@code enforce-memory} beats this executor's default; nothing is limited where the containment cannot
+   * limit memory, or for an attempt that reserved none.
+   */
+  long memoryLimitOf(LaunchRequest request) {
+    long reserved = request.reservation().memoryBytes();
+    boolean limit = request.enforceMemory().orElse(enforceMemory) && containment.limitsMemory();
+    return limit && reserved > 0 ? memoryLimit(reserved) : 0;
   }
 
   /**

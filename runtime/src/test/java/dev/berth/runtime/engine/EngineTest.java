@@ -201,4 +201,14 @@ class EngineTest {
     assertThat(probe.reads()).isEqualTo(reads);
     assertThat(clock.pendingTimers()).isZero();
   }
+
+  @Test
+  void aTasksOwnEnforceMemoryReachesItsLaunchRequestAndATaskWithoutOneLeavesItToTheExecutor() {
+    TaskSpec limited = TaskSpec.builder("limited", "g").command("work").memoryBytes(64 * MIB).enforceMemory(true).build();
+    Engine engine = engine(config, new GroupSpec("g", List.of(limited, task("plain", "g"))));
+    engine.start();
+
+    assertThat(executor.lastLaunch(id("limited")).enforceMemory()).contains(true);
+    assertThat(executor.lastLaunch(id("plain")).enforceMemory()).isEmpty();
+  }
 }
