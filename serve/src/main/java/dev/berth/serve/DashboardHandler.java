@@ -127,7 +127,7 @@ final class DashboardHandler extends Handler.Abstract {
     Path workdir = Path.of(entry.workdir());
     if (rest.equals("events")) {
       EventStream stream = new EventStream(List.of(workdir.resolve(".berth")),
-          () -> api.status(entry).map(s -> (JsonNode) s), "status", KEEP_ALIVE);
+          () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !live(workdir), KEEP_ALIVE);
       return stream(response, callback, stream);
     }
     if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
@@ -141,7 +141,7 @@ final class DashboardHandler extends Handler.Abstract {
       }
       if (parts.length == 7 && parts[6].equals("events")) {
         EventStream stream = new EventStream(List.of(log.get().getParent(), workdir.resolve(".berth")),
-            () -> Optional.of(RunApi.tail(log.get(), 200)), "log", KEEP_ALIVE);
+            () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !live(workdir), KEEP_ALIVE);
         return stream(response, callback, stream);
       }
     }
@@ -167,7 +167,7 @@ final class DashboardHandler extends Handler.Abstract {
       json.path("tasks").forEach(t -> tasks.add(t.asText()));
       reason = json.path("reason").asText(reason);
     }
-    boolean live = RunLock.holder(workdir).isPresent();
+    boolean live = live(workdir);
     if (rest.equals("cancel")) {
       if (!live) {
         return reply(response, callback, 409, error("the run is not live; nothing to cancel"));
@@ -185,6 +185,14 @@ final class DashboardHandler extends Handler.Abstract {
           .set("tasks", RunApi.JSON.valueToTree(tasks)));
     }
     return reply(response, callback, 404, error("no such action"));
+  }
+
+  private static boolean live(Path workdir) {
+    try {
+      return RunLock.holder(workdir).isPresent();
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private boolean stream(Response response, Callback callback, EventStream stream) {

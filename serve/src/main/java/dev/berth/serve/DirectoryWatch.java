@@ -36,11 +36,15 @@ final class DirectoryWatch implements AutoCloseable {
    */
   boolean awaitChange(Duration quiet) throws InterruptedException {
     try {
-      WatchKey key = service.poll(quiet.toMillis(), TimeUnit.MILLISECONDS);
-      if (key == null) {
-        return false;
+      long deadline = System.nanoTime() + quiet.toNanos();
+      boolean changed = false;
+      while (!changed) {
+        WatchKey key = service.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        if (key == null) {
+          return false;
+        }
+        changed = drain(key);
       }
-      drain(key);
       WatchKey more;
       while ((more = service.poll()) != null) {
         drain(more);
@@ -51,9 +55,11 @@ final class DirectoryWatch implements AutoCloseable {
     }
   }
 
-  private static void drain(WatchKey key) {
-    key.pollEvents();
+  /** Whether the key saw a change that counts: SQLite's shared-memory index changes when anyone merely reads. */
+  private static boolean drain(WatchKey key) {
+    boolean counts = key.pollEvents().stream().anyMatch(e -> !String.valueOf(e.context()).endsWith("-shm"));
     key.reset();
+    return counts;
   }
 
   @Override

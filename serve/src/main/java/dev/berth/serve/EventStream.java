@@ -11,25 +11,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * One server-sent event stream: sends what a snapshot reads now, then again each time a watched
  * folder changes and the snapshot differs, with one {@code task} event per task whose state moved.
  * Between changes it waits on file notifications, and writes a comment line every {@code quiet} so
- * that a client that left is noticed.
+ * that a client that left is noticed. Once the run is no longer live it sends the last snapshot and an
+ * {@code end} event, and closes.
  */
 final class EventStream {
 
   private final List<Path> watched;
   private final Supplier<Optional<JsonNode>> snapshot;
   private final String event;
+  private final BooleanSupplier ended;
   private final Duration quiet;
 
-  EventStream(List<Path> watched, Supplier<Optional<JsonNode>> snapshot, String event, Duration quiet) {
+  EventStream(List<Path> watched, Supplier<Optional<JsonNode>> snapshot, String event, BooleanSupplier ended,
+      Duration quiet) {
     this.watched = List.copyOf(watched);
     this.snapshot = snapshot;
     this.event = event;
+    this.ended = ended;
     this.quiet = quiet;
   }
 
@@ -39,13 +44,18 @@ final class EventStream {
       JsonNode last = null;
       send(out, "retry: 2000\n\n");
       while (true) {
+        boolean over = ended.getAsBoolean(); // asked before the snapshot, so the last one sent is the final one
         Optional<JsonNode> now = snapshot.get();
-        if (now.isPresent() && !now.get().equals(last)) {
+        if (now.isPresent() && !withoutClock(now.get()).equals(last == null ? null : withoutClock(last))) {
           for (String change : taskChanges(last, now.get())) {
             send(out, "event: task\ndata: " + change + "\n\n");
           }
           send(out, "event: " + event + "\ndata: " + RunApi.JSON.writeValueAsString(now.get()) + "\n\n");
           last = now.get();
+        }
+        if (over) {
+          send(out, "event: end\ndata: {}\n\n");
+          return;
         }
         if (!watch.awaitChange(quiet)) {
           send(out, ": still here\n\n");
@@ -73,6 +83,17 @@ final class EventStream {
       }
     }
     return changes;
+  }
+
+  /** The snapshot without run times, which grow at every read and are no change by themselves. */
+  private static JsonNode withoutClock(JsonNode snapshot) {
+    JsonNode copy = snapshot.deepCopy();
+    copy.path("tasks").forEach(t -> {
+      if (t instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+        o.remove("runtimeMs");
+      }
+    });
+    return copy;
   }
 
   private static void send(OutputStream out, String text) throws IOException {

@@ -91,7 +91,7 @@ function memoryChart(run) {
   if (!devices.length) { return el('p', { class: 'muted' }, 'Nothing reserved now.'); }
   const w = 560, h = 90, box = el('div');
   for (const device of devices) {
-    const max = Math.max(1, ...samples.map(s => (s.byDevice[device] || {}).reserved || 0));
+    const max = Math.max(1, ...samples.flatMap(s => [(s.byDevice[device] || {}).reserved || 0, (s.byDevice[device] || {}).used || 0]));
     const line = key => samples.map((s, i) => {
       const x = samples.length < 2 ? w : Math.round(i * w / (samples.length - 1));
       const y = h - Math.round(((s.byDevice[device] || {})[key] || 0) * (h - 12) / max);
@@ -128,6 +128,7 @@ function runPage(id) {
     previous = Object.fromEntries(status.tasks.map(t => [t.id, t.state]));
     refreshMemory();
   });
+  events.addEventListener('end', () => events.close());
   events.onerror = () => { document.getElementById('live').textContent = 'reconnecting'; };
 }
 
@@ -173,11 +174,15 @@ function taskPage(id, task) {
   events.addEventListener('log', e => {
     log.textContent = JSON.parse(e.data).lines.join('\n');
     log.scrollTop = log.scrollHeight;
+    refreshTask();
+  });
+  events.addEventListener('end', () => events.close());
+  function refreshTask() {
     getJson(base + '/tasks').then(ts => {
       const t = ts.find(x => x.id === task);
       if (t) { state.replaceChildren(pill(t.status), ' attempt ' + t.attempt + ' ' + (t.device || '') + ' ' + duration(t.runtimeMs)); }
     }).catch(() => {});
-  });
+  }
 }
 
 const parts = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
