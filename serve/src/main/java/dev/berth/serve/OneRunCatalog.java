@@ -3,20 +3,23 @@ package dev.berth.serve;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.util.List;
 
-/** Only the runs of another catalog whose id is this one: what {@code berth run --serve} shows. */
+/**
+ * Only the run of one Berth process among another catalog's runs: what {@code berth run --serve}
+ * shows, the run that process is running.
+ */
 public final class OneRunCatalog implements RunCatalog {
 
   private final RunCatalog all;
-  private final String run;
+  private final long pid;
 
-  /** The run {@code run} of {@code all}. */
-  public OneRunCatalog(RunCatalog all, String run) {
+  /** The run of process {@code pid} in {@code all}. */
+  public OneRunCatalog(RunCatalog all, long pid) {
     this.all = all;
-    this.run = run;
+    this.pid = pid;
   }
 
   @Override
   public List<RunEntry> runs() {
-    return all.runs().stream().filter(r -> r.run().equals(run)).toList();
+    return all.runs().stream().filter(r -> r.pid() == pid && r.endedAt().isEmpty()).toList();
   }
 }
