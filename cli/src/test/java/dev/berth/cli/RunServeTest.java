@@ -38,6 +38,15 @@ class RunServeTest {
         """);
     BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, dir.resolve("host").toString()),
         "run", "--no-progress", "--serve=0", spec.toString());
+    try {
+      served(berth);
+    } finally {
+      berth.process.destroy();
+      berth.process.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private void served(BerthProcess berth) throws Exception {
     Matcher link = LINK.matcher("");
     for (int i = 0; i < 1200 && !link.find(); i++) { // waiting on another process: no event to wait for
       assertThat(berth.process.waitFor(50, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
@@ -45,8 +54,13 @@ class RunServeTest {
     }
     URI base = URI.create(link.group(1));
     HttpClient http = HttpClient.newHttpClient();
-    JsonNode runs = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(base.resolve("/api/runs"))
-        .header("Authorization", "Bearer " + link.group(2)).build(), HttpResponse.BodyHandlers.ofString()).body());
+    HttpRequest list = HttpRequest.newBuilder(base.resolve("/api/runs")).header("Authorization", "Bearer " + link.group(2))
+        .build();
+    JsonNode runs = new ObjectMapper().createArrayNode();
+    for (int i = 0; i < 1200 && runs.isEmpty(); i++) { // the dashboard starts before the run joins the host ledger
+      runs = new ObjectMapper().readTree(http.send(list, HttpResponse.BodyHandlers.ofString()).body());
+      assertThat(berth.process.waitFor(runs.isEmpty() ? 50 : 0, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
+    }
     assertThat(runs).hasSize(1);
     assertThat(runs.get(0).get("run").asText()).isEqualTo("served");
 

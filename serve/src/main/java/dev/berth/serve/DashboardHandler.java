@@ -2,6 +2,7 @@ package dev.berth.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.runtime.control.RunLock;
+import dev.berth.session.HostRuns;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
@@ -107,14 +109,14 @@ final class DashboardHandler extends Handler.Abstract {
       return reply(response, callback, 404, error("no such API"));
     }
     if (parts.length == 2 && !post) {
-      return reply(response, callback, 200, dev.berth.session.HostRuns.json(catalog.runs()));
+      return reply(response, callback, 200, HostRuns.json(catalog.runs()));
     }
     Optional<RunEntry> run = catalog.find(parts[2]);
     if (run.isEmpty()) {
       return reply(response, callback, 404, error("no such run on this host"));
     }
     RunEntry entry = run.get();
-    String rest = String.join("/", java.util.Arrays.copyOfRange(parts, 3, parts.length));
+    String rest = String.join("/", Arrays.copyOfRange(parts, 3, parts.length));
     if (post) {
       return act(request, response, callback, entry, rest);
     }

@@ -1,6 +1,7 @@
 package dev.berth.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +90,7 @@ final class EventStream {
   private static JsonNode withoutClock(JsonNode snapshot) {
     JsonNode copy = snapshot.deepCopy();
     copy.path("tasks").forEach(t -> {
-      if (t instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+      if (t instanceof ObjectNode o) {
         o.remove("runtimeMs");
       }
     });
