@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.host.HostLedgers;
+import dev.berth.runtime.control.RunLock;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
 import dev.berth.serve.ServeToken;
@@ -60,8 +61,9 @@ class DashboardRetryTest {
   }
 
   private boolean succeeded() {
-    try {
-      return RunFiles.report(dir).get("status").asText().equals("SUCCEEDED");
+    try { // and the retry has let go of the run, so the test's folder can be removed
+      return RunFiles.report(dir).get("status").asText().equals("SUCCEEDED")
+          && RunLock.holder(dir.resolve("out")).isEmpty();
     } catch (Exception e) {
       return false;
     }
