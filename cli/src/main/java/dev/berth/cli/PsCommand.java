@@ -1,11 +1,9 @@
 package dev.berth.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.resources.Resource;
 import dev.berth.host.HostLedgers;
-import dev.berth.spi.SharedReservations;
+import dev.berth.session.HostRuns;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.RunEntry;
 import dev.berth.spi.SharedReservationsException;
@@ -15,7 +13,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
@@ -55,14 +52,7 @@ final class PsCommand implements Callable<Integer> {
     Path dir = HostLedgers.directory(env);
     List<RunEntry> runs;
     try {
-      Optional<SharedReservations> ledger = HostLedgers.find(dir);
-      if (ledger.isEmpty()) {
-        runs = List.of();
-      } else {
-        try (SharedReservations l = ledger.get()) {
-          runs = l.runs(all, Instant.now());
-        }
-      }
+      runs = HostRuns.read(dir, all, Instant.now());
     } catch (SharedReservationsException | IllegalArgumentException e) {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
@@ -127,23 +117,8 @@ final class PsCommand implements Callable<Integer> {
 
   /** The runs as JSON: an array of objects with sizes in bytes and cores in thousandths. */
   static String json(List<RunEntry> runs) {
-    ObjectMapper mapper = new ObjectMapper();
-    ArrayNode array = mapper.createArrayNode();
-    for (RunEntry r : runs) {
-      ObjectNode o = array.addObject();
-      o.put("run", r.name()).put("id", r.run()).put("user", r.user()).put("pid", r.pid()).put("workdir", r.workdir())
-          .put("state", r.progress().state()).put("done", r.progress().done()).put("total", r.progress().total())
-          .put("running", r.progress().running()).put("waiting", r.progress().waiting())
-          .put("startedAt", r.startedAt().toString());
-      o.put("endedAt", r.endedAt().map(Instant::toString).orElse(null));
-      ArrayNode holds = o.putArray("reservations");
-      for (Reservation h : r.reservations()) {
-        holds.addObject().put("task", h.task()).put("device", h.label()).put("memoryBytes", h.bytes())
-            .put("measuredBytes", h.measuredBytes()).put("milliCpus", h.milliCpus());
-      }
-    }
     try {
-      return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n";
+      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(HostRuns.json(runs)) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.serve.DashboardServer;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,6 +60,8 @@ final class RunCommand implements Callable<Integer> {
 
   @Mixin HostLedgerOption hostLedger;
 
+  @Mixin ServeOption serve;
+
   @Spec CommandSpec command;
 
   @Override
@@ -67,7 +70,8 @@ final class RunCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: --executor must be local or slurm, not " + executor);
       return ExitCodes.BAD_INPUT;
     }
-    if (!onExit.valid(command.commandLine().getErr()) || !hostLedger.valid(command.commandLine().getErr())) {
+    if (!onExit.valid(command.commandLine().getErr()) || !hostLedger.valid(command.commandLine().getErr())
+        || !serve.valid(command.commandLine().getErr(), hostLedger.shared())) {
       return ExitCodes.BAD_INPUT;
     }
     if (executor != null) {
@@ -100,10 +104,24 @@ final class RunCommand implements Callable<Integer> {
       DryRun.print(spec, layout.runDir(), out);
       return ExitCodes.OK;
     }
-    return new LocalRun(out, command.commandLine().getErr(), !noProgress)
-        .adjust(onExit.adjust())
-        .hostLedger(hostLedger.shared())
-        .specFile(specOptions.spec)
-        .execute(spec, layout, allowChanged, fresh, !noJournal);
+    Optional<DashboardServer> dashboard = startDashboard();
+    try {
+      return new LocalRun(out, command.commandLine().getErr(), !noProgress)
+          .adjust(onExit.adjust())
+          .hostLedger(hostLedger.shared())
+          .specFile(specOptions.spec)
+          .execute(spec, layout, allowChanged, fresh, !noJournal);
+    } finally {
+      dashboard.ifPresent(ServeOption::stop);
+    }
+  }
+
+  private Optional<DashboardServer> startDashboard() {
+    try {
+      return serve.start(command.commandLine().getErr());
+    } catch (Exception e) {
+      command.commandLine().getErr().println("berth: --serve: cannot serve the dashboard: " + e.getMessage());
+      return Optional.empty();
+    }
   }
 }

@@ -2,27 +2,18 @@ package dev.berth.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.core.lifecycle.Attempt;
-import dev.berth.core.lifecycle.TaskState;
-import dev.berth.core.report.GroupReport;
-import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskStatus;
-import dev.berth.core.report.Totals;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.DurationText;
-import dev.berth.runtime.control.RunLock;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
-import dev.berth.session.StatusFile;
+import dev.berth.session.StatusJson;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -67,58 +58,29 @@ final class StatusCommand implements Callable<Integer> {
       command.commandLine().getErr().println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
-    Instant now = Instant.now();
-    Optional<String> holder = RunLock.holder(dir);
-    JsonNode waiting = readWaiting(dir);
-    RunReport report = view.report(now);
-    ObjectNode root = JSON.createObjectNode();
-    root.put("run", report.run());
-    root.put("live", holder.isPresent());
-    holder.ifPresent(h -> root.put("holder", h));
-    root.put("status", holder.isPresent() && view.replay().run().status().isEmpty() ? "RUNNING" : report.status().name());
-    ArrayNode groups = root.putArray("groups");
-    for (GroupReport g : report.groups()) {
-      Totals t = g.totals();
-      groups.addObject().put("name", g.name()).put("total", t.total()).put("succeeded", t.succeeded())
-          .put("failed", t.failed()).put("timedOut", t.timedOut()).put("cancelled", t.cancelled())
-          .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending())
-          .put("interrupted", t.interrupted()).put("summary", t.describe());
-    }
-    if (waiting.hasNonNull("containment")) {
-      root.put("containment", waiting.get("containment").asText());
-    }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();
-    jobs.allocation().ifPresent(a -> root.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
-    ArrayNode tasks = root.putArray("tasks");
-    for (TaskRecord r : view.state().tasks()) {
-      ObjectNode n = tasks.addObject();
-      n.put("id", r.spec().id().value()).put("group", r.spec().group())
-          .put("status", TaskStatus.of(r.state()).name()).put("state", r.state().name());
-      List<Attempt> attempts = r.history().attempts();
-      n.put("attempt", attempts.size());
-      if (!attempts.isEmpty()) {
-        Attempt last = attempts.get(attempts.size() - 1);
-        n.put("device", last.placement().device());
-        Instant end = last.end().map(e -> e.at()).orElse(now);
-        n.put("runtimeMs", Duration.between(last.startedAt(), end).toMillis());
+    ObjectNode root = StatusJson.of(view, Instant.now(), new StatusJson.Extras() {
+      @Override
+      public void run(ObjectNode run) {
+        jobs.allocation().ifPresent(a -> run.put("allocation", a + jobs.state(a).map(s -> " " + s).orElse("")));
       }
-      jobs.job(r).ifPresent(job -> {
-        n.put("slurmJob", job);
-        jobs.state(job).ifPresent(state -> n.put("slurmState", state));
-      });
-      r.history().finalReason().ifPresent(reason -> n.put("reason", reason));
-      boolean waits = holder.isPresent(); // while no Berth runs the run, what the last one waited for is history
-      if (waits && waiting.path("tasks").has(r.spec().id().value()) && !r.state().isTerminal()) {
-        n.put("waitingFor", waiting.path("tasks").get(r.spec().id().value()).asText());
-      } else if (waits && r.state() == TaskState.READY && waiting.has("blockedBy")) {
-        n.put("waitingFor", waiting.get("blockedBy").asText());
+
+      @Override
+      public void task(TaskRecord r, ObjectNode n) {
+        jobs.job(r).ifPresent(job -> {
+          n.put("slurmJob", job);
+          jobs.state(job).ifPresent(state -> n.put("slurmState", state));
+        });
       }
-    }
+    });
+    Optional<String> holder = Optional.ofNullable(root.path("holder").textValue());
+    JsonNode groups = root.get("groups");
+    JsonNode tasks = root.get("tasks");
     if (json) {
       out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
       return ExitCodes.OK;
     }
-    out.println(report.run() + ": " + root.get("status").asText()
+    out.println(root.get("run").asText() + ": " + root.get("status").asText()
         + holder.map(h -> " (" + h + ")").orElse("")
         + (root.has("allocation") ? "; allocation " + root.get("allocation").asText() : ""));
     jobs.problem().ifPresent(p -> out.println("  (Slurm states unknown: " + p + ")"));
@@ -154,12 +116,4 @@ final class StatusCommand implements Callable<Integer> {
     return ended || state.equals(status) ? "" : state.toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 
-  private static JsonNode readWaiting(Path dir) {
-    Path file = StatusFile.of(dir);
-    try {
-      return Files.exists(file) ? JSON.readTree(file.toFile()) : JSON.createObjectNode();
-    } catch (IOException e) {
-      return JSON.createObjectNode();
-    }
-  }
 }

@@ -1,0 +1,61 @@
+package dev.berth.cli;
+
+import dev.berth.host.HostLedgers;
+import dev.berth.serve.DashboardServer;
+import dev.berth.serve.LedgerCatalog;
+import dev.berth.serve.OneRunCatalog;
+import dev.berth.serve.ServeToken;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** {@code --serve[=PORT]} of {@code berth run}: the dashboard of just this run, on loopback, while it lives. */
+final class ServeOption {
+
+  @Option(names = "--serve", arity = "0..1", paramLabel = "PORT", fallbackValue = "8765",
+      description = "Serve a live dashboard of this run on 127.0.0.1 while it runs (port 8765 unless given;"
+          + " 0 for any free one); prints the link with its token (docs/api.md). Needs the host ledger.")
+  Integer port;
+
+  /** Whether the choice is valid with the host ledger choice; when not, says why on {@code err}. */
+  boolean valid(PrintWriter err, boolean hostLedger) {
+    if (port == null) {
+      return true;
+    }
+    if (port < 0 || port > 65535) {
+      err.println("berth: --serve: the port must be 0 to 65535, not " + port);
+      return false;
+    }
+    if (!hostLedger) {
+      err.println("berth: --serve: needs the host ledger (drop --host-ledger off)");
+      return false;
+    }
+    return true;
+  }
+
+  /** Starts the dashboard when asked, printing its link on {@code err}; empty when not asked. */
+  Optional<DashboardServer> start(PrintWriter err) throws Exception {
+    if (port == null) {
+      return Optional.empty();
+    }
+    ServeToken token = ServeToken.generate();
+    token.writeTo(ServeToken.defaultFile());
+    LedgerCatalog all = new LedgerCatalog(HostLedgers.directory(System::getenv), Clock.systemUTC());
+    DashboardServer server = DashboardServer.start(new OneRunCatalog(all, ProcessHandle.current().pid()),
+        new BerthRetry(), token, InetAddress.getLoopbackAddress(), port, false, Clock.systemUTC());
+    err.println("berth: dashboard of this run: " + server.link());
+    err.flush();
+    return Optional.of(server);
+  }
+
+  /** Stops a dashboard, as the run ends. */
+  static void stop(DashboardServer server) {
+    try {
+      server.close();
+    } catch (Exception e) {
+      // the run has ended; a dashboard that does not stop cleanly ends with the process
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.berth.cli;
+
+import static dev.berth.cli.RunFiles.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.berth.host.HostLedgers;
+import dev.berth.runtime.control.RunLock;
+import dev.berth.serve.DashboardServer;
+import dev.berth.serve.LedgerCatalog;
+import dev.berth.serve.ServeToken;
+import java.net.InetAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end: a retry posted to the dashboard runs {@code berth retry} on the ended run. */
+class DashboardRetryTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void aRetryThroughTheApiRunsTheFailedTaskAgain() throws Exception {
+    Path spec = spec(dir, "again", """
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        groups:
+          - name: main
+            cpus: 0.1
+            tasks:
+              - id: flaky
+                command: [sh, -c, "test -f ../tried || { touch ../tried; exit 3; }"]
+        """);
+    Path host = dir.resolve("host");
+    BerthProcess first = BerthProcess.start(dir, Map.of(HostLedgers.ENV, host.toString()), "run", "--no-progress",
+        spec.toString());
+    assertThat(first.await(120)).as(first.output()).isEqualTo(1);
+    try (DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new BerthRetry(),
+        ServeToken.of("t0ken"), InetAddress.getLoopbackAddress(), 0, false, Clock.systemUTC())) {
+      HttpClient http = HttpClient.newHttpClient();
+      JsonNode runs = new ObjectMapper().readTree(http.send(HttpRequest.newBuilder(server.uri().resolve("/api/runs"))
+          .header("Authorization", "Bearer t0ken").build(), HttpResponse.BodyHandlers.ofString()).body());
+      String id = runs.get(0).get("id").asText();
+
+      HttpResponse<String> retry = http.send(HttpRequest.newBuilder(server.uri().resolve("/api/runs/" + id + "/retry"))
+          .header("Authorization", "Bearer t0ken").POST(HttpRequest.BodyPublishers.ofString("{\"tasks\":[\"flaky\"]}"))
+          .build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(retry.statusCode()).as(retry.body()).isEqualTo(202);
+    }
+    Path log = dir.resolve("out/.berth/retry.log");
+    for (int i = 0; i < 2400 && !succeeded(); i++) {
+      Thread.sleep(50); // waiting on another process: there is no event to wait for from here
+    }
+    assertThat(succeeded()).as(Files.exists(log) ? Files.readString(log) : "no retry log").isTrue();
+  }
+
+  private boolean succeeded() {
+    try { // and the retry has let go of the run, so the test's folder can be removed
+      return RunFiles.report(dir).get("status").asText().equals("SUCCEEDED")
+          && RunLock.holder(dir.resolve("out")).isEmpty();
+    } catch (Exception e) {
+      return false;
+    }
+  }
+}

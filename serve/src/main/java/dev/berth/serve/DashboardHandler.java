@@ -1,0 +1,232 @@
+package dev.berth.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.runtime.control.RunLock;
+import dev.berth.session.HostRuns;
+import dev.berth.spi.SharedReservations.RunEntry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The dashboard's routes: its pages and assets, and the JSON API under {@code /api/runs} (see
+ * docs/api.md). A run is named by its host ledger id; its workdir comes from the ledger.
+ */
+final class DashboardHandler extends Handler.Abstract {
+
+  private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+  private final RunCatalog catalog;
+  private final Access access;
+  private final RunApi api;
+  private final RunActions actions;
+  private final Streams streams = new Streams();
+
+  DashboardHandler(RunCatalog catalog, Access access, RunApi api, RunActions actions) {
+    this.catalog = catalog;
+    this.access = access;
+    this.api = api;
+    this.actions = actions;
+  }
+
+  /** Ends the open event streams. */
+  void closeStreams() {
+    streams.closeAll();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    String path = Request.getPathInContext(request);
+    boolean post = HttpMethod.POST.is(request.getMethod());
+    if (!post && !HttpMethod.GET.is(request.getMethod())) {
+      return reply(response, callback, 405, error("only GET and POST"));
+    }
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put("Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    response.getHeaders().put("Referrer-Policy", "no-referrer");
+    if (path.startsWith("/assets/")) {
+      Optional<String> type = Assets.type(path.substring("/assets/".length()));
+      if (type.isEmpty() || post) {
+        return reply(response, callback, 404, error("no such asset"));
+      }
+      return send(response, callback, 200, type.get(), Assets.read(path.substring("/assets/".length())));
+    }
+    if (!post && !path.startsWith("/api/")) {
+      String token = Request.extractQueryParameters(request).getValue("token");
+      if (token != null) {
+        return firstLoad(request, response, callback, path, token);
+      }
+    }
+    Access.Verdict verdict = access.check(request, post);
+    switch (verdict) {
+      case NO_TOKEN:
+        return reply(response, callback, 401, error("a token is needed: the link berth serve printed, or"
+            + " Authorization: Bearer with the token from its token file"));
+      case WRONG_TOKEN:
+        return reply(response, callback, 403, error("wrong token"));
+      case CROSS_SITE:
+        return reply(response, callback, 403, error("a change must come from the dashboard's own pages"));
+      default:
+        break;
+    }
+    if (!path.startsWith("/api/")) {
+      return post ? reply(response, callback, 404, error("no such page"))
+          : send(response, callback, 200, Assets.type("index.html").get(), Assets.read("index.html"));
+    }
+    return api(request, response, callback, path, post);
+  }
+
+  /** {@code ?token=} on a page: keeps the token in a cookie and loads the page again without it in the URL. */
+  private boolean firstLoad(Request request, Response response, Callback callback, String path, String token) {
+    if (!access.matches(token)) {
+      return reply(response, callback, 403, error("wrong token"));
+    }
+    Response.addCookie(response, access.cookie());
+    Response.sendRedirect(request, response, callback, 303, path, false);
+    return true;
+  }
+
+  private boolean api(Request request, Response response, Callback callback, String path, boolean post)
+      throws IOException {
+    String[] parts = path.substring(1).split("/", -1); // api, runs, {run}, ...
+    if (parts.length < 2 || !parts[1].equals("runs")) {
+      return reply(response, callback, 404, error("no such API"));
+    }
+    if (parts.length == 2 && !post) {
+      return reply(response, callback, 200, HostRuns.json(catalog.runs()));
+    }
+    Optional<RunEntry> run = catalog.find(parts[2]);
+    if (run.isEmpty()) {
+      return reply(response, callback, 404, error("no such run on this host"));
+    }
+    RunEntry entry = run.get();
+    String rest = String.join("/", Arrays.copyOfRange(parts, 3, parts.length));
+    if (post) {
+      return act(request, response, callback, entry, rest);
+    }
+    if (rest.isEmpty()) {
+      return reply(response, callback, 200, api.run(entry));
+    }
+    if (rest.equals("tasks")) {
+      return reply(response, callback, 200, api.tasks(entry));
+    }
+    Path workdir = Path.of(entry.workdir());
+    if (rest.equals("events")) {
+      EventStream stream = new EventStream(List.of(workdir.resolve(".berth")),
+          () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !live(workdir), KEEP_ALIVE);
+      return stream(response, callback, stream);
+    }
+    if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
+      boolean stdout = "stdout".equals(Request.extractQueryParameters(request).getValue("stream"));
+      Optional<Path> log = api.log(entry, parts[4], stdout);
+      if (log.isEmpty()) {
+        return reply(response, callback, 404, error("no such task in this run"));
+      }
+      if (parts.length == 6) {
+        return reply(response, callback, 200, RunApi.tail(log.get(), 200));
+      }
+      if (parts.length == 7 && parts[6].equals("events")) {
+        EventStream stream = new EventStream(List.of(log.get().getParent(), workdir.resolve(".berth")),
+            () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !live(workdir), KEEP_ALIVE);
+        return stream(response, callback, stream);
+      }
+    }
+    return reply(response, callback, 404, error("no such API"));
+  }
+
+  private boolean act(Request request, Response response, Callback callback, RunEntry entry, String rest)
+      throws IOException {
+    Path workdir = Path.of(entry.workdir());
+    List<String> tasks = new ArrayList<>();
+    String reason = "cancelled from the dashboard";
+    String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+    if (!body.isBlank()) {
+      JsonNode json;
+      try {
+        json = RunApi.JSON.readTree(body);
+      } catch (IOException e) {
+        return reply(response, callback, 400, error("the body is not JSON"));
+      }
+      if (json.has("tasks") && !json.get("tasks").isArray()) {
+        return reply(response, callback, 400, error("tasks: must be an array of ids, globs or group:NAME"));
+      }
+      json.path("tasks").forEach(t -> tasks.add(t.asText()));
+      reason = json.path("reason").asText(reason);
+    }
+    boolean live = live(workdir);
+    if (rest.equals("cancel")) {
+      if (!live) {
+        return reply(response, callback, 409, error("the run is not live; nothing to cancel"));
+      }
+      actions.cancel(workdir, tasks, reason);
+      return reply(response, callback, 202, RunApi.JSON.createObjectNode().put("asked", "cancel")
+          .set("tasks", RunApi.JSON.valueToTree(tasks)));
+    }
+    if (rest.equals("retry")) {
+      if (live) {
+        return reply(response, callback, 409, error("the run is still live; retry it once it ended"));
+      }
+      actions.retry(workdir, tasks);
+      return reply(response, callback, 202, RunApi.JSON.createObjectNode().put("asked", "retry")
+          .set("tasks", RunApi.JSON.valueToTree(tasks)));
+    }
+    return reply(response, callback, 404, error("no such action"));
+  }
+
+  private static boolean live(Path workdir) {
+    try {
+      return RunLock.holder(workdir).isPresent();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private boolean stream(Response response, Callback callback, EventStream stream) {
+    response.setStatus(200);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+    try (OutputStream out = Content.Sink.asOutputStream(response)) {
+      stream.run(out, streams);
+      callback.succeeded();
+    } catch (IOException e) {
+      callback.failed(e); // the client left
+    }
+    return true;
+  }
+
+  private static JsonNode error(String message) {
+    return RunApi.JSON.createObjectNode().put("error", message);
+  }
+
+  private static boolean reply(Response response, Callback callback, int status, JsonNode json) {
+    try {
+      return send(response, callback, status, "application/json; charset=utf-8",
+          RunApi.JSON.writeValueAsBytes(json));
+    } catch (IOException e) {
+      callback.failed(e);
+      return true;
+    }
+  }
+
+  private static boolean send(Response response, Callback callback, int status, String type, byte[] body) {
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.write(true, ByteBuffer.wrap(body), callback);
+    return true;
+  }
+}

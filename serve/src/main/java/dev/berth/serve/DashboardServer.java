@@ -1,0 +1,80 @@
+package dev.berth.serve;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.InstantSource;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The dashboard and its API on an embedded Jetty: bound to loopback unless told otherwise, guarded by
+ * a token, showing the runs of a catalog (every run on the host, or one run).
+ */
+public final class DashboardServer implements AutoCloseable {
+
+  private final Server server;
+  private final ServerConnector connector;
+  private final DashboardHandler handler;
+  private final ServeToken token;
+
+  private DashboardServer(Server server, ServerConnector connector, DashboardHandler handler, ServeToken token) {
+    this.server = server;
+    this.connector = connector;
+    this.handler = handler;
+    this.token = token;
+  }
+
+  /**
+   * Starts serving.
+   *
+   * @param bind the address to listen on, normally loopback
+   * @param port the port, 0 for any free one
+   * @param publicRead whether reads (pages, GETs) are open without the token; changes never are
+   */
+  public static DashboardServer start(RunCatalog catalog, RunActions actions, ServeToken token, InetAddress bind,
+      int port, boolean publicRead, InstantSource clock) throws Exception {
+    QueuedThreadPool threads = new QueuedThreadPool(64, 2);
+    threads.setName("berth-serve");
+    threads.setDaemon(true);
+    Server server = new Server(threads);
+    ServerConnector connector = new ServerConnector(server);
+    connector.setHost(bind.getHostAddress());
+    connector.setPort(port);
+    server.addConnector(connector);
+    DashboardHandler handler = new DashboardHandler(catalog, new Access(token, publicRead), new RunApi(clock), actions);
+    server.setHandler(handler);
+    server.setStopTimeout(2000);
+    server.start();
+    return new DashboardServer(server, connector, handler, token);
+  }
+
+  /** The port it listens on. */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** The dashboard's address, without the token. */
+  public URI uri() {
+    String host = connector.getHost();
+    String shown = host.contains(":") ? "[" + host + "]" : host;
+    return URI.create("http://" + shown + ":" + port() + "/");
+  }
+
+  /** The link that opens the dashboard: the address with {@code ?token=}. */
+  public URI link() {
+    return uri().resolve("/?token=" + token.value());
+  }
+
+  /** Blocks until the server stops. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  /** Stops serving, ending open event streams. */
+  @Override
+  public void close() throws Exception {
+    handler.closeStreams();
+    server.stop();
+  }
+}

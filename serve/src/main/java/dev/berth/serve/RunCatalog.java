@@ -1,0 +1,20 @@
+package dev.berth.serve;
+
+import dev.berth.spi.SharedReservations.RunEntry;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The runs a dashboard shows, by the host ledger's run id: the client names a run by that id and
+ * the workdir comes from here, never from the client.
+ */
+public interface RunCatalog {
+
+  /** The runs to list, live ones and those that ended lately. */
+  List<RunEntry> runs();
+
+  /** The run with this id, if it is one of {@link #runs()}. */
+  default Optional<RunEntry> find(String id) {
+    return runs().stream().filter(r -> r.run().equals(id)).findFirst();
+  }
+}

@@ -1,0 +1,150 @@
+package dev.berth.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.spi.SharedReservations.Progress;
+import dev.berth.spi.SharedReservations.RunEntry;
+import dev.berth.testkit.FakeClock;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DashboardAccessTest {
+
+  private static final String TOKEN = "s3cret-token";
+  private static final String HOSTILE = "<script>alert(\"x\")</script>'";
+
+  @TempDir Path dir;
+  private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+  private DashboardServer server;
+
+  private void start(boolean publicRead) throws Exception {
+    RunEntry run = new RunEntry("r1", HOSTILE, "ann", 42, dir.resolve("run").toString(),
+        new Progress("running", 1, 2, 3, 6), Instant.parse("2026-11-26T05:00:00Z"), Optional.empty(), List.of());
+    server = DashboardServer.start(() -> List.of(run), RunActions.CANCEL_ONLY, ServeToken.of(TOKEN),
+        InetAddress.getLoopbackAddress(), 0, publicRead, new FakeClock(Instant.parse("2026-11-26T05:10:00Z")));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private HttpResponse<String> get(String path, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(server.uri().resolve(path)).GET();
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> post(String path, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(server.uri().resolve(path)).POST(HttpRequest.BodyPublishers.ofString("{}"));
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void theApiAnswers401WithoutTheTokenAnd403WithAWrongOne() throws Exception {
+    start(false);
+    assertThat(get("/api/runs").statusCode()).isEqualTo(401);
+    assertThat(get("/").statusCode()).isEqualTo(401);
+    assertThat(get("/api/runs", "Authorization", "Bearer wrong-token").statusCode()).isEqualTo(403);
+    assertThat(get("/?token=wrong").statusCode()).isEqualTo(403);
+    HttpResponse<String> ok = get("/api/runs", "Authorization", "Bearer " + TOKEN);
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.body()).contains("\"id\":\"r1\"");
+  }
+
+  @Test
+  void theServerListensOnLoopbackOnly() throws Exception {
+    start(false);
+    assertThat(server.uri().getHost()).isEqualTo("127.0.0.1");
+    assertThat(server.link().getQuery()).isEqualTo("token=" + TOKEN);
+  }
+
+  @Test
+  void hostileTaskTextIsEscapedInJson() throws Exception {
+    start(false);
+    String body = get("/api/runs", "Authorization", "Bearer " + TOKEN).body();
+    assertThat(body).doesNotContain("<script>").doesNotContain("'")
+        .contains("\\u003Cscript\\u003Ealert(\\\"x\\\")\\u003C/script\\u003E\\u0027");
+  }
+
+  @Test
+  void theFirstPageLoadKeepsTheTokenInAStrictHttpOnlyCookieAndDropsItFromTheAddress() throws Exception {
+    start(false);
+    HttpResponse<String> first = get("/runs/r1?token=" + TOKEN);
+    assertThat(first.statusCode()).isEqualTo(303);
+    assertThat(first.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/runs/r1"));
+    String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
+    assertThat(cookie).contains("berth_token=" + TOKEN).containsIgnoringCase("HttpOnly")
+        .containsIgnoringCase("SameSite=Strict");
+    HttpResponse<String> page = get("/runs/r1", "Cookie", "berth_token=" + TOKEN);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("/assets/dashboard.js").doesNotContain("http://").doesNotContain("https://");
+  }
+
+  @Test
+  void noResponseCarriesCorsHeaders() throws Exception {
+    start(true);
+    HttpResponse<String> r = get("/api/runs", "Origin", "https://evil.example");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().map().keySet()).noneMatch(h -> h.toLowerCase().startsWith("access-control-"));
+  }
+
+  @Test
+  void publicReadOpensReadsButChangesStillNeedTheToken() throws Exception {
+    start(true);
+    assertThat(get("/api/runs").statusCode()).isEqualTo(200);
+    assertThat(post("/api/runs/r1/cancel").statusCode()).isEqualTo(401);
+    assertThat(post("/api/runs/r1/cancel", "Authorization", "Bearer nope").statusCode()).isEqualTo(403);
+  }
+
+  @Test
+  void aChangeAskedWithTheCookieFromAnotherSiteIsRefused() throws Exception {
+    start(false);
+    HttpResponse<String> r = post("/api/runs/r1/cancel", "Cookie", "berth_token=" + TOKEN,
+        "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site");
+    assertThat(r.statusCode()).isEqualTo(403);
+    assertThat(r.body()).contains("own pages");
+    HttpResponse<String> same = post("/api/runs/r1/cancel", "Cookie", "berth_token=" + TOKEN,
+        "Origin", server.uri().toString().replaceAll("/$", ""), "Sec-Fetch-Site", "same-origin");
+    assertThat(same.statusCode()).as(same.body()).isEqualTo(409); // allowed through; the run is not live
+  }
+
+  @Test
+  void aRunIsNamedByItsLedgerIdNeverByAPath() throws Exception {
+    start(false);
+    assertThat(get("/api/runs/..%2F..%2Fetc", "Authorization", "Bearer " + TOKEN).statusCode()).isIn(400, 404);
+    assertThat(get("/api/runs/nope/tasks", "Authorization", "Bearer " + TOKEN).statusCode()).isEqualTo(404);
+    assertThat(get("/assets/../../etc/passwd", "Authorization", "Bearer " + TOKEN).statusCode()).isIn(400, 404);
+  }
+
+  @Test
+  void theTokenFileIsReadableByItsUserOnly() throws Exception {
+    Path file = dir.resolve("home").resolve("serve-token");
+    ServeToken token = ServeToken.generate();
+    token.writeTo(file);
+    assertThat(Files.readString(file).trim()).isEqualTo(token.value());
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    assertThat(token.value()).hasSize(43).matches("[A-Za-z0-9_-]+");
+    assertThat(token.matches(token.value())).isTrue();
+    assertThat(token.matches(ServeToken.generate().value())).isFalse();
+  }
+}

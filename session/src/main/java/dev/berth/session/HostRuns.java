@@ -1,0 +1,63 @@
+package dev.berth.session;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.host.HostLedgers;
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations.RunEntry;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Berth runs on this host as the host ledger lists them, whoever started them: what
+ * {@code berth ps} prints and the dashboard shows, in one JSON shape.
+ */
+public final class HostRuns {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private HostRuns() {}
+
+  /**
+   * The runs in the host ledger in {@code dir}: the live ones, and with {@code all} those that ended
+   * in the last day; none when no ledger is there yet.
+   *
+   * @throws dev.berth.spi.SharedReservationsException when the ledger cannot be read
+   */
+  public static List<RunEntry> read(Path dir, boolean all, Instant now) {
+    Optional<SharedReservations> ledger = HostLedgers.find(dir);
+    if (ledger.isEmpty()) {
+      return List.of();
+    }
+    try (SharedReservations l = ledger.get()) {
+      return l.runs(all, now);
+    }
+  }
+
+  /** The runs as a JSON array. */
+  public static ArrayNode json(List<RunEntry> runs) {
+    ArrayNode array = JSON.createArrayNode();
+    runs.forEach(r -> array.add(json(r)));
+    return array;
+  }
+
+  /** One run as JSON: sizes in bytes and cores in thousandths. */
+  public static ObjectNode json(RunEntry r) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("run", r.name()).put("id", r.run()).put("user", r.user()).put("pid", r.pid()).put("workdir", r.workdir())
+        .put("state", r.progress().state()).put("done", r.progress().done()).put("total", r.progress().total())
+        .put("running", r.progress().running()).put("waiting", r.progress().waiting())
+        .put("startedAt", r.startedAt().toString());
+    o.put("endedAt", r.endedAt().map(Instant::toString).orElse(null));
+    ArrayNode holds = o.putArray("reservations");
+    for (Reservation h : r.reservations()) {
+      holds.addObject().put("task", h.task()).put("device", h.label()).put("memoryBytes", h.bytes())
+          .put("measuredBytes", h.measuredBytes()).put("milliCpus", h.milliCpus());
+    }
+    return o;
+  }
+}
