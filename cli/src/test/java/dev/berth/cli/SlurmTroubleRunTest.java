@@ -158,9 +158,12 @@ class SlurmTroubleRunTest {
     String allocation = Files.readAllLines(dir.resolve("dies/allocations/1/berth-slurm-job.1")).get(0);
 
     // as the kernel's OOM killer would: the Berth inside dies at once, recording nothing more
-    ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains("--inside-allocation")
-        && p.info().commandLine().orElse("").contains(dir.resolve("dies").toString()))
-        .forEach(ProcessHandle::destroyForcibly);
+    String workdir = dir.resolve("dies").toString();
+    await("the Berth inside the allocation to be killed", Duration.ofSeconds(30), () ->
+        ProcessHandle.allProcesses().filter(p -> {
+          String line = commandLine(p);
+          return line.contains("--inside-allocation") && line.contains(workdir);
+        }).map(ProcessHandle::destroyForcibly).reduce(false, Boolean::logicalOr));
     CliRunner stopped = run.get(120, TimeUnit.SECONDS);
 
     assertThat(stopped.exitCode).as(stopped.out + stopped.err).isEqualTo(ExitCodes.TASKS_FAILED);
@@ -173,6 +176,16 @@ class SlurmTroubleRunTest {
     assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
     assertThat(resumed.out).contains("allocation 2: Slurm job");
     assertThat(task(report(dir, "dies"), "slow").get("status").asText()).isEqualTo("SUCCEEDED");
+  }
+
+  /** A process's command line from /proc, which, unlike ProcessHandle.Info, is never cut short. */
+  private static String commandLine(ProcessHandle p) {
+    try {
+      return new String(Files.readAllBytes(Path.of("/proc", Long.toString(p.pid()), "cmdline")),
+          java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ');
+    } catch (java.io.IOException | RuntimeException e) {
+      return ""; // ended meanwhile, or not ours to read
+    }
   }
 
   private static int mostAtOnce(List<double[]> spans) {
