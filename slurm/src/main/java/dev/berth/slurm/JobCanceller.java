@@ -32,7 +32,7 @@ final class JobCanceller {
       } catch (IOException e) {
         // the job runs on; the tracker still reports its end, and the caller may try again
       }
-      tracker.soon();
+      tracker.soonFromElsewhere();
     };
     try {
       cancels.execute(scancel);

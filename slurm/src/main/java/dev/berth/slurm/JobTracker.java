@@ -75,6 +75,24 @@ final class JobTracker {
     }
   }
 
+  /**
+   * Like {@link #soon()}, from a thread other than the one that runs the rounds (the canceller's): the
+   * request itself goes through the timers, so it is ordered with the rounds and never replaces a round
+   * that is due while the clock moves on.
+   */
+  void soonFromElsewhere() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+    }
+    try {
+      timers.schedule(Duration.ZERO, this::soon);
+    } catch (IllegalStateException timersClosed) {
+      // closed meanwhile: there is nothing left to poll for
+    }
+  }
+
   /** Reports an exit that needs no polling (an attempt never submitted) on the exit thread, like any other. */
   void reportLater(ExitListener listener, int exitCode) {
     try {
