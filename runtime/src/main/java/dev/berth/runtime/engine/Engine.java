@@ -243,12 +243,23 @@ public final class Engine {
     });
   }
 
-  /** Runs the whole run on the calling thread and returns when every task has ended. */
+  /**
+   * Runs the whole run on the calling thread and returns when every task has ended.
+   *
+   * <p>Group commit: while messages keep arriving, the events of several steps share one journal
+   * commit. What was recorded is committed (and only then shown) before the loop waits for the next
+   * message, and before any process starts, so nothing is shown or started ahead of the journal.
+   */
   public RunResult run() throws InterruptedException {
     start();
     while (result == null) {
-      inbox.take().run();
-      drain();
+      Runnable next = inbox.poll();
+      if (next == null) {
+        recorder.commit();
+        next = inbox.take();
+      }
+      next.run();
+      step();
     }
     return result;
   }
@@ -280,15 +291,22 @@ public final class Engine {
     recorder.commit();
   }
 
-  /** Processes every message waiting in the inbox, then decides once. Call from the loop thread. */
+  /**
+   * Processes every message waiting in the inbox, then decides once, and commits what was recorded.
+   * Call from the loop thread.
+   */
   public void drain() {
+    step();
+    recorder.commit();
+  }
+
+  /** Processes every message waiting in the inbox, then decides once; the journal commit may wait. */
+  private void step() {
     Runnable next;
     while ((next = inbox.poll()) != null) {
       next.run();
     }
-    recorder.commit();
     reconcile();
-    recorder.commit();
   }
 
   /**
@@ -372,6 +390,7 @@ public final class Engine {
   }
 
   private void finish() {
+    recorder.commit(); // what the report shows is durable first
     loopTimers.stop();
     channel.close();
     RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
