@@ -33,6 +33,7 @@ public final class SqliteJournal implements Journal {
   private final Path file;
   private final Connection connection;
   private final Writes writes;
+  private final CommitMark mark;
   private final List<Writes.Write> buffer = new ArrayList<>();
   private long nextSeq;
   private boolean started;
@@ -41,6 +42,7 @@ public final class SqliteJournal implements Journal {
   private SqliteJournal(Path file, Connection connection) throws JournalException {
     this.file = file;
     this.connection = connection;
+    this.mark = CommitMark.writerFor(file);
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM run), (SELECT coalesce(max(seq), 0) FROM event)")) {
       rs.next();
@@ -210,6 +212,7 @@ public final class SqliteJournal implements Journal {
     } finally {
       closed = true;
       writes.close();
+      mark.close();
       Database.close(connection);
     }
   }
@@ -224,6 +227,7 @@ public final class SqliteJournal implements Journal {
     buffer.clear();
     closed = true;
     writes.close();
+    mark.close();
     Database.close(connection);
   }
 
@@ -243,7 +247,7 @@ public final class SqliteJournal implements Journal {
       throw Database.problem(file, e);
     }
     if (nextSeq > before) {
-      CommitMark.write(file, nextSeq - 1);
+      mark.write(nextSeq - 1);
     }
   }
 
