@@ -217,6 +217,23 @@ class LocalProcessExecutorTest {
         .isInstanceOf(IllegalStateException.class);
   }
 
+  @Test
+  void closingStopsTheThreadsWaitingForRunningProcessesSoNoExitIsReportedAfterIt() throws Exception {
+    Exits exits = new Exits();
+    Execution execution = executor.launch(request("long", List.of("sleep", "60")), exits);
+
+    executor.close();
+
+    try {
+      assertThat(executor.awaitTermination(TimeUnit.SECONDS.toMillis(Exits.WAIT_SECONDS)))
+          .as("no exit thread is left to report the process's exit").isTrue();
+      assertThat(execution.isAlive()).as("a process nobody terminated is not touched").isTrue();
+    } finally {
+      execution.terminate(0);
+    }
+    assertThat(exits.count()).isZero();
+  }
+
   private Path script(String name, String text) throws IOException {
     return Files.writeString(dir.resolve(name), text);
   }
