@@ -58,6 +58,7 @@ interface LedgerStore extends AutoCloseable {
     /** Replaces the caller's run's waits. */
     void replaceWaits(String run, List<WaitRow> waits, long uid);
 
+    /** Adds usage (share-seconds) of the user at that instant, to the row of that instant and user when there is one. */
     void addUsage(String user, Instant at, double amount);
 
     /** Forgets runs that ended before then and usage older than then. */

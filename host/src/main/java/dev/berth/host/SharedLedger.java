@@ -8,6 +8,7 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservationsException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -205,7 +206,8 @@ final class SharedLedger implements SharedReservations {
       }
     }
     if (amount > 0) {
-      t.addUsage(me.user(), now, amount);
+      // Counted in the minute it falls in (a minute more or less of an hour's window is no matter).
+      t.addUsage(me.user(), now.truncatedTo(ChronoUnit.MINUTES), amount);
     }
   }
 

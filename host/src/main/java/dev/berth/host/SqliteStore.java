@@ -240,9 +240,16 @@ final class SqliteStore implements LedgerStore {
       }
     }
 
+    /**
+     * Adds to the user's row of that instant, when there is one: the ledger gives {@link SharedLedger}
+     * whole minutes, so the table keeps a row per user and minute of the window, however many tasks
+     * end, and summing it stays cheap for every claim.
+     */
     @Override
     public void addUsage(String user, Instant at, double amount) {
-      update("INSERT INTO usage VALUES (?, ?, ?)", user, at.toEpochMilli(), amount);
+      if (update("UPDATE usage SET amount = amount + ? WHERE at = ? AND user = ?", amount, at.toEpochMilli(), user) == 0) {
+        update("INSERT INTO usage VALUES (?, ?, ?)", user, at.toEpochMilli(), amount);
+      }
     }
 
     @Override
