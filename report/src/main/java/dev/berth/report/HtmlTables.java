@@ -108,7 +108,8 @@ final class HtmlTables {
     BigDecimal[] range = key == null ? null : range(s, key);
     h.append("<section id=\"sweep\"><h2>").append(html(s.title())).append("</h2>")
         .append("<div class=\"scroll\"><table class=\"sweep\"><thead><tr><th class=\"num\">#</th><th>task</th>");
-    if (s.spansGroups()) {
+    boolean groups = s.spansGroups(); // once: it looks at every row
+    if (groups) {
       h.append("<th>group</th>");
     }
     for (String p : s.paramNames()) {
@@ -124,7 +125,7 @@ final class HtmlTables {
       h.append(r == best ? "<tr class=\"best\">" : "<tr>")
           .append("<td class=\"num rank\">").append(++rank).append("</td><td class=\"id\">").append(html(r.taskId()))
           .append(r == best ? " <span class=\"pill\">best</span>" : "").append("</td>");
-      if (s.spansGroups()) {
+      if (groups) {
         h.append("<td>").append(html(r.group())).append("</td>");
       }
       for (String p : s.paramNames()) {

@@ -119,7 +119,8 @@ public final class MarkdownReport {
   private static void sweep(StringBuilder md, SweepTable s) {
     List<String> fixed = List.of("#", "task", "group", "status");
     List<String> head = new ArrayList<>(List.of("#", "task"));
-    if (s.spansGroups()) {
+    boolean groups = s.spansGroups(); // once: it looks at every row
+    if (groups) {
       head.add("group");
     }
     List<String> params = unique(s.paramNames(), fixed, "param.");
@@ -132,7 +133,7 @@ public final class MarkdownReport {
     int rank = 0;
     for (SweepTable.Row r : s.rows()) {
       List<String> row = new ArrayList<>(List.of(Integer.toString(++rank), r.taskId()));
-      if (s.spansGroups()) {
+      if (groups) {
         row.add(r.group());
       }
       for (String p : s.paramNames()) {
