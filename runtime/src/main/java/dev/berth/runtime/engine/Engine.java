@@ -1,6 +1,5 @@
 package dev.berth.runtime.engine;
 
-import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
@@ -24,7 +23,6 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -45,11 +43,10 @@ import java.util.function.Function;
  * the loop thread touches the state. {@link #run()} is the loop; tests drive it step by step with
  * {@link #start()} and {@link #drain()}.
  *
- * <p>The work is shared out: {@link EventRecorder} records and journals events, {@link DecisionActions}
- * carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends them when
- * their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
- * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks and
- * {@link TaskConversations} makes task events of what they say.
+ * <p>The work is shared out: {@link EventRecorder} records and journals events (group commit),
+ * {@link DecisionActions} carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends
+ * them when their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
+ * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks.
  */
 public final class Engine {
 
@@ -243,22 +240,13 @@ public final class Engine {
     });
   }
 
-  /**
-   * Runs the whole run on the calling thread and returns when every task has ended.
-   *
-   * <p>Group commit: while messages keep arriving, the events of several steps share one journal
-   * commit. What was recorded is committed (and only then shown) before the loop waits for the next
-   * message, and before any process starts, so nothing is shown or started ahead of the journal.
-   */
+  /** Runs the whole run on the calling thread and returns when every task has ended (group commit: see EventRecorder). */
   public RunResult run() throws InterruptedException {
     start();
     while (result == null) {
       Runnable next = inbox.poll();
-      if (next == null) {
-        recorder.commit();
-        next = inbox.take();
-      }
-      next.run();
+      recorder.betweenSteps(next == null);
+      (next != null ? next : inbox.take()).run();
       step();
     }
     return result;
@@ -291,17 +279,13 @@ public final class Engine {
     recorder.commit();
   }
 
-  /**
-   * Processes every message waiting in the inbox, then decides once, and commits what was recorded.
-   * Call from the loop thread.
-   */
+  /** Processes every message waiting in the inbox, decides once and commits. Call from the loop thread. */
   public void drain() {
     step();
     recorder.commit();
   }
 
-  /** Processes every message waiting in the inbox, then decides once; the journal commit may wait. */
-  private void step() {
+  private void step() { // the commit may wait: see run()
     Runnable next;
     while ((next = inbox.poll()) != null) {
       next.run();
@@ -314,7 +298,11 @@ public final class Engine {
    * report is still written when they have exited. Safe to call from any thread.
    */
   public void cancel(String reason) {
-    inbox.add(() -> cancelAll(reason));
+    inbox.add(() -> {
+      if (result == null) {
+        terminations.cancelRun(reason);
+      }
+    });
   }
 
   /**
@@ -354,12 +342,6 @@ public final class Engine {
   /** The result once the run has ended, or null. */
   public RunResult result() {
     return result;
-  }
-
-  private void cancelAll(String reason) {
-    if (result == null) {
-      terminations.cancelRun(reason);
-    }
   }
 
   private void reconcile() {

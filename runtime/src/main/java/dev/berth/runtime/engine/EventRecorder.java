@@ -20,12 +20,15 @@ import java.util.function.Function;
  */
 final class EventRecorder {
 
+  private static final int MAX_STEPS_PER_COMMIT = 32;
+
   private final RunState state;
   private final RunListener listener;
   private final List<Runnable> unannounced = new ArrayList<>();
   private Journal journal = Journals.NONE;
   private Function<RunSpec, String> specEncoder;
   private boolean specGrew;
+  private int steps;
 
   EventRecorder(RunState state, RunListener listener) {
     this.state = state;
@@ -71,12 +74,24 @@ final class EventRecorder {
       }
       specGrew = false;
       journal.flush();
+      steps = 0;
     } catch (JournalException e) {
       throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
     }
     List<Runnable> announce = new ArrayList<>(unannounced);
     unannounced.clear();
     announce.forEach(Runnable::run);
+  }
+
+  /**
+   * Group commit between the loop's steps: commits when the loop is about to wait ({@code idle}), and
+   * otherwise only every {@value #MAX_STEPS_PER_COMMIT} steps, so the events of busy steps share one
+   * synced commit while a task that keeps sending messages cannot hold back what was shown.
+   */
+  void betweenSteps(boolean idle) {
+    if (idle || ++steps >= MAX_STEPS_PER_COMMIT) {
+      commit();
+    }
   }
 
   /** Journals how the run ended. */
