@@ -38,14 +38,21 @@ final class HostOrder {
     this.now = now;
   }
 
-  static HostOrder of(Tables t, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
-    Map<String, Double> usage = new TreeMap<>(t.usageSince(now.minus(SharedLedger.USAGE_WINDOW)));
+  /**
+   * The order as the ledger holds it now, for a claim of run {@code me}. The users' recent usage is
+   * read only when a task of another live run waits: otherwise nothing comes before the claim.
+   */
+  static HostOrder of(Tables t, String me, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
+    List<WaitRow> waits = t.waits();
+    boolean othersWait = waits.stream().anyMatch(w -> !w.run().equals(me) && runs.containsKey(w.run()));
+    Map<String, Double> usage = othersWait ? new TreeMap<>(t.usageSince(now.minus(SharedLedger.USAGE_WINDOW)))
+        : new TreeMap<>();
     for (HoldRow h : holds) {
       RunRow owner = runs.get(h.run());
       double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
       usage.merge(owner.user(), seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0), Double::sum);
     }
-    return new HostOrder(t.waits(), runs, holds, usage, now);
+    return new HostOrder(waits, runs, holds, usage, now);
   }
 
   /**

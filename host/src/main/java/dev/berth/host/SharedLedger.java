@@ -85,7 +85,7 @@ final class SharedLedger implements SharedReservations {
         why = Capacity.of(holds, runs).refusal(claim);
       }
       if (why.isEmpty()) {
-        why = HostOrder.of(t, runs, holds, now).ahead(me, claim);
+        why = HostOrder.of(t, me.id(), runs, holds, now).ahead(me, claim);
       }
       if (why.isPresent()) {
         return why;
