@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
+import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import java.net.InetAddress;
 import java.net.URI;
@@ -44,7 +45,7 @@ final class LiveDashboard implements AutoCloseable {
     Path host = dir.resolve("host");
     BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, host.toString()), "run", "--no-progress",
         spec.toString());
-    DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new BerthRetry(),
+    DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new RunActions(System.err::println),
         ServeToken.of(TOKEN), InetAddress.getLoopbackAddress(), 0, false, Clock.systemUTC());
     LiveDashboard live = new LiveDashboard(berth, server, null);
     for (int i = 0; i < 1200; i++) {

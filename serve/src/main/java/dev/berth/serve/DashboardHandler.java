@@ -1,8 +1,10 @@
 package dev.berth.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.runtime.control.RunLock;
 import dev.berth.session.HostRuns;
+import dev.berth.session.SessionException;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -155,6 +157,8 @@ final class DashboardHandler extends Handler.Abstract {
     Path workdir = Path.of(entry.workdir());
     List<String> tasks = new ArrayList<>();
     String reason = "cancelled from the dashboard";
+    boolean failed = false;
+    boolean cancelled = false;
     String body = Content.Source.asString(request, StandardCharsets.UTF_8);
     if (!body.isBlank()) {
       JsonNode json;
@@ -168,6 +172,8 @@ final class DashboardHandler extends Handler.Abstract {
       }
       json.path("tasks").forEach(t -> tasks.add(t.asText()));
       reason = json.path("reason").asText(reason);
+      failed = json.path("failed").asBoolean(false);
+      cancelled = json.path("cancelled").asBoolean(false);
     }
     boolean live = live(workdir);
     if (rest.equals("cancel")) {
@@ -182,7 +188,11 @@ final class DashboardHandler extends Handler.Abstract {
       if (live) {
         return reply(response, callback, 409, error("the run is still live; retry it once it ended"));
       }
-      actions.retry(workdir, tasks);
+      try {
+        actions.retry(workdir, new RetrySelection(tasks, failed, cancelled));
+      } catch (SessionException e) {
+        return reply(response, callback, 409, error(e.getMessage()));
+      }
       return reply(response, callback, 202, RunApi.JSON.createObjectNode().put("asked", "retry")
           .set("tasks", RunApi.JSON.valueToTree(tasks)));
     }
