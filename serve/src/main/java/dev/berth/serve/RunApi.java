@@ -3,7 +3,11 @@ package dev.berth.serve;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.HostRuns;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
@@ -49,9 +53,31 @@ final class RunApi {
   /** The journal's status of the run (groups and tasks); empty while the run has not started writing one. */
   Optional<ObjectNode> status(RunEntry entry) {
     try {
-      return Optional.of(StatusJson.of(JournalView.read(Path.of(entry.workdir())), clock.instant(), StatusJson.NONE));
+      JournalView view = JournalView.read(Path.of(entry.workdir()));
+      return Optional.of(StatusJson.of(view, clock.instant(), new StderrTails(view.layout())));
     } catch (SessionException | IOException e) {
       return Optional.empty();
+    }
+  }
+
+  /**
+   * Adds {@code stderrTail} to each task with an attempt that has not succeeded: the last lines of its
+   * latest attempt's standard error, read as the reports read them.
+   */
+  private record StderrTails(RunLayout layout) implements StatusJson.Extras {
+    @Override
+    public void run(ObjectNode root) {}
+
+    @Override
+    public void task(TaskRecord record, ObjectNode node) {
+      List<Attempt> attempts = record.history().attempts();
+      if (attempts.isEmpty() || record.state() == TaskState.SUCCEEDED) {
+        return;
+      }
+      String tail = FailureTails.of(layout.taskDir(record.spec()), attempts.get(attempts.size() - 1).number());
+      if (!tail.isEmpty()) {
+        node.put("stderrTail", tail);
+      }
     }
   }
 

@@ -144,13 +144,14 @@ function renderRun(id, status, previous) {
     ...status.groups.map(g => el('tr', {}, el('td', {}, g.name),
       el('td', {}, progress(g.succeeded + g.failed + g.timedOut + g.cancelled + g.unreachable, g.total)), el('td', {}, g.summary))));
   const tasks = el('table', { id: 'tasks' },
-    el('tr', {}, ...['Task', 'Group', 'Status', 'Device', 'Attempt', 'Run time', 'Why', ''].map(h => el('th', {}, h))),
+    el('tr', {}, ...['Task', 'Group', 'Status', 'Device', 'Attempt', 'Run time', 'Why', 'Last stderr', ''].map(h => el('th', {}, h))),
     ...status.tasks.map(t => {
       const row = el('tr', { 'data-task': t.id, 'data-status': t.status },
         el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id)),
         el('td', {}, t.group), el('td', {}, pill(t.status)), el('td', {}, t.device || ''),
         el('td', { class: 'num' }, t.attempt), el('td', { class: 'num' }, duration(t.runtimeMs)),
         el('td', { class: 'muted' }, t.waitingFor ? 'waiting for ' + t.waitingFor : (t.reason || '')),
+        el('td', {}, t.stderrTail ? el('pre', { class: 'tail' }, t.stderrTail) : ''),
         el('td', {}, status.live && (t.status === 'RUNNING' || t.status === 'PENDING')
           ? el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/cancel', { tasks: [t.id] }) }, 'Cancel') : ''));
       if (previous[t.id] && previous[t.id] !== t.state) { row.classList.add('changed'); }
