@@ -23,6 +23,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
  * The dashboard's routes: its pages and assets, and the JSON API under {@code /api/runs} (see
@@ -113,6 +114,11 @@ final class DashboardHandler extends Handler.Abstract {
     if (parts.length == 2 && !post) {
       return reply(response, callback, 200, HostRuns.json(catalog.runs()));
     }
+    if (parts.length == 3 && parts[2].equals("events") && !post) {
+      EventStream stream = new EventStream(catalog.watched(), () -> Optional.of(HostRuns.json(catalog.runs())),
+          "runs", () -> false, KEEP_ALIVE);
+      return stream(response, callback, stream);
+    }
     Optional<RunEntry> run = catalog.find(parts[2]);
     if (run.isEmpty()) {
       return reply(response, callback, 404, error("no such run on this host"));
@@ -134,11 +140,28 @@ final class DashboardHandler extends Handler.Abstract {
           () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !live(workdir), KEEP_ALIVE);
       return stream(response, callback, stream);
     }
+    if (rest.equals("samples")) {
+      return reply(response, callback, 200, RunApi.samples(workdir, new long[1]));
+    }
+    if (rest.equals("samples/events")) {
+      long[] from = new long[1];
+      EventStream stream = new EventStream(List.of(workdir),
+          () -> Optional.of(RunApi.samples(workdir, from)).filter(s -> !s.get("samples").isEmpty()).map(s -> s),
+          "samples", () -> !live(workdir), KEEP_ALIVE);
+      return stream(response, callback, stream);
+    }
     if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
-      boolean stdout = "stdout".equals(Request.extractQueryParameters(request).getValue("stream"));
-      Optional<Path> log = api.log(entry, parts[4], stdout);
+      Fields query = Request.extractQueryParameters(request);
+      boolean stdout = "stdout".equals(query.getValue("stream"));
+      Integer attempt;
+      try {
+        attempt = query.getValue("attempt") == null ? null : Integer.valueOf(query.getValue("attempt"));
+      } catch (NumberFormatException e) {
+        return reply(response, callback, 400, error("attempt: must be a number"));
+      }
+      Optional<Path> log = api.log(entry, parts[4], stdout, attempt);
       if (log.isEmpty()) {
-        return reply(response, callback, 404, error("no such task in this run"));
+        return reply(response, callback, 404, error("no such task in this run, or no such attempt of it"));
       }
       if (parts.length == 6) {
         return reply(response, callback, 200, RunApi.tail(log.get(), 200));

@@ -22,4 +22,9 @@ public final class LedgerCatalog implements RunCatalog {
   public List<RunEntry> runs() {
     return HostRuns.read(ledgerDir, true, clock.instant());
   }
+
+  @Override
+  public List<Path> watched() {
+    return List.of(ledgerDir);
+  }
 }

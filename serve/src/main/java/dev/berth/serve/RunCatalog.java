@@ -1,6 +1,7 @@
 package dev.berth.serve;
 
 import dev.berth.spi.SharedReservations.RunEntry;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,6 +13,14 @@ public interface RunCatalog {
 
   /** The runs to list, live ones and those that ended lately. */
   List<RunEntry> runs();
+
+  /**
+   * The folders whose changes may change {@link #runs()} (the host ledger's): the runs list's event
+   * stream reads the runs again when one changes. None by default: a fixed list.
+   */
+  default List<Path> watched() {
+    return List.of();
+  }
 
   /** The run with this id, if it is one of {@link #runs()}. */
   default Optional<RunEntry> find(String id) {
