@@ -25,6 +25,11 @@ public final class OneRunCatalog implements RunCatalog {
   }
 
   @Override
+  public void close() {
+    all.close();
+  }
+
+  @Override
   public List<Path> watched() {
     return all.watched();
   }

@@ -14,6 +14,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
@@ -54,7 +55,8 @@ final class RunApi {
   Optional<ObjectNode> status(RunEntry entry) {
     try {
       JournalView view = JournalView.read(Path.of(entry.workdir()));
-      return Optional.of(StatusJson.of(view, clock.instant(), new TaskDetails(view)));
+      Instant now = clock.instant();
+      return Optional.of(StatusJson.of(view, now, new TaskDetails(view, view.report(now))));
     } catch (SessionException | IOException e) {
       return Optional.empty();
     }

@@ -9,7 +9,7 @@ import java.util.Optional;
  * The runs a dashboard shows, by the host ledger's run id: the client names a run by that id and
  * the workdir comes from here, never from the client.
  */
-public interface RunCatalog {
+public interface RunCatalog extends AutoCloseable {
 
   /** The runs to list, live ones and those that ended lately. */
   List<RunEntry> runs();
@@ -21,6 +21,10 @@ public interface RunCatalog {
   default List<Path> watched() {
     return List.of();
   }
+
+  /** Lets go of what the catalog holds open; the server closes its catalog as it stops. */
+  @Override
+  default void close() {}
 
   /** The run with this id, if it is one of {@link #runs()}. */
   default Optional<RunEntry> find(String id) {

@@ -5,18 +5,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.report.TaskResults;
 import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
-import java.io.IOException;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.SortedMap;
 
 /**
  * What the dashboard adds to each task of {@code berth status --json}'s shape: its matrix values
- * ({@code params}), the results it reported ({@code results}), every attempt with its device, start,
+ * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports read it), every attempt with its device, start,
  * end and outcome ({@code attempts}, for the timeline), and for a task that has not succeeded the
  * last lines of its latest attempt's stderr ({@code stderrTail}, read as the reports read them).
  */
@@ -25,9 +27,12 @@ final class TaskDetails implements StatusJson.Extras {
   private static final ObjectMapper PLAIN = new ObjectMapper();
 
   private final JournalView view;
+  private final Map<String, TaskReport> reports = new HashMap<>();
 
-  TaskDetails(JournalView view) {
+  /** Details of the tasks of {@code view}, whose report as of now is {@code report}. */
+  TaskDetails(JournalView view, RunReport report) {
     this.view = view;
+    report.groups().forEach(g -> g.tasks().forEach(t -> reports.put(t.id(), t)));
   }
 
   @Override
@@ -39,15 +44,15 @@ final class TaskDetails implements StatusJson.Extras {
       ObjectNode params = node.putObject("params");
       record.spec().params().forEach(params::put);
     }
-    SortedMap<String, String> results = view.replay().results().get(record.spec().id());
-    if (results != null && !results.isEmpty()) {
-      ObjectNode o = node.putObject("results");
-      for (Map.Entry<String, String> r : results.entrySet()) {
-        try {
-          o.set(r.getKey(), PLAIN.readTree(r.getValue()));
-        } catch (IOException e) {
-          o.put(r.getKey(), r.getValue());
-        }
+    TaskReport reported = reports.get(record.spec().id().value());
+    if (record.state() == TaskState.SUCCEEDED && reported != null) {
+      try {
+        TaskResults.readTask(view.layout().runDir(), reported).ifPresent(values -> {
+          ObjectNode o = node.putObject("results");
+          values.forEach((k, v) -> o.set(k, PLAIN.valueToTree(v)));
+        });
+      } catch (IllegalStateException unreadable) {
+        // the report warns about a result.json it cannot read; the dashboard shows the task without results
       }
     }
     List<Attempt> attempts = record.history().attempts();

@@ -6,6 +6,7 @@ import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.RunReport;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.runtime.engine.RunListener;
@@ -42,6 +43,7 @@ final class MemorySamples implements RunListener, AutoCloseable {
   private final Path file;
   private final Consumer<String> warn;
   private RunState state;
+  private HostSnapshot lastSnapshot;
   private OutputStream out;
   private Instant lastAt;
   private Map<String, Long> lastReserved = Map.of();
@@ -67,6 +69,7 @@ final class MemorySamples implements RunListener, AutoCloseable {
     if (state == null || failed) {
       return;
     }
+    lastSnapshot = snapshot;
     Map<String, long[]> devices = devices(snapshot);
     Map<String, Long> reserved = new TreeMap<>();
     devices.forEach((d, v) -> reserved.put(d, v[0]));
@@ -74,6 +77,25 @@ final class MemorySamples implements RunListener, AutoCloseable {
     if (lastAt != null && reserved.equals(lastReserved) && Duration.between(lastAt, at).compareTo(SPACING) < 0) {
       return;
     }
+    write(at, devices, reserved);
+  }
+
+  /** The run ended: a last sample, with nothing reserved or used any more, closes its chart. */
+  @Override
+  public void runFinished(RunReport report) {
+    if (state == null || failed || lastSnapshot == null || report.finishedAt() == null
+        || report.finishedAt().isBefore(lastAt)) {
+      return;
+    }
+    Map<String, long[]> devices = devices(lastSnapshot);
+    devices.values().forEach(v -> {
+      v[0] = 0;
+      v[1] = 0;
+    });
+    write(report.finishedAt(), devices, Map.of());
+  }
+
+  private void write(Instant at, Map<String, long[]> devices, Map<String, Long> reserved) {
     ObjectNode line = JSON.createObjectNode().put("at", at.toEpochMilli());
     ObjectNode byDevice = line.putObject("devices");
     devices.forEach((d, v) -> byDevice.putObject(d).put("reservedBytes", v[0]).put("usedBytes", v[1])

@@ -48,7 +48,7 @@ class MemorySamplesTest {
     }
 
     List<String> lines = Files.readAllLines(MemorySamples.of(workdir));
-    assertThat(lines).hasSize(2);
+    assertThat(lines).hasSize(3);
     ObjectMapper json = new ObjectMapper();
     JsonNode before = json.readTree(lines.get(0)).get("devices").get("host");
     JsonNode running = json.readTree(lines.get(1));
@@ -56,6 +56,8 @@ class MemorySamplesTest {
     assertThat(running.get("at").asLong()).isEqualTo(clock.instant().toEpochMilli());
     assertThat(running.get("devices").get("host").get("reservedBytes").asLong()).isEqualTo(48 * MIB);
     assertThat(running.get("devices").get("host").get("usedBytes").asLong()).isEqualTo(5 * MIB);
+    JsonNode end = json.readTree(lines.get(2)).get("devices").get("host");
+    assertThat(end.get("reservedBytes").asLong()).as("the run ended: nothing is held").isZero();
     assertThat(said).isEmpty();
   }
 }

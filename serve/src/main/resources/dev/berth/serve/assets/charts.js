@@ -55,7 +55,8 @@ function memoryCharts(samples) {
       + x(s) + ',' + y(value(s, 'reservedBytes'))).join(' ');
     const used = points.map(s => x(s) + ',' + y(value(s, 'usedBytes'))).join(' ');
     const now = points[points.length - 1];
-    const chart = svgNode('svg', { width: w + 170, height: h + 18, role: 'img', 'data-device': device });
+    const peak = key => Math.max(...points.map(s => value(s, key)));
+    const chart = svgNode('svg', { width: w + 260, height: h + 18, role: 'img', 'data-device': device });
     chart.append(
       svgNode('line', { x1: 0, y1: h, x2: w, y2: h, stroke: '#cbd5e1' }),
       svgNode('polyline', { points: steps, fill: 'none', stroke: '#a16207', 'stroke-width': 2 }),
@@ -63,8 +64,10 @@ function memoryCharts(samples) {
       svgNode('text', { x: 0, y: h + 14 }, clockTime(first)),
       svgNode('text', { x: w, y: h + 14, 'text-anchor': 'end' }, clockTime(last)),
       svgNode('text', { x: w + 8, y: 12, 'font-weight': 600 }, device),
-      svgNode('text', { x: w + 8, y: 28, fill: '#a16207' }, 'reserved ' + formatBytes(value(now, 'reservedBytes'))),
-      svgNode('text', { x: w + 8, y: 44, fill: '#1d4ed8' }, 'used ' + formatBytes(value(now, 'usedBytes'))),
+      svgNode('text', { x: w + 8, y: 28, fill: '#a16207' }, 'reserved ' + formatBytes(value(now, 'reservedBytes'))
+        + ' (peak ' + formatBytes(peak('reservedBytes')) + ')'),
+      svgNode('text', { x: w + 8, y: 44, fill: '#1d4ed8' }, 'used ' + formatBytes(value(now, 'usedBytes'))
+        + ' (peak ' + formatBytes(peak('usedBytes')) + ')'),
       svgNode('text', { x: w + 8, y: 60 }, 'of ' + formatBytes(value(now, 'totalBytes'))));
     box.append(chart);
   }

@@ -130,7 +130,7 @@ function sweepTable(id, tasks, sort, redraw) {
   const rows = [...swept].sort(compare).map(t => el('tr', { 'data-task': t.id }, ...columns.map(c =>
     c.key === 'status' ? el('td', {}, pill(t.status))
       : c.key === 'id' ? el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id))
-        : el('td', { class: c.result ? 'num' : '' }, text(c.of(t))))));
+        : el('td', { class: typeof c.of(t) === 'number' ? 'num' : '' }, text(c.of(t))))));
   return [el('h2', {}, 'Sweep'), el('table', { id: 'sweep' }, head, ...rows)];
 }
 
