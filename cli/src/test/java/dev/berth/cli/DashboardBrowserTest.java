@@ -8,6 +8,9 @@ import dev.berth.testkit.HeadlessBrowser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +52,15 @@ class DashboardBrowserTest {
         """);
     try (LiveDashboard live = LiveDashboard.start(dir, spec)) {
       live.awaitStatus(s -> LiveDashboard.state(s, "make-data").equals("RUNNING"));
+      // The runs page keeps its event stream open, so it never finishes loading: it is driven instead.
+      CompletableFuture<String> runs = CompletableFuture.supplyAsync(() -> {
+        try {
+          return browser.get().awaitShown(live.uri("/?token=" + LiveDashboard.TOKEN).toString(),
+              "tr[data-run=\"" + live.runId + "\"][data-state=\"failed\"]");
+        } catch (Exception e) {
+          throw new CompletionException(e);
+        }
+      });
       String page = live.uri("/runs/" + live.runId + "?token=" + LiveDashboard.TOKEN).toString();
 
       // Virtual time waits while the event stream is open, which it is until the run ended.
@@ -71,6 +83,9 @@ class DashboardBrowserTest {
           .as("the attempt timeline").contains("id=\"timeline\"")
           .contains("data-task=\"check-inputs\" data-outcome=\"FAILED\"")
           .as("memory over the run, per device").contains("data-device=\"host\"").contains("data-device=\"cuda:0\"");
+
+      // The runs list, opened while the run went on, shows it ended when its event stream says so.
+      assertThat(runs.get(120, TimeUnit.SECONDS)).contains(">dashboard</a>");
 
       // The run has ended: its page shows the final state, as in docs/dashboard.png.
       Path shot = Files.createDirectories(Path.of("target")).toAbsolutePath().resolve("dashboard.png");
