@@ -28,6 +28,7 @@ async function post(url, body) {
     headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}) });
   const answer = await r.json().catch(() => ({}));
   if (!r.ok) { alert(answer.error || ('failed: ' + r.status)); }
+  return r.ok;
 }
 
 function duration(ms) {
@@ -141,7 +142,8 @@ function renderRun(id, status, previous) {
   live.className = 'pill s-' + (status.live ? 'RUNNING' : status.status);
   const actions = el('p', {},
     status.live ? el('button', { onclick: () => confirm('Cancel the whole run?') && post('/api/runs/' + encodeURIComponent(id) + '/cancel', {}) }, 'Cancel run')
-      : el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/retry', {}) }, 'Retry what did not succeed'));
+      : el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/retry', {})
+        .then(ok => ok && location.reload()) }, 'Retry what did not succeed')); // the run is live again: follow it anew
   const groups = el('table', {}, el('tr', {}, el('th', {}, 'Group'), el('th', {}, 'Progress'), el('th', {}, 'Counts')),
     ...status.groups.map(g => el('tr', {}, el('td', {}, g.name),
       el('td', {}, progress(g.succeeded + g.failed + g.timedOut + g.cancelled + g.unreachable, g.total)), el('td', {}, g.summary))));
