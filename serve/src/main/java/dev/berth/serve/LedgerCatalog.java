@@ -28,7 +28,12 @@ public final class LedgerCatalog implements RunCatalog {
 
   @Override
   public List<RunEntry> runs() {
-    return open().map(l -> l.runs(true, clock.instant())).orElse(List.of());
+    try {
+      return open().map(l -> l.runs(true, clock.instant())).orElse(List.of());
+    } catch (RuntimeException e) {
+      close(); // read afresh next time: the ledger may have been caught while its first run made it
+      throw e;
+    }
   }
 
   @Override
