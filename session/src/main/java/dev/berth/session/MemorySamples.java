@@ -116,7 +116,7 @@ final class MemorySamples implements RunListener, AutoCloseable {
 
   /** Reserved, used and total bytes per device, the host first, then each GPU. */
   private Map<String, long[]> devices(HostSnapshot snapshot) {
-    Map<String, long[]> devices = new TreeMap<>((a, b) -> a.equals("host") ? -1 : b.equals("host") ? 1 : a.compareTo(b));
+    Map<String, long[]> devices = new TreeMap<>((a, b) -> a.equals(b) ? 0 : a.equals("host") ? -1 : b.equals("host") ? 1 : a.compareTo(b));
     long[] host = {0, 0, snapshot.totalMemoryBytes()};
     devices.put("host", host);
     for (GpuDevice g : snapshot.gpus().devices()) {
