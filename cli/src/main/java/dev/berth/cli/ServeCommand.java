@@ -3,6 +3,7 @@ package dev.berth.cli;
 import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
+import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -59,7 +60,11 @@ final class ServeCommand implements Callable<Integer> {
       return ExitCodes.BAD_INPUT;
     }
     LedgerCatalog catalog = new LedgerCatalog(HostLedgers.directory(System::getenv), Clock.systemUTC());
-    try (DashboardServer server = DashboardServer.start(catalog, new BerthRetry(), token, address, port, publicRead,
+    RunActions actions = new RunActions(line -> { // what retries started from the dashboard do
+      err.println("berth: " + line);
+      err.flush();
+    });
+    try (DashboardServer server = DashboardServer.start(catalog, actions, token, address, port, publicRead,
         Clock.systemUTC())) {
       if (!address.isLoopbackAddress()) {
         err.println("berth: serve: listening on " + bind + ", reachable beyond this machine; the token guards it");

@@ -4,6 +4,7 @@ import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
 import dev.berth.serve.OneRunCatalog;
+import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -44,7 +45,7 @@ final class ServeOption {
     token.writeTo(ServeToken.defaultFile());
     LedgerCatalog all = new LedgerCatalog(HostLedgers.directory(System::getenv), Clock.systemUTC());
     DashboardServer server = DashboardServer.start(new OneRunCatalog(all, ProcessHandle.current().pid()),
-        new BerthRetry(), token, InetAddress.getLoopbackAddress(), port, false, Clock.systemUTC());
+        new RunActions(err::println), token, InetAddress.getLoopbackAddress(), port, false, Clock.systemUTC());
     err.println("berth: dashboard of this run: " + server.link());
     err.flush();
     return Optional.of(server);

@@ -48,6 +48,7 @@ class DashboardRunTest {
 
       String log = "/api/runs/" + live.runId + "/tasks/" + java.net.URLEncoder.encode(EVIL, "UTF-8")
           .replace("+", "%20") + "/log";
+      live.awaitEvent(log + "/events", "log", l -> l.toString().contains("script"));
       String tail = live.http.send(live.request(log).build(), HttpResponse.BodyHandlers.ofString()).body();
       assertThat(tail).doesNotContain("<script>").contains("\\u003Cscript\\u003E\\\"x\\\"");
 
@@ -60,7 +61,9 @@ class DashboardRunTest {
           && !LiveDashboard.state(s, "after").equals("QUEUED"));
       assertThat(LiveDashboard.state(ended, "after")).isEqualTo("CANCELLED"); // it can no longer run
       String shown = live.http.send(live.request(tasks).build(), HttpResponse.BodyHandlers.ofString()).body();
-      assertThat(shown).doesNotContain("<img").contains("\\u003Cimg src=x onerror=alert(1)\\u003E");
+      assertThat(shown).doesNotContain("<img").contains("\\u003Cimg src=x onerror=alert(1)\\u003E")
+          .as("the last lines of its stderr").doesNotContain("<script>")
+          .contains("\"stderrTail\":\"\\u003Cscript\\u003E\\\"x\\\"\\u003C/script\\u003E\"");
       assertThat(live.berth.await(60)).as(live.berth.output()).isNotEqualTo(-1);
     }
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
+import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import java.net.InetAddress;
 import java.net.URI;
@@ -44,7 +45,7 @@ final class LiveDashboard implements AutoCloseable {
     Path host = dir.resolve("host");
     BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, host.toString()), "run", "--no-progress",
         spec.toString());
-    DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new BerthRetry(),
+    DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new RunActions(System.err::println),
         ServeToken.of(TOKEN), InetAddress.getLoopbackAddress(), 0, false, Clock.systemUTC());
     LiveDashboard live = new LiveDashboard(berth, server, null);
     for (int i = 0; i < 1200; i++) {
@@ -76,8 +77,12 @@ final class LiveDashboard implements AutoCloseable {
 
   /** Reads the run's event stream, from the current status on, until a status satisfies {@code condition}. */
   JsonNode awaitStatus(Predicate<JsonNode> condition) throws Exception {
-    HttpResponse<Stream<String>> events = http.send(request("/api/runs/" + runId + "/events").GET().build(),
-        HttpResponse.BodyHandlers.ofLines());
+    return awaitEvent("/api/runs/" + runId + "/events", "status", condition);
+  }
+
+  /** Reads the event stream at {@code path} until an event named {@code name} has data satisfying {@code condition}. */
+  JsonNode awaitEvent(String path, String name, Predicate<JsonNode> condition) throws Exception {
+    HttpResponse<Stream<String>> events = http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofLines());
     try (Stream<String> lines = events.body()) {
       Iterator<String> it = lines.iterator();
       String event = "";
@@ -85,10 +90,10 @@ final class LiveDashboard implements AutoCloseable {
         String line = it.next();
         if (line.startsWith("event: ")) {
           event = line.substring(7);
-        } else if (line.startsWith("data: ") && event.equals("status")) {
-          JsonNode status = JSON.readTree(line.substring(6));
-          if (condition.test(status)) {
-            return status;
+        } else if (line.startsWith("data: ") && event.equals(name)) {
+          JsonNode data = JSON.readTree(line.substring(6));
+          if (condition.test(data)) {
+            return data;
           }
         }
       }

@@ -12,6 +12,7 @@ final class Assets {
   /** The files served under {@code /assets/}, by name, with their types; nothing else is. */
   private static final Map<String, String> TYPES = Map.of(
       "dashboard.js", "text/javascript; charset=utf-8",
+      "charts.js", "text/javascript; charset=utf-8",
       "dashboard.css", "text/css; charset=utf-8",
       "index.html", "text/html; charset=utf-8");
 

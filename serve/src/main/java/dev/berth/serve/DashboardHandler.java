@@ -1,8 +1,10 @@
 package dev.berth.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.runtime.control.RunLock;
 import dev.berth.session.HostRuns;
+import dev.berth.session.SessionException;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,6 +23,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
 
 /**
  * The dashboard's routes: its pages and assets, and the JSON API under {@code /api/runs} (see
@@ -111,6 +114,11 @@ final class DashboardHandler extends Handler.Abstract {
     if (parts.length == 2 && !post) {
       return reply(response, callback, 200, HostRuns.json(catalog.runs()));
     }
+    if (parts.length == 3 && parts[2].equals("events") && !post) {
+      EventStream stream = new EventStream(catalog.watched(), () -> Optional.of(HostRuns.json(catalog.runs())),
+          "runs", () -> false, KEEP_ALIVE);
+      return stream(response, callback, stream);
+    }
     Optional<RunEntry> run = catalog.find(parts[2]);
     if (run.isEmpty()) {
       return reply(response, callback, 404, error("no such run on this host"));
@@ -132,11 +140,28 @@ final class DashboardHandler extends Handler.Abstract {
           () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !live(workdir), KEEP_ALIVE);
       return stream(response, callback, stream);
     }
+    if (rest.equals("samples")) {
+      return reply(response, callback, 200, RunApi.samples(workdir, new long[1]));
+    }
+    if (rest.equals("samples/events")) {
+      long[] from = new long[1];
+      EventStream stream = new EventStream(List.of(workdir),
+          () -> Optional.of(RunApi.samples(workdir, from)).filter(s -> !s.get("samples").isEmpty()).map(s -> s),
+          "samples", () -> !live(workdir), KEEP_ALIVE);
+      return stream(response, callback, stream);
+    }
     if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
-      boolean stdout = "stdout".equals(Request.extractQueryParameters(request).getValue("stream"));
-      Optional<Path> log = api.log(entry, parts[4], stdout);
+      Fields query = Request.extractQueryParameters(request);
+      boolean stdout = "stdout".equals(query.getValue("stream"));
+      Integer attempt;
+      try {
+        attempt = query.getValue("attempt") == null ? null : Integer.valueOf(query.getValue("attempt"));
+      } catch (NumberFormatException e) {
+        return reply(response, callback, 400, error("attempt: must be a number"));
+      }
+      Optional<Path> log = api.log(entry, parts[4], stdout, attempt);
       if (log.isEmpty()) {
-        return reply(response, callback, 404, error("no such task in this run"));
+        return reply(response, callback, 404, error("no such task in this run, or no such attempt of it"));
       }
       if (parts.length == 6) {
         return reply(response, callback, 200, RunApi.tail(log.get(), 200));
@@ -155,6 +180,8 @@ final class DashboardHandler extends Handler.Abstract {
     Path workdir = Path.of(entry.workdir());
     List<String> tasks = new ArrayList<>();
     String reason = "cancelled from the dashboard";
+    boolean failed = false;
+    boolean cancelled = false;
     String body = Content.Source.asString(request, StandardCharsets.UTF_8);
     if (!body.isBlank()) {
       JsonNode json;
@@ -168,6 +195,8 @@ final class DashboardHandler extends Handler.Abstract {
       }
       json.path("tasks").forEach(t -> tasks.add(t.asText()));
       reason = json.path("reason").asText(reason);
+      failed = json.path("failed").asBoolean(false);
+      cancelled = json.path("cancelled").asBoolean(false);
     }
     boolean live = live(workdir);
     if (rest.equals("cancel")) {
@@ -182,7 +211,11 @@ final class DashboardHandler extends Handler.Abstract {
       if (live) {
         return reply(response, callback, 409, error("the run is still live; retry it once it ended"));
       }
-      actions.retry(workdir, tasks);
+      try {
+        actions.retry(workdir, new RetrySelection(tasks, failed, cancelled));
+      } catch (SessionException e) {
+        return reply(response, callback, 409, error(e.getMessage()));
+      }
       return reply(response, callback, 202, RunApi.JSON.createObjectNode().put("asked", "retry")
           .set("tasks", RunApi.JSON.valueToTree(tasks)));
     }

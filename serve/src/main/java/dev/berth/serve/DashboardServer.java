@@ -17,8 +17,13 @@ public final class DashboardServer implements AutoCloseable {
   private final ServerConnector connector;
   private final DashboardHandler handler;
   private final ServeToken token;
+  private final RunActions actions;
+  private final RunCatalog catalog;
 
-  private DashboardServer(Server server, ServerConnector connector, DashboardHandler handler, ServeToken token) {
+  private DashboardServer(Server server, ServerConnector connector, DashboardHandler handler, ServeToken token,
+      RunActions actions, RunCatalog catalog) {
+    this.actions = actions;
+    this.catalog = catalog;
     this.server = server;
     this.connector = connector;
     this.handler = handler;
@@ -30,6 +35,8 @@ public final class DashboardServer implements AutoCloseable {
    *
    * @param bind the address to listen on, normally loopback
    * @param port the port, 0 for any free one
+   * @param catalog the runs it shows; the server owns it and closes it as it stops
+   * @param actions what POSTs do; the server owns them and closes them as it stops
    * @param publicRead whether reads (pages, GETs) are open without the token; changes never are
    */
   public static DashboardServer start(RunCatalog catalog, RunActions actions, ServeToken token, InetAddress bind,
@@ -46,7 +53,7 @@ public final class DashboardServer implements AutoCloseable {
     server.setHandler(handler);
     server.setStopTimeout(2000);
     server.start();
-    return new DashboardServer(server, connector, handler, token);
+    return new DashboardServer(server, connector, handler, token, actions, catalog);
   }
 
   /** The port it listens on. */
@@ -71,10 +78,15 @@ public final class DashboardServer implements AutoCloseable {
     server.join();
   }
 
-  /** Stops serving, ending open event streams. */
+  /** Stops serving, ending open event streams, and interrupts the retries it started. */
   @Override
   public void close() throws Exception {
     handler.closeStreams();
-    server.stop();
+    try {
+      server.stop();
+    } finally {
+      actions.close();
+      catalog.close();
+    }
   }
 }

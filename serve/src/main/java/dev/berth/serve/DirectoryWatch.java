@@ -19,12 +19,24 @@ import java.util.concurrent.TimeUnit;
 final class DirectoryWatch implements AutoCloseable {
 
   private final WatchService service;
+  private final List<Path> folders;
 
+  /**
+   * Watches {@code folders}; one that does not exist yet (a task's, before its first attempt) is
+   * watched from its parent, so that its making wakes the watch, and from then on itself.
+   */
   DirectoryWatch(List<Path> folders) throws IOException {
     this.service = FileSystems.getDefault().newWatchService();
+    this.folders = List.copyOf(folders);
+    register();
+  }
+
+  /** Registers each folder, or the parent of one still missing; registering again is harmless. */
+  private void register() throws IOException {
     for (Path folder : folders) {
-      if (Files.isDirectory(folder)) {
-        folder.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+      Path watched = Files.isDirectory(folder) ? folder : folder.getParent();
+      if (watched != null && Files.isDirectory(watched)) {
+        watched.register(service, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
             StandardWatchEventKinds.ENTRY_DELETE);
       }
     }
@@ -49,7 +61,10 @@ final class DirectoryWatch implements AutoCloseable {
       while ((more = service.poll()) != null) {
         drain(more);
       }
+      register();
       return true;
+    } catch (IOException e) {
+      return true; // a folder went away (the run folder moved aside): the caller reads again and sees
     } catch (ClosedWatchServiceException e) {
       throw new InterruptedException("the watch was closed");
     }

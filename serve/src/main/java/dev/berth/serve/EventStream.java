@@ -46,7 +46,7 @@ final class EventStream {
       send(out, "retry: 2000\n\n");
       while (true) {
         boolean over = ended.getAsBoolean(); // asked before the snapshot, so the last one sent is the final one
-        Optional<JsonNode> now = snapshot.get();
+        Optional<JsonNode> now = read();
         if (now.isPresent() && !withoutClock(now.get()).equals(last == null ? null : withoutClock(last))) {
           for (String change : taskChanges(last, now.get())) {
             send(out, "event: task\ndata: " + change + "\n\n");
@@ -64,6 +64,18 @@ final class EventStream {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The snapshot now; none when it cannot be read this time (a ledger or journal caught in the middle
+   * of being made): the next change reads again.
+   */
+  private Optional<JsonNode> read() {
+    try {
+      return snapshot.get();
+    } catch (RuntimeException e) {
+      return Optional.empty();
     }
   }
 

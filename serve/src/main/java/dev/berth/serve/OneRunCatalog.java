@@ -1,6 +1,7 @@
 package dev.berth.serve;
 
 import dev.berth.spi.SharedReservations.RunEntry;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -21,5 +22,15 @@ public final class OneRunCatalog implements RunCatalog {
   @Override
   public List<RunEntry> runs() {
     return all.runs().stream().filter(r -> r.pid() == pid && r.endedAt().isEmpty()).toList();
+  }
+
+  @Override
+  public void close() {
+    all.close();
+  }
+
+  @Override
+  public List<Path> watched() {
+    return all.watched();
   }
 }

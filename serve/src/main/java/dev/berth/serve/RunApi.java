@@ -14,6 +14,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +33,10 @@ final class RunApi {
     JSON.getFactory().setCharacterEscapes(new HtmlSafeEscapes());
   }
   private static final int TAIL_BYTES = 64 * 1024;
+  /** The memory samples file a run writes in its folder. */
+  static final String SAMPLES = "samples.jsonl";
+  /** The most of the samples file one answer reads (about a day of samples); the next answer goes on. */
+  private static final int MAX_SAMPLE_BYTES = 8 * 1024 * 1024;
 
   private final InstantSource clock;
 
@@ -49,7 +54,9 @@ final class RunApi {
   /** The journal's status of the run (groups and tasks); empty while the run has not started writing one. */
   Optional<ObjectNode> status(RunEntry entry) {
     try {
-      return Optional.of(StatusJson.of(JournalView.read(Path.of(entry.workdir())), clock.instant(), StatusJson.NONE));
+      JournalView view = JournalView.read(Path.of(entry.workdir()));
+      Instant now = clock.instant();
+      return Optional.of(StatusJson.of(view, now, new TaskDetails(view, view.report(now))));
     } catch (SessionException | IOException e) {
       return Optional.empty();
     }
@@ -60,19 +67,68 @@ final class RunApi {
     return status(entry).map(s -> (ArrayNode) s.get("tasks")).orElseGet(JSON::createArrayNode);
   }
 
-  /** The log file of a task named by its id in the journal (never a path from the client). */
-  Optional<Path> log(RunEntry entry, String taskId, boolean stdout) {
+  /**
+   * The log file of a task named by its id in the journal (never a path from the client): its latest
+   * attempt's, or attempt {@code attempt}'s (1 and up) when given; empty for an unknown task or an
+   * attempt it has not made.
+   */
+  Optional<Path> log(RunEntry entry, String taskId, boolean stdout, Integer attempt) {
     try {
       JournalView view = JournalView.read(Path.of(entry.workdir()));
       for (TaskRecord r : view.state().tasks()) {
-        if (r.spec().id().value().equals(taskId)) {
+        if (!r.spec().id().value().equals(taskId)) {
+          continue;
+        }
+        if (attempt == null) {
           return Optional.of(stdout ? view.layout().stdout(r.spec()) : view.layout().stderr(r.spec()));
         }
+        if (attempt < 1 || attempt > r.history().attempts().size()) {
+          return Optional.empty();
+        }
+        return Optional.of(stdout ? view.layout().stdout(r.spec(), attempt) : view.layout().stderr(r.spec(), attempt));
       }
       return Optional.empty();
     } catch (SessionException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The memory samples the run recorded in {@code samples.jsonl} after byte {@code from[0]}, as
+   * {@code {"samples": [...]}}, moving {@code from[0]} past them; only whole lines are read.
+   */
+  static ObjectNode samples(Path runDir, long[] from) {
+    ObjectNode o = JSON.createObjectNode();
+    ArrayNode array = o.putArray("samples");
+    Path file = runDir.resolve(SAMPLES);
+    if (!Files.isRegularFile(file)) {
+      return o;
+    }
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
+      long length = f.length();
+      if (length <= from[0]) {
+        return o;
+      }
+      byte[] bytes = new byte[(int) Math.min(length - from[0], MAX_SAMPLE_BYTES)];
+      f.seek(from[0]);
+      f.readFully(bytes);
+      String text = new String(bytes, StandardCharsets.UTF_8);
+      int end = text.lastIndexOf('\n');
+      if (end < 0) {
+        return o;
+      }
+      for (String line : text.substring(0, end).split("\n")) {
+        try {
+          array.add(JSON.readTree(line));
+        } catch (IOException e) {
+          // a line cut by a crash; the next ones are whole
+        }
+      }
+      from[0] += text.substring(0, end + 1).getBytes(StandardCharsets.UTF_8).length;
+    } catch (IOException e) {
+      return o;
+    }
+    return o;
   }
 
   /** The last {@code lines} lines of a log, as an object {@code {"lines": [...]}}. */

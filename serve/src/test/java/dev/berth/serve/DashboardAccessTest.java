@@ -32,7 +32,7 @@ class DashboardAccessTest {
   private void start(boolean publicRead) throws Exception {
     RunEntry run = new RunEntry("r1", HOSTILE, "ann", 42, dir.resolve("run").toString(),
         new Progress("running", 1, 2, 3, 6), Instant.parse("2026-11-26T05:00:00Z"), Optional.empty(), List.of());
-    server = DashboardServer.start(() -> List.of(run), RunActions.CANCEL_ONLY, ServeToken.of(TOKEN),
+    server = DashboardServer.start(() -> List.of(run), new RunActions(line -> { }), ServeToken.of(TOKEN),
         InetAddress.getLoopbackAddress(), 0, publicRead, new FakeClock(Instant.parse("2026-11-26T05:10:00Z")));
   }
 

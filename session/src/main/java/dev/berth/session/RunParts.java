@@ -40,12 +40,13 @@ final class RunParts {
   private final SystemTimers systemTimers;
   private final Notifications notifications;
   private final StatusFile status;
+  private final MemorySamples samples;
   private final SharedReservations hostLedger;
   private final InstantSource clock;
 
   private RunParts(Engine engine, DetachableJournal journal, ProcessGuard guard, Executor executor,
       GpuProbe gpuProbe, SystemTimers systemTimers, Notifications notifications, StatusFile status,
-      SharedReservations hostLedger, InstantSource clock) {
+      MemorySamples samples, SharedReservations hostLedger, InstantSource clock) {
     this.engine = engine;
     this.journal = journal;
     this.guard = guard;
@@ -54,6 +55,7 @@ final class RunParts {
     this.systemTimers = systemTimers;
     this.notifications = notifications;
     this.status = status;
+    this.samples = samples;
     this.hostLedger = hostLedger;
     this.clock = clock;
   }
@@ -108,6 +110,11 @@ final class RunParts {
       List<RunListener> listeners = new ArrayList<>(o.listeners());
       listeners.add(notifications);
       listeners.add(status);
+      MemorySamples samples = journal == null ? null : new MemorySamples(layout.runDir(), o::warn);
+      if (samples != null) {
+        made.add(samples);
+        listeners.add(samples);
+      }
       Engine engine = new Engine(spec, TaskRunners.layout(spec, layout), executor, hostProbe, gpuProbe, clock, timers,
           RunListeners.of(listeners.toArray(RunListener[]::new)));
       if (o.keepOpen()) {
@@ -126,7 +133,7 @@ final class RunParts {
         engine.shareHost(hostLedger);
       }
       return new RunParts(engine, detachable, guard, executor, gpuProbe, systemTimers, notifications, status,
-          hostLedger, clock);
+          samples, hostLedger, clock);
     } catch (SessionException | RuntimeException | Error e) {
       made.forEach(RunParts::closeQuietly);
       throw e;
@@ -167,6 +174,9 @@ final class RunParts {
     }
     closeQuietly(gpuProbe);
     closeQuietly(status);
+    if (samples != null) {
+      closeQuietly(samples);
+    }
     closeQuietly(notifications);
     if (hostLedger != null) {
       HostLedgerPart.leave(hostLedger, clock);

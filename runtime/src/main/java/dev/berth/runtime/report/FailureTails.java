@@ -28,8 +28,15 @@ public final class FailureTails {
     if (task.workdir() == null) {
       return null;
     }
-    Path dir = Path.of(task.workdir());
-    Path own = dir.resolve("attempt-" + attempt.number() + ".stderr.log");
-    return LogTails.lastLines(Files.exists(own) ? own : dir.resolve("stderr.log"), LINES);
+    return of(Path.of(task.workdir()), attempt.number());
+  }
+
+  /**
+   * The last {@link #LINES} lines of one attempt's standard error in the task folder {@code taskDir}
+   * (control characters made harmless), as reports and the dashboard show them; empty when none.
+   */
+  public static String of(Path taskDir, int attempt) {
+    Path own = taskDir.resolve("attempt-" + attempt + ".stderr.log");
+    return LogTails.lastLines(Files.exists(own) ? own : taskDir.resolve("stderr.log"), LINES);
   }
 }

@@ -3,7 +3,6 @@
 'use strict';
 
 const main = document.getElementById('main');
-const SVG = 'http://www.w3.org/2000/svg';
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -13,13 +12,6 @@ function el(tag, attrs, ...children) {
   for (const c of children) {
     node.append(c instanceof Node ? c : document.createTextNode(c == null ? '' : String(c)));
   }
-  return node;
-}
-
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) { node.setAttribute(k, v); }
-  if (text != null) { node.textContent = String(text); }
   return node;
 }
 
@@ -36,6 +28,7 @@ async function post(url, body) {
     headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body || {}) });
   const answer = await r.json().catch(() => ({}));
   if (!r.ok) { alert(answer.error || ('failed: ' + r.status)); }
+  return r.ok;
 }
 
 function duration(ms) {
@@ -44,13 +37,6 @@ function duration(ms) {
   if (s < 60) { return s + 's'; }
   if (s < 3600) { return Math.floor(s / 60) + 'm ' + (s % 60) + 's'; }
   return Math.floor(s / 3600) + 'h ' + Math.floor((s % 3600) / 60) + 'm';
-}
-
-function bytes(n) {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let i = 0;
-  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
-  return (i ? n.toFixed(1) : n) + ' ' + units[i];
 }
 
 function pill(status) { return el('span', { class: 'pill s-' + status }, status); }
@@ -63,73 +49,90 @@ function progress(done, total) {
 
 function runLink(id) { return '/runs/' + encodeURIComponent(id); }
 
-// The runs list: every run on the host, as berth ps --all sees it.
-async function runsPage() {
+// The runs list: every run on the host, as berth ps --all sees it, pushed whenever the host ledger changes.
+function runsPage() {
   document.getElementById('where').textContent = 'runs on this host';
-  const runs = await getJson('/api/runs');
-  const rows = runs.map(r => el('tr', {},
+  const events = new EventSource('/api/runs/events');
+  events.addEventListener('runs', e => show(...renderRuns(JSON.parse(e.data))));
+  events.onerror = () => { document.getElementById('live').textContent = 'reconnecting'; };
+  events.onopen = () => { document.getElementById('live').textContent = ''; };
+}
+
+function renderRuns(runs) {
+  const rows = runs.map(r => el('tr', { 'data-run': r.id, 'data-state': r.state },
     el('td', {}, el('a', { href: runLink(r.id) }, r.run)), el('td', {}, r.user), el('td', {}, r.state),
     el('td', {}, progress(r.done, r.total)), el('td', { class: 'num' }, r.running), el('td', { class: 'num' }, r.waiting),
     el('td', { class: 'muted' }, r.workdir), el('td', { class: 'muted' }, r.startedAt)));
-  show(el('h1', {}, 'Runs'), runs.length ? el('table', {},
+  return [el('h1', {}, 'Runs'), runs.length ? el('table', { id: 'runs' },
     el('tr', {}, ...['Run', 'User', 'State', 'Progress', 'Running', 'Waiting', 'Workdir', 'Started'].map(h => el('th', {}, h))),
-    ...rows) : el('p', { class: 'muted' }, 'No Berth runs on this host in the last day.'));
-  setTimeout(runsPage, 5000);
+    ...rows) : el('p', { class: 'muted' }, 'No Berth runs on this host in the last day.')];
 }
 
-// Memory per device: what the run reserved and what its tasks were seen using, sampled as the page updates.
-const samples = [];
-function memoryChart(run) {
-  const byDevice = {};
-  for (const h of run.reservations || []) {
-    const d = byDevice[h.device] || (byDevice[h.device] = { reserved: 0, used: 0 });
-    d.reserved += h.memoryBytes; d.used += h.measuredBytes;
-  }
-  samples.push({ at: Date.now(), byDevice });
-  if (samples.length > 120) { samples.shift(); }
-  const devices = [...new Set(samples.flatMap(s => Object.keys(s.byDevice)))].sort();
-  if (!devices.length) { return el('p', { class: 'muted' }, 'Nothing reserved now.'); }
-  const w = 560, h = 90, box = el('div');
-  for (const device of devices) {
-    const max = Math.max(1, ...samples.flatMap(s => [(s.byDevice[device] || {}).reserved || 0, (s.byDevice[device] || {}).used || 0]));
-    const line = key => samples.map((s, i) => {
-      const x = samples.length < 2 ? w : Math.round(i * w / (samples.length - 1));
-      const y = h - Math.round(((s.byDevice[device] || {})[key] || 0) * (h - 12) / max);
-      return x + ',' + y;
-    }).join(' ');
-    const chart = svg('svg', { width: w + 120, height: h + 4, role: 'img' });
-    chart.append(svg('polyline', { points: line('reserved'), fill: 'none', stroke: '#a16207', 'stroke-width': 2 }),
-      svg('polyline', { points: line('used'), fill: 'none', stroke: '#1d4ed8', 'stroke-width': 2 }),
-      svg('text', { x: w + 6, y: 12 }, device),
-      svg('text', { x: w + 6, y: 28 }, 'reserved ' + bytes((samples[samples.length - 1].byDevice[device] || {}).reserved || 0)),
-      svg('text', { x: w + 6, y: 44 }, 'used ' + bytes((samples[samples.length - 1].byDevice[device] || {}).used || 0)));
-    box.append(chart);
-  }
-  return box;
-}
-
-// A run: its groups and tasks, kept current by the server's event stream.
+// A run: its groups and tasks, kept current by the server's event stream; its memory over the whole
+// run from the samples it recorded, growing as it records more.
 function runPage(id) {
+  const base = '/api/runs/' + encodeURIComponent(id);
   const changes = el('div', { class: 'changes' });
   const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
-  const memory = el('div');
-  show(body, el('h2', {}, 'Memory reserved and used'), memory, el('h2', {}, 'Changes'), changes);
+  const sweep = el('div');
+  const timeline = el('div');
+  const memory = el('div', {}, memoryCharts([]));
+  show(body, sweep, el('h2', {}, 'Attempts'), timeline, el('h2', {}, 'Memory reserved and used'), memory,
+    el('h2', {}, 'Changes'), changes);
   let previous = {};
-  const refreshMemory = () => getJson('/api/runs/' + encodeURIComponent(id))
-    .then(run => memory.replaceChildren(memoryChart(run))).catch(() => {});
-  const events = new EventSource('/api/runs/' + encodeURIComponent(id) + '/events');
+  const sort = { key: 'id', down: false };
+  let last = null;
+  const drawSweep = () => sweep.replaceChildren(...sweepTable(id, last.tasks, sort, drawSweep));
+  const events = new EventSource(base + '/events');
   events.addEventListener('task', e => {
     const c = JSON.parse(e.data);
     changes.prepend(el('div', {}, new Date().toLocaleTimeString() + '  ' + c.id + ': ' + (c.from || '-') + ' → ' + c.to));
   });
   events.addEventListener('status', e => {
-    const status = JSON.parse(e.data);
-    body.replaceChildren(...renderRun(id, status, previous));
-    previous = Object.fromEntries(status.tasks.map(t => [t.id, t.state]));
-    refreshMemory();
+    last = JSON.parse(e.data);
+    body.replaceChildren(...renderRun(id, last, previous));
+    drawSweep();
+    const ends = last.tasks.flatMap(t => (t.attempts || []).map(a => a.endedAt || 0));
+    timeline.replaceChildren(attemptTimeline(last.tasks, last.live ? Date.now() : Math.max(0, ...ends)));
+    previous = Object.fromEntries(last.tasks.map(t => [t.id, t.state]));
   });
   events.addEventListener('end', () => events.close());
   events.onerror = () => { document.getElementById('live').textContent = 'reconnecting'; };
+  const samples = [];
+  const sampled = new EventSource(base + '/samples/events');
+  sampled.addEventListener('samples', e => {
+    samples.push(...JSON.parse(e.data).samples);
+    memory.replaceChildren(memoryCharts(samples));
+  });
+  sampled.addEventListener('end', () => sampled.close());
+}
+
+// The tasks of a sweep: their matrix values and the results they reported, sortable by any column.
+function sweepTable(id, tasks, sort, redraw) {
+  const swept = tasks.filter(t => t.params || t.results);
+  if (!swept.length) { return []; }
+  const keys = field => [...new Set(swept.flatMap(t => Object.keys(t[field] || {})))].sort();
+  const columns = [{ key: 'id', title: 'Task', of: t => t.id }]
+    .concat(keys('params').map(k => ({ key: 'p:' + k, title: k, of: t => (t.params || {})[k] })))
+    .concat(keys('results').map(k => ({ key: 'r:' + k, title: k, result: true, of: t => (t.results || {})[k] })))
+    .concat([{ key: 'status', title: 'Status', of: t => t.status }]);
+  const column = columns.find(c => c.key === sort.key) || columns[0];
+  const compare = (a, b) => {
+    const x = column.of(a), y = column.of(b);
+    if (x == null || y == null) { return x == null ? (y == null ? 0 : 1) : -1; }
+    const nx = Number(x), ny = Number(y);
+    const order = !isNaN(nx) && !isNaN(ny) ? nx - ny : String(x).localeCompare(String(y));
+    return sort.down ? -order : order;
+  };
+  const text = v => v == null ? '' : (typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const head = el('tr', {}, ...columns.map(c => el('th', { class: 'sortable' + (c.result ? ' result' : ''),
+    'data-key': c.key, onclick: () => { sort.down = sort.key === c.key ? !sort.down : false; sort.key = c.key; redraw(); } },
+  c.title + (c.key === sort.key ? (sort.down ? ' ▼' : ' ▲') : ''))));
+  const rows = [...swept].sort(compare).map(t => el('tr', { 'data-task': t.id }, ...columns.map(c =>
+    c.key === 'status' ? el('td', {}, pill(t.status))
+      : c.key === 'id' ? el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id))
+        : el('td', { class: typeof c.of(t) === 'number' ? 'num' : '' }, text(c.of(t))))));
+  return [el('h2', {}, 'Sweep'), el('table', { id: 'sweep' }, head, ...rows)];
 }
 
 function renderRun(id, status, previous) {
@@ -139,18 +142,20 @@ function renderRun(id, status, previous) {
   live.className = 'pill s-' + (status.live ? 'RUNNING' : status.status);
   const actions = el('p', {},
     status.live ? el('button', { onclick: () => confirm('Cancel the whole run?') && post('/api/runs/' + encodeURIComponent(id) + '/cancel', {}) }, 'Cancel run')
-      : el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/retry', {}) }, 'Retry what did not succeed'));
+      : el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/retry', {})
+        .then(ok => ok && location.reload()) }, 'Retry what did not succeed')); // the run is live again: follow it anew
   const groups = el('table', {}, el('tr', {}, el('th', {}, 'Group'), el('th', {}, 'Progress'), el('th', {}, 'Counts')),
     ...status.groups.map(g => el('tr', {}, el('td', {}, g.name),
       el('td', {}, progress(g.succeeded + g.failed + g.timedOut + g.cancelled + g.unreachable, g.total)), el('td', {}, g.summary))));
   const tasks = el('table', { id: 'tasks' },
-    el('tr', {}, ...['Task', 'Group', 'Status', 'Device', 'Attempt', 'Run time', 'Why', ''].map(h => el('th', {}, h))),
+    el('tr', {}, ...['Task', 'Group', 'Status', 'Device', 'Attempt', 'Run time', 'Why', 'Last stderr', ''].map(h => el('th', {}, h))),
     ...status.tasks.map(t => {
       const row = el('tr', { 'data-task': t.id, 'data-status': t.status },
         el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id)),
         el('td', {}, t.group), el('td', {}, pill(t.status)), el('td', {}, t.device || ''),
         el('td', { class: 'num' }, t.attempt), el('td', { class: 'num' }, duration(t.runtimeMs)),
         el('td', { class: 'muted' }, t.waitingFor ? 'waiting for ' + t.waitingFor : (t.reason || '')),
+        el('td', {}, t.stderrTail ? el('pre', { class: 'tail' }, t.stderrTail) : ''),
         el('td', {}, status.live && (t.status === 'RUNNING' || t.status === 'PENDING')
           ? el('button', { onclick: () => post('/api/runs/' + encodeURIComponent(id) + '/cancel', { tasks: [t.id] }) }, 'Cancel') : ''));
       if (previous[t.id] && previous[t.id] !== t.state) { row.classList.add('changed'); }
@@ -160,17 +165,21 @@ function renderRun(id, status, previous) {
     el('h2', {}, 'Tasks'), tasks];
 }
 
-// A task: its state and the tail of its log, streamed as it is written.
+// A task: its state and the tail of its log (the latest attempt's, or one attempt's), streamed as it is written.
 function taskPage(id, task) {
   document.getElementById('where').textContent = task;
+  const query = new URLSearchParams(location.search);
+  const which = query.get('stream') === 'stdout' ? 'stdout' : 'stderr';
+  const attempt = /^[0-9]+$/.test(query.get('attempt') || '') ? query.get('attempt') : null;
   const state = el('p', { class: 'muted' }, '');
-  const which = new URLSearchParams(location.search).get('stream') === 'stdout' ? 'stdout' : 'stderr';
-  const log = el('pre', { class: 'log' }, '');
+  const attempts = el('p', {});
+  const log = el('pre', { class: 'log', id: 'log' }, '');
+  const link = (stream, n) => '?stream=' + stream + (n ? '&attempt=' + n : '');
   show(el('h1', {}, el('a', { href: runLink(id) }, '← run'), ' ', task), state,
-    el('p', {}, el('a', { href: '?stream=stderr' }, 'stderr'), ' · ', el('a', { href: '?stream=stdout' }, 'stdout')),
-    el('h2', {}, 'Last lines of ' + which), log);
+    el('p', {}, el('a', { href: link('stderr', attempt) }, 'stderr'), ' · ', el('a', { href: link('stdout', attempt) }, 'stdout')),
+    attempts, el('h2', {}, 'Last lines of ' + which + (attempt ? ' of attempt ' + attempt : ' of the latest attempt')), log);
   const base = '/api/runs/' + encodeURIComponent(id);
-  const events = new EventSource(base + '/tasks/' + encodeURIComponent(task) + '/log/events?stream=' + which);
+  const events = new EventSource(base + '/tasks/' + encodeURIComponent(task) + '/log/events' + link(which, attempt));
   events.addEventListener('log', e => {
     log.textContent = JSON.parse(e.data).lines.join('\n');
     log.scrollTop = log.scrollHeight;
@@ -180,7 +189,11 @@ function taskPage(id, task) {
   function refreshTask() {
     getJson(base + '/tasks').then(ts => {
       const t = ts.find(x => x.id === task);
-      if (t) { state.replaceChildren(pill(t.status), ' attempt ' + t.attempt + ' ' + (t.device || '') + ' ' + duration(t.runtimeMs)); }
+      if (!t) { return; }
+      state.replaceChildren(pill(t.status), ' attempt ' + t.attempt + ' ' + (t.device || '') + ' ' + duration(t.runtimeMs));
+      attempts.replaceChildren('Attempts: ', el('a', { href: link(which, null) }, 'latest'),
+        ...(t.attempts || []).flatMap(a => [' · ', el('a', { href: link(which, a.number), title: a.outcome || 'running' },
+          String(a.number))]));
     }).catch(() => {});
   }
 }

@@ -1,0 +1,73 @@
+package dev.berth.serve;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.report.TaskResults;
+import dev.berth.runtime.report.FailureTails;
+import dev.berth.session.JournalView;
+import dev.berth.session.StatusJson;
+import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the dashboard adds to each task of {@code berth status --json}'s shape: its matrix values
+ * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports read it), every attempt with its device, start,
+ * end and outcome ({@code attempts}, for the timeline), and for a task that has not succeeded the
+ * last lines of its latest attempt's stderr ({@code stderrTail}, read as the reports read them).
+ */
+final class TaskDetails implements StatusJson.Extras {
+
+  private static final ObjectMapper PLAIN = new ObjectMapper();
+
+  private final JournalView view;
+  private final Map<String, TaskReport> reports = new HashMap<>();
+
+  /** Details of the tasks of {@code view}, whose report as of now is {@code report}. */
+  TaskDetails(JournalView view, RunReport report) {
+    this.view = view;
+    report.groups().forEach(g -> g.tasks().forEach(t -> reports.put(t.id(), t)));
+  }
+
+  @Override
+  public void run(ObjectNode root) {}
+
+  @Override
+  public void task(TaskRecord record, ObjectNode node) {
+    if (!record.spec().params().isEmpty()) {
+      ObjectNode params = node.putObject("params");
+      record.spec().params().forEach(params::put);
+    }
+    TaskReport reported = reports.get(record.spec().id().value());
+    if (record.state() == TaskState.SUCCEEDED && reported != null) {
+      try {
+        TaskResults.readTask(view.layout().runDir(), reported).ifPresent(values -> {
+          ObjectNode o = node.putObject("results");
+          values.forEach((k, v) -> o.set(k, PLAIN.valueToTree(v)));
+        });
+      } catch (IllegalStateException unreadable) {
+        // the report warns about a result.json it cannot read; the dashboard shows the task without results
+      }
+    }
+    List<Attempt> attempts = record.history().attempts();
+    ArrayNode array = node.putArray("attempts");
+    for (Attempt a : attempts) {
+      ObjectNode o = array.addObject().put("number", a.number()).put("device", a.placement().device())
+          .put("startedAt", a.startedAt().toEpochMilli());
+      a.end().ifPresent(e -> o.put("endedAt", e.at().toEpochMilli()).put("outcome", e.outcome().name()));
+    }
+    if (attempts.isEmpty() || record.state() == TaskState.SUCCEEDED) {
+      return;
+    }
+    String tail = FailureTails.of(view.layout().taskDir(record.spec()), attempts.get(attempts.size() - 1).number());
+    if (!tail.isEmpty()) {
+      node.put("stderrTail", tail);
+    }
+  }
+}
