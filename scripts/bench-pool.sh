@@ -32,10 +32,13 @@ def square(i):
     return {"square": i * i}
 PY
 
-values="$(python3 -c "print(', '.join(str(i) for i in range($tasks)))")"
-cat >"$tmp/bench.yaml" <<YAML
-name: bench-pool
-workdir: "$tmp/out"
+# spec FILE NAME COUNT: COUNT calls in the pool, then COUNT calls as processes, 2 at a time.
+spec() {
+  local values
+  values="$(python3 -c "print(', '.join(str(i) for i in range($3)))")"
+  cat >"$1" <<YAML
+name: $2
+workdir: "$tmp/$2"
 config:
   scheduler: {max-process: 2}
   utilization-limit: {cpu: $cpu_limit}
@@ -53,16 +56,19 @@ groups:
     tasks:
       - {id: 'proc-{i}', call: 'tiny:square', matrix: {i: [$values]}}
 YAML
+}
 
-"${berth[@]}" run --no-progress "$tmp/bench.yaml" >/dev/null 2>&1 || true   # builds and warms up
-rm -rf "$tmp/out"
+# Build and warm up on a small spec of the same shape, so the timed run neither builds nor waits.
+spec "$tmp/warm-up.yaml" warm-up 4
+"${berth[@]}" run --no-progress "$tmp/warm-up.yaml" >/dev/null 2>&1 || true
+spec "$tmp/bench.yaml" bench-pool "$tasks"
 if ! "${berth[@]}" run --no-progress "$tmp/bench.yaml" >"$tmp/log" 2>&1; then
   echo "bench-pool: berth run failed; its output:" >&2
   tail -n 40 "$tmp/log" >&2
   exit 1
 fi
 
-python3 - "$tmp/out/report.json" "$tasks" <<'PY'
+python3 - "$tmp/bench-pool/report.json" "$tasks" <<'PY'
 import json, sys
 from datetime import datetime
 

@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 final class PoolEngine {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long EXIT_GRACE_SECONDS = 10;
 
   private final String name;
   private final String device;
@@ -64,18 +65,32 @@ final class PoolEngine {
       } catch (IOException | RuntimeException e) {
         // the engine's output ended or broke: it is killed below, and its calls end with it
       }
-      process.destroyForcibly();
-      int code;
+      exited.accept(this, exitCode());
+    });
+  }
+
+  /**
+   * The engine's exit code once its output ended: it is exiting then (a failed setup, a kill), and is
+   * killed if it still runs after {@value #EXIT_GRACE_SECONDS} s (it closed its output and went on).
+   */
+  private int exitCode() {
+    boolean interrupted = false;
+    try {
       while (true) {
         try {
-          code = process.waitFor();
-          break;
+          if (!process.waitFor(EXIT_GRACE_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+          }
+          return process.waitFor();
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
+          interrupted = true;
         }
       }
-      exited.accept(this, code);
-    });
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   String name() {
