@@ -20,8 +20,10 @@ traceback goes to the reply and to the call's stderr file.
 import importlib
 import json
 import os
+import queue
 import resource
 import sys
+import threading
 import traceback
 
 _functions = {}
@@ -153,10 +155,33 @@ def engine(args):
         protocol.write(json.dumps({"ready": False, "error": traceback.format_exc()}) + "\n")
         return 1
     protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
-    for line in requests:
-        if line.strip():
-            protocol.write(json.dumps(_serve_one(json.loads(line), baseline_env, idle)) + "\n")
-    return 0
+    lines = queue.Queue()
+    pending = [0]  # calls received and not yet answered
+    lock = threading.Lock()
+
+    def read():
+        # Berth closes the engine's input only when no call is in flight; an end of input with a call
+        # received and not answered means Berth is gone, and the engine ends at once rather than run on
+        # beside a resumed run that cannot see it.
+        for line in requests:
+            if line.strip():
+                with lock:
+                    pending[0] += 1
+                lines.put(line)
+        with lock:
+            if pending[0]:
+                os._exit(3)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    while True:
+        line = lines.get()
+        if line is None:
+            return 0
+        reply = _serve_one(json.loads(line), baseline_env, idle)
+        protocol.write(json.dumps(reply) + "\n")
+        with lock:
+            pending[0] -= 1
 
 
 if __name__ == "__main__":
