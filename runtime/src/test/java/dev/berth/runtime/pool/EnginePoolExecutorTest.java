@@ -2,6 +2,7 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.runtime.exec.LocalProcessExecutor;
@@ -55,6 +56,22 @@ class EnginePoolExecutorTest {
         "\"task\": \"b\"");
     assertThat(pidIn(calls.result("a"))).isEqualTo(pidIn(calls.result("b")));
     assertThat(executor.engines("p")).containsExactly("p/engine-1");
+  }
+
+  @Test
+  void callsPlacedOnDifferentDevicesRunInEnginesPinnedToEach() throws Exception {
+    PoolSpec spec = pool(0, 1, 0, 0);
+
+    for (String id : new String[] {"g0-a", "g1-a", "g0-b"}) {
+      PoolCalls.Exit exit = new PoolCalls.Exit();
+      String device = id.startsWith("g0") ? "cuda:0" : "cuda:1";
+      executor.launch(calls.request(spec, id, "echo", "{}", new Placement(device, 0, 0, 1L << 30)), exit);
+      assertThat(exit.await()).isZero();
+    }
+
+    assertThat(calls.result("g0-a")).contains("p/engine-1");
+    assertThat(calls.result("g1-a")).contains("p/engine-2");
+    assertThat(calls.result("g0-b")).contains("p/engine-1");
   }
 
   @Test
@@ -157,6 +174,26 @@ class EnginePoolExecutorTest {
     assertThat(first.await()).isZero();
     assertThat(second.await()).isZero();
     assertThat(calls.result("second")).contains("p/engine-1");
+  }
+
+  @Test
+  void belowItsHighWaterMarkAnEngineTakesAnotherCallWhileOneRunsAndRunsThemInTurn() throws Exception {
+    PoolSpec spec = pool(1, 2, 0, 0);
+    Path ready = calls.fifo("ready");
+    Path gate = calls.fifo("gate");
+    PoolCalls.Exit first = new PoolCalls.Exit();
+    Execution running = executor.launch(calls.request(spec, "first", "block",
+        "{\"ready\": \"" + ready + "\", \"gate\": \"" + gate + "\"}"), first);
+    PoolCalls.awaitRunning(ready);
+    PoolCalls.Exit second = new PoolCalls.Exit();
+
+    Execution queued = executor.launch(calls.request(spec, "second", "echo", "{}"), second);
+
+    assertThat(queued.clusterId()).contains("p/engine-1");
+    assertThat(queued.pid()).isEqualTo(running.pid());
+    PoolCalls.open(gate);
+    assertThat(first.await()).isZero();
+    assertThat(second.await()).isZero();
   }
 
   @Test

@@ -63,6 +63,11 @@ final class PoolCalls {
 
   /** A request for a call of {@code function} with {@code kwargsJson} in the pool {@code spec}, as task {@code id}. */
   LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson) {
+    return request(spec, id, function, kwargsJson, Placement.cpu(0, 0));
+  }
+
+  /** The same, placed as {@code placement} says (on a GPU, say). */
+  LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson, Placement placement) {
     Path taskDir = dir.resolve("tasks").resolve(id);
     SortedMap<String, String> env = new TreeMap<>();
     env.put(PoolSpec.POOL_VARIABLE, spec.name());
@@ -72,7 +77,7 @@ final class PoolCalls {
     env.put("BERTH_RUN_DIR", dir.toString());
     List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
     return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
-        taskDir.resolve("stderr.log"), Placement.cpu(0, 0), 0, Optional.empty(), Optional.empty());
+        taskDir.resolve("stderr.log"), placement, 0, Optional.empty(), Optional.empty());
   }
 
   /** The task's {@code result.json}. */
