@@ -44,9 +44,12 @@ public final class EngineHelper {
     return CONTENT.clone();
   }
 
+  /** The system property naming the cache folder instead of {@code $XDG_CACHE_HOME} or {@code ~/.cache}, for tests. */
+  public static final String CACHE_PROPERTY = "berth.cache";
+
   /** The helper's file: {@code berth_engine.py} in a folder of Berth's cache named by its content's hash. */
   public static Path file() {
-    String home = System.getenv("XDG_CACHE_HOME");
+    String home = System.getProperty(CACHE_PROPERTY, System.getenv("XDG_CACHE_HOME"));
     Path cache = home != null && !home.isBlank()
         ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache");
     return cache.resolve("berth").resolve("python-" + hash()).resolve(RESOURCE);
@@ -72,6 +75,11 @@ public final class EngineHelper {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write Berth's Python helper to " + file, e);
     }
+  }
+
+  /** Whether {@code argv} runs this helper (a call task's command), so the helper must be on disk first. */
+  public static boolean runs(List<String> argv) {
+    return argv.size() > 3 && CALL.equals(argv.get(3)) && argv.get(2).equals(file().toString());
   }
 
   /** The argument vector that runs {@code function} once with {@code kwargsJson}, importing from {@code paths}. */

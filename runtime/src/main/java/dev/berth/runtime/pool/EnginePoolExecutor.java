@@ -62,6 +62,9 @@ public final class EnginePoolExecutor implements Executor {
   public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
     Optional<CallRequest> call = CallRequest.of(request);
     if (call.isEmpty()) {
+      if (EngineHelper.runs(request.command())) {
+        writeHelper(request); // a call task without a pool runs the helper as a process
+      }
       return processes.launch(request, onExit);
     }
     LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
@@ -70,6 +73,14 @@ public final class EnginePoolExecutor implements Executor {
     PoolCall execution = new PoolCall(request, call.get(), onExit, pool);
     pool.submit(execution);
     return execution;
+  }
+
+  private static void writeHelper(LaunchRequest request) throws LaunchException {
+    try {
+      EngineHelper.written();
+    } catch (java.io.UncheckedIOException e) {
+      throw new LaunchException("cannot start the call of task " + request.task() + ": " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -117,7 +128,8 @@ public final class EnginePoolExecutor implements Executor {
     String name = call.pool().name() + "/engine-" + number;
     List<String> argv = new ArrayList<>();
     SETSID.ifPresent(argv::add);
-    argv.addAll(List.of(call.python(), "-u", EngineHelper.written().toString(), EngineHelper.ENGINE));
+    writeHelper(request);
+    argv.addAll(List.of(call.python(), "-u", EngineHelper.file().toString(), EngineHelper.ENGINE));
     if (!call.pool().setup().isEmpty()) {
       argv.addAll(List.of(EngineHelper.SETUP, call.pool().setup()));
     }

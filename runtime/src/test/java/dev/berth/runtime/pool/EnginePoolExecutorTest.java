@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.spi.LaunchRequest;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
 import java.util.Set;
@@ -24,6 +28,7 @@ class EnginePoolExecutorTest {
 
   @BeforeEach
   void start() throws Exception {
+    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString()); // no helper written yet
     executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
     calls = new PoolCalls(dir);
   }
@@ -31,6 +36,7 @@ class EnginePoolExecutorTest {
   @AfterEach
   void stop() {
     executor.close();
+    System.clearProperty(EngineHelper.CACHE_PROPERTY);
   }
 
   private static PoolSpec pool(int size, int hwm, int recycleAfter, long recycleMemory) {
@@ -72,6 +78,22 @@ class EnginePoolExecutorTest {
     assertThat(calls.result("g0-a")).contains("p/engine-1");
     assertThat(calls.result("g1-a")).contains("p/engine-2");
     assertThat(calls.result("g0-b")).contains("p/engine-1");
+  }
+
+  @Test
+  void aCallTaskWithoutAPoolRunsTheHelperAsAProcessOfItsOwn() throws Exception {
+    LaunchRequest pooled = calls.request(pool(1, 1, 0, 0), "alone", "echo", "{\"x\": 2}");
+    SortedMap<String, String> env = new TreeMap<>(pooled.env());
+    env.remove(PoolSpec.POOL_VARIABLE);
+    LaunchRequest alone = new LaunchRequest(pooled.task(), 1, pooled.command(), env, pooled.workdir(), pooled.stdout(),
+        pooled.stderr());
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+
+    executor.launch(alone, exit);
+
+    assertThat(exit.await()).isZero();
+    assertThat(calls.result("alone")).contains("\"x\": 2", "\"engine\": null");
+    assertThat(executor.engines("p")).isEmpty();
   }
 
   @Test
