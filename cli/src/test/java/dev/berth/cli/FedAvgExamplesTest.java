@@ -42,6 +42,27 @@ class FedAvgExamplesTest {
   }
 
   @Test
+  void thePoolExampleImprovesTheGlobalModelRoundAfterRoundInTwoWarmEngines() throws Exception {
+    assumeTrue(onPath("python3"), "python3 is needed for this test");
+    Path example = REPO.resolve("examples/fedavg");
+    for (String module : List.of("fedavg_pool.py", "fedavg_lib.py")) {
+      Files.copy(example.resolve(module), dir.resolve(module)); // a call's module is imported from the spec's folder
+    }
+    Path spec = copySpec(example, "fedavg-pool.yaml");
+
+    CliRunner run = run(spec);
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertRoundsImprove();
+    ObjectMapper json = new ObjectMapper();
+    for (JsonNode group : json.readTree(dir.resolve("out/report.json").toFile()).get("groups")) {
+      for (JsonNode task : group.get("tasks")) {
+        assertThat(task.get("attempts").get(0).get("clusterJob").asText()).matches("fed/engine-[0-9]+");
+      }
+    }
+  }
+
+  @Test
   void theJavaExampleImprovesTheGlobalModelRoundAfterRound() throws Exception {
     Path example = REPO.resolve("examples/fedavg-java");
     List<String> args = new ArrayList<>(List.of("-d", dir.resolve("classes").toString(),

@@ -55,6 +55,22 @@ final class Attempts {
     return a == null || a.device() == null ? "" : a.device();
   }
 
+  /**
+   * Where the task ran last as the tables show it: its device, and for a call task of an engine pool the
+   * engine too ({@code cpu · fast/engine-2}).
+   */
+  static String placed(TaskReport t) {
+    AttemptReport a = last(t);
+    String engine = a == null ? null : engine(a);
+    return engine == null ? device(t) : device(t) + " · " + engine;
+  }
+
+  /** The engine of a pool that ran the attempt ({@code fast/engine-2}), or null for a process of its own. */
+  static String engine(AttemptReport a) {
+    String id = a.clusterJob();
+    return id != null && id.matches("[^/]+/engine-[0-9]+") ? id : null;
+  }
+
   /** Where an attempt's bar ends: its finish, or for one still running the end of the report. */
   static Instant end(AttemptReport a, Instant reportEnd) {
     if (a.finishedAt() != null) {

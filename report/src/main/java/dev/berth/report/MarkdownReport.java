@@ -81,7 +81,7 @@ public final class MarkdownReport {
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.succeeded()) {
         Map<String, ?> r = Values.resultsOf(results, t.id());
-        List<String> row = new ArrayList<>(List.of(t.id(), Attempts.device(t)));
+        List<String> row = new ArrayList<>(List.of(t.id(), Attempts.placed(t)));
         for (String k : v.resultKeys()) {
           row.add(Formats.value(r.get(k)));
         }
@@ -105,7 +105,7 @@ public final class MarkdownReport {
       }
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.unsuccessful()) {
-        List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), Attempts.device(t), Attempts.outcome(t),
+        List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), Attempts.placed(t), Attempts.outcome(t),
             Attempts.count(t), cut(Attempts.message(t))));
         if (tails) {
           row.add(cut(Attempts.stderrTail(t)));

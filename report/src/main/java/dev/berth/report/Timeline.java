@@ -121,7 +121,8 @@ final class Timeline {
     AttemptReport a = b.attempt();
     String took = a.finishedAt() == null ? "still running" : Formats.duration(Duration.between(b.start(), b.end()));
     String exit = a.exitCode() == null ? "" : ", exit " + a.exitCode();
-    return b.task().id() + " · attempt " + a.number() + " · " + a.outcome() + exit + " · " + took;
+    String engine = Attempts.engine(a) == null ? "" : " · " + Attempts.engine(a);
+    return b.task().id() + " · attempt " + a.number() + engine + " · " + a.outcome() + exit + " · " + took;
   }
 
   /** Places bars in the first slot free at their start; a finished bar frees its slot at its end. */

@@ -18,14 +18,21 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class ProcessGuard implements Executor {
 
-  private final LocalProcessExecutor delegate;
+  private final LocalProcessExecutor local;
+  private final Executor delegate;
   private final Set<Thread> exitThreads = ConcurrentHashMap.newKeySet();
 
   private final Set<Execution> live = ConcurrentHashMap.newKeySet();
   private volatile boolean abandoned;
 
   ProcessGuard(LocalProcessExecutor delegate) {
-    this.delegate = delegate;
+    this(delegate, delegate);
+  }
+
+  /** A guard launching through {@code front}, which starts its processes through {@code local} (or is it). */
+  ProcessGuard(LocalProcessExecutor local, Executor front) {
+    this.local = local;
+    this.delegate = front;
   }
 
   @Override
@@ -90,6 +97,6 @@ final class ProcessGuard implements Executor {
 
   /** Waits up to {@code millis} for the executor's threads to end. */
   void awaitExecutor(long millis) throws InterruptedException {
-    delegate.awaitTermination(millis);
+    local.awaitTermination(millis);
   }
 }

@@ -92,7 +92,8 @@ final class RunParts {
       }
       Timers timers = o.timers().isPresent() ? o.timers().get() : systemTimers;
       Executor given = o.executor().orElseGet(() -> TaskRunners.executor(spec));
-      ProcessGuard guard = given instanceof LocalProcessExecutor local ? new ProcessGuard(local) : null;
+      ProcessGuard guard = given instanceof LocalProcessExecutor local
+          ? new ProcessGuard(local, TaskRunners.withPools(spec, local)) : null;
       Executor executor = guard != null ? guard : given;
       made.add(executor::close);
       StatusFile status = new StatusFile(layout.runDir());

@@ -7,6 +7,7 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.runtime.pool.EnginePoolExecutor;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Executor;
@@ -28,6 +29,11 @@ public final class TaskRunners {
     }
     return SlurmExecutor.forRun(
         spec, SlurmSettings.from(spec), new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
+  }
+
+  /** {@code processes}, with the call tasks of {@code spec}'s pools run in warm engines instead (docs/pools.md). */
+  static Executor withPools(RunSpec spec, Executor processes) {
+    return new EnginePoolExecutor(processes, AdapterTables.secretVariables(spec));
   }
 
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */

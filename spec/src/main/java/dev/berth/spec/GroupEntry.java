@@ -24,7 +24,7 @@ record GroupEntry(Field field, String name, TaskValues defaults, List<TaskEntry>
   private static final List<String> OWN_KEYS = List.of("name", "tasks");
 
   /** Parses the entry at {@code field}. */
-  static GroupEntry parse(YamlNode node, Field field) throws SpecException {
+  static GroupEntry parse(YamlNode node, Field field, Pools pools) throws SpecException {
     YamlNode.Mapping map = Keys.mapping(node, field, "group keys such as name and tasks");
     List<String> valid = Stream.concat(OWN_KEYS.stream(), TaskKeys.groupKeys().stream().map(TaskKey::key)).toList();
     Map<String, String> taskOnly = new HashMap<>();
@@ -47,7 +47,7 @@ record GroupEntry(Field field, String name, TaskValues defaults, List<TaskEntry>
     }
     List<TaskEntry> tasks = new ArrayList<>();
     for (int i = 0; i < list.items().size(); i++) {
-      tasks.add(TaskEntry.parse(list.items().get(i), tasksField.index(i)));
+      tasks.add(TaskEntry.parse(list.items().get(i), tasksField.index(i), pools));
     }
     return new GroupEntry(field, name, defaults, List.copyOf(tasks));
   }

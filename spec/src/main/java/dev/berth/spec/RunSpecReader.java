@@ -28,7 +28,7 @@ final class RunSpecReader {
   };
 
   private static final List<String> KEYS = List.of("name", "workdir", "gpus", "config", "groups-in-parallel", "objective",
-      "executor", "slurm", "groups");
+      "executor", "slurm", "pools", "groups");
 
   private RunSpecReader() {}
 
@@ -64,8 +64,9 @@ final class RunSpecReader {
     YamlNode parallelNode = map.get("groups-in-parallel");
     boolean parallel = parallelNode != null && root.key("groups-in-parallel").read(Parsers.BOOLEAN, parallelNode);
     SpecDependencies dependencies = new SpecDependencies();
+    Pools pools = Pools.parse(map.get("pools"), root.key("pools"));
     List<GroupSpec> resolved = dependencies.resolve(
-        groups(groups, root.key("groups"), config, builtIns, dependencies), parallel);
+        groups(groups, root.key("groups"), config, builtIns, dependencies, pools), parallel);
     RunSpec run;
     try {
       run = combined.carriedBy(new RunSpec(name, workdir, config, resolved, parallel,
@@ -101,7 +102,7 @@ final class RunSpecReader {
   }
 
   private static List<GroupSpec> groups(YamlNode node, Field field, SchedulerConfig config,
-      Map<String, String> builtIns, SpecDependencies dependencies) throws SpecException {
+      Map<String, String> builtIns, SpecDependencies dependencies, Pools pools) throws SpecException {
     if (!(node instanceof YamlNode.Sequence list)) {
       throw field.problem("must be a list of groups, each with a name and tasks, but was " + node.describe());
     }
@@ -112,7 +113,7 @@ final class RunSpecReader {
     Map<String, Field> names = new HashMap<>();
     TaskIds ids = new TaskIds();
     for (int i = 0; i < list.items().size(); i++) {
-      GroupEntry group = GroupEntry.parse(list.items().get(i), field.index(i));
+      GroupEntry group = GroupEntry.parse(list.items().get(i), field.index(i), pools);
       Field earlier = names.putIfAbsent(group.name(), group.field());
       if (earlier != null) {
         throw group.field().key("name").problem("group name '" + group.name() + "' is already used by "

@@ -23,12 +23,13 @@ import java.util.Map;
  * @param matrix the variables to expand over; {@link Matrix#NONE} without one
  * @param settings the entry's own settings, before its group's defaults apply
  * @param java the Java task it runs, or null for a command
+ * @param call the Python function it calls, or null for a command
  */
 record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix, TaskValues settings,
-    JavaTask java) {
+    JavaTask java, CallTask call) {
 
-  /** Parses the entry at {@code field}. */
-  static TaskEntry parse(YamlNode node, Field field) throws SpecException {
+  /** Parses the entry at {@code field}, whose call (if any) runs in one of {@code pools}. */
+  static TaskEntry parse(YamlNode node, Field field, Pools pools) throws SpecException {
     YamlNode.Mapping map = Keys.mapping(node, field, "task keys such as id and command");
     Keys.requireKnown(map, field, TaskKeys.names(), Map.of(
         "name", "a task is named by 'id', not 'name'",
@@ -37,8 +38,11 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
     Template id = new Template(idField.read(TaskKeys.ID::parse,
         Keys.required(map, TaskKeys.ID.key(), field, "is required, e.g. id: train-{lr}")), idField);
     JavaTask java = JavaTask.parse(map, field);
+    CallTask call = CallTask.parse(map, field, pools);
     List<Template> command = new ArrayList<>();
-    if (java != null) {
+    if (call != null) {
+      // runs the call; the command is made for each task
+    } else if (java != null) {
       if (map.get(TaskKeys.COMMAND.key()) != null) {
         throw field.key(TaskKeys.COMMAND.key()).problem("a task has either command or java, not both");
       }
@@ -53,7 +57,7 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
     }
     YamlNode matrixNode = map.get(TaskKeys.MATRIX.key());
     Matrix matrix = matrixNode == null ? Matrix.NONE : Matrix.parse(matrixNode, field.key(TaskKeys.MATRIX.key()));
-    return new TaskEntry(field, id, List.copyOf(command), matrix, settings(map, field), java);
+    return new TaskEntry(field, id, List.copyOf(command), matrix, settings(map, field), java, call);
   }
 
   /** The group-settable keys of a task or group entry, parsed. */
@@ -93,6 +97,10 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       if (java != null) {
         argv = java.command(values);
         builder.twoStage(true);
+      }
+      if (call != null) {
+        argv = call.command(values, combination);
+        builder.env(call.env());
       }
       builder.command(argv).params(combination).template(id.text());
       TaskValues own = filled(settings, field, values);

@@ -44,6 +44,19 @@ public final class TaskKeys {
   public static final TaskKey<List<String>> JVM_ARGS = TaskKey.own(new Setting<>("jvm-args", "list of text",
       Parsers.TEXT_LIST, "[]", "JVM options of a java task, e.g. -Xmx4g"));
 
+  /** The Python function a call task runs. */
+  public static final TaskKey<String> CALL = TaskKey.own(new Setting<>("call", "package.module:function",
+      TaskValueParsers.FUNCTION, "none", "instead of command: a Python function called with the matrix values and"
+          + " params as keyword arguments; its returned mapping is the result (docs/pools.md)"));
+
+  /** The engine pool a call task runs in. */
+  public static final TaskKey<String> POOL = TaskKey.own(new Setting<>("pool", "pool name", Parsers.TEXT, "none",
+      "the engine pool (under pools:) whose warm engines run this call task; without it each call is a process"));
+
+  /** More keyword arguments of a call task. */
+  public static final TaskKey<Map<String, ?>> PARAMS = TaskKey.own(new Setting<>("params", "mapping",
+      TaskValueParsers.MAPPING, "{}", "keyword arguments of a call task besides its matrix values, e.g. {epochs: 3}"));
+
   /** Environment variables; a task's are added to its group's. */
   public static final TaskKey<Map<String, String>> ENV = TaskKey.of(new Setting<>("env", "mapping",
       TaskValueParsers.ENV, "{}", "environment variables; a task's are added to its group's"),
@@ -138,7 +151,8 @@ public final class TaskKeys {
           + " cgroup (docs/containment.md)"), TaskSpec.Builder::enforceMemory);
 
   /** Every task key, in the order they are documented. */
-  public static final List<TaskKey<?>> ALL = List.of(ID, COMMAND, MATRIX, JAVA, CLASSPATH, JVM_ARGS, ENV, MEMORY,
+  public static final List<TaskKey<?>> ALL = List.of(ID, COMMAND, MATRIX, JAVA, CLASSPATH, JVM_ARGS, CALL, POOL,
+      PARAMS, ENV, MEMORY,
       CPUS, PRIORITY, AFTER, FOLLOW, RETRIES, RETRY_DELAY, RETRY_BACKOFF, RETRY_DELAY_MAX, QUEUE_TIMEOUT, TIMEOUT,
       GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE, ENFORCE_MEMORY);
 

@@ -84,6 +84,18 @@ final class TaskValueParsers {
     return name;
   };
 
+  /** A Python function as {@code package.module:function}, or text with placeholders that will make one. */
+  static final ValueParser<String> FUNCTION = value -> {
+    String name = Parsers.TEXT.parse(value);
+    if (!name.matches("[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_.]*") && !name.contains("{")) {
+      throw new InvalidValue("'" + name + "' is not a function; write package.module:function, e.g. train.tasks:fit");
+    }
+    return name;
+  };
+
+  /** Any mapping, kept as written. */
+  static final ValueParser<Map<String, ?>> MAPPING = value -> mapping(value, "names to values, e.g. {epochs: 3}");
+
   /** Environment variable names to single values. */
   static final ValueParser<Map<String, String>> ENV = value -> {
     Map<String, ?> map = mapping(value, "variable names to values, e.g. {SEED: \"1\"}");

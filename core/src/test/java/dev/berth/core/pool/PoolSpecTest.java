@@ -1,0 +1,27 @@
+package dev.berth.core.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** A pool's settings travel with its call tasks as one line and read back the same. */
+class PoolSpecTest {
+
+  @Test
+  void settingsReadBackFromTheLineTheyWrite() {
+    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, EngineScheme.TWOBIN);
+
+    assertThat(spec.text()).isEqualTo("setup=model:load size=4 hwm=2 recycle-after=100 recycle-memory=3221225472"
+        + " scheme=twobin");
+    assertThat(PoolSpec.parse("gpu", spec.text())).isEqualTo(spec);
+    assertThat(PoolSpec.parse("p", PoolSpec.named("p").text())).isEqualTo(PoolSpec.named("p"));
+  }
+
+  @Test
+  void brokenSettingsAreRefused() {
+    assertThatThrownBy(() -> PoolSpec.parse("p", "size=two")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> PoolSpec.parse("p", "nonsense")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new PoolSpec("p", "", 0, 0, 0, 0, EngineScheme.LRU)).hasMessageContaining("hwm");
+  }
+}

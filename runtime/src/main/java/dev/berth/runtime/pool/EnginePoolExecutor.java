@@ -1,0 +1,160 @@
+package dev.berth.runtime.pool;
+
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.os.DaemonThreads;
+import dev.berth.os.LaunchPreparation;
+import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.spi.Execution;
+import dev.berth.spi.Executor;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.LaunchException;
+import dev.berth.spi.LaunchRequest;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Runs call tasks of a pool ({@code call:} with {@code pool:}) in the pool's warm engines and hands
+ * every other attempt to the executor it wraps. A call is an attempt like any other: the scheduler
+ * admitted and placed it, and its {@link Execution} behaves as a process's: its pid is its engine's,
+ * ending it ends the engine (which the pool replaces), it exits 0 when the function returned and 1
+ * when it raised (the traceback in its standard error), and with the engine's exit code when the
+ * engine died under it.
+ *
+ * <p>Engines run {@code python3 -u berth_engine.py engine} with the environment of the call that
+ * started them, less Berth's task variables (each call gets its own), in their own session, with
+ * their standard error in {@code pools/POOL/engine-N.log} under the run folder.
+ */
+public final class EnginePoolExecutor implements Executor {
+
+  private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
+      .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
+
+  private final Executor processes;
+  private final Set<String> withheld;
+  private final Map<String, EnginePool> pools = new TreeMap<>();
+  private final Map<String, AtomicInteger> engineNumbers = new TreeMap<>();
+  private final ScheduledThreadPoolExecutor killTimer =
+      new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-pool-kill", false));
+  private final ThreadFactory readers = DaemonThreads.named("berth-pool-engine", true);
+
+  /**
+   * An executor running pool calls in engines and everything else through {@code processes}; engines
+   * do not inherit the variables named in {@code withheld} (Berth's secrets).
+   */
+  public EnginePoolExecutor(Executor processes, Set<String> withheld) {
+    this.processes = processes;
+    this.withheld = Set.copyOf(withheld);
+  }
+
+  @Override
+  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    Optional<CallRequest> call = CallRequest.of(request);
+    if (call.isEmpty()) {
+      if (EngineHelper.runs(request.command())) {
+        writeHelper(request); // a call task without a pool runs the helper as a process
+      }
+      return processes.launch(request, onExit);
+    }
+    LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
+        "cannot start the call of task " + request.task() + ": " + reason, cause));
+    EnginePool pool = pool(call.get().pool());
+    PoolCall execution = new PoolCall(request, call.get(), onExit, pool);
+    pool.submit(execution);
+    return execution;
+  }
+
+  private static void writeHelper(LaunchRequest request) throws LaunchException {
+    try {
+      EngineHelper.written();
+    } catch (java.io.UncheckedIOException e) {
+      throw new LaunchException("cannot start the call of task " + request.task() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Optional<Execution> reattach(LaunchRequest request, ExitListener onExit) {
+    return processes.reattach(request, onExit);
+  }
+
+  @Override
+  public boolean holdsUpstream() {
+    return processes.holdsUpstream();
+  }
+
+  /** The engines of pool {@code name} now, e.g. {@code [fast/engine-1]}. */
+  public List<String> engines(String name) {
+    EnginePool pool;
+    synchronized (pools) {
+      pool = pools.get(name);
+    }
+    return pool == null ? List.of() : pool.engineNames();
+  }
+
+  /** Lets every engine leave once its calls are answered, then closes the wrapped executor. */
+  @Override
+  public void close() {
+    synchronized (pools) {
+      pools.values().forEach(EnginePool::close);
+    }
+    killTimer.shutdown();
+    processes.close();
+  }
+
+  private EnginePool pool(PoolSpec spec) {
+    synchronized (pools) {
+      return pools.computeIfAbsent(spec.name(), n -> new EnginePool(spec, this::start, killTimer));
+    }
+  }
+
+  private PoolEngine start(PoolCall forCall) throws LaunchException {
+    CallRequest call = forCall.call();
+    LaunchRequest request = forCall.request();
+    int number;
+    synchronized (pools) {
+      number = engineNumbers.computeIfAbsent(call.pool().name(), n -> new AtomicInteger()).incrementAndGet();
+    }
+    String name = call.pool().name() + "/engine-" + number;
+    List<String> argv = new ArrayList<>();
+    SETSID.ifPresent(argv::add);
+    writeHelper(request);
+    argv.addAll(List.of(call.python(), "-u", EngineHelper.file().toString(), EngineHelper.ENGINE));
+    if (!call.pool().setup().isEmpty()) {
+      argv.addAll(List.of(EngineHelper.SETUP, call.pool().setup()));
+    }
+    call.paths().forEach(p -> argv.addAll(List.of(EngineHelper.PATH, p)));
+    Path runDir = Path.of(request.env().getOrDefault("BERTH_RUN_DIR", request.workdir().toString()));
+    Path log = runDir.resolve("pools").resolve(call.pool().name()).resolve("engine-" + number + ".log");
+    ProcessBuilder builder = new ProcessBuilder(argv).directory(runDir.toFile()).redirectError(Redirect.appendTo(log.toFile()));
+    builder.environment().keySet().removeAll(withheld);
+    request.env().forEach((k, v) -> {
+      if (!k.startsWith("BERTH_")) {
+        builder.environment().put(k, v);
+      }
+    });
+    builder.environment().put("BERTH_ENGINE", name);
+    Process process;
+    try {
+      Files.createDirectories(log.getParent());
+      process = builder.start();
+    } catch (IOException | RuntimeException e) {
+      throw new LaunchException("cannot start engine " + name + " ('" + call.python() + "') for task "
+          + request.task() + ": " + e.getMessage(), e);
+    }
+    PoolEngine engine = new PoolEngine(name, call.device(), process);
+    EnginePool pool = pool(call.pool());
+    engine.listen(pool::replied, pool::exited, r -> readers.newThread(r).start());
+    return engine;
+  }
+}

@@ -1,0 +1,199 @@
+package dev.berth.runtime.pool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.runtime.exec.ProcessTrees;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * One warm Python engine of a pool, pinned to a device: a {@code berth_engine.py engine} process fed
+ * call requests on its standard input, one JSON line each, whose replies its reader thread hands to
+ * the pool. Its state is guarded by the pool's lock; its replies and its exit arrive on its own thread.
+ */
+final class PoolEngine {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long EXIT_GRACE_SECONDS = 10;
+
+  private final String name;
+  private final String device;
+  private final Process process;
+  private final OutputStream requests;
+  private final Deque<PoolCall> inFlight = new ArrayDeque<>();
+  private long calls;
+  private long lastUsed;
+  private boolean retiring;
+  private double cpuSeconds;
+  private volatile String setupError;
+
+  PoolEngine(String name, String device, Process process) {
+    this.name = name;
+    this.device = device;
+    this.process = process;
+    this.requests = process.getOutputStream();
+  }
+
+  /** Reads replies on a thread of its own until the engine exits; then its exit code goes to {@code exited}. */
+  void listen(BiConsumer<PoolEngine, JsonNode> replied, BiConsumer<PoolEngine, Integer> exited, Consumer<Runnable> start) {
+    start.accept(() -> {
+      try (BufferedReader in = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          JsonNode reply = JSON.readTree(line);
+          if (reply.has("ready")) {
+            if (!reply.path("ready").asBoolean()) {
+              setupError = reply.path("error").asText();
+            }
+          } else {
+            replied.accept(this, reply);
+          }
+        }
+      } catch (IOException | RuntimeException e) {
+        // the engine's output ended or broke: it is killed below, and its calls end with it
+      }
+      exited.accept(this, exitCode());
+    });
+  }
+
+  /**
+   * The engine's exit code once its output ended: it is exiting then (a failed setup, a kill), and is
+   * killed if it still runs after {@value #EXIT_GRACE_SECONDS} s (it closed its output and went on).
+   */
+  private int exitCode() {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          if (!process.waitFor(EXIT_GRACE_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+          }
+          return process.waitFor();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  String device() {
+    return device;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** Sends {@code call} to the engine as request {@code id}. Pool lock held. */
+  void send(PoolCall call, long id, long sequence) {
+    ObjectNode request = JSON.createObjectNode();
+    request.put("id", id);
+    request.put("call", call.call().function());
+    try {
+      request.set("kwargs", JSON.readTree(call.call().kwargsJson()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ObjectNode env = request.putObject("env");
+    call.request().env().forEach(env::put);
+    env.put("BERTH_ENGINE", name);
+    request.put("cwd", call.request().workdir().toString());
+    request.put("stdout", call.request().stdout().toString());
+    request.put("stderr", call.request().stderr().toString());
+    request.put("result", CallRequest.resultFile(call.request()).toString());
+    call.call().paths().forEach(request.putArray("path")::add);
+    inFlight.add(call);
+    lastUsed = sequence;
+    call.runsIn(this);
+    try {
+      requests.write((request.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+      requests.flush();
+    } catch (IOException e) {
+      process.destroyForcibly(); // its reader sees the end and the call ends with the engine
+    }
+  }
+
+  /** The call the reply answers (the oldest in flight), its count taken. Pool lock held. */
+  PoolCall answered(JsonNode reply) {
+    calls++;
+    return inFlight.poll();
+  }
+
+  /** CPU seconds since the previous reply, from the engine's running total in {@code reply}. Pool lock held. */
+  double cpuSince(JsonNode reply) {
+    double total = reply.path("cpu").asDouble(cpuSeconds);
+    double delta = Math.max(0, total - cpuSeconds);
+    cpuSeconds = total;
+    return delta;
+  }
+
+  Deque<PoolCall> inFlight() {
+    return inFlight;
+  }
+
+  long calls() {
+    return calls;
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  boolean retiring() {
+    return retiring;
+  }
+
+  /** Takes no more calls, and leaves once those in flight are answered: its input closes and it exits. */
+  void retire() {
+    retiring = true;
+    if (inFlight.isEmpty()) {
+      try {
+        requests.close();
+      } catch (IOException e) {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /** What the engine's setup raised, when it failed. */
+  String setupError() {
+    return setupError;
+  }
+
+  /** Ends the engine and what it started: a polite signal, then a kill after {@code graceMillis}. */
+  void terminate(long graceMillis, ScheduledExecutorService killTimer) {
+    retiring = true;
+    Set<ProcessHandle> tree = ProcessTrees.of(process.toHandle());
+    if (graceMillis <= 0) {
+      ProcessTrees.killAlive(tree);
+      return;
+    }
+    ProcessTrees.terminate(tree);
+    try {
+      killTimer.schedule(() -> ProcessTrees.killAlive(tree), graceMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      ProcessTrees.killAlive(tree);
+    }
+  }
+}

@@ -1,0 +1,233 @@
+package dev.berth.runtime.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.pool.EngineScheme;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.spi.LaunchRequest;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import dev.berth.spi.Execution;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Pool calls run in warm Python engines, which die, time out and are recycled as the pool says. */
+class EnginePoolExecutorTest {
+
+  @TempDir Path dir;
+
+  private EnginePoolExecutor executor;
+  private PoolCalls calls;
+
+  @BeforeEach
+  void start() throws Exception {
+    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString()); // no helper written yet
+    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    calls = new PoolCalls(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    executor.close();
+    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+  }
+
+  private static PoolSpec pool(int size, int hwm, int recycleAfter, long recycleMemory) {
+    return new PoolSpec("p", "pooltest:setup", size, hwm, recycleAfter, recycleMemory, EngineScheme.LEASTLOAD);
+  }
+
+  private int run(PoolSpec spec, String id, String function, String kwargs) throws Exception {
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    executor.launch(calls.request(spec, id, function, kwargs), exit);
+    return exit.await();
+  }
+
+  @Test
+  void callsRunOneAfterAnotherInTheSameWarmEngineWhoseSetupRanOnce() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+
+    assertThat(run(spec, "a", "echo", "{\"lr\": 0.1, \"name\": \"x\"}")).isZero();
+    assertThat(run(spec, "b", "echo", "{\"lr\": 0.2}")).isZero();
+
+    assertThat(calls.result("a")).contains("\"lr\": 0.1", "\"name\": \"x\"", "\"engine\": \"p/engine-1\"",
+        "\"setups\": 1", "\"task\": \"a\"");
+    assertThat(calls.result("b")).contains("\"lr\": 0.2", "\"engine\": \"p/engine-1\"", "\"setups\": 1",
+        "\"task\": \"b\"");
+    assertThat(pidIn(calls.result("a"))).isEqualTo(pidIn(calls.result("b")));
+    assertThat(executor.engines("p")).containsExactly("p/engine-1");
+  }
+
+  @Test
+  void callsPlacedOnDifferentDevicesRunInEnginesPinnedToEach() throws Exception {
+    PoolSpec spec = pool(0, 1, 0, 0);
+
+    for (String id : new String[] {"g0-a", "g1-a", "g0-b"}) {
+      PoolCalls.Exit exit = new PoolCalls.Exit();
+      String device = id.startsWith("g0") ? "cuda:0" : "cuda:1";
+      executor.launch(calls.request(spec, id, "echo", "{}", new Placement(device, 0, 0, 1L << 30)), exit);
+      assertThat(exit.await()).isZero();
+    }
+
+    assertThat(calls.result("g0-a")).contains("p/engine-1");
+    assertThat(calls.result("g1-a")).contains("p/engine-2");
+    assertThat(calls.result("g0-b")).contains("p/engine-1");
+  }
+
+  @Test
+  void aCallTaskWithoutAPoolRunsTheHelperAsAProcessOfItsOwn() throws Exception {
+    LaunchRequest pooled = calls.request(pool(1, 1, 0, 0), "alone", "echo", "{\"x\": 2}");
+    SortedMap<String, String> env = new TreeMap<>(pooled.env());
+    env.remove(PoolSpec.POOL_VARIABLE);
+    LaunchRequest alone = new LaunchRequest(pooled.task(), 1, pooled.command(), env, pooled.workdir(), pooled.stdout(),
+        pooled.stderr());
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+
+    executor.launch(alone, exit);
+
+    assertThat(exit.await()).isZero();
+    assertThat(calls.result("alone")).contains("\"x\": 2", "\"engine\": null");
+    assertThat(executor.engines("p")).isEmpty();
+  }
+
+  @Test
+  void aCallsOutputGoesToItsOwnLogsNotIntoTheProtocol() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+
+    assertThat(run(spec, "a", "echo", "{\"k\": 1}")).isZero();
+
+    assertThat(dir.resolve("tasks/a/stdout.log")).content().isEqualTo("out ['k']\n");
+  }
+
+  @Test
+  void aCallThatRaisesExitsWithOneAndLeavesItsTracebackInItsStandardError() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+
+    assertThat(run(spec, "bad", "boom", "{}")).isEqualTo(1);
+
+    assertThat(calls.stderr("bad")).contains("Traceback", "in boom", "RuntimeError: it broke");
+    assertThat(run(spec, "good", "echo", "{}")).isZero(); // the engine lives on
+    assertThat(executor.engines("p")).containsExactly("p/engine-1");
+  }
+
+  @Test
+  void anEngineKilledMidCallEndsTheCallAsKilledAndTheNextCallGetsAFreshEngine() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+    Path ready = calls.fifo("ready");
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    Execution running = executor.launch(calls.request(spec, "victim", "block", "{\"ready\": \"" + ready + "\"}"), exit);
+    long pid = PoolCalls.awaitRunning(ready);
+    assertThat(running.pid()).isEqualTo(pid);
+
+    ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+    assertThat(exit.await()).isEqualTo(137);
+    assertThat(calls.stderr("victim")).contains("engine p/engine-1 exited with 137");
+    assertThat(run(spec, "next", "echo", "{}")).isZero();
+    assertThat(calls.result("next")).contains("\"engine\": \"p/engine-2\"");
+    assertThat(pidIn(calls.result("next"))).isNotEqualTo(pid);
+  }
+
+  @Test
+  void terminatingACallEndsItsEngineWhichIsReplaced() throws Exception {
+    PoolSpec spec = pool(0, 1, 0, 0);
+    Path ready = calls.fifo("ready");
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    Execution running = executor.launch(calls.request(spec, "slow", "block", "{\"ready\": \"" + ready + "\"}"), exit);
+    long pid = PoolCalls.awaitRunning(ready);
+
+    running.terminate(30_000);
+
+    assertThat(exit.await()).isEqualTo(143);
+    assertThat(running.isAlive()).isFalse();
+    assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    assertThat(run(spec, "next", "echo", "{}")).isZero();
+    assertThat(pidIn(calls.result("next"))).isNotEqualTo(pid);
+  }
+
+  @Test
+  void anEngineIsRecycledAfterItsNumberOfCalls() throws Exception {
+    PoolSpec spec = pool(1, 1, 2, 0);
+
+    for (String id : new String[] {"c1", "c2", "c3"}) {
+      assertThat(run(spec, id, "echo", "{}")).isZero();
+    }
+
+    assertThat(calls.result("c1")).contains("p/engine-1");
+    assertThat(calls.result("c2")).contains("p/engine-1");
+    assertThat(calls.result("c3")).contains("p/engine-2", "\"setups\": 1");
+  }
+
+  @Test
+  void anEngineWhoseMemoryGrowsPastTheLimitIsRecycled() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 120L << 20);
+
+    assertThat(run(spec, "leak1", "grow", "{\"mb\": 70}")).isZero();
+    assertThat(run(spec, "leak2", "grow", "{\"mb\": 70}")).isZero();
+    assertThat(run(spec, "after", "echo", "{}")).isZero();
+
+    assertThat(pidIn(calls.result("leak1"))).isEqualTo(pidIn(calls.result("leak2")));
+    assertThat(calls.result("after")).contains("p/engine-2");
+    assertThat(pidIn(calls.result("after"))).isNotEqualTo(pidIn(calls.result("leak2")));
+  }
+
+  @Test
+  void aCallWaitsForAnEngineWhenThePoolIsFullAndRunsOnceOneIsFree() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+    Path ready = calls.fifo("ready");
+    Path gate = calls.fifo("gate");
+    PoolCalls.Exit first = new PoolCalls.Exit();
+    executor.launch(calls.request(spec, "first", "block",
+        "{\"ready\": \"" + ready + "\", \"gate\": \"" + gate + "\"}"), first);
+    PoolCalls.awaitRunning(ready);
+    PoolCalls.Exit second = new PoolCalls.Exit();
+
+    Execution waiting = executor.launch(calls.request(spec, "second", "echo", "{}"), second);
+
+    assertThat(waiting.pid()).isEqualTo(-1);
+    assertThat(waiting.clusterId()).isEmpty();
+    PoolCalls.open(gate);
+    assertThat(first.await()).isZero();
+    assertThat(second.await()).isZero();
+    assertThat(calls.result("second")).contains("p/engine-1");
+  }
+
+  @Test
+  void belowItsHighWaterMarkAnEngineTakesAnotherCallWhileOneRunsAndRunsThemInTurn() throws Exception {
+    PoolSpec spec = pool(1, 2, 0, 0);
+    Path ready = calls.fifo("ready");
+    Path gate = calls.fifo("gate");
+    PoolCalls.Exit first = new PoolCalls.Exit();
+    Execution running = executor.launch(calls.request(spec, "first", "block",
+        "{\"ready\": \"" + ready + "\", \"gate\": \"" + gate + "\"}"), first);
+    PoolCalls.awaitRunning(ready);
+    PoolCalls.Exit second = new PoolCalls.Exit();
+
+    Execution queued = executor.launch(calls.request(spec, "second", "echo", "{}"), second);
+
+    assertThat(queued.clusterId()).contains("p/engine-1");
+    assertThat(queued.pid()).isEqualTo(running.pid());
+    PoolCalls.open(gate);
+    assertThat(first.await()).isZero();
+    assertThat(second.await()).isZero();
+  }
+
+  @Test
+  void aSetupThatFailsFailsTheCallWithTheSetupsTraceback() throws Exception {
+    PoolSpec spec = new PoolSpec("s", "pooltest:boom", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+
+    assertThat(run(spec, "x", "echo", "{}")).isEqualTo(1);
+
+    assertThat(calls.stderr("x")).contains("the engine's setup failed", "RuntimeError: it broke");
+  }
+
+  private static long pidIn(String result) {
+    return Long.parseLong(result.replaceAll("(?s).*\"pid\": (\\d+).*", "$1"));
+  }
+}

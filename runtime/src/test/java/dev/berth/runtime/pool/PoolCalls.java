@@ -1,0 +1,135 @@
+package dev.berth.runtime.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.spi.ExitListener;
+import dev.berth.spi.LaunchRequest;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Call tasks for the pool tests: a Python module of small functions, requests for them, and their exits. */
+final class PoolCalls {
+
+  static final long WAIT_SECONDS = 60;
+
+  static final String MODULE = """
+      import os, sys
+      setups = 0
+      leak = []
+      def setup():
+          global setups
+          setups += 1
+      def echo(**kwargs):
+          print("out", sorted(kwargs))
+          return {"kwargs": kwargs, "pid": os.getpid(), "engine": os.environ.get("BERTH_ENGINE"),
+                  "setups": setups, "task": os.environ.get("BERTH_TASK_ID")}
+      def boom():
+          raise RuntimeError("it broke")
+      def block(ready, gate=None):
+          with open(ready, "w") as out:
+              out.write("%d\\n" % os.getpid())
+          if gate:
+              with open(gate) as g:
+                  g.read()
+          else:
+              import threading
+              threading.Event().wait()
+          return {"pid": os.getpid()}
+      def grow(mb):
+          leak.append(b"\\x01" * (mb << 20))
+          return {"pid": os.getpid()}
+      """;
+
+  private final Path dir;
+
+  PoolCalls(Path dir) throws IOException {
+    this.dir = dir;
+    Files.writeString(dir.resolve("pooltest.py"), MODULE);
+  }
+
+  /** A request for a call of {@code function} with {@code kwargsJson} in the pool {@code spec}, as task {@code id}. */
+  LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson) {
+    return request(spec, id, function, kwargsJson, Placement.cpu(0, 0));
+  }
+
+  /** The same, placed as {@code placement} says (on a GPU, say). */
+  LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson, Placement placement) {
+    Path taskDir = dir.resolve("tasks").resolve(id);
+    SortedMap<String, String> env = new TreeMap<>();
+    env.put(PoolSpec.POOL_VARIABLE, spec.name());
+    env.put(PoolSpec.SETTINGS_VARIABLE, spec.text());
+    env.put("BERTH_TASK_ID", id);
+    env.put("BERTH_TASK_DIR", taskDir.toString());
+    env.put("BERTH_RUN_DIR", dir.toString());
+    List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
+    return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
+        taskDir.resolve("stderr.log"), placement, 0, Optional.empty(), Optional.empty());
+  }
+
+  /** The task's {@code result.json}. */
+  String result(String id) throws IOException {
+    return Files.readString(dir.resolve("tasks").resolve(id).resolve("result.json"));
+  }
+
+  String stderr(String id) throws IOException {
+    return Files.readString(dir.resolve("tasks").resolve(id).resolve("stderr.log"));
+  }
+
+  /** A named pipe a {@code block} call writes its pid to once it runs. */
+  Path fifo(String name) throws Exception {
+    Path path = dir.resolve(name);
+    Process mkfifo = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+    assertThat(mkfifo.waitFor(WAIT_SECONDS, TimeUnit.SECONDS)).isTrue();
+    return path;
+  }
+
+  /** Waits for the pid a {@code block} call writes to {@code ready} once it runs. */
+  static long awaitRunning(Path ready) throws Exception {
+    return CompletableFuture.supplyAsync(() -> {
+      try (BufferedReader in = Files.newBufferedReader(ready, StandardCharsets.UTF_8)) {
+        return Long.parseLong(in.readLine().trim());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }).get(WAIT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** Opens {@code gate} for writing and closes it, which lets the {@code block} call reading it return. */
+  static void open(Path gate) throws Exception {
+    CompletableFuture.runAsync(() -> {
+      try {
+        Files.writeString(gate, "go\n");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }).get(WAIT_SECONDS, TimeUnit.SECONDS);
+  }
+
+  /** One exit, awaited. */
+  static final class Exit implements ExitListener {
+    private final CompletableFuture<Integer> code = new CompletableFuture<>();
+
+    @Override
+    public void exited(int exitCode) {
+      code.complete(exitCode);
+    }
+
+    int await() throws Exception {
+      return code.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+  }
+}
