@@ -23,7 +23,7 @@ class DashboardRunTest {
   @Test
   void aCancelThroughTheApiEndsTheTaskAndHostileTextStaysEscaped() throws Exception {
     Path spec = spec(dir, "api", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: main
             cpus: 0.1
