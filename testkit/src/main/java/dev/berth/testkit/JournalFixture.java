@@ -25,6 +25,7 @@ public abstract class JournalFixture {
 
   /** The instant the test runs start at; with nanoseconds, so that implementations must keep them. */
   protected static final Instant T0 = Instant.parse("2024-05-01T10:00:00.123456789Z");
+  /** The tasks the contracts write for, and the spec their runs start with. */
   protected static final TaskId A = TaskId.of("a");
   protected static final TaskId B = TaskId.of("b");
   protected static final String SPEC = "{\"name\":\"r\"}";
@@ -64,6 +65,7 @@ public abstract class JournalFixture {
     return j;
   }
 
+  /** What {@code j} replays; it must hold a run. */
   protected static Journal.Replay replay(Journal j) throws Exception {
     return j.replay().orElseThrow();
   }
@@ -79,14 +81,17 @@ public abstract class JournalFixture {
         new TaskEvent.Ended(T0.plusSeconds(4), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
   }
 
+  /** Released {@code second} seconds after {@link #T0}. */
   protected static TaskEvent released(long second) {
     return new TaskEvent.Released(T0.plusSeconds(second));
   }
 
+  /** Attempt {@code attempt} launched on the CPU {@code second} seconds after {@link #T0}. */
   protected static TaskEvent launched(long second, int attempt) {
     return new TaskEvent.Launched(T0.plusSeconds(second), attempt, Placement.cpu(1L << 30, 1000), 100 + attempt, false);
   }
 
+  /** {@code map}, sorted by key, as replays give maps. */
   protected static <K extends Comparable<K>, V> SortedMap<K, V> sorted(Map<K, V> map) {
     return new TreeMap<>(map);
   }
