@@ -12,10 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class SlurmClusterPendingCancelTest {
   @Test
   void pendingElementsBerthCancelsEndAsCancelledBeforeTheyCouldBeCalledLost() throws Exception {
     List<LaunchRequest> requests = new ArrayList<>();
-    Map<LaunchRequest, Exits> exits = new HashMap<>();
+    Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
     for (int i = 0; i < 4; i++) {
       Path workdir = dir.resolve("m" + i);
       requests.add(new LaunchRequest(TaskId.of("m" + i), 1, List.of("sleep", "60"), new TreeMap<>(), workdir,

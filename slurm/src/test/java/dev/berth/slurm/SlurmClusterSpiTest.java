@@ -14,10 +14,10 @@ import dev.berth.spi.Upstream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +59,7 @@ class SlurmClusterSpiTest {
     for (int i = 0; i < 3; i++) {
       requests.add(request("m" + i, "echo element " + i + "; exit " + i, 256 * MIB).withArrayKey("sweep"));
     }
-    Map<LaunchRequest, Exits> exits = new HashMap<>();
+    Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
 
     List<Launch> launches = executor.launchAll(requests, r -> exits.computeIfAbsent(r, k -> new Exits()));
 
