@@ -48,6 +48,8 @@ class DashboardRunTest {
 
       String log = "/api/runs/" + live.runId + "/tasks/" + java.net.URLEncoder.encode(EVIL, "UTF-8")
           .replace("+", "%20") + "/log";
+      // Running is no sign the task has written its line yet: its log's event stream is.
+      live.awaitEvent(log + "/events", "log", data -> data.contains("u003Cscript"));
       String tail = live.http.send(live.request(log).build(), HttpResponse.BodyHandlers.ofString()).body();
       assertThat(tail).doesNotContain("<script>").contains("\\u003Cscript\\u003E\\\"x\\\"");
 

@@ -99,6 +99,24 @@ final class LiveDashboard implements AutoCloseable {
     throw new AssertionError("the event stream ended first");
   }
 
+  /** Reads the event stream at {@code path} until an event named {@code name} has data satisfying {@code condition}. */
+  void awaitEvent(String path, String name, Predicate<String> condition) throws Exception {
+    HttpResponse<Stream<String>> events = http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofLines());
+    try (Stream<String> lines = events.body()) {
+      Iterator<String> it = lines.iterator();
+      String event = "";
+      while (it.hasNext()) {
+        String line = it.next();
+        if (line.startsWith("event: ")) {
+          event = line.substring(7);
+        } else if (line.startsWith("data: ") && event.equals(name) && condition.test(line.substring(6))) {
+          return;
+        }
+      }
+    }
+    throw new AssertionError("the event stream " + path + " ended first");
+  }
+
   /** The task's state in a status. */
   static String state(JsonNode status, String task) {
     for (JsonNode t : status.get("tasks")) {
