@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.berth.testkit.HeadlessBrowser;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,10 +25,19 @@ class DashboardBrowserTest {
 
   @TempDir Path dir;
 
+  private static void touch(Path file) {
+    try {
+      Files.createFile(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   @Test
   void theRunPageFollowsATaskChangingStateWithoutAReload() throws Exception {
     Optional<HeadlessBrowser> browser = HeadlessBrowser.find(dir);
     assumeTrue(browser.isPresent(), "chromium is not on PATH; install it to open the dashboard");
+    Path gate = dir.resolve("gate");
     Path spec = spec(dir, "dashboard", """
         gpus: sim:2x24GiB
         config:
@@ -38,7 +49,7 @@ class DashboardBrowserTest {
             cpus: 0.1
             tasks:
               - id: make-data
-                command: [sh, -c, "echo 'writing <data> & \\"shards\\"' >&2; sleep 6"]
+                command: [sh, -c, "echo 'writing <data> & \\"shards\\"' >&2; while [ -d %s ] && [ ! -e %s ]; do sleep 0.05; done"]
               - id: check-inputs
                 command: [sh, -c, "echo 'reading inputs' >&2; echo 'ValueError: <script>alert(1)</script> in shard 3' >&2; exit 1"]
           - name: train
@@ -49,7 +60,7 @@ class DashboardBrowserTest {
               - id: "train-{lr}"
                 matrix: {lr: ["0.1", "0.03", "0.01", "0.003"]}
                 command: [sh, -c, "sleep 3; echo '{\\"loss\\": {lr}, \\"note\\": \\"<b>lr {lr}</b>\\"}' > result.json"]
-        """);
+        """.formatted(dir, gate));
     try (LiveDashboard live = LiveDashboard.start(dir, spec)) {
       live.awaitStatus(s -> LiveDashboard.state(s, "make-data").equals("RUNNING"));
       // The runs page keeps its event stream open, so it never finishes loading: it is driven instead.
@@ -62,6 +73,9 @@ class DashboardBrowserTest {
         }
       });
       String page = live.uri("/runs/" + live.runId + "?token=" + LiveDashboard.TOKEN).toString();
+      // make-data ends once the page has asked for the run's event stream and then, having shown the first
+      // status (make-data running), for its memory samples: however slowly the browser starts, it sees the change.
+      live.catalog.after(2, () -> touch(gate));
 
       // Virtual time waits while the event stream is open, which it is until the run ended.
       String dom;

@@ -31,7 +31,7 @@ class DashboardRetryTest {
   @Test
   void aRetryThroughTheApiRunsTheFailedTaskAgain() throws Exception {
     Path spec = spec(dir, "again", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: main
             cpus: 0.1

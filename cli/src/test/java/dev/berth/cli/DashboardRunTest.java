@@ -23,7 +23,7 @@ class DashboardRunTest {
   @Test
   void aCancelThroughTheApiEndsTheTaskAndHostileTextStaysEscaped() throws Exception {
     Path spec = spec(dir, "api", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: main
             cpus: 0.1
@@ -48,7 +48,8 @@ class DashboardRunTest {
 
       String log = "/api/runs/" + live.runId + "/tasks/" + java.net.URLEncoder.encode(EVIL, "UTF-8")
           .replace("+", "%20") + "/log";
-      live.awaitEvent(log + "/events", "log", l -> l.toString().contains("script"));
+      // Running is no sign the task has written its line yet: its log's event stream is.
+      live.awaitEvent(log + "/events", "log", data -> data.toString().contains("script"));
       String tail = live.http.send(live.request(log).build(), HttpResponse.BodyHandlers.ofString()).body();
       assertThat(tail).doesNotContain("<script>").contains("\\u003Cscript\\u003E\\\"x\\\"");
 

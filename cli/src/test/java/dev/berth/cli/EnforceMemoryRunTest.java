@@ -25,6 +25,7 @@ class EnforceMemoryRunTest {
     Path spec = RunFiles.spec(dir, "runaway", """
         config:
           scheduler: {enforce-memory: true, load-nretry: 1}
+          utilization-limit: {cpu: 1.0}
         groups:
           - name: g
             memory: 64MiB

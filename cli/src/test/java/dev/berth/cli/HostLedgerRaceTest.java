@@ -33,11 +33,26 @@ class HostLedgerRaceTest {
     return Map.of(HostLedgers.ENV, dir.resolve("host").toString());
   }
 
-  private Path spec(String name, int tasks, double seconds, int priority) throws Exception {
+  /** The gate tasks started by {@link #gated} wait for. */
+  private Path gate() {
+    return dir.resolve("gate");
+  }
+
+  /** A command that waits for the {@link #gate()} to open (or the test's folder to go), then sleeps {@code seconds}. */
+  private String gated(double seconds) {
+    return "[sh, -c, \"while [ -d " + dir + " ] && [ ! -e " + gate() + " ]; do sleep 0.05; done; sleep " + seconds
+        + "\"]";
+  }
+
+  private static String sleep(double seconds) {
+    return "[sleep, \"" + seconds + "\"]";
+  }
+
+  private Path spec(String name, int tasks, String command, int priority) throws Exception {
     StringBuilder list = new StringBuilder();
     for (int i = 0; i < tasks; i++) {
       list.append("      - {id: ").append(name).append("-").append(i).append(", priority: ").append(priority)
-          .append(", command: [sleep, \"").append(seconds).append("\"]}\n");
+          .append(", command: ").append(command).append("}\n");
     }
     return Files.writeString(dir.resolve(name + ".yaml"), """
         name: %s
@@ -55,8 +70,8 @@ class HostLedgerRaceTest {
         %s""".formatted(name, dir.resolve(name), list));
   }
 
-  private BerthProcess start(String name, int tasks, double seconds, int priority) throws Exception {
-    return BerthProcess.start(dir, env(), "run", "--no-progress", spec(name, tasks, seconds, priority).toString());
+  private BerthProcess start(String name, int tasks, String command, int priority) throws Exception {
+    return BerthProcess.start(dir, env(), "run", "--no-progress", spec(name, tasks, command, priority).toString());
   }
 
   /** Waits (up to a minute, looking every 50 ms) until the host's runs satisfy {@code condition}; the moment it did. */
@@ -98,12 +113,14 @@ class HostLedgerRaceTest {
 
   @Test
   void threeRunsNeverHoldMoreThanTheDeviceAndTheHostWideOrderDecidesWhoIsNext() throws Exception {
-    // enough work in a and b that some of it is still waiting when c, a JVM started later, queues
-    BerthProcess a = start("a", 5, 2, 0);
-    BerthProcess b = start("b", 5, 2, 0);
+    // a and b fill the device with tasks that wait for the gate, so c, a JVM started later, queues
+    // behind them however long it takes to start; the gate opens once it does
+    BerthProcess a = start("a", 5, gated(2), 0);
+    BerthProcess b = start("b", 5, gated(2), 0);
     awaitRuns(runs -> gpuHolds(runs, "a") + gpuHolds(runs, "b") == 2);
-    BerthProcess c = start("c", 2, 1, 10);
+    BerthProcess c = start("c", 2, sleep(1), 10);
     Instant cWaits = awaitRuns(runs -> run(runs, "c").map(r -> r.progress().waiting() > 0).orElse(false));
+    Files.createFile(gate());
 
     for (BerthProcess p : List.of(a, b, c)) {
       assertThat(p.await(120)).as(p.output()).isZero();
@@ -129,9 +146,9 @@ class HostLedgerRaceTest {
 
   @Test
   void aRunKilledWithSigkillFreesItsReservationsForTheOthersAtOnce() throws Exception {
-    BerthProcess holder = start("holder", 2, 20, 0);
+    BerthProcess holder = start("holder", 2, gated(0), 0);
     awaitRuns(runs -> gpuHolds(runs, "holder") == 2);
-    BerthProcess waiter = start("waiter", 1, 0.2, 0);
+    BerthProcess waiter = start("waiter", 1, sleep(0.2), 0);
     awaitRuns(runs -> run(runs, "waiter").map(r -> r.progress().waiting() > 0).orElse(false));
 
     holder.signal("KILL");
@@ -139,9 +156,9 @@ class HostLedgerRaceTest {
     holder.await(30);
 
     assertThat(waiter.await(60)).as(waiter.output()).isZero();
+    Files.createFile(gate()); // the killed holder's tasks, which would hold on forever, end
     Attempt started = attempts("waiter").get(0);
-    assertThat(started.start()).isAfter(killed.minusMillis(200));
-    assertThat(started.start()).as("freed within a pass or two, long before the holder's tasks would end")
-        .isBefore(killed.plusSeconds(10));
+    assertThat(started.start()).as("started once the holder was killed, its tasks never ending on their own")
+        .isAfter(killed.minusMillis(200));
   }
 }

@@ -31,12 +31,14 @@ final class LiveDashboard implements AutoCloseable {
 
   final BerthProcess berth;
   final DashboardServer server;
+  final CountingCatalog catalog;
   final HttpClient http = HttpClient.newHttpClient();
   final String runId;
 
-  private LiveDashboard(BerthProcess berth, DashboardServer server, String runId) {
+  private LiveDashboard(BerthProcess berth, DashboardServer server, CountingCatalog catalog, String runId) {
     this.berth = berth;
     this.server = server;
+    this.catalog = catalog;
     this.runId = runId;
   }
 
@@ -45,13 +47,14 @@ final class LiveDashboard implements AutoCloseable {
     Path host = dir.resolve("host");
     BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, host.toString()), "run", "--no-progress",
         spec.toString());
-    DashboardServer server = DashboardServer.start(new LedgerCatalog(host, Clock.systemUTC()), new RunActions(System.err::println),
-        ServeToken.of(TOKEN), InetAddress.getLoopbackAddress(), 0, false, Clock.systemUTC());
-    LiveDashboard live = new LiveDashboard(berth, server, null);
+    CountingCatalog catalog = new CountingCatalog(new LedgerCatalog(host, Clock.systemUTC()));
+    DashboardServer server = DashboardServer.start(catalog, new RunActions(System.err::println), ServeToken.of(TOKEN),
+        InetAddress.getLoopbackAddress(), 0, false, Clock.systemUTC());
+    LiveDashboard live = new LiveDashboard(berth, server, catalog, null);
     for (int i = 0; i < 1200; i++) {
       JsonNode runs = live.json("/api/runs");
       if (runs.size() > 0) {
-        return new LiveDashboard(berth, server, runs.get(0).get("id").asText());
+        return new LiveDashboard(berth, server, catalog, runs.get(0).get("id").asText());
       }
       if (berth.process.waitFor(50, TimeUnit.MILLISECONDS)) { // waiting on another process: no event to wait for
         break;

@@ -20,6 +20,11 @@ class LostJournalTest {
 
   /** Twenty quick tasks; each appends its id to {@code dir/runs} when it starts. */
   private Path spec() throws Exception {
+    return spec("sleep 0.15");
+  }
+
+  /** Twenty tasks; each appends its id to {@code dir/runs} when it starts, then runs {@code then}. */
+  private Path spec(String then) throws Exception {
     return RunFiles.spec(dir, "lost", """
         config: {scheduler: {default-memory: 1MiB, max-process: 4, interval: 100ms}, remain-limit: {memory: 1MiB},
                  utilization-limit: {cpu: 1.0}}
@@ -28,8 +33,8 @@ class LostJournalTest {
             tasks:
               - id: "t-{n}"
                 matrix: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]}
-                command: [sh, -c, "echo t-{n} >> %s; sleep 0.15"]
-        """.formatted(dir.resolve("runs")));
+                command: [sh, -c, "echo t-{n} >> %s; %s"]
+        """.formatted(dir.resolve("runs"), then));
   }
 
   private long runs() throws Exception {
@@ -57,14 +62,19 @@ class LostJournalTest {
 
   @Test
   void aJournalWhoseWriteAheadLogWasCutInHalfAfterACrashIsRefused() throws Exception {
-    Path spec = spec();
+    // Tasks past the twelfth wait for the gate, so the run is still going whenever the kill comes.
+    Path gate = dir.resolve("gate");
+    Path spec = spec("if [ {n} -gt 12 ]; then while [ -d " + dir + " ] && [ ! -e " + gate
+        + " ]; do sleep 0.05; done; fi; sleep 0.15");
     BerthProcess berth = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (runs() < 12 && System.nanoTime() < deadline) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (runs() < 13) {
       assertThat(berth.process.waitFor(20, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
+      assertThat(System.nanoTime() - deadline).as("the thirteenth task started within 120 s").isNegative();
     }
     berth.signal("KILL");
-    berth.await(30);
+    assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
+    Files.createFile(gate); // the killed Berth's waiting tasks end
     long ran = runs();
     Path wal = dir.resolve("out/.berth/journal.db-wal");
     try (RandomAccessFile f = new RandomAccessFile(wal.toFile(), "rw")) {

@@ -18,7 +18,7 @@ class RunCommandTest {
   @Test
   void aRunWhoseTasksAllSucceedExitsZeroAndWritesTheReport() throws IOException {
     Path spec = spec(dir, "t", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: prepare
             tasks:
@@ -57,7 +57,7 @@ class RunCommandTest {
   @Test
   void aFailingTaskMakesTheRunExitOneAndIsReportedWithItsError() throws IOException {
     Path spec = spec(dir, "t", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: g
             tasks:
@@ -81,7 +81,7 @@ class RunCommandTest {
   @Test
   void aProgramThatDoesNotExistFailsItsTaskWithoutStoppingTheOthers() throws IOException {
     Path spec = spec(dir, "t", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: g
             tasks:

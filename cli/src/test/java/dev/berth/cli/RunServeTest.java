@@ -28,7 +28,7 @@ class RunServeTest {
   @Test
   void aRunWithServeShowsOnlyItselfAndStopsServingWhenItEnds() throws Exception {
     Path spec = spec(dir, "served", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: main
             cpus: 0.1

@@ -48,6 +48,11 @@ class SlurmRunTest {
     return spec(name, "groups:\n  - name: g\n    memory: 100MiB\n    tasks:\n      - " + task + "\n");
   }
 
+  /** A command that waits until the test creates {@code gate} (or its folder is gone), as a YAML flow sequence. */
+  private String waitFor(Path gate) {
+    return "[sh, -c, \"while [ -d " + dir + " ] && [ ! -e " + gate + " ]; do sleep 0.1; done\"]";
+  }
+
   /** Waits until the first attempt of {@code task} was submitted and returns its job id. */
   private String submittedJob(String run, String task) throws IOException, InterruptedException {
     Path jobFile = dir.resolve(run + "/g/" + task + "/berth-slurm-job.1");
@@ -210,7 +215,8 @@ class SlurmRunTest {
 
   @Test
   void stoppedWithOnExitLeaveBerthLeavesTheJobsRunningForALaterResume() throws Exception {
-    Path file = oneTask("leave", "{id: a, command: [sleep, \"8\"]}");
+    Path gate = dir.resolve("gate"); // the job runs on until the stopped Berth is seen to have left it
+    Path file = oneTask("leave", "{id: a, command: " + waitFor(gate) + "}");
     Path log = dir.resolve("leave.log");
     Process berth = berthProcess(log, "run", "--no-progress", "--on-exit", "leave", file.toString());
     String job = submittedJob("leave", "a");
@@ -220,6 +226,7 @@ class SlurmRunTest {
 
     assertThat(Files.readString(log)).contains("left running");
     assertThat(squeue(job)).isIn("RUNNING", "PENDING");
+    Files.createFile(gate);
     CliRunner resumed = CliRunner.berth("resume", "--no-progress", dir.resolve("leave").toString());
     assertThat(resumed.exitCode).as(resumed.out + resumed.err).isZero();
     assertThat(outcomes(task(report("leave"), "a"))).containsExactly("SUCCEEDED");
@@ -245,21 +252,23 @@ class SlurmRunTest {
 
   @Test
   void aResumeAfterBerthWasKilledFindsTheJobsAgainInsteadOfSubmittingThemTwice() throws Exception {
+    Path gate = dir.resolve("gate"); // a and b run on until the killed Berth is seen to have left them
     Path file = spec("resume", """
         groups:
           - name: g
             memory: 100MiB
             tasks:
-              - {id: a, command: [sleep, "6"]}
-              - {id: b, command: [sleep, "6"]}
+              - {id: a, command: %s}
+              - {id: b, command: %s}
               - {id: c, command: ["true"], after: [a, b]}
-        """);
+        """.formatted(waitFor(gate), waitFor(gate)));
     Process berth = berthProcess(dir.resolve("resume.log"), "run", "--no-progress", file.toString());
     Path cJob = dir.resolve("resume/g/c/berth-slurm-job.1");
     await("all three jobs to be submitted", Duration.ofSeconds(60), () -> Files.exists(cJob));
     berth.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
     String aJob = Files.readAllLines(dir.resolve("resume/g/a/berth-slurm-job.1")).get(0);
     assertThat(squeue(aJob)).as("the jobs outlive the Berth that submitted them").isIn("RUNNING", "PENDING");
+    Files.createFile(gate);
     String cJobId = Files.readAllLines(cJob).get(0);
     awaitState(cJobId, "COMPLETED", Duration.ofSeconds(90)); // c ran after a and b without any Berth
 

@@ -26,7 +26,7 @@ class StatusVocabularyRunTest {
   @Test
   void statusAndTheReportAgreeOnEveryTaskAndEveryCount() throws Exception {
     Path spec = spec(dir, "words", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: main
             cpus: 0.1

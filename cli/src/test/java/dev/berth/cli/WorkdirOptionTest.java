@@ -14,7 +14,7 @@ class WorkdirOptionTest {
 
   private Path writeSpec() throws IOException {
     return RunFiles.spec(dir, "w", """
-        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
         groups:
           - name: g
             tasks:

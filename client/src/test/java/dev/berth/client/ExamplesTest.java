@@ -44,15 +44,23 @@ class ExamplesTest {
     loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, ExamplesTest.class.getClassLoader());
   }
 
+  /**
+   * The example's session in {@code workdir}, started whatever else keeps the CPUs busy: the test is
+   * about the example, not about waiting for a loaded machine to calm down.
+   */
+  private static BerthOptions.Builder session(Path workdir) {
+    return BerthOptions.builder().workdir(workdir).cpuUtilizationLimit(1.0);
+  }
+
   private static Method method(String className, String name, Class<?>... types) throws Exception {
     return loader.loadClass("dev.berth.examples." + className).getMethod(name, types);
   }
 
   @Test
   void theFederatedAveragingExampleImprovesTheAggregateOverTheRounds() throws Exception {
-    Method run = method("FedAvgRounds", "run", Path.class, Path.class, int.class, int.class);
+    Method run = method("FedAvgRounds", "run", Path.class, BerthOptions.Builder.class, int.class, int.class);
 
-    List<?> accuracy = (List<?>) run.invoke(null, SCRIPTS, dir.resolve("fedavg"), 3, 3);
+    List<?> accuracy = (List<?>) run.invoke(null, SCRIPTS, session(dir.resolve("fedavg")), 3, 3);
 
     assertThat(accuracy).hasSize(3);
     assertThat((Double) accuracy.get(1)).isGreaterThan((Double) accuracy.get(0));
@@ -66,9 +74,9 @@ class ExamplesTest {
 
   @Test
   void theTuneExampleFindsTheLearningRateAndBatchSizeWithTheLowestLoss() throws Exception {
-    Method run = method("TuneLearningRate", "run", Path.class, Path.class);
+    Method run = method("TuneLearningRate", "run", Path.class, BerthOptions.Builder.class);
 
-    TuneResult result = (TuneResult) run.invoke(null, SCRIPTS, dir.resolve("tune"));
+    TuneResult result = (TuneResult) run.invoke(null, SCRIPTS, session(dir.resolve("tune")));
 
     assertThat(result.bestOption()).contains(Map.of("lr", 0.03, "batch", 32));
     assertThat(result.trials()).hasSize(12);

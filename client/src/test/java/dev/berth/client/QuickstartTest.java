@@ -10,7 +10,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The ten-line quickstart of docs/java-api.md, as written there except for the folder it runs in. */
+/**
+ * The ten-line quickstart of docs/java-api.md, as written there except for the folder it runs in and its
+ * CPU utilization limit: the test is about the quickstart, not about waiting for a loaded machine.
+ */
 class QuickstartTest {
 
   @TempDir Path dir;
@@ -19,9 +22,10 @@ class QuickstartTest {
   void theJavaQuickstartRunsTheQuickstartSweepAndFindsTheBestSetting() throws Exception {
     Path examples = Path.of("..", "examples").toAbsolutePath().normalize();
     TuneResult result;
-    // --- docs/java-api.md, with examples/ located from this module and a temporary workdir
+    // --- docs/java-api.md, with examples/ located from this module, a temporary workdir and no CPU utilization limit
     String q = examples.resolve("quickstart") + "/";      // tasks run in their own folders: absolute paths
-    try (Berth berth = Berth.local(BerthOptions.builder().name("quickstart").maxProcess(4).workdir(dir).build())) {
+    try (Berth berth = Berth.local(BerthOptions.builder().name("quickstart").maxProcess(4).workdir(dir)
+        .cpuUtilizationLimit(1.0).build())) {
       berth.execute(Groups.of("prepare",
           Tasks.command("make-data", "python3", q + "make_data.py", "--out", "data").memory("256MiB")));
       Map<String, List<?>> grid = new LinkedHashMap<>();

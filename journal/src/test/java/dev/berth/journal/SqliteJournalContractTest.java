@@ -17,6 +17,11 @@ class SqliteJournalContractTest extends JournalContractTest {
 
   @Override
   protected Journal reopen(Journal journal) throws Exception {
+    return crashAndReopen(journal);
+  }
+
+  /** Drops what {@code journal} buffered, closes its connection and opens its file again, as a new process would. */
+  static Journal crashAndReopen(Journal journal) throws Exception {
     SqliteJournal sqlite = (SqliteJournal) journal;
     sqlite.abandon();
     return SqliteJournal.open(sqlite.file());

@@ -8,7 +8,8 @@ import com.icegreen.greenmail.util.ServerSetupTest;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import java.net.InetAddress;
-import java.net.ServerSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,17 +90,18 @@ class MailerTest {
 
   @Test
   void aServerThatIsNotThereIsAFailedDeliveryNotAnException() throws Exception {
-    int closed;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closed = s.getLocalPort();
+    // A port bound but not listening refuses connections, and no other process can take it meanwhile.
+    try (Socket reserved = new Socket()) {
+      reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      int closed = reserved.getLocalPort();
+      SmtpSettings s = SmtpSettings.builder().enable(true).serverHost("127.0.0.1").serverPort(closed).user("berth")
+          .password("s3cret").receivers(List.of("team@example.org")).build();
+
+      Delivery d = mailer(s).sendRun(SampleRun.report(), options);
+
+      assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
+      assertThat(d.detail()).startsWith("smtp 127.0.0.1:" + closed + ": ").containsIgnoringCase("connect");
     }
-    SmtpSettings s = SmtpSettings.builder().enable(true).serverHost("127.0.0.1").serverPort(closed).user("berth")
-        .password("s3cret").receivers(List.of("team@example.org")).build();
-
-    Delivery d = mailer(s).sendRun(SampleRun.report(), options);
-
-    assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
-    assertThat(d.detail()).startsWith("smtp 127.0.0.1:" + closed + ": ").containsIgnoringCase("connect");
   }
 
   @Test

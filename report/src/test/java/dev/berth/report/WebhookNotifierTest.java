@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class WebhookNotifierTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Generous: the deliveries are local, but the machine may be loaded. */
+  private static final long WAIT_SECONDS = 60;
 
   private final List<String> bodies = Collections.synchronizedList(new ArrayList<>());
   private final List<Duration> waits = Collections.synchronizedList(new ArrayList<>());
@@ -45,7 +47,7 @@ class WebhookNotifierTest {
   void theRunEndIsPostedAsSlackCompatibleJson() throws Exception {
     String url = receiver(200, 200);
 
-    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.wasSent()).as(d.toString()).isTrue();
     JsonNode body = JSON.readTree(bodies.get(0));
@@ -64,7 +66,7 @@ class WebhookNotifierTest {
   void aReceiverFailingTwiceIsRetriedWithExponentialBackoffUntilItAccepts() throws Exception {
     String url = receiver(500, 500, 200);
 
-    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.wasSent()).as(d.toString()).isTrue();
     assertThat(d.detail()).endsWith("accepted (HTTP 200, try 3)");
@@ -76,7 +78,7 @@ class WebhookNotifierTest {
   void aReceiverThatNeverAcceptsIsGivenUpAfterThreeTriesWithoutAnException() throws Exception {
     String url = receiver(503, 503, 503, 503);
 
-    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
     assertThat(d.detail()).contains("gave up after 3 tries: HTTP 503").doesNotContain("/hook");
@@ -88,7 +90,7 @@ class WebhookNotifierTest {
   void aClientErrorIsNotRetried() throws Exception {
     String url = receiver(404, 200);
 
-    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "run-end").runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
     assertThat(d.detail()).contains("gave up after 1 try: HTTP 404 nope");
@@ -97,17 +99,17 @@ class WebhookNotifierTest {
 
   @Test
   void noReceiverListeningIsRetriedThenAFailedDelivery() throws Exception {
-    int closed;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closed = s.getLocalPort();
+    // A port bound but not listening refuses connections, and no other process can take it meanwhile.
+    try (Socket reserved = new Socket()) {
+      reserved.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+
+      Delivery d = notifier("http://127.0.0.1:" + reserved.getLocalPort() + "/hook", "run-end")
+          .runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
+
+      assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
+      assertThat(d.detail()).contains("gave up after 3 tries: ConnectException");
+      assertThat(waits).hasSize(2);
     }
-
-    Delivery d = notifier("http://127.0.0.1:" + closed + "/hook", "run-end").runEnded(SampleRun.report())
-        .get(10, TimeUnit.SECONDS);
-
-    assertThat(d.status()).isEqualTo(Delivery.Status.FAILED);
-    assertThat(d.detail()).contains("gave up after 3 tries: ConnectException");
-    assertThat(waits).hasSize(2);
   }
 
   @Test
@@ -116,7 +118,7 @@ class WebhookNotifierTest {
     var report = SampleRun.report();
     var task = report.groups().get(2).tasks().get(0);
 
-    Delivery d = notifier(url, "task-failed").taskFailed(report, task).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "task-failed").taskFailed(report, task).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.wasSent()).as(d.toString()).isTrue();
     JsonNode body = JSON.readTree(bodies.get(0));
@@ -131,7 +133,7 @@ class WebhookNotifierTest {
   void aGroupEndCarriesTheGroupsStatusAndTotals() throws Exception {
     String url = receiver(200);
 
-    Delivery d = notifier(url, "group-end").groupEnded(SampleRun.report(), "train").get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "group-end").groupEnded(SampleRun.report(), "train").get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.wasSent()).as(d.toString()).isTrue();
     JsonNode body = JSON.readTree(bodies.get(0));
@@ -145,7 +147,7 @@ class WebhookNotifierTest {
   void eventsNotSubscribedToAreSkippedWithoutARequest() throws Exception {
     String url = receiver(200);
 
-    Delivery d = notifier(url, "run-end").groupEnded(SampleRun.report(), "train").get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(url, "run-end").groupEnded(SampleRun.report(), "train").get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d).isEqualTo(Delivery.skipped("webhook is not subscribed to group-end"));
     assertThat(bodies).isEmpty();
@@ -174,7 +176,7 @@ class WebhookNotifierTest {
     });
     String withUser = url.replace("http://", "http://berth:s%40cret@") + "?token=t0k";
 
-    Delivery d = notifier(withUser, "run-end").runEnded(SampleRun.report()).get(10, TimeUnit.SECONDS);
+    Delivery d = notifier(withUser, "run-end").runEnded(SampleRun.report()).get(WAIT_SECONDS, TimeUnit.SECONDS);
 
     assertThat(d.wasSent()).as(d.toString()).isTrue();
     assertThat(authorizations).containsExactly("Basic " + java.util.Base64.getEncoder()

@@ -48,6 +48,8 @@ public final class LocalSession implements AutoCloseable {
   private final Thread hook;
   private final CountDownLatch closedLatch = new CountDownLatch(1);
   private volatile boolean closed;
+  /** The JVM exits with the run left to be resumed: see {@link #jvmExit()}. */
+  private volatile boolean abandoned;
   private volatile Thread loop;
   private volatile RunResult result;
   private volatile WrittenReports written;
@@ -233,7 +235,11 @@ public final class LocalSession implements AutoCloseable {
     try {
       Thread t = loop;
       if (t != null) {
-        parts.engine.end("the session was closed");
+        if (abandoned) {
+          t.interrupt(); // the exits of its abandoned attempts never come: the engine would wait for ever
+        } else {
+          parts.engine.end("the session was closed");
+        }
         interrupted |= Threads.join(t, 0);
       }
       if (parts != null) {
@@ -288,6 +294,9 @@ public final class LocalSession implements AutoCloseable {
         reportFailure = e;
       }
     } catch (Throwable t) {
+      if (abandoned && t instanceof InterruptedException) {
+        return; // stopped by close() after the JVM's exit left the run to be resumed
+      }
       onFailure.accept(t);
       if (t instanceof Error e && !(t instanceof StackOverflowError)) {
         throw e;
@@ -326,6 +335,7 @@ public final class LocalSession implements AutoCloseable {
       return;
     }
     if (options.jvmExit() == SessionOptions.JvmExit.LEAVE_RESUMABLE && parts.abandon()) {
+      abandoned = true;
       return;
     }
     parts.engine.interrupt("interrupted: the JVM is shutting down");

@@ -14,7 +14,7 @@ import java.util.TreeMap;
 final class Requests {
 
   static final long GIB = 1L << 30;
-  static final long WAIT = 10;
+  static final long WAIT = 30;
   /** Quick polling, and one submission at a time so that the order of sbatch calls is known. */
   static final SlurmSettings FAST = SlurmSettings.builder()
       .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))

@@ -12,16 +12,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Array elements cancelled while pending end as cancelled within seconds on the real cluster; skipped without one. */
+/** Array elements cancelled while pending end as cancelled on the real cluster, not lost later; skipped without one. */
 class SlurmClusterPendingCancelTest {
 
   private static final long WAIT = 60;
@@ -43,12 +43,12 @@ class SlurmClusterPendingCancelTest {
   }
 
   @Test
-  void pendingElementsBerthCancelsEndAsCancelledWithinTenSeconds() throws Exception {
+  void pendingElementsBerthCancelsEndAsCancelledBeforeTheyCouldBeCalledLost() throws Exception {
     List<LaunchRequest> requests = new ArrayList<>();
-    Map<LaunchRequest, Exits> exits = new HashMap<>();
+    Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
     for (int i = 0; i < 4; i++) {
       Path workdir = dir.resolve("m" + i);
-      requests.add(new LaunchRequest(TaskId.of("m" + i), 1, List.of("sleep", "30"), new TreeMap<>(), workdir,
+      requests.add(new LaunchRequest(TaskId.of("m" + i), 1, List.of("sleep", "60"), new TreeMap<>(), workdir,
           workdir.resolve("stdout.log"), workdir.resolve("stderr.log"))
           .withReservation(Placement.cpu(64L << 20, 1000), 0).withArrayKey("sweep"));
     }
@@ -68,7 +68,7 @@ class SlurmClusterPendingCancelTest {
     assertThat(second).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(third).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(((SlurmExecution) jobs.get(2)).ending().orElseThrow().outcome()).isEqualTo(SlurmOutcome.CANCELLED);
-    assertThat(took).as("not called lost after lostAfter (2 min)").isLessThan(Duration.ofSeconds(10));
+    assertThat(took).as("not called lost after lostAfter (2 min)").isLessThan(Duration.ofSeconds(100));
     assertThat(requests.get(2).stdout()).doesNotExist();
     jobs.get(0).terminate(0);
     jobs.get(1).terminate(0);

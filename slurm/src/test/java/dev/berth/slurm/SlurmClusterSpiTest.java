@@ -14,10 +14,10 @@ import dev.berth.spi.Upstream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,7 +59,7 @@ class SlurmClusterSpiTest {
     for (int i = 0; i < 3; i++) {
       requests.add(request("m" + i, "echo element " + i + "; exit " + i, 256 * MIB).withArrayKey("sweep"));
     }
-    Map<LaunchRequest, Exits> exits = new HashMap<>();
+    Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
 
     List<Launch> launches = executor.launchAll(requests, r -> exits.computeIfAbsent(r, k -> new Exits()));
 
@@ -73,13 +73,15 @@ class SlurmClusterSpiTest {
 
   @Test
   void anAfterokDependantOfAParentThatFailsNeverRunsAndIsUpstreamNotMet() throws Exception {
-    Execution parent = executor.launch(request("parent", "sleep 2; exit 3", 0), new Exits());
+    Path gate = dir.resolve("gate"); // the parent fails only once its dependant was submitted
+    Execution parent = executor.launch(request("parent", waitFor(gate) + "; exit 3", 0), new Exits());
     LaunchRequest child = request("child", "echo never", 0).withUpstream(new Upstream(List.of(parent), true, true, false));
     Exits exits = new Exits();
 
     Execution dependant = executor.launch(child, exits);
 
     assertThat(dependant.clusterId()).isPresent();
+    Files.createFile(gate);
     assertThat(exits.await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(dependant.verdict()).map(ClusterVerdict::kind).contains(Kind.UPSTREAM_NOT_MET);
     assertThat(child.stdout()).doesNotExist();
@@ -133,7 +135,8 @@ class SlurmClusterSpiTest {
 
   @Test
   void aNewExecutorReattachesToARunningJobAndGetsItsExit() throws Exception {
-    LaunchRequest request = request("long", "sleep 4; exit 5", 0);
+    Path gate = dir.resolve("gate"); // the job ends only once the second executor has found it
+    LaunchRequest request = request("long", waitFor(gate) + "; exit 5", 0);
     Execution first = executor.launch(request, new Exits());
     String job = first.clusterId().orElseThrow();
     assertThat(SlurmJobs.states(new ProcessCommandRunner(), List.of(job)).get(job)).isIn("PENDING", "RUNNING");
@@ -144,6 +147,7 @@ class SlurmClusterSpiTest {
     Execution found = later.reattach(request, exits).orElseThrow();
 
     assertThat(found.clusterId()).contains(job);
+    Files.createFile(gate);
     assertThat(exits.await(WAIT)).isEqualTo(5);
     assertThat(found.verdict()).map(ClusterVerdict::kind).contains(Kind.FAILED);
     assertThat(SlurmJobs.states(new ProcessCommandRunner(), List.of(job))).containsEntry(job, "FAILED");
@@ -154,6 +158,11 @@ class SlurmClusterSpiTest {
         id -> SlurmResources.DEFAULT);
     executors.add(created);
     return created;
+  }
+
+  /** A shell command that waits until {@code gate} exists (or its folder is gone, after a failed test). */
+  private static String waitFor(Path gate) {
+    return "while [ -d " + gate.getParent() + " ] && [ ! -e " + gate + " ]; do sleep 0.1; done";
   }
 
   private LaunchRequest request(String task, String shell, long memoryBytes) {

@@ -99,10 +99,13 @@ class SlurmClusterTest {
 
   @Test
   void anAfterokDependantOfAFailedParentIsCancelledBySlurm() throws Exception {
-    SlurmExecution parentJob = submit(request("parent", "exit 3"), new Exits());
+    Path gate = dir.resolve("gate"); // the parent fails only once its dependant was submitted
+    SlurmExecution parentJob = submit(
+        request("parent", "while [ -d " + dir + " ] && [ ! -e " + gate + " ]; do sleep 0.1; done; exit 3"), new Exits());
     Exits child = new Exits();
     SlurmExecution childJob = executor.launch(request("child", "echo never"), SlurmResources.DEFAULT,
         Optional.of(after(parentJob, true, false)), child);
+    Files.createFile(gate);
 
     assertThat(child.await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(childJob.ending().orElseThrow()).extracting(SlurmEnding::outcome, SlurmEnding::reason)

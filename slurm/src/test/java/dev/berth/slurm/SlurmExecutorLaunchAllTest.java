@@ -14,10 +14,10 @@ import dev.berth.spi.LaunchRequest;
 import dev.berth.testkit.FakeClock;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -33,7 +33,7 @@ class SlurmExecutorLaunchAllTest {
 
   private final FakeSlurm slurm = new FakeSlurm();
   private final FakeClock clock = new FakeClock();
-  private final Map<LaunchRequest, Exits> exits = new HashMap<>();
+  private final Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
   private SlurmExecutor executor = executor(FAST.toBuilder().arrayMaxRunning(4).build());
 
   @AfterEach

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** The executor and its tracker against a scripted Slurm on a fake clock: fast, and no cluster needed. */
 class SlurmExecutorTest {
 
-  private static final long WAIT = 10;
+  private static final long WAIT = 30;
   private static final SlurmSettings FAST = SlurmSettings.builder()
       .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
       .lostAfter(Duration.ofMillis(50)).build();

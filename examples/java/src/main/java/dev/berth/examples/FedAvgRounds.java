@@ -42,10 +42,19 @@ public final class FedAvgRounds {
    * @param scripts the folder holding fedavg_train.py and fedavg_aggregate.py
    */
   public static List<Double> run(Path scripts, Path workdir, int rounds, int clients) throws InterruptedException {
+    return run(scripts, BerthOptions.builder().workdir(workdir), rounds, clients);
+  }
+
+  /**
+   * As {@link #run(Path, Path, int, int)}, in a session with {@code session}'s options (its workdir, say)
+   * besides its name and GPUs.
+   */
+  public static List<Double> run(Path scripts, BerthOptions.Builder session, int rounds, int clients)
+      throws InterruptedException {
     String train = scripts.resolve("fedavg_train.py").toString();
     String aggregate = scripts.resolve("fedavg_aggregate.py").toString();
     List<Double> accuracy = new ArrayList<>();
-    BerthOptions options = BerthOptions.builder().name("fedavg-java").workdir(workdir).gpus("none").build();
+    BerthOptions options = session.name("fedavg-java").gpus("none").build();
     try (Berth berth = Berth.local(options)) {
       String previous = null;
       for (int round = 1; round <= rounds; round++) {

@@ -33,10 +33,15 @@ public final class TuneLearningRate {
 
   /** Runs the search and returns its result. */
   public static TuneResult run(Path scripts, Path workdir) throws InterruptedException {
+    return run(scripts, BerthOptions.builder().workdir(workdir));
+  }
+
+  /** As {@link #run(Path, Path)}, in a session with {@code session}'s options besides its name, GPUs and objective. */
+  public static TuneResult run(Path scripts, BerthOptions.Builder session) throws InterruptedException {
     Map<String, List<?>> grid = new LinkedHashMap<>(); // keys in this order; the last varies fastest
     grid.put("lr", List.of(0.3, 0.1, 0.03, 0.01));
     grid.put("batch", List.of(8, 32, 128));
-    BerthOptions options = BerthOptions.builder().name("tune-java").workdir(workdir).gpus("none")
+    BerthOptions options = session.name("tune-java").gpus("none")
         .objective(Objective.min("val_loss")) // the sweep section of report.html ranks by it too
         .build();
     try (Berth berth = Berth.local(options)) {

@@ -51,7 +51,7 @@ abstract class ContainmentContract {
   @Test
   void aBackgroundChildIsGoneWhenItsTaskEnds() throws Exception {
     Path pids = dir.resolve("pids");
-    Run run = launch("sh", "-c", "sleep 45 & echo $! > " + pids + "; exit 0");
+    Run run = launch("sh", "-c", "sleep 600 & echo $! > " + pids + "; exit 0");
 
     assertThat(run.exit.get(20, TimeUnit.SECONDS)).isZero();
 
@@ -61,7 +61,7 @@ abstract class ContainmentContract {
   @Test
   void aSetsidDoubleForkIsGoneWhenItsTaskEnds() throws Exception {
     Path pids = dir.resolve("pids");
-    Run run = launch("sh", "-c", "setsid sh -c 'sleep 45 & echo $! > " + pids + "' & wait; exit 3");
+    Run run = launch("sh", "-c", "setsid sh -c 'sleep 600 & echo $! > " + pids + "' & wait; exit 3");
 
     assertThat(run.exit.get(20, TimeUnit.SECONDS)).isEqualTo(3);
 
@@ -72,7 +72,7 @@ abstract class ContainmentContract {
   void terminatingATaskEndsWhatEscapedItsTree() throws Exception {
     Path pids = dir.resolve("pids");
     Path ready = dir.resolve("ready");
-    Run run = launch("sh", "-c", "setsid sh -c 'sleep 45 & echo $! > " + pids + "; touch " + ready + "' & sleep 45");
+    Run run = launch("sh", "-c", "setsid sh -c 'sleep 600 & echo $! > " + pids + "; touch " + ready + "' & sleep 600");
     awaitFile(ready, run);
     long escaped = Long.parseLong(Files.readString(pids).strip());
     assertThat(ProcessHandle.of(escaped).map(p -> p.parent().map(ProcessHandle::pid).orElse(-1L)))
@@ -132,14 +132,14 @@ abstract class ContainmentContract {
     }
   }
 
-  /** Whether the process is gone (or goes within a few seconds, as a dying process may). */
+  /** Whether the process is gone (or goes within a minute, as a killed process may on a loaded machine). */
   private static boolean gone(long pid) throws Exception {
     var handle = ProcessHandle.of(pid);
     if (handle.isEmpty()) {
       return true;
     }
     try {
-      handle.get().onExit().get(5, TimeUnit.SECONDS);
+      handle.get().onExit().get(60, TimeUnit.SECONDS);
       return true;
     } catch (TimeoutException e) {
       return false;
