@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * A dashboard's runs, counting the API requests that name a run, so that a test can act once a browser
- * has made its requests rather than after some time: a run page asks for the run's event stream, then,
- * once it has shown the first status it received, for the run's memory samples.
+ * has made its requests rather than after some time: a run page asks for the run's event stream and
+ * for its memory samples' stream.
  */
 final class CountingCatalog implements RunCatalog {
 

@@ -49,7 +49,7 @@ class DashboardBrowserTest {
             cpus: 0.1
             tasks:
               - id: make-data
-                command: [sh, -c, "echo 'writing <data> & \\"shards\\"' >&2; while [ -d %s ] && [ ! -e %s ]; do sleep 0.05; done"]
+                command: [sh, -c, "echo 'writing <data> & \\"shards\\"' >&2; while [ -d %s ] && [ ! -e %s ]; do sleep 0.05; done; sleep 1"]
               - id: check-inputs
                 command: [sh, -c, "echo 'reading inputs' >&2; echo 'ValueError: <script>alert(1)</script> in shard 3' >&2; exit 1"]
           - name: train
@@ -73,8 +73,9 @@ class DashboardBrowserTest {
         }
       });
       String page = live.uri("/runs/" + live.runId + "?token=" + LiveDashboard.TOKEN).toString();
-      // make-data ends once the page has asked for the run's event stream and then, having shown the first
-      // status (make-data running), for its memory samples: however slowly the browser starts, it sees the change.
+      // make-data ends a second after the page has asked for both its streams (the run's events, which
+      // start with a status showing make-data running, and its memory samples): however slowly the
+      // browser starts, it connects while make-data runs and receives the change.
       live.catalog.after(2, () -> touch(gate));
 
       // Virtual time waits while the event stream is open, which it is until the run ended.

@@ -88,10 +88,8 @@ function runPage(id) {
     const c = JSON.parse(e.data);
     changes.prepend(el('div', {}, new Date().toLocaleTimeString() + '  ' + c.id + ': ' + (c.from || '-') + ' → ' + c.to));
   });
-  let sampled = null;
   events.addEventListener('status', e => {
     last = JSON.parse(e.data);
-    sampled = sampled || followSamples(base, memory);
     body.replaceChildren(...renderRun(id, last, previous));
     drawSweep();
     const ends = last.tasks.flatMap(t => (t.attempts || []).map(a => a.endedAt || 0));
@@ -100,11 +98,6 @@ function runPage(id) {
   });
   events.addEventListener('end', () => events.close());
   events.onerror = () => { document.getElementById('live').textContent = 'reconnecting'; };
-}
-
-// The run's memory samples, drawn into memory: the whole run's and then each as it is recorded. Opened
-// once the run's first status is shown, so the page asks for its two streams in a known order.
-function followSamples(base, memory) {
   const samples = [];
   const sampled = new EventSource(base + '/samples/events');
   sampled.addEventListener('samples', e => {
@@ -112,7 +105,6 @@ function followSamples(base, memory) {
     memory.replaceChildren(memoryCharts(samples));
   });
   sampled.addEventListener('end', () => sampled.close());
-  return sampled;
 }
 
 // The tasks of a sweep: their matrix values and the results they reported, sortable by any column.
