@@ -1,9 +1,6 @@
 package dev.berth.cli;
 
-import dev.berth.runtime.engine.RunLayout;
-import dev.berth.session.SpecChange;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,14 +22,6 @@ final class ResumeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    if (!stored.valid(command.commandLine().getErr())) {
-      return ExitCodes.BAD_INPUT;
-    }
-    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
-    LocalRun run = stored.localRun(out, command.commandLine().getErr());
-    if (insideAllocation) {
-      run.insideAllocation();
-    }
-    return run.execute(null, new RunLayout(stored.workdir), SpecChange.REFUSE, false, true);
+    return stored.execute(command, run -> insideAllocation ? run.insideAllocation() : run);
   }
 }

@@ -1,10 +1,7 @@
 package dev.berth.cli;
 
 import dev.berth.core.scheduling.RetrySelection;
-import dev.berth.runtime.engine.RunLayout;
-import dev.berth.session.SpecChange;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,12 +38,6 @@ final class RetryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException, IOException {
-    if (!stored.valid(command.commandLine().getErr())) {
-      return ExitCodes.BAD_INPUT;
-    }
-    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
-    return stored.localRun(out, command.commandLine().getErr())
-        .retry(new RetrySelection(tasks, failed, cancelled))
-        .execute(null, new RunLayout(stored.workdir), SpecChange.REFUSE, false, true);
+    return stored.execute(command, run -> run.retry(new RetrySelection(tasks, failed, cancelled)));
   }
 }

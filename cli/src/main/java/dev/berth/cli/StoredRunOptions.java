@@ -1,9 +1,14 @@
 package dev.berth.cli;
 
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.SpecChange;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -24,17 +29,25 @@ final class StoredRunOptions {
 
   @Mixin HostLedgerOption hostLedger;
 
-  /** Whether the options are usable; when not, says why on {@code err}. */
-  boolean valid(PrintWriter err) {
+  /**
+   * Goes on with the stored run: checks the options (exit code 2 with the reason when they are not
+   * usable), then runs what {@code prepare} makes of a local run with these session settings.
+   */
+  int execute(CommandSpec command, UnaryOperator<LocalRun> prepare) throws InterruptedException, IOException {
+    PrintWriter err = command.commandLine().getErr();
+    if (!valid(err)) {
+      return ExitCodes.BAD_INPUT;
+    }
+    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
+    LocalRun run = new LocalRun(out, err, !noProgress).adjust(onExit.adjust()).hostLedger(hostLedger.shared());
+    return prepare.apply(run).execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
+  }
+
+  private boolean valid(PrintWriter err) {
     if (!Files.isDirectory(workdir)) {
       err.println("berth: " + workdir + ": no such run workdir");
       return false;
     }
     return onExit.valid(err) && hostLedger.valid(err);
-  }
-
-  /** A local run writing to {@code out} and {@code err}, with these session settings. */
-  LocalRun localRun(PrintStream out, PrintWriter err) {
-    return new LocalRun(out, err, !noProgress).adjust(onExit.adjust()).hostLedger(hostLedger.shared());
   }
 }
