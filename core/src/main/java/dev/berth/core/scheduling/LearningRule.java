@@ -1,7 +1,6 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.scheduling.TemplatePeaks.LearnedPeak;
-import dev.berth.core.scheduling.TemplatePeaks.Sample;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -10,11 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * What the measured peaks of a template's finished tasks teach about the request of one of its
- * tasks. Pure. The rule (docs/learning.md):
+ * tasks, for one resource (host or GPU memory). The rule (docs/learning.md):
  *
  * <ol>
  *   <li>A matrix key <em>repeats</em> when two of the template's tasks share a value of it ({@code bs}
@@ -31,6 +29,10 @@ import java.util.TreeSet;
  *   <li>The learned figure is the 95th percentile of those peaks by nearest rank (with fewer than 20
  *       peaks, the largest) times the {@link #MARGIN}, rounded up to a whole MiB.
  * </ol>
+ *
+ * <p>A fold: each peak updates what the rule reads (the spread of each key's peaks, overall and
+ * among tasks that differ in that key alone, and the quantile of each group of tasks), so asking
+ * costs a few map lookups however many tasks have finished. Pure; not thread-safe.
  */
 public final class LearningRule {
 
@@ -41,46 +43,124 @@ public final class LearningRule {
   public static final double MARGIN = 1.2;
 
   private static final long MIB = 1024 * 1024;
+  /** Separators of the texts that name a set of parameter values: they cannot occur in a value. */
+  private static final char KEY_END = '\u0000';
+  private static final char VALUE_END = '\u0001';
 
-  private LearningRule() {}
+  private final TemplateKeys keys;
+  private final List<SortedMap<String, String>> peaksParams = new ArrayList<>();
+  private final List<Long> peaks = new ArrayList<>();
+  private final SortedMap<String, KeySpread> byKey = new TreeMap<>();
+  /** The quantile of each group of tasks, by the keys that group them and then by their values. */
+  private final SortedMap<String, SortedMap<String, NearestRank>> groups = new TreeMap<>();
+
+  /** An empty fold for a template whose repeating keys {@code keys} knows. */
+  LearningRule(TemplateKeys keys) {
+    this.keys = keys;
+  }
+
+  /** How the peaks of one key spread: overall, and among tasks alike in every other key. */
+  private static final class KeySpread {
+    final PeakSpread overall = new PeakSpread();
+    final SortedMap<String, PeakSpread> alike = new TreeMap<>();
+    int comparable;
+    int apart;
+
+    void add(String others, String value, long peak) {
+      overall.add(value, peak);
+      PeakSpread g = alike.computeIfAbsent(others, k -> new PeakSpread());
+      boolean wasComparable = g.values() >= 2;
+      boolean wasApart = g.apart();
+      g.add(value, peak);
+      comparable += (g.values() >= 2 ? 1 : 0) - (wasComparable ? 1 : 0);
+      apart += (g.apart() ? 1 : 0) - (wasApart ? 1 : 0);
+    }
+
+    /** Rule 2: judged on tasks that differ in the key alone where there are such, else overall. */
+    boolean matters() {
+      return apart > 0 || comparable == 0 && overall.apart();
+    }
+  }
+
+  /** Takes the peak of a task that succeeded with these parameter values. */
+  void add(SortedMap<String, String> params, long peak) {
+    peaksParams.add(params);
+    peaks.add(peak);
+    for (Map.Entry<String, String> e : params.entrySet()) {
+      byKey.computeIfAbsent(e.getKey(), k -> new KeySpread()).add(othersThan(params, e.getKey()), e.getValue(), peak);
+    }
+    for (Map.Entry<String, SortedMap<String, NearestRank>> g : groups.entrySet()) {
+      g.getValue().computeIfAbsent(valuesOf(params, g.getKey()), k -> new NearestRank()).add(peak);
+    }
+  }
 
   /**
-   * What {@code peaks} teach a task of the template with {@code params}, or empty when they teach nothing yet.
+   * What the peaks teach a task of the template with {@code params}, or empty when they teach nothing yet.
    *
-   * @param members the parameter values of every task of the template
    * @param minimum the fewest peaks a request is learned from ({@code scheduler.learn-after})
    */
-  static Optional<LearnedPeak> learn(List<Sample> peaks, List<SortedMap<String, String>> members,
-      SortedMap<String, String> params, int minimum) {
-    if (peaks.size() < minimum) {
+  Optional<LearnedPeak> learn(SortedMap<String, String> params, int minimum) {
+    if (peaks.size() < Math.max(1, minimum)) {
       return Optional.empty();
     }
-    SortedMap<String, String> basis = new TreeMap<>();
+    StringBuilder basisKeys = new StringBuilder();
+    StringBuilder shared = new StringBuilder();
     for (Map.Entry<String, String> e : params.entrySet()) {
-      String key = e.getKey();
-      if (!repeats(members, key)) {
+      if (!keys.repeats(e.getKey())) {
         continue;
       }
-      SortedMap<String, Long> largest = largestPeaks(peaks, key);
-      if (largest.size() < 2 && !largest.containsKey(e.getValue())) {
-        return Optional.empty();
+      KeySpread spread = byKey.get(e.getKey());
+      if (spread == null || spread.overall.values() < 2 && !spread.overall.has(e.getValue())) {
+        return Optional.empty(); // rule 4
       }
-      if (matters(peaks, key, largest)) {
-        basis.put(key, e.getValue());
-      }
-    }
-    List<Long> group = new ArrayList<>();
-    for (Sample s : peaks) {
-      if (basis.entrySet().stream().allMatch(b -> b.getValue().equals(s.params().get(b.getKey())))) {
-        group.add(s.peak());
+      if (spread.matters()) {
+        basisKeys.append(e.getKey()).append(KEY_END);
+        shared.append(shared.length() == 0 ? "" : ", ").append(e.getKey()).append('=').append(e.getValue());
       }
     }
-    if (group.size() < minimum) {
+    NearestRank group = groupOf(basisKeys.toString()).get(valuesOf(params, basisKeys.toString()));
+    if (group == null || group.size() < minimum) {
       return Optional.empty();
     }
-    StringBuilder shared = new StringBuilder();
-    basis.forEach((k, v) -> shared.append(shared.length() == 0 ? "" : ", ").append(k).append('=').append(v));
-    return Optional.of(new LearnedPeak(withMargin(quantile(group)), group.size(), shared.toString()));
+    return Optional.of(new LearnedPeak(withMargin(group.quantile()), group.size(), shared.toString()));
+  }
+
+  /** The groups by these keys, built from every peak the first time they are asked for. */
+  private SortedMap<String, NearestRank> groupOf(String basisKeys) {
+    SortedMap<String, NearestRank> g = groups.get(basisKeys);
+    if (g == null) {
+      g = new TreeMap<>();
+      for (int i = 0; i < peaks.size(); i++) {
+        g.computeIfAbsent(valuesOf(peaksParams.get(i), basisKeys), k -> new NearestRank()).add(peaks.get(i));
+      }
+      groups.put(basisKeys, g);
+    }
+    return g;
+  }
+
+  /** The values of the keys named in {@code basisKeys} (each ended by {@link #KEY_END}), as one text. */
+  private static String valuesOf(SortedMap<String, String> params, String basisKeys) {
+    if (basisKeys.isEmpty()) {
+      return "";
+    }
+    StringBuilder values = new StringBuilder();
+    int from = 0;
+    for (int end = basisKeys.indexOf(KEY_END); end >= 0; from = end + 1, end = basisKeys.indexOf(KEY_END, from)) {
+      String v = params.get(basisKeys.substring(from, end));
+      values.append(v == null ? "" : v).append(v == null ? KEY_END : VALUE_END);
+    }
+    return values.toString();
+  }
+
+  /** Every parameter value but {@code key}'s, as one text. */
+  private static String othersThan(SortedMap<String, String> params, String key) {
+    StringBuilder others = new StringBuilder();
+    for (Map.Entry<String, String> e : params.entrySet()) {
+      if (!e.getKey().equals(key)) {
+        others.append(e.getKey()).append(KEY_END).append(e.getValue()).append(VALUE_END);
+      }
+    }
+    return others.toString();
   }
 
   /** The {@link #QUANTILE} of the peaks by nearest rank; the peaks must not be empty. */
@@ -95,65 +175,5 @@ public final class LearningRule {
   static long withMargin(long bytes) {
     BigDecimal grown = BigDecimal.valueOf(bytes).multiply(BigDecimal.valueOf(MARGIN));
     return grown.divide(BigDecimal.valueOf(MIB), 0, RoundingMode.CEILING).longValueExact() * MIB;
-  }
-
-  /** The largest peak of each value of the key. */
-  private static SortedMap<String, Long> largestPeaks(List<Sample> peaks, String key) {
-    SortedMap<String, Long> largest = new TreeMap<>();
-    for (Sample s : peaks) {
-      String value = s.params().get(key);
-      if (value != null) {
-        largest.merge(value, s.peak(), Math::max);
-      }
-    }
-    return largest;
-  }
-
-  /**
-   * Whether the key matters: judged on tasks that differ in it alone where there are such, else on
-   * the {@code largest} peak of each of its values.
-   */
-  private static boolean matters(List<Sample> peaks, String key, SortedMap<String, Long> largest) {
-    SortedMap<String, SortedMap<String, Long>> byOthers = new TreeMap<>();
-    for (Sample s : peaks) {
-      String value = s.params().get(key);
-      if (value != null) {
-        SortedMap<String, String> others = new TreeMap<>(s.params());
-        others.remove(key);
-        byOthers.computeIfAbsent(others.toString(), k -> new TreeMap<>()).merge(value, s.peak(), Math::max);
-      }
-    }
-    boolean comparable = false;
-    for (SortedMap<String, Long> alike : byOthers.values()) {
-      if (alike.size() >= 2) {
-        comparable = true;
-        if (apart(alike)) {
-          return true;
-        }
-      }
-    }
-    return !comparable && apart(largest);
-  }
-
-  /** Whether two of the peaks differ by more than the margin. */
-  private static boolean apart(SortedMap<String, Long> peakByValue) {
-    if (peakByValue.size() < 2) {
-      return false;
-    }
-    long low = peakByValue.values().stream().min(Long::compare).orElseThrow();
-    long high = peakByValue.values().stream().max(Long::compare).orElseThrow();
-    return high > MARGIN * low;
-  }
-
-  /** Whether some value of the key is shared by two tasks of the template (so it is not an index). */
-  private static boolean repeats(List<SortedMap<String, String>> members, String key) {
-    TreeSet<String> seen = new TreeSet<>();
-    for (SortedMap<String, String> m : members) {
-      String v = m.get(key);
-      if (v != null && !seen.add(v)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -51,8 +51,7 @@ public final class Requests {
       return new Request(own, Optional.empty());
     }
     Family f = state.templatePeaks().family(r.spec());
-    Optional<LearnedPeak> peak = f.hostLearned(r.spec().params(),
-        fam -> LearningRule.learn(fam.hostPeaks(), fam.members(), r.spec().params(), config.learnAfter()));
+    Optional<LearnedPeak> peak = f.hostLearned(r.spec().params(), config.learnAfter());
     return decide(Learned.MEMORY, declared, own, Attempts.hostOoms(r) > 0, peak, f.hostOoms(), r,
         m -> attempts.memory(m, cap));
   }
@@ -65,8 +64,7 @@ public final class Requests {
       return new Request(own, Optional.empty());
     }
     Family f = state.templatePeaks().family(r.spec());
-    Optional<LearnedPeak> peak = f.gpuLearned(r.spec().params(),
-        fam -> LearningRule.learn(fam.gpuPeaks(), fam.members(), r.spec().params(), config.learnAfter()));
+    Optional<LearnedPeak> peak = f.gpuLearned(r.spec().params(), config.learnAfter());
     return decide(Learned.GPU_MEMORY, declared, own, Attempts.gpuOoms(r) > 0, peak, f.gpuOoms(), r,
         m -> attempts.gpuMemory(m, cap));
   }

@@ -44,6 +44,7 @@ public final class RunState implements RunOccupancy {
   private final List<Instant> groupActivatedAt = new ArrayList<>();
   private int unfinished;
   private final Set<TaskRecord> readyNeedingCare = new TreeSet<>(START_ORDER);
+  private final NavigableSet<TaskRecord> readyChanging = new TreeSet<>(START_ORDER);
   private Instant startedAt;
   private Instant lastEventTime = Instant.EPOCH;
   private final SortedMap<Integer, Instant> addedAt = new TreeMap<>();
@@ -78,6 +79,7 @@ public final class RunState implements RunOccupancy {
     if (before == TaskState.READY) {
       ready.remove(r);
       readyNeedingCare.remove(r);
+      readyChanging.remove(r);
     }
     if (after == TaskState.QUEUED && before != TaskState.QUEUED) {
       queued.add(r); // reopened by a retry
@@ -86,6 +88,9 @@ public final class RunState implements RunOccupancy {
       ready.add(r);
       if (needsCare(r)) {
         readyNeedingCare.add(r);
+      }
+      if (changesWhileWaiting(r)) {
+        readyChanging.add(r);
       }
     }
     if (event instanceof TaskEvent.Launched l) {
@@ -259,6 +264,20 @@ public final class RunState implements RunOccupancy {
   public static boolean needsCare(TaskRecord r) {
     return r.spec().resources().milliCpus() == 0 || r.spec().queueTimeout().isPresent()
         || r.history().attemptCount() > 0;
+  }
+
+  /**
+   * Whether what a pass decides for a ready task that cannot start can differ from one pass to the
+   * next: it has a queue-timeout that may fall due, or an earlier attempt (a retry delay that ends, a
+   * request its out-of-memory endings outgrew).
+   */
+  public static boolean changesWhileWaiting(TaskRecord r) {
+    return r.spec().queueTimeout().isPresent() || r.history().attemptCount() > 0;
+  }
+
+  /** The ready tasks that {@link #changesWhileWaiting change while waiting}, in start order. */
+  public NavigableSet<TaskRecord> readyChangingWhileWaiting() {
+    return Collections.unmodifiableNavigableSet(readyChanging);
   }
 
   /** How many ready tasks {@link #needsCare need care}. */

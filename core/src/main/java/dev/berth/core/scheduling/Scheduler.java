@@ -5,8 +5,6 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
-import dev.berth.core.model.GpuRequest;
-import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.DeviceLedger;
@@ -49,6 +47,8 @@ public final class Scheduler {
   private final Attempts attempts;
   private final Requests requests;
   private final ClusterAdmission cluster;
+  /** Whether a pass has looked at every ready task (see {@link #admitReady}). */
+  private boolean lookedAtAll;
 
   /** A scheduler applying this configuration. */
   public Scheduler(SchedulerConfig config) {
@@ -192,6 +192,16 @@ public final class Scheduler {
     }
   }
 
+  /**
+   * Admits ready tasks in start order. Once nothing more can start in this pass (no process slot, the
+   * CPU-utilization gate, no core left), only the tasks behind that point whose verdict can change
+   * without starting are still looked at: those with a queue-timeout or an earlier attempt (a retry
+   * delay, an outgrown request) and those released in this very pass, whose requests are checked
+   * against the host once, as they become ready. A fresh task checked then is counted as blocked
+   * without being looked at again: what could make it never fit (its declared request, the host's
+   * capacity) does not change while it waits. The first pass of a scheduler looks at every task,
+   * so a resumed run checks what it inherited.
+   */
   private void admitReady(RunState state, HostSnapshot snapshot, DeviceLedger devices, List<TaskRecord> released,
       int waitingTwoStage, Pass pass) {
     java.util.Collection<TaskRecord> ordered = state.ready();
@@ -204,11 +214,12 @@ public final class Scheduler {
       ordered = merged;
     }
     HostLedger ledger = HostLedger.of(config, snapshot, state.running());
+    ReadyAdmission admission = new ReadyAdmission(config, attempts, requests, state, ledger, devices, pass,
+        waitingTwoStage);
     int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
     int seen = 0;
     for (TaskRecord r : ordered) {
       seen++;
-      TaskId id = r.spec().id();
       boolean care = RunState.needsCare(r);
       if (care) {
         careLeft--;
@@ -218,71 +229,31 @@ public final class Scheduler {
         pass.blockedCount += ordered.size() - seen + 1;
         break;
       }
-      Optional<String> outgrown = attempts.outgrown(r, ledger.maxMemory());
-      if (outgrown.isPresent()) {
-        pass.actions.add(new Decision.Fail(id, outgrown.get()));
-        continue;
-      }
-      Requests.Request memory = requests.memory(r, state, ledger.maxMemory());
-      Resources request = new Resources(memory.bytes(), r.spec().resources().milliCpus());
-      Optional<String> never = Feasibility.onHost(ledger, request);
-      if (never.isPresent()) {
-        pass.actions.add(new Decision.Fail(id, never.get()));
-        continue;
-      }
-      Optional<String> conflict = DeviceRules.followConflict(r, state);
-      if (conflict.isPresent()) {
-        pass.actions.add(new Decision.Fail(id, conflict.get()));
-        continue;
-      }
-      Requests.Request gpuRequest = requests.gpuMemory(r, state, devices.maxShare());
-      GpuRequest gpu = r.spec().gpu().wantsGpu() ? r.spec().gpu().withMemory(gpuRequest.bytes()) : r.spec().gpu();
-      DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
-      if (plan.never().isPresent()) {
-        pass.actions.add(new Decision.Fail(id, plan.never().get()));
-        continue;
-      }
-      Optional<Instant> readyAt = Retries.readyAt(r);
-      if (queueTimedOut(r, readyAt, pass) || readyAt.isPresent() && !pass.due(readyAt.get())) {
-        continue;
-      }
-      if (pass.blockedBy.isPresent()) {
-        pass.blockedCount++;
-        continue;
-      }
-      Optional<Refusal> global = ledger.globalRefusal();
-      if (global.isPresent()) {
-        pass.blockedBy = global;
-        pass.blockedCount++;
-        continue;
-      }
-      if (r.spec().twoStage()) {
-        // A two-stage task starts and loads on the CPU; its device comes when it is loaded.
-        if (config.maxWaiting() > 0 && waitingTwoStage >= config.maxWaiting()) {
-          pass.waiting.add(new Waiting(id, List.of(new Refusal(
-              Resource.PROCESSES, HostLedger.HOST, 1, 0, waitingTwoStage, "scheduler.max-waiting"))));
-          continue;
-        }
-        plan = DeviceLedger.Plan.cpu();
-      }
-      if (!plan.placed()) {
-        pass.waiting.add(new Waiting(id, plan.refusals()));
-        continue;
-      }
-      HostLedger.Admission admission = ledger.tryReserve(request);
-      if (admission.placement().isEmpty()) {
-        pass.waiting.add(new Waiting(id, admission.refusals()));
-        continue;
-      }
-      Placement host = admission.placement().get();
-      long gpuMemory = devices.commit(plan);
-      Placement placement = new Placement(plan.deviceName(), host.memoryBytes(), host.milliCpus(), gpuMemory);
-      pass.actions.add(new Decision.Start(id, r.history().attemptCount() + 1, placement, Optional.empty(),
-          Requests.learned(memory, gpuRequest, gpuMemory)));
-      if (r.spec().twoStage()) {
-        waitingTwoStage++;
+      admission.consider(r);
+      if (pass.blockedBy.isPresent() && lookedAtAll) {
+        int behind = ordered.size() - seen;
+        List<TaskRecord> changing = changingBehind(r, state, released);
+        changing.forEach(admission::consider);
+        pass.blockedCount += behind - changing.size();
+        break;
       }
     }
+    lookedAtAll = true;
+  }
+
+  /**
+   * The tasks after {@code last} in start order whose verdict in a blocked pass can differ from the
+   * last pass's: ready ones with a queue-timeout or an earlier attempt, and those released now.
+   */
+  private static List<TaskRecord> changingBehind(TaskRecord last, RunState state, List<TaskRecord> released) {
+    List<TaskRecord> changing = new ArrayList<>(state.readyChangingWhileWaiting().tailSet(last, false));
+    for (TaskRecord r : released) {
+      if (RunState.START_ORDER.compare(r, last) > 0 && !RunState.changesWhileWaiting(r)) {
+        changing.add(r);
+      }
+    }
+    changing.sort(RunState.START_ORDER);
+    return changing;
   }
 
   /**
@@ -340,7 +311,7 @@ public final class Scheduler {
    *
    * @param readyAt the end of the task's retry delay, if it waits for one ({@link Retries#readyAt})
    */
-  private static boolean queueTimedOut(TaskRecord r, Optional<Instant> readyAt, Pass pass) {
+  static boolean queueTimedOut(TaskRecord r, Optional<Instant> readyAt, Pass pass) {
     Optional<Duration> limit = r.spec().queueTimeout();
     if (limit.isEmpty()) {
       return false;

@@ -4,16 +4,12 @@ import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskSpec;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * The measured peaks of each template's finished tasks, and which of its tasks ran out of memory:
@@ -23,33 +19,13 @@ import java.util.function.Function;
  */
 final class TemplatePeaks {
 
-  /** One finished task's peak, with the parameter values it ran with. */
-  record Sample(SortedMap<String, String> params, long peak) {}
-
   /** What is known of one template. */
   static final class Family {
-    private final List<SortedMap<String, String>> members = new ArrayList<>();
-    private final List<Sample> host = new ArrayList<>();
-    private final List<Sample> gpu = new ArrayList<>();
+    private final TemplateKeys keys = new TemplateKeys();
+    private final LearningRule host = new LearningRule(keys);
+    private final LearningRule gpu = new LearningRule(keys);
     private final SortedSet<TaskRecord> hostOoms = new TreeSet<>(RunState.START_ORDER);
     private final SortedSet<TaskRecord> gpuOoms = new TreeSet<>(RunState.START_ORDER);
-    private final SortedMap<String, Optional<LearnedPeak>> hostMemo = new TreeMap<>();
-    private final SortedMap<String, Optional<LearnedPeak>> gpuMemo = new TreeMap<>();
-
-    /** The parameter values of every task of the template, finished or not. */
-    List<SortedMap<String, String>> members() {
-      return Collections.unmodifiableList(members);
-    }
-
-    /** Host memory peaks of the template's tasks that succeeded, in the order they ended. */
-    List<Sample> hostPeaks() {
-      return Collections.unmodifiableList(host);
-    }
-
-    /** GPU memory peaks of the template's tasks that succeeded, in the order they ended. */
-    List<Sample> gpuPeaks() {
-      return Collections.unmodifiableList(gpu);
-    }
 
     /** Tasks of the template that ran out of host memory at least once. */
     SortedSet<TaskRecord> hostOoms() {
@@ -61,14 +37,14 @@ final class TemplatePeaks {
       return Collections.unmodifiableSortedSet(gpuOoms);
     }
 
-    /** What the template's host peaks teach a task with these values, computed once per new peak. */
-    Optional<LearnedPeak> hostLearned(SortedMap<String, String> params, Function<Family, Optional<LearnedPeak>> rule) {
-      return hostMemo.computeIfAbsent(params.toString(), k -> rule.apply(this));
+    /** What the template's host memory peaks teach a task with these values, from at least {@code minimum} peaks. */
+    Optional<LearnedPeak> hostLearned(SortedMap<String, String> params, int minimum) {
+      return host.learn(params, minimum);
     }
 
-    /** What the template's GPU peaks teach a task with these values, computed once per new peak. */
-    Optional<LearnedPeak> gpuLearned(SortedMap<String, String> params, Function<Family, Optional<LearnedPeak>> rule) {
-      return gpuMemo.computeIfAbsent(params.toString(), k -> rule.apply(this));
+    /** What the template's GPU memory peaks teach a task with these values, from at least {@code minimum} peaks. */
+    Optional<LearnedPeak> gpuLearned(SortedMap<String, String> params, int minimum) {
+      return gpu.learn(params, minimum);
     }
   }
 
@@ -85,7 +61,7 @@ final class TemplatePeaks {
 
   /** Counts a task in its template. */
   void member(TaskSpec task) {
-    family(task).members.add(task.params());
+    family(task).keys.member(task.params());
   }
 
   /** The template of {@code task}. */
@@ -98,20 +74,13 @@ final class TemplatePeaks {
     Family f = family(r.spec());
     if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.SUCCEEDED) {
       MeasuredUsage usage = end.usage();
-      add(f.host, f.hostMemo, r, usage.peakHostMemoryBytes());
-      add(f.gpu, f.gpuMemo, r, usage.peakGpuMemoryBytes());
+      usage.peakHostMemoryBytes().ifPresent(peak -> f.host.add(r.spec().params(), peak));
+      usage.peakGpuMemoryBytes().ifPresent(peak -> f.gpu.add(r.spec().params(), peak));
     } else if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.HOST_OOM) {
       f.hostOoms.add(r);
     } else if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.GPU_OOM
         || event instanceof TaskEvent.Reported rep && rep.outcome() == Outcome.GPU_OOM) {
       f.gpuOoms.add(r);
-    }
-  }
-
-  private static void add(List<Sample> peaks, SortedMap<String, ?> memo, TaskRecord r, OptionalLong peak) {
-    if (peak.isPresent()) {
-      peaks.add(new Sample(r.spec().params(), peak.getAsLong()));
-      memo.clear();
     }
   }
 }
