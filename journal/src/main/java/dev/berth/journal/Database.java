@@ -28,7 +28,7 @@ final class Database {
    * Berth's tables: a scheduler killed while creating it leaves no journal (at most the sibling,
    * which the next create replaces), never an empty database.
    */
-  static Connection create(Path file, Durability durability) throws JournalException {
+  static Connection create(Path file) throws JournalException {
     if (Files.exists(file)) {
       throw new JournalException(file, "already exists; open it to resume its run, or remove it");
     }
@@ -48,7 +48,7 @@ final class Database {
     } catch (IOException e) {
       throw new JournalException(file, "cannot remove an unfinished earlier journal: " + e.getMessage(), e);
     }
-    Connection c = connect(fresh, false, durability, true);
+    Connection c = connect(fresh, false, true);
     try {
       walMode(c);
       Schema.create(c);
@@ -62,11 +62,11 @@ final class Database {
     } catch (IOException e) {
       throw new JournalException(file, "cannot create: " + e.getMessage(), e);
     }
-    return open(file, false, durability);
+    return open(file, false);
   }
 
   /** A connection to an existing journal, after checking that it is one. */
-  static Connection open(Path file, boolean readOnly, Durability durability) throws JournalException {
+  static Connection open(Path file, boolean readOnly) throws JournalException {
     if (!Files.exists(file)) {
       throw new JournalException(file, "no such file");
     }
@@ -80,7 +80,7 @@ final class Database {
     } catch (IOException e) {
       throw new JournalException(file, "cannot read: " + e.getMessage(), e);
     }
-    Connection c = connect(file, readOnly, durability, false);
+    Connection c = connect(file, readOnly, false);
     try {
       Schema.check(c, file);
       if (!readOnly) {
@@ -117,7 +117,7 @@ final class Database {
     }
   }
 
-  private static Connection connect(Path file, boolean readOnly, Durability durability, boolean create)
+  private static Connection connect(Path file, boolean readOnly, boolean create)
       throws JournalException {
     SQLiteConfig config = new SQLiteConfig();
     config.setReadOnly(readOnly);
@@ -127,8 +127,8 @@ final class Database {
     config.enforceForeignKeys(true);
     config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
     if (!readOnly) {
-      config.setSynchronous(durability == Durability.FULL
-          ? SQLiteConfig.SynchronousMode.FULL : SQLiteConfig.SynchronousMode.NORMAL);
+      // The journal syncs its write-ahead log itself (WalSync), as FULL would after each commit.
+      config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
     }
     try {
       return config.createConnection("jdbc:sqlite:" + file.toAbsolutePath());

@@ -31,7 +31,7 @@ public final class JournalReader implements AutoCloseable {
    *     database, or of a newer schema version; corruption shows when the damaged part is read
    */
   public static JournalReader open(Path db) throws JournalException {
-    return new JournalReader(db, Database.open(db, true, Durability.FULL));
+    return new JournalReader(db, Database.open(db, true));
   }
 
   /** The journal file. */

@@ -21,9 +21,11 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * A {@link Journal} in one SQLite file (WAL mode, foreign keys on, {@code synchronous=FULL} unless
- * {@link Durability#NORMAL} is asked for). Buffered writes go to the file in one transaction per
- * {@link #flush()}; other processes read the file at the same time with {@link JournalReader}.
+ * A {@link Journal} in one SQLite file (WAL mode, foreign keys on). Buffered writes go to the file
+ * in one transaction per flush; other processes read the file at the same time with
+ * {@link JournalReader}. SQLite runs with {@code synchronous=NORMAL} and the journal syncs the
+ * write-ahead log itself ({@link WalSync}): before {@link #flush()} returns, or in the background
+ * for {@link #flush(Runnable)}; with {@link Durability#NORMAL} it never syncs.
  *
  * <p>One writer: the caller makes sure no second process writes the same file (Berth's run lock
  * does). Not thread-safe: one thread writes.
@@ -34,15 +36,17 @@ public final class SqliteJournal implements Journal {
   private final Connection connection;
   private final Writes writes;
   private final CommitMark mark;
+  private final WalSync sync;
   private final List<Writes.Write> buffer = new ArrayList<>();
   private long nextSeq;
   private boolean started;
   private boolean closed;
 
-  private SqliteJournal(Path file, Connection connection) throws JournalException {
+  private SqliteJournal(Path file, Connection connection, Durability durability) throws JournalException {
     this.file = file;
     this.connection = connection;
     this.mark = CommitMark.writerFor(file);
+    this.sync = new WalSync(file, mark, durability == Durability.FULL);
     try (Statement s = connection.createStatement();
         ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM run), (SELECT coalesce(max(seq), 0) FROM event)")) {
       rs.next();
@@ -71,7 +75,7 @@ public final class SqliteJournal implements Journal {
     } catch (IOException e) {
       throw new JournalException(db, "cannot remove the commit mark of an earlier journal: " + e.getMessage(), e);
     }
-    return new SqliteJournal(db, Database.create(db, durability));
+    return new SqliteJournal(db, Database.create(db), durability);
   }
 
   /** Opens an existing journal to resume its run, durable to {@link Durability#FULL}. */
@@ -87,14 +91,14 @@ public final class SqliteJournal implements Journal {
    *     event its {@link CommitMark commit mark} says was committed (a write-ahead log cut short or lost)
    */
   public static SqliteJournal open(Path db, Durability durability) throws JournalException {
-    Connection c = Database.open(db, false, durability);
+    Connection c = Database.open(db, false);
     try {
       Database.quickCheck(c, db);
     } catch (JournalException e) {
       Database.close(c);
       throw e;
     }
-    SqliteJournal journal = new SqliteJournal(db, c);
+    SqliteJournal journal = new SqliteJournal(db, c, durability);
     OptionalLong committed = CommitMark.read(db);
     if (committed.isPresent() && committed.getAsLong() > journal.nextSeq - 1) {
       journal.abandon();
@@ -127,6 +131,7 @@ public final class SqliteJournal implements Journal {
       throw new IllegalStateException(file + " already holds a run");
     }
     commit(List.of(), Writes.start(RunInfo.started(runName, specJson, startedAt)));
+    durableNow();
     started = true;
   }
 
@@ -185,6 +190,23 @@ public final class SqliteJournal implements Journal {
     if (!buffer.isEmpty()) {
       commit(buffer, null);
     }
+    durableNow();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The commit returns as SQLite hands it to the operating system; the write-ahead log is then
+   * synced on the journal's sync thread ({@code berth-journal-sync}), which runs {@code whenDurable}.
+   */
+  @Override
+  public void flush(Runnable whenDurable) throws JournalException {
+    open();
+    reportSyncFailure();
+    if (!buffer.isEmpty()) {
+      commit(buffer, null);
+    }
+    sync.soon(nextSeq - 1, whenDurable);
   }
 
   @Override
@@ -192,6 +214,7 @@ public final class SqliteJournal implements Journal {
     Journal.ending(status);
     writable();
     commit(buffer, Writes.finish(status, finishedAt));
+    durableNow();
   }
 
   @Override
@@ -211,9 +234,11 @@ public final class SqliteJournal implements Journal {
       }
     } finally {
       closed = true;
+      sync.drain();
       writes.close();
       mark.close();
       Database.close(connection);
+      sync.close();
     }
   }
 
@@ -226,9 +251,11 @@ public final class SqliteJournal implements Journal {
   void abandon() {
     buffer.clear();
     closed = true;
+    sync.drain();
     writes.close();
     mark.close();
     Database.close(connection);
+    sync.close();
   }
 
   /** Writes {@code pending} (cleared on success) and then {@code last}, if any, in one transaction. */
@@ -237,7 +264,6 @@ public final class SqliteJournal implements Journal {
     if (last != null) {
       all.add(last);
     }
-    long before = nextSeq;
     try {
       nextSeq = writes.commit(all, nextSeq);
       if (!pending.isEmpty()) {
@@ -246,8 +272,22 @@ public final class SqliteJournal implements Journal {
     } catch (SQLException e) {
       throw Database.problem(file, e);
     }
-    if (nextSeq > before) {
-      mark.write(nextSeq - 1);
+  }
+
+  /** Makes every commit so far durable (and marked) before returning. */
+  private void durableNow() throws JournalException {
+    reportSyncFailure();
+    try {
+      sync.now(nextSeq - 1);
+    } catch (IOException e) {
+      throw new JournalException(file, "cannot sync its write-ahead log: " + e.getMessage(), e);
+    }
+  }
+
+  private void reportSyncFailure() throws JournalException {
+    IOException failed = sync.takeFailure();
+    if (failed != null) {
+      throw new JournalException(file, "cannot sync its write-ahead log: " + failed.getMessage(), failed);
     }
   }
 

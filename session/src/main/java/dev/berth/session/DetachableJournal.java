@@ -79,6 +79,14 @@ final class DetachableJournal implements Journal {
     }
   }
 
+  /** As the delegate's; once detached nothing is written, and nothing is ever said to be durable. */
+  @Override
+  public void flush(Runnable whenDurable) throws JournalException {
+    if (!detached) {
+      delegate.flush(whenDurable);
+    }
+  }
+
   @Override
   public void finish(RunStatus status, Instant finishedAt) throws JournalException {
     if (!detached) {

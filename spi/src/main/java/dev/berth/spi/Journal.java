@@ -24,7 +24,8 @@ import java.util.TreeMap;
  *
  * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #putResult},
  * {@link #putItem} and {@link #updateSpec} only buffer; {@link #flush} writes everything buffered since the last flush as
- * one unit (a group commit) and returns when it is durable. {@link #finish} flushes too. What was
+ * one unit (a group commit) and returns when it is durable; {@link #flush(Runnable)} returns once the
+ * unit survives the process and says later when it is durable. {@link #finish} flushes too. What was
  * buffered but not flushed when the process dies is lost, and a new process that opens the journal
  * sees exactly the flushed prefix: never a part of a flush.
  *
@@ -97,6 +98,19 @@ public interface Journal extends AutoCloseable {
    * @throws JournalException when it cannot be written
    */
   void flush() throws JournalException;
+
+  /**
+   * Writes everything buffered as one unit, as {@link #flush()} does, but returns once it survives
+   * the death of this process (a {@code kill -9}), and runs {@code whenDurable} once it is durable
+   * (it also survives a crash of the machine). A journal that syncs in the background calls it on a
+   * thread of its own, in the order of the flushes; one that cannot, before returning. Where
+   * {@link #flush()} would make the caller wait for the disk on every step, this lets a writer go on
+   * with its work while it holds back only what it shows.
+   */
+  default void flush(Runnable whenDurable) throws JournalException {
+    flush();
+    whenDurable.run();
+  }
 
   /**
    * Records how and when the run ended, flushing what is buffered in the same unit; durable when it

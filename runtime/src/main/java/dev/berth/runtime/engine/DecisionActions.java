@@ -88,7 +88,8 @@ final class DecisionActions {
       }
     }
     if (!starts.isEmpty()) {
-      recorder.commit(); // write-ahead: every launch of this pass is durable before any of its processes exists
+      // Write-ahead: every launch of this pass survives a crash of Berth before any of its processes exists.
+      recorder.commitSoon();
       launcher.spawn(starts);
     }
     for (Decision.Start start : starts) {

@@ -89,7 +89,7 @@ public final class Engine {
     this.layout = layout;
     this.clock = clock;
     this.listener = listener;
-    this.recorder = new EventRecorder(state, listener);
+    this.recorder = new EventRecorder(state, listener, inbox::add);
     this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
     this.share = new HostShare(state, clock);
     this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock, share);

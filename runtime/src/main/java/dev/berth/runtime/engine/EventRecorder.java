@@ -9,30 +9,49 @@ import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Records what happens to tasks: each event is applied to the run state and appended to the journal
- * at once, and shown to the listener only after {@link #commit} made it durable. One commit per
- * engine step is the group commit. Loop thread only.
+ * at once, and shown to the listener only once a commit made it durable. Loop thread only.
+ *
+ * <p>Two kinds of commit. {@link #commitSoon()}, the loop's group commit and the write-ahead of
+ * launches, returns once the journal survives the death of this process, so the loop goes on
+ * (starts processes, handles exits) while the journal syncs the disk in the background; what the
+ * commit holds is shown when the journal says it is durable, through the loop's inbox. {@link #commit()}
+ * returns only when everything is durable and shows everything still held back: before a report is
+ * written, and between the steps of tests. Either way, nothing is shown before it is durable, and
+ * everything is shown in the order it was recorded.
  */
 final class EventRecorder {
 
   private static final int MAX_STEPS_PER_COMMIT = 32;
 
+  /** What one commit holds back until it is durable. */
+  private record Batch(long generation, List<Runnable> announcements) {}
+
   private final RunState state;
   private final RunListener listener;
+  private final Consumer<Runnable> toLoop;
   private final List<Runnable> unannounced = new ArrayList<>();
+  private final Deque<Batch> notYetDurable = new ArrayDeque<>();
   private Journal journal = Journals.NONE;
   private Function<RunSpec, String> specEncoder;
   private boolean specGrew;
+  private boolean written;
+  private long generation;
   private int steps;
 
-  EventRecorder(RunState state, RunListener listener) {
+  /** A recorder whose background commits hand their "durable" notices to the loop through {@code toLoop}. */
+  EventRecorder(RunState state, RunListener listener, Consumer<Runnable> toLoop) {
     this.state = state;
     this.listener = listener;
+    this.toLoop = toLoop;
   }
 
   /** Records into this journal from now on. */
@@ -45,15 +64,16 @@ final class EventRecorder {
     this.specEncoder = encoder;
   }
 
-  /** Applies the event, journals it, and shows it after the next commit. */
+  /** Applies the event, journals it, and shows it once a commit made it durable. */
   void record(TaskId id, TaskEvent event) {
     state.apply(id, event);
     journal.append(id, event);
+    written = true;
     TaskRecord r = state.task(id);
     unannounced.add(() -> listener.taskEvent(r, event));
   }
 
-  /** Tells the listener something after the next commit. */
+  /** Tells the listener something once what was recorded before it is durable. */
   void announce(Runnable tell) {
     unannounced.add(tell);
   }
@@ -63,34 +83,87 @@ final class EventRecorder {
     specGrew = true;
   }
 
-  /**
-   * Makes what was recorded durable, then tells the listener: nothing is shown before it is in the
-   * journal.
-   */
+  /** Makes what was recorded durable before returning, then tells the listener everything held back. */
   void commit() {
     try {
-      if (specGrew && specEncoder != null) {
-        journal.updateSpec(specEncoder.apply(state.spec()));
-      }
-      specGrew = false;
+      writeSpec();
       journal.flush();
+      written = false;
       steps = 0;
     } catch (JournalException e) {
       throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
     }
-    List<Runnable> announce = new ArrayList<>(unannounced);
+    List<Runnable> announce = new ArrayList<>();
+    notYetDurable.forEach(b -> announce.addAll(b.announcements()));
+    notYetDurable.clear();
+    announce.addAll(unannounced);
     unannounced.clear();
     announce.forEach(Runnable::run);
   }
 
   /**
+   * Commits what was recorded so that it survives this process, and shows it once the journal says
+   * it is durable. With nothing new written, what there is to tell waits only for the commits before it.
+   */
+  void commitSoon() {
+    steps = 0;
+    if (!written && !specGrew) {
+      if (notYetDurable.isEmpty()) {
+        runUnannounced();
+      } else {
+        notYetDurable.getLast().announcements().addAll(unannounced);
+        unannounced.clear();
+      }
+      return;
+    }
+    long g = ++generation;
+    notYetDurable.add(new Batch(g, new ArrayList<>(unannounced)));
+    unannounced.clear();
+    Thread here = Thread.currentThread();
+    try {
+      writeSpec();
+      written = false;
+      // A journal that syncs before returning tells at once, on this thread: show it at once.
+      journal.flush(() -> {
+        if (Thread.currentThread() == here) {
+          durable(g);
+        } else {
+          toLoop.accept(() -> durable(g));
+        }
+      });
+    } catch (JournalException e) {
+      throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
+    }
+  }
+
+  /** The commits up to generation {@code g} are durable: shows what they held, in order. */
+  private void durable(long g) {
+    while (!notYetDurable.isEmpty() && notYetDurable.getFirst().generation() <= g) {
+      notYetDurable.removeFirst().announcements().forEach(Runnable::run);
+    }
+  }
+
+  private void runUnannounced() {
+    List<Runnable> announce = new ArrayList<>(unannounced);
+    unannounced.clear();
+    announce.forEach(Runnable::run);
+  }
+
+  private void writeSpec() {
+    if (specGrew && specEncoder != null) {
+      journal.updateSpec(specEncoder.apply(state.spec()));
+    }
+    specGrew = false;
+  }
+
+  /**
    * Group commit between the loop's steps: commits when the loop is about to wait ({@code idle}), and
    * otherwise only every {@value #MAX_STEPS_PER_COMMIT} steps, so the events of busy steps share one
-   * synced commit while a task that keeps sending messages cannot hold back what was shown.
+   * commit while a task that keeps sending messages cannot hold back what was shown.
    */
   void betweenSteps(boolean idle) {
     if (idle || ++steps >= MAX_STEPS_PER_COMMIT) {
-      commit();
+      commitSoon();
     }
   }
 
