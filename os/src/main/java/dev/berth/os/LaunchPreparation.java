@@ -29,9 +29,17 @@ public final class LaunchPreparation {
 
   /** Creates the working directory and the folders of the output and error files. */
   public static void createFolders(LaunchRequest request, Failure failure) throws LaunchException {
-    createFolder(request.workdir(), "working directory", failure);
-    createFolder(request.stdout().toAbsolutePath().getParent(), "folder of the output file", failure);
-    createFolder(request.stderr().toAbsolutePath().getParent(), "folder of the error file", failure);
+    Path workdir = request.workdir().toAbsolutePath();
+    createFolder(workdir, "working directory", failure);
+    Path out = request.stdout().toAbsolutePath().getParent();
+    Path err = request.stderr().toAbsolutePath().getParent();
+    // Usually all three are the task's folder: made once, not looked up three times.
+    if (!workdir.equals(out)) {
+      createFolder(out, "folder of the output file", failure);
+    }
+    if (!workdir.equals(err) && !java.util.Objects.equals(err, out)) {
+      createFolder(err, "folder of the error file", failure);
+    }
   }
 
   /** Creates {@code folder} ({@code what}, for the error) unless it exists; null is nothing to create. */

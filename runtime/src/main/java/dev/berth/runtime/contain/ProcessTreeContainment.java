@@ -48,6 +48,11 @@ final class ProcessTreeContainment implements TaskContainment {
     private final String marker;
     private final Map<Long, Long> cpuTicksByPid = new HashMap<>();
     private long peakBytes = -1;
+    /**
+     * A scan found no process with the marker. Then none can appear later (only a marked process
+     * can start one), so the tree stays empty without another pass over {@code /proc}.
+     */
+    private volatile boolean foundEmpty;
 
     Tree(String marker) {
       this.marker = marker;
@@ -69,6 +74,7 @@ final class ProcessTreeContainment implements TaskContainment {
         return;
       }
       List<ProcScan.Seen> seen = ProcScan.marked(MARKER + "=" + marker);
+      foundEmpty |= seen.isEmpty();
       synchronized (this) {
         long rss = 0;
         for (ProcScan.Seen p : seen) {
@@ -106,12 +112,15 @@ final class ProcessTreeContainment implements TaskContainment {
 
     @Override
     public boolean isEmpty() {
-      return ProcScan.marked(MARKER + "=" + marker).isEmpty();
+      foundEmpty |= ProcScan.marked(MARKER + "=" + marker).isEmpty();
+      return foundEmpty;
     }
 
     @Override
     public void close() {
-      Containers.killUntilEmpty(this);
+      if (!foundEmpty) {
+        Containers.killUntilEmpty(this);
+      }
     }
   }
 }
