@@ -34,6 +34,12 @@ public final class EngineHelper {
   /** The option naming the function an engine runs once, before its first call. */
   public static final String SETUP = "--setup";
 
+  /**
+   * The class that runs Java tasks ({@code dev.berth.task.worker.WorkerMain}); {@code WorkerMain engine}
+   * is a warm Java engine speaking the same protocol as this helper's engines.
+   */
+  public static final String JAVA_WORKER = "dev.berth.task.worker.WorkerMain";
+
   private static final String RESOURCE = "berth_engine.py";
   private static final byte[] CONTENT = load();
 

@@ -61,7 +61,7 @@ final class EnginePool {
     List<PoolEngine> open = new ArrayList<>();
     int alive = 0;
     for (PoolEngine e : engines) {
-      if (e.device().equals(device) && !e.retiring()) {
+      if (e.device().equals(device) && e.launcher().equals(call.call().launcher()) && !e.retiring()) {
         alive++;
         if (e.inFlight().size() < spec.hwm()) {
           open.add(e);

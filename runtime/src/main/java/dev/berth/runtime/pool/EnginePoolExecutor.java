@@ -25,14 +25,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * Runs call tasks of a pool ({@code call:} with {@code pool:}) in the pool's warm engines and hands
+ * Runs call tasks of a pool ({@code call:} or {@code java:} with {@code pool:}) in the pool's warm engines and hands
  * every other attempt to the executor it wraps. A call is an attempt like any other: the scheduler
  * admitted and placed it, and its {@link Execution} behaves as a process's: its pid is its engine's,
  * ending it ends the engine (which the pool replaces), it exits 0 when the function returned and 1
  * when it raised (the traceback in its standard error), and with the engine's exit code when the
  * engine died under it.
  *
- * <p>Engines run {@code python3 -u berth_engine.py engine} with the environment of the call that
+ * <p>Engines run {@code python3 -u berth_engine.py engine}, or for Java tasks
+ * {@code java -cp CP dev.berth.task.worker.WorkerMain engine}, with the environment of the call that
  * started them, less Berth's task variables (each call gets its own), in their own session, with
  * their standard error in {@code pools/POOL/engine-N.log} under the run folder.
  */
@@ -128,12 +129,10 @@ public final class EnginePoolExecutor implements Executor {
     String name = call.pool().name() + "/engine-" + number;
     List<String> argv = new ArrayList<>();
     SETSID.ifPresent(argv::add);
-    writeHelper(request);
-    argv.addAll(List.of(call.python(), "-u", EngineHelper.file().toString(), EngineHelper.ENGINE));
-    if (!call.pool().setup().isEmpty()) {
-      argv.addAll(List.of(EngineHelper.SETUP, call.pool().setup()));
+    if (call.kind() == CallRequest.Kind.PYTHON) {
+      writeHelper(request);
     }
-    call.paths().forEach(p -> argv.addAll(List.of(EngineHelper.PATH, p)));
+    argv.addAll(call.engineCommand());
     Path runDir = Path.of(request.env().getOrDefault("BERTH_RUN_DIR", request.workdir().toString()));
     Path log = runDir.resolve("pools").resolve(call.pool().name()).resolve("engine-" + number + ".log");
     ProcessBuilder builder = new ProcessBuilder(argv).directory(runDir.toFile()).redirectError(Redirect.appendTo(log.toFile()));
@@ -149,10 +148,10 @@ public final class EnginePoolExecutor implements Executor {
       Files.createDirectories(log.getParent());
       process = builder.start();
     } catch (IOException | RuntimeException e) {
-      throw new LaunchException("cannot start engine " + name + " ('" + call.python() + "') for task "
+      throw new LaunchException("cannot start engine " + name + " ('" + call.launcher().get(0) + "') for task "
           + request.task() + ": " + e.getMessage(), e);
     }
-    PoolEngine engine = new PoolEngine(name, call.device(), process);
+    PoolEngine engine = new PoolEngine(name, call.device(), call.launcher(), process);
     EnginePool pool = pool(call.pool());
     engine.listen(pool::replied, pool::exited, r -> readers.newThread(r).start());
     return engine;

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * One warm Python engine of a pool, pinned to a device: a {@code berth_engine.py engine} process fed
+ * One warm engine of a pool, pinned to a device: a {@code berth_engine.py engine} or Java worker process fed
  * call requests on its standard input, one JSON line each, whose replies its reader thread hands to
  * the pool. Its state is guarded by the pool's lock; its replies and its exit arrive on its own thread.
  */
@@ -31,6 +32,7 @@ final class PoolEngine {
 
   private final String name;
   private final String device;
+  private final List<String> launcher;
   private final Process process;
   private final OutputStream requests;
   private final Deque<PoolCall> inFlight = new ArrayDeque<>();
@@ -40,9 +42,10 @@ final class PoolEngine {
   private double cpuSeconds;
   private volatile String setupError;
 
-  PoolEngine(String name, String device, Process process) {
+  PoolEngine(String name, String device, List<String> launcher, Process process) {
     this.name = name;
     this.device = device;
+    this.launcher = launcher;
     this.process = process;
     this.requests = process.getOutputStream();
   }
@@ -99,6 +102,11 @@ final class PoolEngine {
 
   String device() {
     return device;
+  }
+
+  /** The command its engine was started with, up to {@code engine}: calls with the same launcher may share it. */
+  List<String> launcher() {
+    return launcher;
   }
 
   long pid() {
