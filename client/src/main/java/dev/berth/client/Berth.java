@@ -294,6 +294,42 @@ public final class Berth implements AutoCloseable {
     return map(Tasks.template(prefix + "-{index}", argv), inputs, options);
   }
 
+  /** {@link #map(Pool, String, List, MapOptions)} with {@link MapOptions#defaults()}. */
+  public MapResults map(Pool pool, String function, List<?> inputs) {
+    return map(pool, function, inputs, MapOptions.defaults());
+  }
+
+  /**
+   * Calls the Python function {@code function} ({@code package.module:function}) once per input in
+   * {@code pool}'s warm engines (ipyparallel's {@code imap} on a view): a {@code Map} input is the
+   * call's keyword arguments, any other input is passed as {@code input=}. Each result's value is the
+   * mapping the function returned. Ids, options and streaming as {@link #map(List, List, MapOptions)};
+   * for per-call settings (memory, retries) map a {@link Tasks#call} template instead.
+   *
+   * @throws IllegalArgumentException when the pool is not a Python pool or the function is not {@code module:function}
+   */
+  public MapResults map(Pool pool, String function, List<?> inputs, MapOptions options) {
+    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
+    return map(Tasks.call(prefix + "-{index}", pool, function), inputs, options);
+  }
+
+  /** {@link #map(Pool, Class, List, MapOptions)} with {@link MapOptions#defaults()}. */
+  public MapResults map(Pool pool, Class<?> taskClass, List<?> inputs) {
+    return map(pool, taskClass, inputs, MapOptions.defaults());
+  }
+
+  /**
+   * Runs the Java task {@code taskClass} once per input in {@code pool}'s warm JVMs: a {@code Map}
+   * input is its {@code params()}, any other input its {@code input} param. Each result's value is
+   * the map its train returned. Otherwise as {@link #map(Pool, String, List, MapOptions)}.
+   *
+   * @throws IllegalArgumentException when the pool is not a Java pool or the class cannot run as a task
+   */
+  public MapResults map(Pool pool, Class<?> taskClass, List<?> inputs, MapOptions options) {
+    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
+    return map(Tasks.java(prefix + "-{index}", pool, taskClass), inputs, options);
+  }
+
   /**
    * Runs a template once per input; like {@link #map(List, List, MapOptions)}, with the id, the
    * settings (memory, cpus, ...) and the command taken from the template, whose placeholders are

@@ -95,13 +95,11 @@ record CallTask(Template function, PoolDefinition pool, YamlNode.Mapping params,
   }
 
   private static JsonNode typed(String text) {
-    if (text.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
-      return JSON.numberNode(new BigDecimal(text));
+    Object value = EngineHelper.typed(text);
+    if (value instanceof BigDecimal number) {
+      return JSON.numberNode(number);
     }
-    if (text.equals("true") || text.equals("false")) {
-      return JSON.booleanNode(Boolean.parseBoolean(text));
-    }
-    return JSON.textNode(text);
+    return value instanceof Boolean b ? JSON.booleanNode(b) : JSON.textNode(text);
   }
 
   private JsonNode json(YamlNode node, Map<String, String> values) {

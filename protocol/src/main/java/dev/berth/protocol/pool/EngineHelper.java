@@ -95,6 +95,30 @@ public final class EngineHelper {
     return List.copyOf(argv);
   }
 
+  /**
+   * A keyword argument's value from its text, as a spec's matrix values and a map's inputs arrive: a
+   * number written as one is that number, {@code true} and {@code false} are booleans, anything else text.
+   */
+  public static Object typed(String text) {
+    if (NUMBER.matcher(text).matches()) {
+      return new java.math.BigDecimal(text);
+    }
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    return text;
+  }
+
+  /** The keyword arguments {@code values} give, each {@link #typed}, as one JSON object in their order. */
+  public static String kwargsJson(java.util.Map<String, String> values) {
+    java.util.Map<String, Object> kwargs = new java.util.LinkedHashMap<>();
+    values.forEach((k, v) -> kwargs.put(k, typed(v)));
+    return dev.berth.protocol.MessageJson.write(kwargs);
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
+
   private static String hash() {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256").digest(CONTENT);
