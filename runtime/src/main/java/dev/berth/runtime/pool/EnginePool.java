@@ -12,8 +12,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
@@ -22,7 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * One named pool: its engines by device, started lazily up to its size (for {@code auto}, one more
  * whenever every engine of the device is at its high-water mark), chosen by its scheme, recycled
- * after so many calls or once their memory grew past the limit, and replaced when they die. Calls
+ * after so many calls or once their memory grew past the limit, and replaced when they die. A call
+ * whose parent ran in one of its engines goes to that engine when it has room. Calls
  * no engine can take yet wait in order. Thread-safe: one lock guards the pool; exits are reported
  * outside it.
  */
@@ -33,6 +36,8 @@ final class EnginePool {
   private final ScheduledExecutorService killTimer;
   private final List<PoolEngine> engines = new ArrayList<>();
   private final Deque<PoolCall> waiting = new ArrayDeque<>();
+  /** The engine each task's call was sent to, by the task's folder (how a dependant names its parents). */
+  private final Map<String, PoolEngine> ranIn = new HashMap<>();
   private final SplittableRandom random;
   private long sequence;
   private boolean closed;
@@ -68,6 +73,11 @@ final class EnginePool {
         }
       }
     }
+    PoolEngine parents = parentsEngine(call, open);
+    if (parents != null) {
+      send(parents, call);
+      return true;
+    }
     if (open.isEmpty() || open.stream().allMatch(e -> !e.inFlight().isEmpty()) && mayGrow(alive)) {
       if (!mayGrow(alive)) {
         return false;
@@ -77,9 +87,35 @@ final class EnginePool {
       open = List.of(started);
     }
     List<EngineScheme.Load> loads = open.stream().map(e -> new EngineScheme.Load(e.inFlight().size(), e.lastUsed())).toList();
-    PoolEngine chosen = open.get(spec.scheme().choose(loads, random::nextInt));
-    chosen.send(call, ++sequence, sequence);
+    send(open.get(spec.scheme().choose(loads, random::nextInt)), call);
     return true;
+  }
+
+  private void send(PoolEngine engine, PoolCall call) {
+    engine.send(call, ++sequence, sequence);
+    String dir = call.request().env().get("BERTH_TASK_DIR");
+    if (dir != null) {
+      ranIn.put(dir, engine);
+    }
+  }
+
+  /**
+   * The engine a parent of the call ran in ({@code follow}, or {@code after}), when it is among the
+   * open engines: a dependant goes where its parent's state is warm. Lock held.
+   */
+  private PoolEngine parentsEngine(PoolCall call, List<PoolEngine> open) {
+    if (ranIn.isEmpty()) {
+      return null;
+    }
+    for (Map.Entry<String, String> e : call.request().env().entrySet()) {
+      if (e.getKey().startsWith("BERTH_DEP_") && e.getKey().endsWith("_DIR")) {
+        PoolEngine engine = ranIn.get(e.getValue());
+        if (engine != null && open.contains(engine)) {
+          return engine;
+        }
+      }
+    }
+    return null;
   }
 
   /** An engine may start while the device has fewer than {@code size} ({@code auto}: no busy-free engine). */
@@ -113,6 +149,7 @@ final class EnginePool {
     List<PoolCall> lost;
     synchronized (this) {
       engines.remove(engine);
+      ranIn.values().removeIf(e -> e == engine);
       lost = new ArrayList<>(engine.inFlight());
       engine.inFlight().clear();
     }

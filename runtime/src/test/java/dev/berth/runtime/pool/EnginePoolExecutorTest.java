@@ -219,6 +219,29 @@ class EnginePoolExecutorTest {
   }
 
   @Test
+  void aDependantGoesToTheEngineItsParentRanInWhereTheSchemeWouldChooseAnother() throws Exception {
+    PoolSpec spec = new PoolSpec("p", "", 2, 1, 0, 0, EngineScheme.LRU);
+    Path ready = calls.fifo("ready");
+    Path gate = calls.fifo("gate");
+    PoolCalls.Exit blocking = new PoolCalls.Exit();
+    executor.launch(calls.request(spec, "busy", "block", "{\"ready\": \"" + ready + "\", \"gate\": \"" + gate + "\"}"),
+        blocking);
+    PoolCalls.awaitRunning(ready);
+    assertThat(run(spec, "parent", "echo", "{}")).isZero(); // engine-1 is busy: a second engine starts
+    PoolCalls.open(gate);
+    assertThat(blocking.await()).isZero();
+
+    PoolCalls.Exit child = new PoolCalls.Exit();
+    executor.launch(calls.dependant(spec, "child", "echo", "parent"), child);
+    assertThat(child.await()).isZero();
+    assertThat(run(spec, "stranger", "echo", "{}")).isZero();
+
+    assertThat(calls.result("parent")).contains("p/engine-2");
+    assertThat(calls.result("child")).contains("p/engine-2"); // lru alone would pick engine-1
+    assertThat(calls.result("stranger")).contains("p/engine-1");
+  }
+
+  @Test
   void aSetupThatFailsFailsTheCallWithTheSetupsTraceback() throws Exception {
     PoolSpec spec = new PoolSpec("s", "pooltest:boom", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
 

@@ -68,6 +68,15 @@ final class PoolCalls {
     return request(spec, id, function, kwargsJson, Placement.cpu(0, 0));
   }
 
+  /** The same, for a task whose parent is task {@code parent} (its folder in {@code BERTH_DEP_PARENT_DIR}). */
+  LaunchRequest dependant(PoolSpec spec, String id, String function, String parent) {
+    LaunchRequest r = request(spec, id, function, "{}");
+    SortedMap<String, String> env = new TreeMap<>(r.env());
+    env.put("BERTH_DEP_PARENT_DIR", dir.resolve("tasks").resolve(parent).toString());
+    return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
+        Optional.empty(), Optional.empty());
+  }
+
   /** The same, placed as {@code placement} says (on a GPU, say). */
   LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson, Placement placement) {
     Path taskDir = dir.resolve("tasks").resolve(id);
