@@ -130,6 +130,7 @@ final class EnginePool {
     synchronized (this) {
       call = engine.answered(reply);
       long rss = reply.path("rss").asLong(0);
+      engine.measured(rss);
       usage = new MeasuredUsage(rss > 0 ? OptionalLong.of(rss) : OptionalLong.empty(),
           OptionalDouble.of(engine.cpuSince(reply)), OptionalLong.empty(), false);
       boolean recycle = spec.recycleAfter() > 0 && engine.calls() >= spec.recycleAfter()
@@ -211,6 +212,17 @@ final class EnginePool {
   synchronized void close() {
     closed = true;
     engines.forEach(PoolEngine::retire);
+  }
+
+  /** What this pool's live engines hold beyond their last measured resident memory ({@code memory}). */
+  synchronized long heldMemoryBytes() {
+    long held = 0;
+    if (spec.memoryBytes() > 0) {
+      for (PoolEngine e : engines) {
+        held += Math.max(0, spec.memoryBytes() - e.residentBytes());
+      }
+    }
+    return held;
   }
 
   /** The engines now, for tests and status. */

@@ -103,6 +103,23 @@ public final class EnginePoolExecutor implements Executor {
     return pool == null ? List.of() : pool.engineNames();
   }
 
+  /**
+   * Host memory live engines hold beyond what they were last measured at: for each engine of a pool
+   * with {@code memory}, that minus its resident memory after its last call (all of it before one).
+   */
+  public long heldMemoryBytes() {
+    List<EnginePool> all;
+    synchronized (pools) {
+      all = List.copyOf(pools.values());
+    }
+    return all.stream().mapToLong(EnginePool::heldMemoryBytes).sum();
+  }
+
+  /** {@code probe}, with what live engines hold counted as used (see {@link EngineHoldings}). */
+  public dev.berth.spi.HostProbe holding(dev.berth.spi.HostProbe probe) {
+    return new EngineHoldings(probe, this::heldMemoryBytes);
+  }
+
   /** Lets every engine leave once its calls are answered, then closes the wrapped executor. */
   @Override
   public void close() {

@@ -40,6 +40,7 @@ final class PoolEngine {
   private long lastUsed;
   private boolean retiring;
   private double cpuSeconds;
+  private long residentBytes;
   private volatile String setupError;
 
   PoolEngine(String name, String device, List<String> launcher, Process process) {
@@ -154,6 +155,16 @@ final class PoolEngine {
     double delta = Math.max(0, total - cpuSeconds);
     cpuSeconds = total;
     return delta;
+  }
+
+  /** Notes the engine's resident memory after a call. Pool lock held. */
+  void measured(long bytes) {
+    residentBytes = bytes;
+  }
+
+  /** The engine's resident memory after its last call; 0 before its first. Pool lock held. */
+  long residentBytes() {
+    return residentBytes;
   }
 
   Deque<PoolCall> inFlight() {

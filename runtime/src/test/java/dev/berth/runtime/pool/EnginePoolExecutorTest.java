@@ -9,6 +9,9 @@ import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.LaunchRequest;
 import java.util.SortedMap;
+import dev.berth.spi.HostProbe;
+import dev.berth.testkit.FakeHostProbe;
+import java.time.Instant;
 import java.util.TreeMap;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
@@ -239,6 +242,22 @@ class EnginePoolExecutorTest {
     assertThat(calls.result("parent")).contains("p/engine-2");
     assertThat(calls.result("child")).contains("p/engine-2"); // lru alone would pick engine-1
     assertThat(calls.result("stranger")).contains("p/engine-1");
+  }
+
+  @Test
+  void aLiveEngineHoldsItsPoolsMemoryBeyondWhatItWasMeasuredAtAndTheHostReadingCountsItAsUsed() throws Exception {
+    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD, 1L << 30);
+    PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+    FakeHostProbe host = new FakeHostProbe().availableMemory(8L << 30);
+    HostProbe probe = executor.holding(host);
+    assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo(8L << 30);
+
+    assertThat(run(spec, "a", "echo", "{}")).isZero();
+    assertThat(run(light, "b", "echo", "{}")).isZero();
+
+    long held = executor.heldMemoryBytes();
+    assertThat(held).isLessThan(1L << 30).isGreaterThan((1L << 30) - (200L << 20)); // less the engine's resident memory
+    assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo((8L << 30) - held);
   }
 
   @Test
