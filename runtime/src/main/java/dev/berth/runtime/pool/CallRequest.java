@@ -6,7 +6,9 @@ import dev.berth.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a call task's attempt asks of its pool, read from its launch request: the command that would
@@ -27,6 +29,9 @@ import java.util.Optional;
 record CallRequest(PoolSpec pool, Kind kind, List<String> launcher, String function, String kwargsJson,
     List<String> paths, String device) {
 
+  /** Pool settings read so far, by name and text: every call of a pool carries the same few. */
+  private static final Map<String, PoolSpec> SETTINGS = new ConcurrentHashMap<>();
+
   /** The language an engine runs. */
   enum Kind { PYTHON, JAVA }
 
@@ -38,7 +43,7 @@ record CallRequest(PoolSpec pool, Kind kind, List<String> launcher, String funct
       return Optional.empty();
     }
     List<String> argv = request.command();
-    PoolSpec pool = PoolSpec.parse(name, settings);
+    PoolSpec pool = SETTINGS.computeIfAbsent(name + "\n" + settings, k -> PoolSpec.parse(name, settings));
     String device = request.reservation().device();
     int worker = argv.indexOf(EngineHelper.JAVA_WORKER);
     if (worker > 0 && worker == argv.size() - 2) {

@@ -3,12 +3,12 @@ package dev.berth.runtime.pool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.berth.runtime.exec.ProcessTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -119,11 +119,7 @@ final class PoolEngine {
     ObjectNode request = JSON.createObjectNode();
     request.put("id", id);
     request.put("call", call.call().function());
-    try {
-      request.set("kwargs", JSON.readTree(call.call().kwargsJson()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    request.putRawValue("kwargs", new RawValue(call.call().kwargsJson())); // JSON already: the spec wrote it
     ObjectNode env = request.putObject("env");
     call.request().env().forEach(env::put);
     env.put("BERTH_ENGINE", name);

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.TreeMap;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -258,6 +259,27 @@ class EnginePoolExecutorTest {
     long held = executor.heldMemoryBytes();
     assertThat(held).isLessThan(1L << 30).isGreaterThan((1L << 30) - (200L << 20)); // less the engine's resident memory
     assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo((8L << 30) - held);
+  }
+
+  @Test
+  void eachCallSeesItsOwnVariablesAndNoneACallBeforeItSetOrWasGiven() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+    String names = "{\"names\": [\"BERTH_ONLY_A\", \"SET_BY_A\", \"BERTH_TASK_ID\", \"PATH\"]";
+
+    Map<String, String> kwargs = Map.of("a", names + ", \"set\": \"SET_BY_A\"}", "b", names + ", \"set\": \"PATH\"}",
+        "c", names + "}");
+    for (String id : new String[] {"a", "b", "c"}) {
+      LaunchRequest request = calls.request(spec, id, "envs", kwargs.get(id));
+      PoolCalls.Exit exit = new PoolCalls.Exit();
+      executor.launch(id.equals("a") ? PoolCalls.withEnv(request, "BERTH_ONLY_A", "yes") : request, exit);
+      assertThat(exit.await()).isZero();
+    }
+
+    assertThat(calls.result("a")).contains("\"BERTH_ONLY_A\": \"yes\"", "\"SET_BY_A\": \"changed by a call\"", "\"BERTH_TASK_ID\": \"a\"");
+    assertThat(calls.result("b")).contains("\"BERTH_ONLY_A\": null", "\"SET_BY_A\": null", "\"BERTH_TASK_ID\": \"b\"",
+        "\"PATH\": \"changed by a call\"");
+    assertThat(calls.result("c")).contains("\"BERTH_ONLY_A\": null", "\"SET_BY_A\": null", "\"BERTH_TASK_ID\": \"c\"",
+        "\"PATH\": \"/").doesNotContain("changed by a call"); // the engine's own PATH again
   }
 
   @Test

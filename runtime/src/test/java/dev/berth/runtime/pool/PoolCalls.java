@@ -39,6 +39,10 @@ final class PoolCalls {
           print("out", sorted(kwargs))
           return {"kwargs": kwargs, "pid": os.getpid(), "engine": os.environ.get("BERTH_ENGINE"),
                   "setups": setups, "task": os.environ.get("BERTH_TASK_ID")}
+      def envs(names, set=None):
+          if set:
+              os.environ[set] = "changed by a call"
+          return {n: os.environ.get(n) for n in names}
       def boom():
           raise RuntimeError("it broke")
       def block(ready, gate=None):
@@ -73,6 +77,14 @@ final class PoolCalls {
     LaunchRequest r = request(spec, id, function, "{}");
     SortedMap<String, String> env = new TreeMap<>(r.env());
     env.put("BERTH_DEP_PARENT_DIR", dir.resolve("tasks").resolve(parent).toString());
+    return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
+        Optional.empty(), Optional.empty());
+  }
+
+  /** {@code r} with the variable {@code name} set to {@code value} too. */
+  static LaunchRequest withEnv(LaunchRequest r, String name, String value) {
+    SortedMap<String, String> env = new TreeMap<>(r.env());
+    env.put(name, value);
     return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
         Optional.empty(), Optional.empty());
   }
