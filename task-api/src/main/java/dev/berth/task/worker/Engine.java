@@ -188,7 +188,12 @@ final class Engine {
 
   private PrintStream log(Object path) throws IOException {
     if (path == null) {
-      return new PrintStream(idle, true, StandardCharsets.UTF_8);
+      return new PrintStream(new java.io.FilterOutputStream(idle) {
+        @Override
+        public void close() {
+          flush(); // the engine's log stays open
+        }
+      }, true, StandardCharsets.UTF_8);
     }
     return new PrintStream(new FileOutputStream(String.valueOf(path), true), true, StandardCharsets.UTF_8);
   }
