@@ -190,7 +190,7 @@ final class Engine {
     if (path == null) {
       return new PrintStream(new java.io.FilterOutputStream(idle) {
         @Override
-        public void close() {
+        public void close() throws IOException {
           flush(); // the engine's log stays open
         }
       }, true, StandardCharsets.UTF_8);
