@@ -80,10 +80,10 @@ final class Engine {
         setup(options.get(at + 1), loader);
       }
     } catch (Throwable t) {
-      reply(Map.of("ready", false, "error", Failures.traceback(t)));
+      reply(ready(false, "error", Failures.traceback(t)));
       return 1;
     }
-    reply(Map.of("ready", true, "pid", ProcessHandle.current().pid()));
+    reply(ready(true, "pid", ProcessHandle.current().pid()));
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     AtomicInteger pending = new AtomicInteger();
     Thread reader = new Thread(() -> read(lines, pending), "berth-engine-input");
@@ -179,6 +179,13 @@ final class Engine {
     reply.put("rss", residentBytes());
     reply.put("cpu", cpuSeconds());
     return reply;
+  }
+
+  private static Map<String, Object> ready(boolean ready, String key, Object value) {
+    Map<String, Object> message = new LinkedHashMap<>();
+    message.put("ready", ready);
+    message.put(key, value);
+    return message;
   }
 
   private void reply(Map<String, Object> message) {
