@@ -3,7 +3,15 @@ package dev.berth.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.report.TaskStatus;
+import dev.berth.testkit.FakeHostProbe;
 import java.nio.file.Files;
+import dev.berth.core.resources.HostSnapshot;
+import dev.berth.spi.HostProbe;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +65,39 @@ class PoolMapTest {
       assertThat(List.of("map1-0", "map1-1")).extracting(id -> berth.handle(id).orElseThrow().get().report()
           .attempts().get(0).clusterJob()).contains("jvm/engine-1");
     }
+  }
+
+  @Test
+  void memoryALiveEngineOfAPoolHoldsIsNotAdmittedToOtherTasks() throws Exception {
+    Files.writeString(dir.resolve("mapped.py"), "def square(x):\n    return {'sq': x * x}\n");
+    FakeHostProbe fake = new FakeHostProbe().cpus(4).totalMemory(8L << 30).availableMemory(4L << 30);
+    AtomicReference<CountDownLatch> nextReading = new AtomicReference<>(new CountDownLatch(0));
+    HostProbe host = (now, pids) -> {
+      HostSnapshot reading = fake.read(now, pids);
+      nextReading.get().countDown();
+      return reading;
+    };
+    Pool light = Pool.python("light").size(1);
+    Pool held = Pool.python("held").size(1).memory("3GiB");
+    try (Berth berth = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE).hostProbe(host)
+        .interval(Duration.ofMillis(200)).build())) {
+      TaskResult before = berth.executeTask(call("before", light).memory("2GiB"));
+      TaskResult warm = berth.executeTask(call("warm", held));
+      CountDownLatch reading = new CountDownLatch(1);
+      nextReading.set(reading);
+      // the engine's hold counts from the first host reading after it started
+      assertThat(reading.await(60, TimeUnit.SECONDS)).isTrue();
+      TaskResult after = berth.executeTask(call("after", light).memory("2GiB").queueTimeout(Duration.ofSeconds(2)));
+
+      assertThat(before.succeeded()).as(before.toString()).isTrue();
+      assertThat(warm.succeeded()).as(warm.toString()).isTrue();
+      assertThat(after.status()).as(after.toString()).isEqualTo(TaskStatus.TIMED_OUT);
+      assertThat(after.error()).hasValueSatisfying(e -> assertThat(e).contains("for resources")); // "before" got them
+    }
+  }
+
+  private TaskBuilder call(String id, Pool pool) {
+    return Tasks.call(id, pool, "mapped:square").env("PYTHONPATH", dir.toString()).expand(Map.of("x", "2"));
   }
 
   @Test
