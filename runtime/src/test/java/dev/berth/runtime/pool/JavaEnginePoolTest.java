@@ -121,6 +121,19 @@ class JavaEnginePoolTest {
     assertThat(calls.result("c3")).contains("\"calls\":1", "\"setups\":1");
   }
 
+  @Test
+  void anEngineWhoseTaskLeaksIsRecycledOnceItsMemoryGrowsPastTheLimit() throws Exception {
+    PoolSpec spec = new PoolSpec("j", "", 1, 1, 0, 270L << 20, EngineScheme.LEASTLOAD); // a JVM starts near 40 MiB
+
+    assertThat(run(spec, "leak1", JavaPoolTasks.Leak.class, Map.of())).isZero();
+    assertThat(run(spec, "leak2", JavaPoolTasks.Leak.class, Map.of())).isZero();
+    assertThat(run(spec, "after", JavaPoolTasks.Where.class, Map.of())).isZero();
+
+    assertThat(pidIn(calls.result("leak1"))).isEqualTo(pidIn(calls.result("leak2")));
+    assertThat(pidIn(calls.result("after"))).isNotEqualTo(pidIn(calls.result("leak2")));
+    assertThat(executor.engines("j")).containsExactly("j/engine-2");
+  }
+
   private static long pidIn(String result) {
     return Long.parseLong(result.replaceAll("(?s).*\"pid\":(\\d+).*", "$1"));
   }

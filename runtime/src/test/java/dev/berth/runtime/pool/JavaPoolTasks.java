@@ -7,7 +7,10 @@ import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -56,6 +59,19 @@ public final class JavaPoolTasks {
       try (BufferedReader gate = Files.newBufferedReader(Path.of(context.params().get("gate")), StandardCharsets.UTF_8)) {
         gate.readLine();
       }
+      return Map.of("pid", ProcessHandle.current().pid());
+    }
+  }
+
+  /** Keeps 150 MiB more of the engine's heap (touched, so resident) on each call: a task that leaks. */
+  public static final class Leak implements BerthTask {
+    private static final List<byte[]> KEPT = new ArrayList<>();
+
+    @Override
+    public Map<String, Object> train(Device device, TaskContext context) {
+      byte[] block = new byte[150 << 20];
+      Arrays.fill(block, (byte) 1);
+      KEPT.add(block);
       return Map.of("pid", ProcessHandle.current().pid());
     }
   }

@@ -114,7 +114,7 @@ final class PoolCalls {
     env.put("BERTH_RUN_DIR", dir.toString());
     env.put("BERTH_DEVICE", "cpu");
     params.forEach((k, v) -> env.put("BERTH_PARAM_" + k.toUpperCase(java.util.Locale.ROOT), v));
-    List<String> argv = WorkerCommand.argv(List.of(), List.of(System.getProperty("java.class.path")),
+    List<String> argv = WorkerCommand.argv(List.of("-Xmx1g"), List.of(System.getProperty("java.class.path")),
         taskClass.getName());
     return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
         taskDir.resolve("stderr.log"), Placement.cpu(0, 0), 0, Optional.empty(), Optional.empty());
