@@ -218,7 +218,8 @@ final class Engine {
     }
   }
 
-  private static void writeAtomically(Path file, Object value) throws IOException {
+  /** Writes {@code value} as JSON to {@code file} through a temporary file, so a reader never sees half of it. */
+  static void writeAtomically(Path file, Object value) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, MessageJson.write(value), StandardCharsets.UTF_8);
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
