@@ -42,6 +42,8 @@ public final class EngineHelper {
 
   private static final String RESOURCE = "berth_engine.py";
   private static final byte[] CONTENT = load();
+  /** The content's hash, which names the helper's folder: computed once, as every call task's command names it. */
+  private static final String HASH = hash();
 
   private EngineHelper() {}
 
@@ -58,7 +60,7 @@ public final class EngineHelper {
     String home = System.getProperty(CACHE_PROPERTY, System.getenv("XDG_CACHE_HOME"));
     Path cache = home != null && !home.isBlank()
         ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache");
-    return cache.resolve("berth").resolve("python-" + hash()).resolve(RESOURCE);
+    return cache.resolve("berth").resolve("python-" + HASH).resolve(RESOURCE);
   }
 
   /**
