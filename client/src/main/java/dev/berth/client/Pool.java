@@ -87,6 +87,11 @@ public final class Pool {
     return with("memory", size);
   }
 
+  /** GPU memory each engine holds on its device while it lives ({@code gpu-memory}, e.g. {@code 6GiB}). */
+  public Pool gpuMemory(String size) {
+    return with("gpu-memory", size);
+  }
+
   /** How a call's engine is chosen ({@code scheme}): leastload, lru, plainrandom, weighted or twobin. */
   public Pool scheme(String scheme) {
     return with("scheme", scheme);

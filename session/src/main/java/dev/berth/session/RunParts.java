@@ -118,7 +118,8 @@ final class RunParts {
         made.add(samples);
         listeners.add(samples);
       }
-      Engine engine = new Engine(spec, TaskRunners.layout(spec, layout), executor, hostProbe, gpuProbe, clock, timers,
+      GpuProbe gpus = pools != null ? pools.holdingGpus(gpuProbe) : gpuProbe; // engines' pool gpu-memory
+      Engine engine = new Engine(spec, TaskRunners.layout(spec, layout), executor, hostProbe, gpus, clock, timers,
           RunListeners.of(listeners.toArray(RunListener[]::new)));
       if (o.keepOpen()) {
         engine.keepOpen();

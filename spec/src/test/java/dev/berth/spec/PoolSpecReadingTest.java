@@ -114,7 +114,7 @@ class PoolSpecReadingTest {
     assertThat(task.twoStage()).isFalse();
     assertThat(task.env()).containsEntry(PoolSpec.POOL_VARIABLE, "jvm");
     assertThat(PoolSpec.parse("jvm", task.env().get(PoolSpec.SETTINGS_VARIABLE)))
-        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 1, 0, 0, EngineScheme.LEASTLOAD, 2L << 30));
+        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 1, 0, 0, EngineScheme.LEASTLOAD, 2L << 30, 0));
   }
 
   @Test

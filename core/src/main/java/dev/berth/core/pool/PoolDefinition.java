@@ -35,7 +35,7 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
 
   /** The keys a pool takes, in documentation order. */
   public static final List<String> KEYS = List.of("language", "python", "setup", "size", "hwm", "recycle-after",
-      "recycle-memory", "memory", "scheme");
+      "recycle-memory", "memory", "gpu-memory", "scheme");
 
   private static final String PYTHON_FUNCTION = "[A-Za-z_][A-Za-z0-9_.]*:[A-Za-z_][A-Za-z0-9_.]*";
   private static final String JAVA_NAME = "[A-Za-z_$][A-Za-z0-9_$]*";
@@ -77,8 +77,10 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
     int recycleAfter = value(written, "recycle-after", Parsers.wholeNumber(0), 0);
     long recycleMemory = value(written, "recycle-memory", Parsers.MEMORY, 0L);
     long memory = value(written, "memory", Parsers.MEMORY, 0L);
+    long gpuMemory = value(written, "gpu-memory", Parsers.MEMORY, 0L);
     EngineScheme scheme = value(written, "scheme", Parsers.oneOf(EngineScheme.values()), EngineScheme.LEASTLOAD);
-    return new PoolDefinition(new PoolSpec(name, setup, size, hwm, recycleAfter, recycleMemory, scheme, memory),
+    return new PoolDefinition(new PoolSpec(name, setup, size, hwm, recycleAfter, recycleMemory, scheme, memory,
+        gpuMemory),
         language, python);
   }
 

@@ -1,6 +1,7 @@
 package dev.berth.runtime.pool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
@@ -220,6 +221,21 @@ final class EnginePool {
     if (spec.memoryBytes() > 0) {
       for (PoolEngine e : engines) {
         held += Math.max(0, spec.memoryBytes() - e.residentBytes());
+      }
+    }
+    return held;
+  }
+
+  /** What this pool's live engines pinned to {@code device} hold there beyond their processes' use ({@code gpu-memory}). */
+  synchronized long heldGpuMemoryBytes(GpuDevice device) {
+    long held = 0;
+    if (spec.gpuMemoryBytes() > 0) {
+      for (PoolEngine e : engines) {
+        if (e.device().equals(device.id())) {
+          long used = device.processes().stream().filter(p -> p.pid() == e.pid())
+              .mapToLong(p -> Math.max(0, p.usedMemoryBytes())).sum();
+          held += Math.max(0, spec.gpuMemoryBytes() - used);
+        }
       }
     }
     return held;

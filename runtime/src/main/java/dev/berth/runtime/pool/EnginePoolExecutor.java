@@ -120,6 +120,23 @@ public final class EnginePoolExecutor implements Executor {
     return new EngineHoldings(probe, this::heldMemoryBytes);
   }
 
+  /**
+   * GPU memory live engines pinned to {@code device} hold beyond what the reading shows their
+   * processes using: for each engine of a pool with {@code gpu-memory}, that minus its process's use.
+   */
+  public long heldGpuMemoryBytes(dev.berth.core.gpu.GpuDevice device) {
+    List<EnginePool> all;
+    synchronized (pools) {
+      all = List.copyOf(pools.values());
+    }
+    return all.stream().mapToLong(p -> p.heldGpuMemoryBytes(device)).sum();
+  }
+
+  /** {@code probe}, with what live engines hold on each device counted as used (see {@link EngineGpuHoldings}). */
+  public dev.berth.spi.GpuProbe holdingGpus(dev.berth.spi.GpuProbe probe) {
+    return new EngineGpuHoldings(probe, this::heldGpuMemoryBytes);
+  }
+
   /** Lets every engine leave once its calls are answered, then closes the wrapped executor. */
   @Override
   public void close() {

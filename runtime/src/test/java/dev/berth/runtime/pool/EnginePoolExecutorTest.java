@@ -11,6 +11,10 @@ import dev.berth.spi.LaunchRequest;
 import java.util.SortedMap;
 import dev.berth.spi.HostProbe;
 import dev.berth.testkit.FakeHostProbe;
+import dev.berth.testkit.FakeGpuProbe;
+import dev.berth.spi.GpuProbe;
+import dev.berth.core.gpu.GpuDevice;
+import java.util.List;
 import java.time.Instant;
 import java.util.TreeMap;
 import dev.berth.spi.Execution;
@@ -247,7 +251,7 @@ class EnginePoolExecutorTest {
 
   @Test
   void aLiveEngineHoldsItsPoolsMemoryBeyondWhatItWasMeasuredAtAndTheHostReadingCountsItAsUsed() throws Exception {
-    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD, 1L << 30);
+    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD, 1L << 30, 0);
     PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
     FakeHostProbe host = new FakeHostProbe().availableMemory(8L << 30);
     HostProbe probe = executor.holding(host);
@@ -259,6 +263,24 @@ class EnginePoolExecutorTest {
     long held = executor.heldMemoryBytes();
     assertThat(held).isLessThan(1L << 30).isGreaterThan((1L << 30) - (200L << 20)); // less the engine's resident memory
     assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo((8L << 30) - held);
+  }
+
+  @Test
+  void aLiveEnginePinnedToAGpuHoldsItsPoolsGpuMemoryThereBeyondWhatItsProcessUses() throws Exception {
+    PoolSpec spec = new PoolSpec("g", "", 0, 1, 0, 0, EngineScheme.LEASTLOAD, 0, 3L << 30);
+    FakeGpuProbe fake = new FakeGpuProbe().device(0, 16).device(1, 16);
+    GpuProbe probe = executor.holdingGpus(fake);
+
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    Execution call = executor.launch(calls.request(spec, "on1", "echo", "{}", new Placement("cuda:1", 0, 0, 1L << 30)), exit);
+    assertThat(exit.await()).isZero();
+    List<GpuDevice> before = probe.read();
+    fake.process(1, call.pid(), 1L << 30).used(1, 1L << 30); // the engine's model: 1 GiB in use on its device
+    List<GpuDevice> after = probe.read();
+
+    assertThat(before.get(0).freeMemoryBytes()).isEqualTo(16L << 30);
+    assertThat(before.get(1).freeMemoryBytes()).isEqualTo(13L << 30);
+    assertThat(after.get(1).freeMemoryBytes()).isEqualTo(13L << 30); // 3 GiB held, 1 of them seen by the reading
   }
 
   @Test
