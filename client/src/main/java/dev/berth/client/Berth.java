@@ -290,44 +290,17 @@ public final class Berth implements AutoCloseable {
    * @throws IllegalArgumentException when a placeholder has no value, before anything starts
    */
   public MapResults map(List<String> argv, List<?> inputs, MapOptions options) {
-    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
-    return map(Tasks.template(prefix + "-{index}", argv), inputs, options);
+    return map(Tasks.template(mapIds(options), argv), inputs, options);
   }
 
-  /** {@link #map(Pool, String, List, MapOptions)} with {@link MapOptions#defaults()}. */
-  public MapResults map(Pool pool, String function, List<?> inputs) {
-    return map(pool, function, inputs, MapOptions.defaults());
+  /** The id pattern of a map's tasks, {@code <prefix>-{index}}, the prefix {@code map<N>} unless the options name one. */
+  String mapIds(MapOptions options) {
+    return (options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix)) + "-{index}";
   }
 
-  /**
-   * Calls the Python function {@code function} ({@code package.module:function}) once per input in
-   * {@code pool}'s warm engines (ipyparallel's {@code imap} on a view): a {@code Map} input is the
-   * call's keyword arguments, any other input is passed as {@code input=}. Each result's value is the
-   * mapping the function returned. Ids, options and streaming as {@link #map(List, List, MapOptions)};
-   * for per-call settings (memory, retries) map a {@link Tasks#call} template instead.
-   *
-   * @throws IllegalArgumentException when the pool is not a Python pool or the function is not {@code module:function}
-   */
-  public MapResults map(Pool pool, String function, List<?> inputs, MapOptions options) {
-    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
-    return map(Tasks.call(prefix + "-{index}", pool, function), inputs, options);
-  }
-
-  /** {@link #map(Pool, Class, List, MapOptions)} with {@link MapOptions#defaults()}. */
-  public MapResults map(Pool pool, Class<?> taskClass, List<?> inputs) {
-    return map(pool, taskClass, inputs, MapOptions.defaults());
-  }
-
-  /**
-   * Runs the Java task {@code taskClass} once per input in {@code pool}'s warm JVMs: a {@code Map}
-   * input is its {@code params()}, any other input its {@code input} param. Each result's value is
-   * the map its train returned. Otherwise as {@link #map(Pool, String, List, MapOptions)}.
-   *
-   * @throws IllegalArgumentException when the pool is not a Java pool or the class cannot run as a task
-   */
-  public MapResults map(Pool pool, Class<?> taskClass, List<?> inputs, MapOptions options) {
-    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
-    return map(Tasks.java(prefix + "-{index}", pool, taskClass), inputs, options);
+  /** {@code pool}'s warm engines to map over (ipyparallel's {@code load_balanced_view}), see {@link PoolView}. */
+  public PoolView view(Pool pool) {
+    return new PoolView(this, pool);
   }
 
   /**
@@ -348,10 +321,6 @@ public final class Berth implements AutoCloseable {
       results.stop("the session was closed");
     }
     return results;
-  }
-
-  TaskHandle submitForMap(TaskBuilder task) {
-    return submit(task);
   }
 
   /**

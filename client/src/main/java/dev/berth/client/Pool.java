@@ -10,8 +10,7 @@ import java.util.Objects;
  * A named pool of warm engines for the Java API, the form of a spec's {@code pools:} entry (see
  * docs/pools.md): {@code Pool.python("fast").size(2).setup("mymodel:warm")} runs Python calls,
  * {@code Pool.java("jvm").setup("com.example.Warm::load")} runs {@code BerthTask}s in warm JVMs. Use it
- * with {@link Berth#map(Pool, String, java.util.List, MapOptions)}, {@link Berth#map(Pool, Class,
- * java.util.List, MapOptions)} or {@link Tasks#call}. Setters check their value at once, by the rules
+ * with {@link Berth#view(Pool)}, {@link Tasks#call} or {@link Tasks#java(String, Pool, Class)}. Setters check their value at once, by the rules
  * a spec's pool keys follow, and throw {@link IllegalArgumentException} naming the key.
  */
 public final class Pool {

@@ -58,7 +58,7 @@ class PoolMapTest {
   void mappingAJavaTaskOnAJavaPoolRunsEachInputInAWarmJvm() throws Exception {
     Pool pool = Pool.java("jvm").size(1);
     try (Berth berth = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE).build())) {
-      MapResults results = berth.map(pool, SquareTask.class, List.of(Map.of("x", 4), Map.of("x", 5)));
+      MapResults results = berth.view(pool).map(SquareTask.class, List.of(Map.of("x", 4), Map.of("x", 5)));
 
       assertThat(results.values()).containsExactly(Map.of("square", 16), Map.of("square", 25));
       // a call that waited in the pool for the engine started before its engine was known
