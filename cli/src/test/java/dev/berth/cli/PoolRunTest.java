@@ -86,6 +86,53 @@ class PoolRunTest {
   }
 
   @Test
+  void aJavaTaskWhoseEngineDiesIsRetriedOnAFreshJvmEngineAndTheNextReusesIt() throws Exception {
+    Path src = dir.resolve("src/demo/Halts.java");
+    Files.createDirectories(src.getParent());
+    Files.writeString(src, """
+        package demo;
+        import dev.berth.task.*;
+        import java.util.Map;
+        public class Halts implements BerthTask {
+          @Override public Map<String, Object> train(Device device, TaskContext ctx) {
+            if (ctx.taskId().equals("dies") && ctx.attempt() == 1) {
+              Runtime.getRuntime().halt(137);
+            }
+            return Map.of("pid", ProcessHandle.current().pid(), "n", ctx.params().getOrDefault("n", "-"));
+          }
+        }
+        """);
+    Path classes = dir.resolve("classes");
+    Files.createDirectories(classes);
+    assertThat(javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(),
+        "-cp", System.getProperty("java.class.path"), src.toString())).isZero();
+    Path spec = spec(dir, "jvm", CONFIG + """
+        pools:
+          j: {language: java, size: 1}
+        groups:
+          - name: main
+            tasks:
+              - {id: dies, java: demo.Halts, classpath: ["%s"], pool: j, retries: 1}
+              - {id: "next-{n}", matrix: {n: [1, 2]}, java: demo.Halts, classpath: ["%s"], pool: j, after: [dies]}
+        """.formatted(classes, classes));
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    JsonNode attempts = task(report(dir), "dies").get("attempts");
+    assertThat(attempts).hasSize(2);
+    assertThat(attempts.get(0).get("exitCode").asInt()).isEqualTo(137);
+    assertThat(attempts.get(0).get("clusterJob").asText()).isEqualTo("j/engine-1");
+    assertThat(attempts.get(1).get("clusterJob").asText()).isEqualTo("j/engine-2");
+    String pid = RunFiles.json(dir.resolve("out/main/dies/result.json")).get("pid").asText();
+    for (String next : List.of("next-1", "next-2")) {
+      JsonNode result = RunFiles.json(dir.resolve("out/main/" + next + "/result.json"));
+      assertThat(result.get("pid").asText()).isEqualTo(pid);
+      assertThat(result.get("n").asText()).isEqualTo(next.substring(5));
+    }
+  }
+
+  @Test
   void aCallThatOverrunsItsTimeoutIsEndedWithItsEngineAndTheNextCallGetsAFreshOne() throws Exception {
     Files.writeString(dir.resolve("pooltasks.py"), MODULE);
     Path spec = spec(dir, "timeout", CONFIG + """

@@ -290,8 +290,17 @@ public final class Berth implements AutoCloseable {
    * @throws IllegalArgumentException when a placeholder has no value, before anything starts
    */
   public MapResults map(List<String> argv, List<?> inputs, MapOptions options) {
-    String prefix = options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix);
-    return map(Tasks.template(prefix + "-{index}", argv), inputs, options);
+    return map(Tasks.template(mapIds(options), argv), inputs, options);
+  }
+
+  /** The id pattern of a map's tasks, {@code <prefix>-{index}}, the prefix {@code map<N>} unless the options name one. */
+  String mapIds(MapOptions options) {
+    return (options.idPrefix() != null ? options.idPrefix() : whileOpen(submitted::nextMapPrefix)) + "-{index}";
+  }
+
+  /** {@code pool}'s warm engines to map over (ipyparallel's {@code load_balanced_view}), see {@link PoolView}. */
+  public PoolView view(Pool pool) {
+    return new PoolView(this, pool);
   }
 
   /**
@@ -312,10 +321,6 @@ public final class Berth implements AutoCloseable {
       results.stop("the session was closed");
     }
     return results;
-  }
-
-  TaskHandle submitForMap(TaskBuilder task) {
-    return submit(task);
   }
 
   /**

@@ -179,7 +179,7 @@ public final class MapResults implements Iterable<MapResult> {
       }
       TaskHandle h;
       try {
-        h = session.submitForMap(tasks.get(i));
+        h = session.submit(tasks.get(i));
       } catch (RuntimeException e) {
         lock.lock();
         try {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * A task with placeholders, expanded once per parameter combination: the Java form of a spec task
@@ -19,13 +20,21 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
 
   private final String id;
   private final List<String> command;
+  /** A call's command from its input's values (its keyword arguments), or null for a command with placeholders. */
+  private final Function<Map<String, String>, List<String>> callCommand;
 
   TaskTemplate(String id, List<String> command) {
+    this(id, command, null);
+  }
+
+  /** A template whose tasks' commands {@code callCommand} makes from their values instead of filling {@code command}. */
+  TaskTemplate(String id, List<String> command, Function<Map<String, String>, List<String>> callCommand) {
     this.id = Objects.requireNonNull(id, "id");
     if (id.isBlank()) {
       throw new IllegalArgumentException("a task template needs an id pattern such as train-{lr}");
     }
     this.command = TaskBuilder.checkCommand(command, "template " + id);
+    this.callCommand = callCommand;
   }
 
   /** The id pattern, e.g. {@code train-{lr}}. */
@@ -51,8 +60,12 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
   TaskBuilder expand(Map<String, String> values, String bare, Map<String, String> params) {
     String taskId = Placeholders.fill(id, values, bare, "id of template " + id);
     List<String> argv = new ArrayList<>();
-    for (String arg : command) {
-      argv.add(Placeholders.fill(arg, values, bare, "command of task " + taskId));
+    if (callCommand != null) {
+      argv.addAll(callCommand.apply(params));
+    } else {
+      for (String arg : command) {
+        argv.add(Placeholders.fill(arg, values, bare, "command of task " + taskId));
+      }
     }
     TaskValues filled = this.values.filled(v -> Placeholders.fill(v, values, bare, "task " + taskId));
     TaskBuilder task;

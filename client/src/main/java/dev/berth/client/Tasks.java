@@ -1,5 +1,10 @@
 package dev.berth.client;
 
+import dev.berth.core.pool.PoolDefinition;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.TaskKeys;
+import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.task.worker.WorkerClasspath;
 import dev.berth.task.worker.WorkerCommand;
 import dev.berth.task.worker.WorkerMain;
@@ -9,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -91,6 +97,56 @@ public final class Tasks {
       throw new IllegalArgumentException("a Java task needs a class path holding " + taskClassName + " and berth-task-api");
     }
     return command(id, javaCommand(taskClassName, entries, jvmArgs)).java(true);
+  }
+
+  /**
+   * A template of calls of the Python function {@code function} ({@code package.module:function}) in
+   * {@code pool}'s warm engines: each task calls it with its values as keyword arguments (a number
+   * written as one, or {@code true}/{@code false}, arrives as one; anything else as text), the form a
+   * spec's {@code call:} with {@code pool:} takes. The module is imported from this JVM's working
+   * directory, then Python's path. {@code expand(Map.of("lr", "0.1"))} gives one task;
+   * {@link Berth#map(TaskTemplate, List, MapOptions)} one per input.
+   *
+   * @throws IllegalArgumentException when the pool is not a Python pool or the function is not {@code module:function}
+   */
+  public static TaskTemplate call(String idPattern, Pool pool, String function) {
+    requireLanguage(pool, PoolDefinition.Language.PYTHON, "a Python function");
+    try {
+      TaskKeys.CALL.parse(function);
+    } catch (InvalidValue e) {
+      throw new IllegalArgumentException("call " + e.rule(), e);
+    }
+    String python = pool.definition().python();
+    List<String> paths = List.of(System.getProperty("user.dir"));
+    return new TaskTemplate(idPattern, EngineHelper.callCommand(python, function, "{}", paths),
+        values -> EngineHelper.callCommand(python, function, EngineHelper.kwargsJson(values), paths))
+        .env(poolVariables(pool));
+  }
+
+  /**
+   * A template of Java tasks run in {@code pool}'s warm JVMs: each task creates {@code taskClass},
+   * loads and trains it in an engine, with its values as its {@code params()}; the form a spec's
+   * {@code java:} with {@code pool:} takes. The engines run with this JVM's class path.
+   *
+   * @throws IllegalArgumentException when the pool is not a Java pool or the class cannot run as a task
+   */
+  public static TaskTemplate java(String idPattern, Pool pool, Class<?> taskClass) {
+    requireLanguage(pool, PoolDefinition.Language.JAVA, "a Java task");
+    checkTaskClass(taskClass);
+    return new TaskTemplate(idPattern, javaCommand(taskClass.getName(), List.of(System.getProperty("java.class.path")),
+        List.of())).env(poolVariables(pool)).twoStage(false);
+  }
+
+  private static void requireLanguage(Pool pool, PoolDefinition.Language language, String what) {
+    Objects.requireNonNull(pool, "pool");
+    if (pool.definition().language() != language) {
+      throw new IllegalArgumentException("pool " + pool.name() + " is a " + pool.definition().language()
+          + " pool; " + what + " needs a " + language + " pool");
+    }
+  }
+
+  private static Map<String, String> poolVariables(Pool pool) {
+    return Map.of(PoolSpec.POOL_VARIABLE, pool.name(), PoolSpec.SETTINGS_VARIABLE, pool.definition().spec().text());
   }
 
   private static List<String> javaCommand(String className, List<String> classpath, List<String> jvmArgs) {

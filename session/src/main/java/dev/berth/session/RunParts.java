@@ -9,6 +9,7 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
 import dev.berth.runtime.engine.RunListeners;
 import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.runtime.pool.EnginePoolExecutor;
 import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
@@ -92,8 +93,8 @@ final class RunParts {
       }
       Timers timers = o.timers().isPresent() ? o.timers().get() : systemTimers;
       Executor given = o.executor().orElseGet(() -> TaskRunners.executor(spec));
-      ProcessGuard guard = given instanceof LocalProcessExecutor local
-          ? new ProcessGuard(local, TaskRunners.withPools(spec, local)) : null;
+      EnginePoolExecutor pools = given instanceof LocalProcessExecutor local ? TaskRunners.withPools(spec, local) : null;
+      ProcessGuard guard = pools != null ? new ProcessGuard((LocalProcessExecutor) given, pools) : null;
       Executor executor = guard != null ? guard : given;
       made.add(executor::close);
       StatusFile status = new StatusFile(layout.runDir());
@@ -107,7 +108,8 @@ final class RunParts {
       }
       made.add(status);
       HostProbe node = o.hostProbe().orElseGet(OshiHostProbe::new);
-      HostProbe hostProbe = allocation.map(limits -> InsideAllocation.hostProbe(node, limits)).orElse(node);
+      HostProbe inAllocation = allocation.map(limits -> InsideAllocation.hostProbe(node, limits)).orElse(node);
+      HostProbe hostProbe = pools != null ? pools.holding(inAllocation) : inAllocation; // engines' pool memory
       List<RunListener> listeners = new ArrayList<>(o.listeners());
       listeners.add(notifications);
       listeners.add(status);
@@ -116,7 +118,8 @@ final class RunParts {
         made.add(samples);
         listeners.add(samples);
       }
-      Engine engine = new Engine(spec, TaskRunners.layout(spec, layout), executor, hostProbe, gpuProbe, clock, timers,
+      GpuProbe gpus = pools != null ? pools.holdingGpus(gpuProbe) : gpuProbe; // engines' pool gpu-memory
+      Engine engine = new Engine(spec, TaskRunners.layout(spec, layout), executor, hostProbe, gpus, clock, timers,
           RunListeners.of(listeners.toArray(RunListener[]::new)));
       if (o.keepOpen()) {
         engine.keepOpen();

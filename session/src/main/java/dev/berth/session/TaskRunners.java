@@ -32,7 +32,7 @@ public final class TaskRunners {
   }
 
   /** {@code processes}, with the call tasks of {@code spec}'s pools run in warm engines instead (docs/pools.md). */
-  static Executor withPools(RunSpec spec, Executor processes) {
+  static EnginePoolExecutor withPools(RunSpec spec, Executor processes) {
     return new EnginePoolExecutor(processes, AdapterTables.secretVariables(spec));
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.TaskKeys;
@@ -25,7 +26,7 @@ import java.util.TreeMap;
  * @param params the keyword arguments besides the matrix values, as written
  * @param field where the task is written
  */
-record CallTask(Template function, Pools.Pool pool, YamlNode.Mapping params, Field field) {
+record CallTask(Template function, PoolDefinition pool, YamlNode.Mapping params, Field field) {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -33,10 +34,12 @@ record CallTask(Template function, Pools.Pool pool, YamlNode.Mapping params, Fie
   static CallTask parse(YamlNode.Mapping map, Field field, Pools pools) throws SpecException {
     YamlNode call = map.get(TaskKeys.CALL.key());
     if (call == null) {
-      for (String key : List.of(TaskKeys.POOL.key(), TaskKeys.PARAMS.key())) {
-        if (map.get(key) != null) {
-          throw field.key(key).problem("only applies to a call task; add call: package.module:function");
-        }
+      if (map.get(TaskKeys.PARAMS.key()) != null) {
+        throw field.key(TaskKeys.PARAMS.key()).problem("only applies to a call task; add call: package.module:function");
+      }
+      if (map.get(TaskKeys.POOL.key()) != null && map.get(TaskKeys.JAVA.key()) == null) {
+        throw field.key(TaskKeys.POOL.key()).problem("only applies to a call or java task; add call:"
+            + " package.module:function");
       }
       return null;
     }
@@ -47,15 +50,8 @@ record CallTask(Template function, Pools.Pool pool, YamlNode.Mapping params, Fie
     }
     Field name = field.key(TaskKeys.CALL.key());
     Template function = new Template(name.read(TaskKeys.CALL::parse, call), name);
-    Pools.Pool pool = null;
     YamlNode poolNode = map.get(TaskKeys.POOL.key());
-    if (poolNode != null) {
-      Field poolField = field.key(TaskKeys.POOL.key());
-      String poolName = poolField.read(TaskKeys.POOL::parse, poolNode);
-      pool = pools.get(poolName).orElseThrow(() -> poolField.problem("'" + poolName + "' is not a pool; "
-          + (pools.byName().isEmpty() ? "define it under the top-level pools:" : "pools: defines "
-              + String.join(", ", new TreeMap<>(pools.byName()).keySet()))));
-    }
+    PoolDefinition pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolDefinition.Language.PYTHON);
     YamlNode paramsNode = map.get(TaskKeys.PARAMS.key());
     YamlNode.Mapping params = paramsNode == null ? new YamlNode.Mapping(Map.of())
         : Keys.mapping(paramsNode, field.key(TaskKeys.PARAMS.key()), "names to values, e.g. {epochs: 3}");
@@ -71,6 +67,11 @@ record CallTask(Template function, Pools.Pool pool, YamlNode.Mapping params, Fie
 
   /** The variables that send the task to its pool's engines; none without a pool. */
   SortedMap<String, String> env() {
+    return env(pool);
+  }
+
+  /** The variables that send a task to {@code pool}'s engines; none for null. */
+  static SortedMap<String, String> env(PoolDefinition pool) {
     SortedMap<String, String> env = new TreeMap<>();
     if (pool != null) {
       env.put(PoolSpec.POOL_VARIABLE, pool.spec().name());
@@ -94,13 +95,11 @@ record CallTask(Template function, Pools.Pool pool, YamlNode.Mapping params, Fie
   }
 
   private static JsonNode typed(String text) {
-    if (text.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?")) {
-      return JSON.numberNode(new BigDecimal(text));
+    Object value = EngineHelper.typed(text);
+    if (value instanceof BigDecimal number) {
+      return JSON.numberNode(number);
     }
-    if (text.equals("true") || text.equals("false")) {
-      return JSON.booleanNode(Boolean.parseBoolean(text));
-    }
-    return JSON.textNode(text);
+    return value instanceof Boolean b ? JSON.booleanNode(b) : JSON.textNode(text);
   }
 
   private JsonNode json(YamlNode node, Map<String, String> values) {

@@ -1,5 +1,6 @@
 package dev.berth.spec;
 
+import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.TaskKey;
 import dev.berth.core.settings.TaskKeys;
 import dev.berth.task.worker.WorkerClasspath;
@@ -12,16 +13,18 @@ import java.util.Map;
 /**
  * A task written in Java: {@code java: com.example.TrainTask} with {@code classpath: [...]} and
  * {@code jvm-args: [...]}. It runs in a child JVM through Berth's worker, which speaks the two-stage
- * protocol, so a crash or an OutOfMemoryError in the task never reaches the scheduler.
+ * protocol, so a crash or an OutOfMemoryError in the task never reaches the scheduler; with
+ * {@code pool:} it runs in a warm JVM of that Java pool instead, its command telling the pool how to start one.
  *
  * @param className the class implementing {@code dev.berth.task.BerthTask}
  * @param classpath entries, relative to the spec's folder unless absolute
  * @param jvmArgs JVM options such as {@code -Xmx4g}
+ * @param pool the Java pool whose warm JVMs run it ({@code pool:}), or null for a JVM of its own
  */
-record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs) {
+record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs, PoolDefinition pool) {
 
   /** The task's Java settings, or null when it has no {@code java} key. */
-  static JavaTask parse(YamlNode.Mapping map, Field field) throws SpecException {
+  static JavaTask parse(YamlNode.Mapping map, Field field, Pools pools) throws SpecException {
     YamlNode java = map.get(TaskKeys.JAVA.key());
     if (java == null) {
       for (TaskKey<?> key : List.of(TaskKeys.CLASSPATH, TaskKeys.JVM_ARGS)) {
@@ -32,8 +35,10 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
       return null;
     }
     Field name = field.key(TaskKeys.JAVA.key());
+    YamlNode poolNode = map.get(TaskKeys.POOL.key());
+    PoolDefinition pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolDefinition.Language.JAVA);
     return new JavaTask(new Template(name.read(TaskKeys.JAVA::parse, java), name),
-        templates(map, TaskKeys.CLASSPATH, field), templates(map, TaskKeys.JVM_ARGS, field));
+        templates(map, TaskKeys.CLASSPATH, field), templates(map, TaskKeys.JVM_ARGS, field), pool);
   }
 
   /** The argument vector that starts the worker JVM for this task. */

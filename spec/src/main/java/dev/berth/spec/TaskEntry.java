@@ -37,8 +37,8 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
     Field idField = field.key(TaskKeys.ID.key());
     Template id = new Template(idField.read(TaskKeys.ID::parse,
         Keys.required(map, TaskKeys.ID.key(), field, "is required, e.g. id: train-{lr}")), idField);
-    JavaTask java = JavaTask.parse(map, field);
     CallTask call = CallTask.parse(map, field, pools);
+    JavaTask java = JavaTask.parse(map, field, pools);
     List<Template> command = new ArrayList<>();
     if (call != null) {
       // runs the call; the command is made for each task
@@ -96,7 +96,10 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       }
       if (java != null) {
         argv = java.command(values);
-        builder.twoStage(true);
+        builder.twoStage(java.pool() == null); // an engine runs load and train itself
+        if (java.pool() != null) {
+          builder.env(CallTask.env(java.pool()));
+        }
       }
       if (call != null) {
         argv = call.command(values, combination);

@@ -73,7 +73,7 @@ class PoolSpecReadingTest {
   @Test
   void poolAndParamsWithoutACallAreRefused() {
     assertThat(refused(SpecFiles.oneGroup("- {id: one, command: [x], pool: p}")).rule())
-        .contains("only applies to a call task");
+        .contains("only applies to a call or java task");
     assertThat(refused(SpecFiles.oneGroup("- {id: one, command: [x], params: {a: 1}}")).field())
         .isEqualTo("groups[0].tasks[0].params");
   }
@@ -102,6 +102,40 @@ class PoolSpecReadingTest {
     assertThat(refused(withPool("p: {recycle-memory: lots}", task)).field()).isEqualTo("pools.p.recycle-memory");
     assertThat(refused(withPool("p: {sizes: 2}", task)).field()).isEqualTo("pools.p.sizes");
     assertThat(refused(withPool("p: {setup: nothing}", task)).field()).isEqualTo("pools.p.setup");
+  }
+
+  @Test
+  void aJavaTaskOfAJavaPoolRunsItsWorkerCommandWithThePoolsVariablesAndWithoutTheTwoStageProtocol() throws Exception {
+    RunSpec run = load(withPool("jvm: {language: java, setup: 'com.example.Warm::load', size: 2, memory: 2GiB}",
+        "- {id: one, java: com.example.Train, classpath: [classes], pool: jvm}"));
+
+    TaskSpec task = run.tasks().get(0);
+    assertThat(task.command()).contains(EngineHelper.JAVA_WORKER).endsWith("com.example.Train");
+    assertThat(task.twoStage()).isFalse();
+    assertThat(task.env()).containsEntry(PoolSpec.POOL_VARIABLE, "jvm");
+    assertThat(PoolSpec.parse("jvm", task.env().get(PoolSpec.SETTINGS_VARIABLE)))
+        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 1, 0, 0, EngineScheme.LEASTLOAD, 2L << 30, 0));
+  }
+
+  @Test
+  void aTaskInAPoolOfTheOtherLanguageIsRefusedAtItsPool() {
+    SpecException java = refused(withPool("py: {}", "- {id: one, java: com.example.Train, pool: py}"));
+    assertThat(java.field()).isEqualTo("groups[0].tasks[0].pool");
+    assertThat(java.rule()).contains("'py' is a python pool; a java: task needs a pool with language: java");
+
+    SpecException call = refused(withPool("jvm: {language: java}", "- {id: one, call: 'tiny:f', pool: jvm}"));
+    assertThat(call.field()).isEqualTo("groups[0].tasks[0].pool");
+    assertThat(call.rule()).contains("'jvm' is a java pool; a call: task needs a Python pool");
+  }
+
+  @Test
+  void aJavaPoolsSetupIsAClassOrStaticMethodAndItTakesNoInterpreter() {
+    String task = "- {id: one, java: com.example.Train, pool: jvm}";
+    SpecException setup = refused(withPool("jvm: {language: java, setup: 'warm:load'}", task));
+    assertThat(setup.field()).isEqualTo("pools.jvm.setup");
+    assertThat(setup.rule()).contains("com.example.Warm::load");
+    assertThat(refused(withPool("jvm: {language: java, python: python3}", task)).field()).isEqualTo("pools.jvm.python");
+    assertThat(refused(withPool("jvm: {language: cobol}", task)).rule()).contains("must be python or java");
   }
 
   private SpecException refused(String spec) {

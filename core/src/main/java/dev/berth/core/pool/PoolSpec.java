@@ -16,9 +16,12 @@ import java.util.Objects;
  * @param recycleAfter an engine is replaced after this many calls; 0 for never
  * @param recycleMemoryBytes an engine is replaced once its resident memory after a call exceeds this; 0 for never
  * @param scheme how the engine for a call is chosen
+ * @param memoryBytes host memory each engine holds while it lives (its setup's model and data), beside
+ *     what its calls reserve; 0 for none
+ * @param gpuMemoryBytes GPU memory each engine holds on its device while it lives; 0 for none
  */
 public record PoolSpec(String name, String setup, int size, int hwm, int recycleAfter, long recycleMemoryBytes,
-    EngineScheme scheme) {
+    EngineScheme scheme, long memoryBytes, long gpuMemoryBytes) {
 
   /** The variable naming a call task's pool. */
   public static final String POOL_VARIABLE = "BERTH_POOL";
@@ -37,9 +40,15 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
     if (hwm < 1) {
       throw new IllegalArgumentException("hwm must be a whole number >= 1");
     }
-    if (recycleAfter < 0 || recycleMemoryBytes < 0) {
-      throw new IllegalArgumentException("recycle-after and recycle-memory must not be negative");
+    if (recycleAfter < 0 || recycleMemoryBytes < 0 || memoryBytes < 0 || gpuMemoryBytes < 0) {
+      throw new IllegalArgumentException("recycle-after, recycle-memory, memory and gpu-memory must not be negative");
     }
+  }
+
+  /** A pool whose engines hold no memory of their own between calls. */
+  public PoolSpec(String name, String setup, int size, int hwm, int recycleAfter, long recycleMemoryBytes,
+      EngineScheme scheme) {
+    this(name, setup, size, hwm, recycleAfter, recycleMemoryBytes, scheme, 0, 0);
   }
 
   /** A pool with every setting at its default: auto size, one call per engine at a time, leastload, never recycled. */
@@ -50,7 +59,8 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
   /** The settings as one line, {@code key=value} separated by spaces; {@link #parse} reads it back. */
   public String text() {
     return "setup=" + setup + " size=" + size + " hwm=" + hwm + " recycle-after=" + recycleAfter
-        + " recycle-memory=" + recycleMemoryBytes + " scheme=" + scheme;
+        + " recycle-memory=" + recycleMemoryBytes + " scheme=" + scheme + " memory=" + memoryBytes
+        + " gpu-memory=" + gpuMemoryBytes;
   }
 
   /**
@@ -71,7 +81,8 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
       return new PoolSpec(name, values.getOrDefault("setup", ""), Integer.parseInt(values.getOrDefault("size", "0")),
           Integer.parseInt(values.getOrDefault("hwm", "1")), Integer.parseInt(values.getOrDefault("recycle-after", "0")),
           Long.parseLong(values.getOrDefault("recycle-memory", "0")),
-          EngineScheme.named(values.getOrDefault("scheme", "leastload")));
+          EngineScheme.named(values.getOrDefault("scheme", "leastload")),
+          Long.parseLong(values.getOrDefault("memory", "0")), Long.parseLong(values.getOrDefault("gpu-memory", "0")));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not pool settings: " + text, e);
     }

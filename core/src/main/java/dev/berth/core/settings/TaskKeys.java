@@ -49,9 +49,9 @@ public final class TaskKeys {
       TaskValueParsers.FUNCTION, "none", "instead of command: a Python function called with the matrix values and"
           + " params as keyword arguments; its returned mapping is the result (docs/pools.md)"));
 
-  /** The engine pool a call task runs in. */
+  /** The engine pool a call or Java task runs in. */
   public static final TaskKey<String> POOL = TaskKey.own(new Setting<>("pool", "pool name", Parsers.TEXT, "none",
-      "the engine pool (under pools:) whose warm engines run this call task; without it each call is a process"));
+      "the engine pool (under pools:) whose warm engines run this call or java task; without it each runs as a process"));
 
   /** More keyword arguments of a call task. */
   public static final TaskKey<Map<String, ?>> PARAMS = TaskKey.own(new Setting<>("params", "mapping",

@@ -10,10 +10,10 @@ class PoolSpecTest {
 
   @Test
   void settingsReadBackFromTheLineTheyWrite() {
-    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, EngineScheme.TWOBIN);
+    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, EngineScheme.TWOBIN, 1L << 30, 2L << 30);
 
     assertThat(spec.text()).isEqualTo("setup=model:load size=4 hwm=2 recycle-after=100 recycle-memory=3221225472"
-        + " scheme=twobin");
+        + " scheme=twobin memory=1073741824 gpu-memory=2147483648");
     assertThat(PoolSpec.parse("gpu", spec.text())).isEqualTo(spec);
     assertThat(PoolSpec.parse("p", PoolSpec.named("p").text())).isEqualTo(PoolSpec.named("p"));
   }

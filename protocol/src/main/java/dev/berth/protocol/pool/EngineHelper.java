@@ -34,8 +34,16 @@ public final class EngineHelper {
   /** The option naming the function an engine runs once, before its first call. */
   public static final String SETUP = "--setup";
 
+  /**
+   * The class that runs Java tasks ({@code dev.berth.task.worker.WorkerMain}); {@code WorkerMain engine}
+   * is a warm Java engine speaking the same protocol as this helper's engines.
+   */
+  public static final String JAVA_WORKER = "dev.berth.task.worker.WorkerMain";
+
   private static final String RESOURCE = "berth_engine.py";
   private static final byte[] CONTENT = load();
+  /** The content's hash, which names the helper's folder: computed once, as every call task's command names it. */
+  private static final String HASH = hash();
 
   private EngineHelper() {}
 
@@ -52,7 +60,7 @@ public final class EngineHelper {
     String home = System.getProperty(CACHE_PROPERTY, System.getenv("XDG_CACHE_HOME"));
     Path cache = home != null && !home.isBlank()
         ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache");
-    return cache.resolve("berth").resolve("python-" + hash()).resolve(RESOURCE);
+    return cache.resolve("berth").resolve("python-" + HASH).resolve(RESOURCE);
   }
 
   /**
@@ -88,6 +96,30 @@ public final class EngineHelper {
     paths.forEach(p -> argv.addAll(List.of(PATH, p)));
     return List.copyOf(argv);
   }
+
+  /**
+   * A keyword argument's value from its text, as a spec's matrix values and a map's inputs arrive: a
+   * number written as one is that number, {@code true} and {@code false} are booleans, anything else text.
+   */
+  public static Object typed(String text) {
+    if (NUMBER.matcher(text).matches()) {
+      return new java.math.BigDecimal(text);
+    }
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    return text;
+  }
+
+  /** The keyword arguments {@code values} give, each {@link #typed}, as one JSON object in their order. */
+  public static String kwargsJson(java.util.Map<String, String> values) {
+    java.util.Map<String, Object> kwargs = new java.util.LinkedHashMap<>();
+    values.forEach((k, v) -> kwargs.put(k, typed(v)));
+    return dev.berth.protocol.MessageJson.write(kwargs);
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
   private static String hash() {
     try {

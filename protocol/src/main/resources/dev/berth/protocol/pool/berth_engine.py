@@ -57,10 +57,15 @@ def _write_result(path, value):
     os.replace(tmp, path)
 
 
+_statm = []  # /proc/self/statm, opened once: each read from offset 0 is a fresh figure
+
+
 def _rss():
     try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        if not _statm:
+            _statm.append(os.open("/proc/self/statm", os.O_RDONLY))
+            _statm.append(os.sysconf("SC_PAGE_SIZE"))
+        return int(os.pread(_statm[0], 128, 0).split()[1]) * _statm[1]
     except (OSError, ValueError, IndexError):
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
@@ -112,12 +117,40 @@ def _restore(idle):
     os.dup2(idle, 2)
 
 
-def _serve_one(request, baseline_env, idle):
+class _Environment:
+    """Gives each call the engine's own environment plus the call's variables. Rewriting the whole
+    environment costs more than a tiny call, so only what differs from the last call's is changed,
+    unless a call changed the environment itself: then it is rebuilt."""
+
+    def __init__(self):
+        self.baseline = dict(os.environ)
+        self.given = {}
+        self.seen = None
+
+    def enter(self, env):
+        data = getattr(os.environ, "_data", None)  # CPython's own mapping, compared in one step
+        if data is None or self.seen is None or data != self.seen:
+            os.environ.clear()
+            os.environ.update(self.baseline)
+            os.environ.update(env)
+        else:
+            for key in self.given:
+                if key not in env:
+                    if key in self.baseline:
+                        os.environ[key] = self.baseline[key]
+                    else:
+                        del os.environ[key]
+            for key, value in env.items():
+                if self.given.get(key) != value:
+                    os.environ[key] = value
+        self.given = env
+        self.seen = dict(data) if data is not None else None
+
+
+def _serve_one(request, environment, idle):
     reply = {"id": request.get("id")}
     _redirect(request["stdout"], request["stderr"])
-    os.environ.clear()
-    os.environ.update(baseline_env)
-    os.environ.update(request.get("env") or {})
+    environment.enter(request.get("env") or {})
     try:
         if request.get("cwd"):
             os.chdir(request["cwd"])
@@ -147,7 +180,7 @@ def engine(args):
     _restore(idle)
     paths, setup = _options(args)
     _add_paths(paths)
-    baseline_env = dict(os.environ)
+    environment = _Environment()
     try:
         if setup:
             _function(setup)()
@@ -178,7 +211,7 @@ def engine(args):
         line = lines.get()
         if line is None:
             return 0
-        reply = _serve_one(json.loads(line), baseline_env, idle)
+        reply = _serve_one(json.loads(line), environment, idle)
         protocol.write(json.dumps(reply) + "\n")
         with lock:
             pending[0] -= 1

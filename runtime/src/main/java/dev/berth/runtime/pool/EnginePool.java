@@ -1,6 +1,7 @@
 package dev.berth.runtime.pool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
@@ -12,8 +13,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
@@ -22,7 +25,8 @@ import java.util.concurrent.ScheduledExecutorService;
 /**
  * One named pool: its engines by device, started lazily up to its size (for {@code auto}, one more
  * whenever every engine of the device is at its high-water mark), chosen by its scheme, recycled
- * after so many calls or once their memory grew past the limit, and replaced when they die. Calls
+ * after so many calls or once their memory grew past the limit, and replaced when they die. A call
+ * whose parent ran in one of its engines goes to that engine when it has room. Calls
  * no engine can take yet wait in order. Thread-safe: one lock guards the pool; exits are reported
  * outside it.
  */
@@ -33,6 +37,8 @@ final class EnginePool {
   private final ScheduledExecutorService killTimer;
   private final List<PoolEngine> engines = new ArrayList<>();
   private final Deque<PoolCall> waiting = new ArrayDeque<>();
+  /** The engine each task's call was sent to, by the task's folder (how a dependant names its parents). */
+  private final Map<String, PoolEngine> ranIn = new HashMap<>();
   private final SplittableRandom random;
   private long sequence;
   private boolean closed;
@@ -61,12 +67,17 @@ final class EnginePool {
     List<PoolEngine> open = new ArrayList<>();
     int alive = 0;
     for (PoolEngine e : engines) {
-      if (e.device().equals(device) && !e.retiring()) {
+      if (e.device().equals(device) && e.launcher().equals(call.call().launcher()) && !e.retiring()) {
         alive++;
         if (e.inFlight().size() < spec.hwm()) {
           open.add(e);
         }
       }
+    }
+    PoolEngine parents = parentsEngine(call, open);
+    if (parents != null) {
+      send(parents, call);
+      return true;
     }
     if (open.isEmpty() || open.stream().allMatch(e -> !e.inFlight().isEmpty()) && mayGrow(alive)) {
       if (!mayGrow(alive)) {
@@ -77,9 +88,35 @@ final class EnginePool {
       open = List.of(started);
     }
     List<EngineScheme.Load> loads = open.stream().map(e -> new EngineScheme.Load(e.inFlight().size(), e.lastUsed())).toList();
-    PoolEngine chosen = open.get(spec.scheme().choose(loads, random::nextInt));
-    chosen.send(call, ++sequence, sequence);
+    send(open.get(spec.scheme().choose(loads, random::nextInt)), call);
     return true;
+  }
+
+  private void send(PoolEngine engine, PoolCall call) {
+    engine.send(call, ++sequence, sequence);
+    String dir = call.request().env().get("BERTH_TASK_DIR");
+    if (dir != null) {
+      ranIn.put(dir, engine);
+    }
+  }
+
+  /**
+   * The engine a parent of the call ran in ({@code follow}, or {@code after}), when it is among the
+   * open engines: a dependant goes where its parent's state is warm. Lock held.
+   */
+  private PoolEngine parentsEngine(PoolCall call, List<PoolEngine> open) {
+    if (ranIn.isEmpty()) {
+      return null;
+    }
+    for (Map.Entry<String, String> e : call.request().env().entrySet()) {
+      if (e.getKey().startsWith("BERTH_DEP_") && e.getKey().endsWith("_DIR")) {
+        PoolEngine engine = ranIn.get(e.getValue());
+        if (engine != null && open.contains(engine)) {
+          return engine;
+        }
+      }
+    }
+    return null;
   }
 
   /** An engine may start while the device has fewer than {@code size} ({@code auto}: no busy-free engine). */
@@ -94,6 +131,7 @@ final class EnginePool {
     synchronized (this) {
       call = engine.answered(reply);
       long rss = reply.path("rss").asLong(0);
+      engine.measured(rss);
       usage = new MeasuredUsage(rss > 0 ? OptionalLong.of(rss) : OptionalLong.empty(),
           OptionalDouble.of(engine.cpuSince(reply)), OptionalLong.empty(), false);
       boolean recycle = spec.recycleAfter() > 0 && engine.calls() >= spec.recycleAfter()
@@ -113,6 +151,7 @@ final class EnginePool {
     List<PoolCall> lost;
     synchronized (this) {
       engines.remove(engine);
+      ranIn.values().removeIf(e -> e == engine);
       lost = new ArrayList<>(engine.inFlight());
       engine.inFlight().clear();
     }
@@ -174,6 +213,32 @@ final class EnginePool {
   synchronized void close() {
     closed = true;
     engines.forEach(PoolEngine::retire);
+  }
+
+  /** What this pool's live engines hold beyond their last measured resident memory ({@code memory}). */
+  synchronized long heldMemoryBytes() {
+    long held = 0;
+    if (spec.memoryBytes() > 0) {
+      for (PoolEngine e : engines) {
+        held += Math.max(0, spec.memoryBytes() - e.residentBytes());
+      }
+    }
+    return held;
+  }
+
+  /** What this pool's live engines pinned to {@code device} hold there beyond their processes' use ({@code gpu-memory}). */
+  synchronized long heldGpuMemoryBytes(GpuDevice device) {
+    long held = 0;
+    if (spec.gpuMemoryBytes() > 0) {
+      for (PoolEngine e : engines) {
+        if (e.device().equals(device.id())) {
+          long used = device.processes().stream().filter(p -> p.pid() == e.pid())
+              .mapToLong(p -> Math.max(0, p.usedMemoryBytes())).sum();
+          held += Math.max(0, spec.gpuMemoryBytes() - used);
+        }
+      }
+    }
+    return held;
   }
 
   /** The engines now, for tests and status. */

@@ -25,14 +25,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 /**
- * Runs call tasks of a pool ({@code call:} with {@code pool:}) in the pool's warm engines and hands
+ * Runs call tasks of a pool ({@code call:} or {@code java:} with {@code pool:}) in the pool's warm engines and hands
  * every other attempt to the executor it wraps. A call is an attempt like any other: the scheduler
  * admitted and placed it, and its {@link Execution} behaves as a process's: its pid is its engine's,
  * ending it ends the engine (which the pool replaces), it exits 0 when the function returned and 1
  * when it raised (the traceback in its standard error), and with the engine's exit code when the
  * engine died under it.
  *
- * <p>Engines run {@code python3 -u berth_engine.py engine} with the environment of the call that
+ * <p>Engines run {@code python3 -u berth_engine.py engine}, or for Java tasks
+ * {@code java -cp CP dev.berth.task.worker.WorkerMain engine}, with the environment of the call that
  * started them, less Berth's task variables (each call gets its own), in their own session, with
  * their standard error in {@code pools/POOL/engine-N.log} under the run folder.
  */
@@ -102,6 +103,40 @@ public final class EnginePoolExecutor implements Executor {
     return pool == null ? List.of() : pool.engineNames();
   }
 
+  /**
+   * Host memory live engines hold beyond what they were last measured at: for each engine of a pool
+   * with {@code memory}, that minus its resident memory after its last call (all of it before one).
+   */
+  public long heldMemoryBytes() {
+    List<EnginePool> all;
+    synchronized (pools) {
+      all = List.copyOf(pools.values());
+    }
+    return all.stream().mapToLong(EnginePool::heldMemoryBytes).sum();
+  }
+
+  /** {@code probe}, with what live engines hold counted as used (see {@link EngineHoldings}). */
+  public dev.berth.spi.HostProbe holding(dev.berth.spi.HostProbe probe) {
+    return new EngineHoldings(probe, this::heldMemoryBytes);
+  }
+
+  /**
+   * GPU memory live engines pinned to {@code device} hold beyond what the reading shows their
+   * processes using: for each engine of a pool with {@code gpu-memory}, that minus its process's use.
+   */
+  public long heldGpuMemoryBytes(dev.berth.core.gpu.GpuDevice device) {
+    List<EnginePool> all;
+    synchronized (pools) {
+      all = List.copyOf(pools.values());
+    }
+    return all.stream().mapToLong(p -> p.heldGpuMemoryBytes(device)).sum();
+  }
+
+  /** {@code probe}, with what live engines hold on each device counted as used (see {@link EngineGpuHoldings}). */
+  public dev.berth.spi.GpuProbe holdingGpus(dev.berth.spi.GpuProbe probe) {
+    return new EngineGpuHoldings(probe, this::heldGpuMemoryBytes);
+  }
+
   /** Lets every engine leave once its calls are answered, then closes the wrapped executor. */
   @Override
   public void close() {
@@ -128,12 +163,10 @@ public final class EnginePoolExecutor implements Executor {
     String name = call.pool().name() + "/engine-" + number;
     List<String> argv = new ArrayList<>();
     SETSID.ifPresent(argv::add);
-    writeHelper(request);
-    argv.addAll(List.of(call.python(), "-u", EngineHelper.file().toString(), EngineHelper.ENGINE));
-    if (!call.pool().setup().isEmpty()) {
-      argv.addAll(List.of(EngineHelper.SETUP, call.pool().setup()));
+    if (call.kind() == CallRequest.Kind.PYTHON) {
+      writeHelper(request);
     }
-    call.paths().forEach(p -> argv.addAll(List.of(EngineHelper.PATH, p)));
+    argv.addAll(call.engineCommand());
     Path runDir = Path.of(request.env().getOrDefault("BERTH_RUN_DIR", request.workdir().toString()));
     Path log = runDir.resolve("pools").resolve(call.pool().name()).resolve("engine-" + number + ".log");
     ProcessBuilder builder = new ProcessBuilder(argv).directory(runDir.toFile()).redirectError(Redirect.appendTo(log.toFile()));
@@ -149,10 +182,10 @@ public final class EnginePoolExecutor implements Executor {
       Files.createDirectories(log.getParent());
       process = builder.start();
     } catch (IOException | RuntimeException e) {
-      throw new LaunchException("cannot start engine " + name + " ('" + call.python() + "') for task "
+      throw new LaunchException("cannot start engine " + name + " ('" + call.launcher().get(0) + "') for task "
           + request.task() + ": " + e.getMessage(), e);
     }
-    PoolEngine engine = new PoolEngine(name, call.device(), process);
+    PoolEngine engine = new PoolEngine(name, call.device(), call.launcher(), process);
     EnginePool pool = pool(call.pool());
     engine.listen(pool::replied, pool::exited, r -> readers.newThread(r).start());
     return engine;

@@ -3,15 +3,16 @@ package dev.berth.runtime.pool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import dev.berth.runtime.exec.ProcessTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * One warm Python engine of a pool, pinned to a device: a {@code berth_engine.py engine} process fed
+ * One warm engine of a pool, pinned to a device: a {@code berth_engine.py engine} or Java worker process fed
  * call requests on its standard input, one JSON line each, whose replies its reader thread hands to
  * the pool. Its state is guarded by the pool's lock; its replies and its exit arrive on its own thread.
  */
@@ -31,6 +32,7 @@ final class PoolEngine {
 
   private final String name;
   private final String device;
+  private final List<String> launcher;
   private final Process process;
   private final OutputStream requests;
   private final Deque<PoolCall> inFlight = new ArrayDeque<>();
@@ -38,11 +40,13 @@ final class PoolEngine {
   private long lastUsed;
   private boolean retiring;
   private double cpuSeconds;
+  private long residentBytes;
   private volatile String setupError;
 
-  PoolEngine(String name, String device, Process process) {
+  PoolEngine(String name, String device, List<String> launcher, Process process) {
     this.name = name;
     this.device = device;
+    this.launcher = launcher;
     this.process = process;
     this.requests = process.getOutputStream();
   }
@@ -101,6 +105,11 @@ final class PoolEngine {
     return device;
   }
 
+  /** The command its engine was started with, up to {@code engine}: calls with the same launcher may share it. */
+  List<String> launcher() {
+    return launcher;
+  }
+
   long pid() {
     return process.pid();
   }
@@ -110,11 +119,7 @@ final class PoolEngine {
     ObjectNode request = JSON.createObjectNode();
     request.put("id", id);
     request.put("call", call.call().function());
-    try {
-      request.set("kwargs", JSON.readTree(call.call().kwargsJson()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    request.putRawValue("kwargs", new RawValue(call.call().kwargsJson())); // JSON already: the spec wrote it
     ObjectNode env = request.putObject("env");
     call.request().env().forEach(env::put);
     env.put("BERTH_ENGINE", name);
@@ -146,6 +151,16 @@ final class PoolEngine {
     double delta = Math.max(0, total - cpuSeconds);
     cpuSeconds = total;
     return delta;
+  }
+
+  /** Notes the engine's resident memory after a call. Pool lock held. */
+  void measured(long bytes) {
+    residentBytes = bytes;
+  }
+
+  /** The engine's resident memory after its last call; 0 before its first. Pool lock held. */
+  long residentBytes() {
+    return residentBytes;
   }
 
   Deque<PoolCall> inFlight() {

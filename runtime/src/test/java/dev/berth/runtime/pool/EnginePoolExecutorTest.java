@@ -9,9 +9,17 @@ import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.LaunchRequest;
 import java.util.SortedMap;
+import dev.berth.spi.HostProbe;
+import dev.berth.testkit.FakeHostProbe;
+import dev.berth.testkit.FakeGpuProbe;
+import dev.berth.spi.GpuProbe;
+import dev.berth.core.gpu.GpuDevice;
+import java.util.List;
+import java.time.Instant;
 import java.util.TreeMap;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -216,6 +224,84 @@ class EnginePoolExecutorTest {
     PoolCalls.open(gate);
     assertThat(first.await()).isZero();
     assertThat(second.await()).isZero();
+  }
+
+  @Test
+  void aDependantGoesToTheEngineItsParentRanInWhereTheSchemeWouldChooseAnother() throws Exception {
+    PoolSpec spec = new PoolSpec("p", "", 2, 1, 0, 0, EngineScheme.LRU);
+    Path ready = calls.fifo("ready");
+    Path gate = calls.fifo("gate");
+    PoolCalls.Exit blocking = new PoolCalls.Exit();
+    executor.launch(calls.request(spec, "busy", "block", "{\"ready\": \"" + ready + "\", \"gate\": \"" + gate + "\"}"),
+        blocking);
+    PoolCalls.awaitRunning(ready);
+    assertThat(run(spec, "parent", "echo", "{}")).isZero(); // engine-1 is busy: a second engine starts
+    PoolCalls.open(gate);
+    assertThat(blocking.await()).isZero();
+
+    PoolCalls.Exit child = new PoolCalls.Exit();
+    executor.launch(calls.dependant(spec, "child", "echo", "parent"), child);
+    assertThat(child.await()).isZero();
+    assertThat(run(spec, "stranger", "echo", "{}")).isZero();
+
+    assertThat(calls.result("parent")).contains("p/engine-2");
+    assertThat(calls.result("child")).contains("p/engine-2"); // lru alone would pick engine-1
+    assertThat(calls.result("stranger")).contains("p/engine-1");
+  }
+
+  @Test
+  void aLiveEngineHoldsItsPoolsMemoryBeyondWhatItWasMeasuredAtAndTheHostReadingCountsItAsUsed() throws Exception {
+    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD, 1L << 30, 0);
+    PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+    FakeHostProbe host = new FakeHostProbe().availableMemory(8L << 30);
+    HostProbe probe = executor.holding(host);
+    assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo(8L << 30);
+
+    assertThat(run(spec, "a", "echo", "{}")).isZero();
+    assertThat(run(light, "b", "echo", "{}")).isZero();
+
+    long held = executor.heldMemoryBytes();
+    assertThat(held).isLessThan(1L << 30).isGreaterThan((1L << 30) - (200L << 20)); // less the engine's resident memory
+    assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo((8L << 30) - held);
+  }
+
+  @Test
+  void aLiveEnginePinnedToAGpuHoldsItsPoolsGpuMemoryThereBeyondWhatItsProcessUses() throws Exception {
+    PoolSpec spec = new PoolSpec("g", "", 0, 1, 0, 0, EngineScheme.LEASTLOAD, 0, 3L << 30);
+    FakeGpuProbe fake = new FakeGpuProbe().device(0, 16).device(1, 16);
+    GpuProbe probe = executor.holdingGpus(fake);
+
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    Execution call = executor.launch(calls.request(spec, "on1", "echo", "{}", new Placement("cuda:1", 0, 0, 1L << 30)), exit);
+    assertThat(exit.await()).isZero();
+    List<GpuDevice> before = probe.read();
+    fake.process(1, call.pid(), 1L << 30).used(1, 1L << 30); // the engine's model: 1 GiB in use on its device
+    List<GpuDevice> after = probe.read();
+
+    assertThat(before.get(0).freeMemoryBytes()).isEqualTo(16L << 30);
+    assertThat(before.get(1).freeMemoryBytes()).isEqualTo(13L << 30);
+    assertThat(after.get(1).freeMemoryBytes()).isEqualTo(13L << 30); // 3 GiB held, 1 of them seen by the reading
+  }
+
+  @Test
+  void eachCallSeesItsOwnVariablesAndNoneACallBeforeItSetOrWasGiven() throws Exception {
+    PoolSpec spec = pool(1, 1, 0, 0);
+    String names = "{\"names\": [\"BERTH_ONLY_A\", \"SET_BY_A\", \"BERTH_TASK_ID\", \"PATH\"]";
+
+    Map<String, String> kwargs = Map.of("a", names + ", \"set\": \"SET_BY_A\"}", "b", names + ", \"set\": \"PATH\"}",
+        "c", names + "}");
+    for (String id : new String[] {"a", "b", "c"}) {
+      LaunchRequest request = calls.request(spec, id, "envs", kwargs.get(id));
+      PoolCalls.Exit exit = new PoolCalls.Exit();
+      executor.launch(id.equals("a") ? PoolCalls.withEnv(request, "BERTH_ONLY_A", "yes") : request, exit);
+      assertThat(exit.await()).isZero();
+    }
+
+    assertThat(calls.result("a")).contains("\"BERTH_ONLY_A\": \"yes\"", "\"SET_BY_A\": \"changed by a call\"", "\"BERTH_TASK_ID\": \"a\"");
+    assertThat(calls.result("b")).contains("\"BERTH_ONLY_A\": null", "\"SET_BY_A\": null", "\"BERTH_TASK_ID\": \"b\"",
+        "\"PATH\": \"changed by a call\"");
+    assertThat(calls.result("c")).contains("\"BERTH_ONLY_A\": null", "\"SET_BY_A\": null", "\"BERTH_TASK_ID\": \"c\"",
+        "\"PATH\": \"/").doesNotContain("changed by a call"); // the engine's own PATH again
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.berth.core.pool.PoolSpec;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.task.worker.WorkerCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -37,6 +39,10 @@ final class PoolCalls {
           print("out", sorted(kwargs))
           return {"kwargs": kwargs, "pid": os.getpid(), "engine": os.environ.get("BERTH_ENGINE"),
                   "setups": setups, "task": os.environ.get("BERTH_TASK_ID")}
+      def envs(names, set=None):
+          if set:
+              os.environ[set] = "changed by a call"
+          return {n: os.environ.get(n) for n in names}
       def boom():
           raise RuntimeError("it broke")
       def block(ready, gate=None):
@@ -66,6 +72,23 @@ final class PoolCalls {
     return request(spec, id, function, kwargsJson, Placement.cpu(0, 0));
   }
 
+  /** The same, for a task whose parent is task {@code parent} (its folder in {@code BERTH_DEP_PARENT_DIR}). */
+  LaunchRequest dependant(PoolSpec spec, String id, String function, String parent) {
+    LaunchRequest r = request(spec, id, function, "{}");
+    SortedMap<String, String> env = new TreeMap<>(r.env());
+    env.put("BERTH_DEP_PARENT_DIR", dir.resolve("tasks").resolve(parent).toString());
+    return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
+        Optional.empty(), Optional.empty());
+  }
+
+  /** {@code r} with the variable {@code name} set to {@code value} too. */
+  static LaunchRequest withEnv(LaunchRequest r, String name, String value) {
+    SortedMap<String, String> env = new TreeMap<>(r.env());
+    env.put(name, value);
+    return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
+        Optional.empty(), Optional.empty());
+  }
+
   /** The same, placed as {@code placement} says (on a GPU, say). */
   LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson, Placement placement) {
     Path taskDir = dir.resolve("tasks").resolve(id);
@@ -78,6 +101,23 @@ final class PoolCalls {
     List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
     return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
         taskDir.resolve("stderr.log"), placement, 0, Optional.empty(), Optional.empty());
+  }
+
+  /** A request for Java task {@code taskClass} with {@code params} in the Java pool {@code spec}, as task {@code id}. */
+  LaunchRequest javaRequest(PoolSpec spec, String id, Class<?> taskClass, Map<String, String> params) {
+    Path taskDir = dir.resolve("tasks").resolve(id);
+    SortedMap<String, String> env = new TreeMap<>();
+    env.put(PoolSpec.POOL_VARIABLE, spec.name());
+    env.put(PoolSpec.SETTINGS_VARIABLE, spec.text());
+    env.put("BERTH_TASK_ID", id);
+    env.put("BERTH_TASK_DIR", taskDir.toString());
+    env.put("BERTH_RUN_DIR", dir.toString());
+    env.put("BERTH_DEVICE", "cpu");
+    params.forEach((k, v) -> env.put("BERTH_PARAM_" + k.toUpperCase(java.util.Locale.ROOT), v));
+    List<String> argv = WorkerCommand.argv(List.of("-Xmx1g"), List.of(System.getProperty("java.class.path")),
+        taskClass.getName());
+    return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
+        taskDir.resolve("stderr.log"), Placement.cpu(0, 0), 0, Optional.empty(), Optional.empty());
   }
 
   /** The task's {@code result.json}. */

@@ -74,16 +74,24 @@ final class Worker {
     }
     WorkerContext context = new WorkerContext(
         env, (key, value) -> logger.log(System.Logger.Level.INFO, "item " + key + " = " + MessageJson.write(value)), logger);
+    // Under Berth without its control channel (a pool's Java task run as a process, on a cluster, say)
+    // the task trains on the device Berth placed it on and leaves its result where Berth reads it.
+    String placed = env.get("BERTH_DEVICE");
+    Device device = placed == null || placed.isEmpty() ? Device.cpu() : new Device(placed);
+    String taskDir = env.get("BERTH_TASK_DIR");
     try {
-      logger.log(System.Logger.Level.INFO, "BERTH_CONTROL is not set: loading, then training on cpu");
+      logger.log(System.Logger.Level.INFO, "BERTH_CONTROL is not set: loading, then training on " + device.name());
       long start = System.nanoTime();
       task.load(context);
       logger.log(System.Logger.Level.INFO, "loaded in " + millisSince(start) + " ms");
       start = System.nanoTime();
-      Map<String, Object> result = task.train(Device.cpu(), context);
+      Map<String, Object> result = task.train(device, context);
       logger.log(System.Logger.Level.INFO, "trained in " + millisSince(start) + " ms");
       out.println(MessageJson.write(result == null ? Map.of() : result));
       out.flush();
+      if (result != null && taskDir != null && !taskDir.isEmpty()) {
+        Engine.writeAtomically(Path.of(taskDir).resolve("result.json"), result);
+      }
       return SUCCESS;
     } catch (Throwable t) {
       logger.log(System.Logger.Level.ERROR, "the task failed", t);

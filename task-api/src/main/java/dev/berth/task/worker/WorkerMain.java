@@ -11,6 +11,9 @@ package dev.berth.task.worker;
  * when the task cannot be set up (class missing, no public no-argument constructor) or the
  * protocol breaks.
  *
+ * <p>With {@code engine [--setup com.example.Warm::load]} instead of a class it is a warm engine of a
+ * pool, running a task per request read on standard input (see {@code Engine} and docs/pools.md).
+ *
  * <p>Run by hand, without {@code BERTH_CONTROL}, it loads, trains on the CPU and prints the result
  * as JSON on stdout: a quick way to debug a task.
  */
@@ -24,7 +27,10 @@ public final class WorkerMain {
     if (loader == null) {
       loader = WorkerMain.class.getClassLoader();
     }
-    int code = new Worker(System.getenv(), System.out, System.err, System::exit, loader).run(args);
+    int code = args.length > 0 && args[0].equals(Engine.MODE)
+        ? new Engine(System.getenv(), System.in, System.out, System.err, c -> Runtime.getRuntime().halt(c), loader)
+            .run(java.util.List.of(args).subList(1, args.length))
+        : new Worker(System.getenv(), System.out, System.err, System::exit, loader).run(args);
     // The task may have left non-daemon threads behind; they must not keep the process alive.
     System.exit(code);
   }

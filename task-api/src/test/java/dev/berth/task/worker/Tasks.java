@@ -87,4 +87,15 @@ final class Tasks {
       return Map.of();
     }
   }
+
+  /** A pool's setup class: initialising it counts. */
+  public static final class Warm {
+    static final AtomicInteger INITIALISED = new AtomicInteger();
+
+    static {
+      INITIALISED.incrementAndGet();
+    }
+
+    private Warm() {}
+  }
 }

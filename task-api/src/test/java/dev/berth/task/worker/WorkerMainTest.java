@@ -188,6 +188,19 @@ class WorkerMainTest {
   }
 
   @Test
+  void underBerthWithoutItsChannelTheTaskTrainsOnItsDeviceAndWritesItsResultFile(@TempDir Path taskDir) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Worker worker = new Worker(Map.of("BERTH_DEVICE", "cuda:1", "BERTH_TASK_DIR", taskDir.toString()),
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8), code -> {}, getClass().getClassLoader());
+
+    assertThat(worker.run(new String[] {Tasks.Happy.class.getName()})).isZero();
+
+    assertThat(taskDir.resolve("result.json")).content()
+        .isEqualTo("{\"device\":\"cuda:1\",\"sum\":6,\"lr\":null,\"best\":null}");
+  }
+
+  @Test
   void withoutBerthAFailingTaskPrintsItsStackTraceAndExitsWithThree() {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Worker worker = new Worker(Map.of(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
