@@ -74,8 +74,11 @@ public final class SpecCodec {
       List<TaskSpec> tasks = new ArrayList<>();
       boolean changes = group.has(TaskChanges.KEY);
       List<JsonNode> taskValues = changes ? TaskChanges.expand(group, group.array(TaskChanges.KEY)) : group.array("tasks");
+      Fields before = null;
       for (int t = 0; t < taskValues.size(); t++) {
-        tasks.add(TaskCodec.fromJson(Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]"), name));
+        Fields task = Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]").after(before);
+        tasks.add(TaskCodec.fromJson(task, name));
+        before = task;
       }
       group.done();
       groups.add(new GroupSpec(name, tasks));

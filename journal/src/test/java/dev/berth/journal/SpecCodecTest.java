@@ -196,4 +196,21 @@ class SpecCodecTest {
   private static String whole(RunSpec spec) {
     return CanonicalJson.write(SpecCodec.toJson(spec, List.of()));
   }
+
+  @Test
+  void theTasksOfASweepReadBackShareTheValuesThatDidNotChange() {
+    List<TaskSpec> sweep = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      sweep.add(TaskSpec.builder("t-" + i, "g").command("python3", "train.py").env(java.util.Map.of("A", "1"))
+          .params(java.util.Map.of("seed", Integer.toString(i))).retryDelay(java.time.Duration.ofSeconds(3)).build());
+    }
+
+    List<TaskSpec> back = SpecCodec.decode(SpecCodec.encode(TaskSpecs.run("r").group("g", sweep).build())).tasks();
+
+    assertThat(back).isEqualTo(sweep);
+    assertThat(back.get(2).command()).isSameAs(back.get(0).command());
+    assertThat(back.get(2).retry().delay()).isSameAs(back.get(0).retry().delay());
+    assertThat(back.get(2).params()).isNotEqualTo(back.get(0).params());
+    assertThat(back.get(2).env()).isEqualTo(java.util.Map.of("A", "1"));
+  }
 }
