@@ -11,9 +11,11 @@ import dev.berth.core.units.DurationText;
 import dev.berth.slurm.SlurmKeys;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Prints a run's plan: the limits it will run under, the order its groups run in, and each task
@@ -21,6 +23,8 @@ import java.util.Optional;
  * never be placed.
  */
 final class PlanPrinter {
+
+  private static final Pattern NEEDS_QUOTES = Pattern.compile("[\\s'\"\\\\$]");
 
   private PlanPrinter() {}
 
@@ -41,21 +45,40 @@ final class PlanPrinter {
         : "groups run one after another: " + String.join(", then ", spec.groups().stream().map(GroupSpec::name).toList()));
     }
     int n = 0;
+    Map<Long, String> sizes = new HashMap<>(); // a sweep's tasks share a few sizes: format each once
+    StringBuilder line = new StringBuilder(128);
     for (GroupSpec g : spec.groups()) {
       out.printf("group %d: %s (%d task%s)%n", ++n, g.name(), g.tasks().size(), g.tasks().size() == 1 ? "" : "s");
       int width = g.tasks().stream().mapToInt(t -> t.id().value().length()).max().orElse(2);
       for (TaskSpec t : g.tasks()) {
-        out.printf(
-            "  %-" + width + "s  %s%s%s%s%n",
-            t.id(),
-            jobs ? cluster.sbatchOptions(t) + "  " : String.format("mem %-9s cpus %-5s %s",
-                ByteSize.format(t.resources().memoryBytes()), trim(t.resources().cpus()),
-                t.gpu().wantsGpu() ? t.gpu().describe() + "  " : ""),
-            t.priority() != 0 ? "prio " + t.priority() + "  " : "",
-            edge("after", t.after()) + edge("follow", t.follow()),
-            String.join(" ", quoted(t.command())));
+        line.setLength(0);
+        padded(line.append("  "), t.id().value(), width).append("  ");
+        if (jobs) {
+          line.append(cluster.sbatchOptions(t)).append("  ");
+        } else {
+          padded(line.append("mem "), sizes.computeIfAbsent(t.resources().memoryBytes(), ByteSize::format), 9);
+          padded(line.append(" cpus "), trim(t.resources().cpus()), 5).append(' ');
+          if (t.gpu().wantsGpu()) {
+            line.append(t.gpu().describe()).append("  ");
+          }
+        }
+        if (t.priority() != 0) {
+          line.append("prio ").append(t.priority()).append("  ");
+        }
+        line.append(edge("after", t.after())).append(edge("follow", t.follow()));
+        quoted(line, t.command());
+        out.println(line);
       }
     }
+  }
+
+  /** {@code text} left-aligned in {@code width} characters, as {@code %-Ns} would write it. */
+  private static StringBuilder padded(StringBuilder line, String text, int width) {
+    line.append(text);
+    for (int i = text.length(); i < width; i++) {
+      line.append(' ');
+    }
+    return line;
   }
 
   /**
@@ -104,7 +127,12 @@ final class PlanPrinter {
     return cpus == Math.rint(cpus) ? Long.toString((long) cpus) : Double.toString(cpus);
   }
 
-  private static List<String> quoted(List<String> argv) {
-    return argv.stream().map(a -> a.isEmpty() || a.matches(".*[\\s'\"\\\\$].*") ? "'" + a.replace("'", "'\\''") + "'" : a).toList();
+  /** The arguments joined by spaces, each that a shell would split or expand in single quotes. */
+  private static void quoted(StringBuilder line, List<String> argv) {
+    for (int i = 0; i < argv.size(); i++) {
+      String a = argv.get(i);
+      line.append(i == 0 ? "" : " ")
+          .append(a.isEmpty() || NEEDS_QUOTES.matcher(a).find() ? "'" + a.replace("'", "'\\''") + "'" : a);
+    }
   }
 }

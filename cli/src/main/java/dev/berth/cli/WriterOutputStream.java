@@ -23,6 +23,24 @@ final class WriterOutputStream extends OutputStream {
     }
   }
 
+  /**
+   * A whole array at a time, its complete lines flushed together: the inherited method would take
+   * the lock and flush once per byte and per line.
+   */
+  @Override
+  public synchronized void write(byte[] bytes, int offset, int length) {
+    int end = offset + length;
+    int lastLine = end - 1;
+    while (lastLine >= offset && bytes[lastLine] != '\n') {
+      lastLine--;
+    }
+    if (lastLine >= offset) {
+      line.write(bytes, offset, lastLine + 1 - offset);
+      flush();
+    }
+    line.write(bytes, lastLine + 1, end - lastLine - 1);
+  }
+
   @Override
   public synchronized void flush() {
     writer.write(line.toString(StandardCharsets.UTF_8));

@@ -85,6 +85,7 @@ final class Database {
       Schema.check(c, file);
       if (!readOnly) {
         walMode(c);
+        Schema.raise(c);
       }
       return c;
     } catch (SQLException e) {

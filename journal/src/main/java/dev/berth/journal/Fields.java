@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
@@ -28,6 +30,12 @@ final class Fields {
   private final String path;
   private final Set<String> read = new HashSet<>();
 
+  /** The fields read before these, whose values {@link #same} may hand on; null for none. */
+  private Fields earlier;
+
+  /** What {@link #same} read: for each key, the node it read and the value; made on first use. */
+  private Map<String, Object[]> kept;
+
   private Fields(JsonNode object, String path) {
     this.object = object;
     this.path = path;
@@ -40,6 +48,38 @@ final class Fields {
           + shown(value));
     }
     return new Fields(value, path);
+  }
+
+  /**
+   * These fields, reading after {@code before}: where both hold the very same node (as the tasks
+   * {@link TaskChanges} expands share every value that did not change), {@link #same} hands on the
+   * value {@code before} read instead of reading it again, so the tasks of a sweep share it too.
+   */
+  Fields after(Fields before) {
+    if (before != null) {
+      before.earlier = null; // done reading: a long run of tasks must not hold every one before it
+    }
+    earlier = before;
+    return this;
+  }
+
+  /** The value {@code reader} reads for {@code key}, or the one the earlier fields read from the same node. */
+  @SuppressWarnings("unchecked")
+  <T> T same(String key, Function<String, T> reader) {
+    JsonNode node = object.get(key);
+    Object[] before = earlier == null || earlier.kept == null ? null : earlier.kept.get(key);
+    T value;
+    if (node != null && before != null && before[0] == node) {
+      read.add(key);
+      value = (T) before[1];
+    } else {
+      value = reader.apply(key);
+    }
+    if (kept == null) {
+      kept = new HashMap<>();
+    }
+    kept.put(key, new Object[] {node, value});
+    return value;
   }
 
   /** The path of field {@code key}. */
@@ -192,7 +232,7 @@ final class Fields {
       }
       out.add(item.textValue());
     }
-    return out;
+    return List.copyOf(out);
   }
 
   List<Integer> ints(String key) {

@@ -17,8 +17,14 @@ import java.util.TreeSet;
  */
 final class Schema {
 
-  /** The version this code writes and reads. */
-  static final int VERSION = 1;
+  /**
+   * The version this code writes. Version 2 has version 1's tables; its specs may write a group's
+   * tasks as changes ({@link TaskChanges}), which a Berth that reads version 1 only cannot read.
+   */
+  static final int VERSION = 2;
+
+  /** The oldest version this code reads, and resumes after raising the file to {@link #VERSION}. */
+  static final int OLDEST = 1;
 
   /** SQLite's {@code application_id} of a Berth journal: "BRTH" in ASCII. */
   static final int APPLICATION_ID = 0x42525448;
@@ -84,6 +90,16 @@ final class Schema {
   }
 
   /**
+   * Raises an older journal that is about to be written to this version, so that a Berth that reads
+   * only the older one refuses it by its version instead of failing on a spec it cannot read.
+   */
+  static void raise(Connection c) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.executeUpdate("UPDATE berth_schema SET version = " + VERSION + " WHERE version < " + VERSION);
+    }
+  }
+
+  /**
    * Checks that the file is a Berth journal of a version this code reads.
    *
    * @throws JournalException naming the problem: another program's database, a newer or unknown version
@@ -120,9 +136,9 @@ final class Schema {
         throw new JournalException(file, "journal schema version " + version + " is newer than this Berth reads ("
             + VERSION + "); use the Berth that wrote it or a newer one");
       }
-      if (version != VERSION) {
+      if (version < OLDEST) {
         throw new JournalException(file, "unknown journal schema version " + version + " (this Berth reads "
-            + VERSION + ")");
+            + OLDEST + " to " + VERSION + ")");
       }
       for (String table : TABLES) {
         if (!tables.contains(table)) {

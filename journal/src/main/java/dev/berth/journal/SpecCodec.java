@@ -26,6 +26,11 @@ import java.util.List;
  *  "groups-in-parallel":false,"name":"quickstart","notify":{"on":[],"webhook":null},
  *  "objective":{"goal":"max","key":null},"workdir":"berth-out/quickstart"}
  * </pre>
+ *
+ * <p>{@link #encode} writes each group's tasks as {@code task-changes} (see {@link TaskChanges}): a
+ * sweep's tasks differ in a few fields, so each is written as its changes from the one before, and
+ * a 100,000-task matrix takes megabytes, not the tens of megabytes of every task written whole.
+ * {@link #decode} reads both forms: journals of schema version 1 hold {@code tasks}.
  */
 public final class SpecCodec {
 
@@ -44,7 +49,7 @@ public final class SpecCodec {
    * @throws IllegalArgumentException when the run carries settings none of {@code adapters} reads
    */
   public static String encode(RunSpec spec, List<SettingsTable<?, ?>> adapters) {
-    return CanonicalJson.write(toJson(spec, adapters));
+    return CanonicalJson.write(toJson(spec, adapters, true));
   }
 
   /** The spec written by {@link #encode(RunSpec)}. */
@@ -67,9 +72,13 @@ public final class SpecCodec {
       Fields group = Fields.of(groupValues.get(g), "groups[" + g + "]");
       String name = group.string("name");
       List<TaskSpec> tasks = new ArrayList<>();
-      List<JsonNode> taskValues = group.array("tasks");
+      boolean changes = group.has(TaskChanges.KEY);
+      List<JsonNode> taskValues = changes ? TaskChanges.expand(group, group.array(TaskChanges.KEY)) : group.array("tasks");
+      Fields before = null;
       for (int t = 0; t < taskValues.size(); t++) {
-        tasks.add(TaskCodec.fromJson(Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]"), name));
+        Fields task = Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]").after(before);
+        tasks.add(TaskCodec.fromJson(task, name));
+        before = task;
       }
       group.done();
       groups.add(new GroupSpec(name, tasks));
@@ -105,7 +114,12 @@ public final class SpecCodec {
     return r;
   }
 
+  /** The spec as a tree with every task written out whole, as {@link SpecDiff} compares them. */
   static ObjectNode toJson(RunSpec spec, List<SettingsTable<?, ?>> adapters) {
+    return toJson(spec, adapters, false);
+  }
+
+  private static ObjectNode toJson(RunSpec spec, List<SettingsTable<?, ?>> adapters, boolean compact) {
     for (String carried : spec.adapters().all().keySet()) {
       if (adapters.stream().noneMatch(t -> t.name().equals(carried))) {
         throw new IllegalArgumentException("the run carries " + carried + " settings, which no table given reads");
@@ -123,8 +137,13 @@ public final class SpecCodec {
     f.putObject("objective").put("key", r.objectiveKey().orElse(null)).put("goal", r.maximize() ? "max" : "min");
     ArrayNode groups = f.putArray("groups");
     for (GroupSpec g : spec.groups()) {
-      ArrayNode tasks = groups.addObject().put("name", g.name()).putArray("tasks");
-      g.tasks().forEach(t -> tasks.add(TaskCodec.toJson(t)));
+      ObjectNode group = groups.addObject().put("name", g.name());
+      if (compact) {
+        group.set(TaskChanges.KEY, TaskChanges.of(g.tasks()));
+      } else {
+        ArrayNode tasks = group.putArray("tasks");
+        g.tasks().forEach(t -> tasks.add(TaskCodec.toJson(t)));
+      }
     }
     return f;
   }

@@ -59,29 +59,38 @@ final class TaskCodec {
     return f;
   }
 
+  /**
+   * The task written by {@link #toJson}. Values read through {@link Fields#same} are handed on from
+   * the task before when {@code f} reads {@link Fields#after} it and the node is the same.
+   */
   static TaskSpec fromJson(Fields f, String group) {
     TaskId id = TaskId.of(f.string("id"));
-    String cores = "a number of cores with at most three decimal places";
-    long milliCpus;
-    try {
-      milliCpus = f.decimal("cpus", cores).movePointRight(3).longValueExact();
-    } catch (ArithmeticException e) {
-      throw f.wrong("cpus", cores);
-    }
-    RetryPolicy retry = new RetryPolicy(
-        f.intValue("retries"), f.duration("retry-delay"), f.doubleValue("retry-backoff"), f.duration("retry-delay-max"));
+    long milliCpus = f.same("cpus", k -> milliCpus(f, k));
+    RetryPolicy retry = new RetryPolicy(f.intValue("retries"), f.same("retry-delay", f::duration),
+        f.doubleValue("retry-backoff"), f.same("retry-delay-max", f::duration));
     GpuRequest gpu = new GpuRequest(
-        f.longValue("gpu-memory"), f.intValue("gpus"), device(f), f.ints("targets"),
-        f.optional("placement", k -> f.parsed(k, Parsers.PLACEMENT)), f.bool("blacklist"));
+        f.longValue("gpu-memory"), f.intValue("gpus"), device(f), f.same("targets", f::ints),
+        f.same("placement", k -> f.optional(k, p -> f.parsed(p, Parsers.PLACEMENT))), f.bool("blacklist"));
     TaskSpec task = new TaskSpec(
-        id, group, f.strings("command"), f.stringMap("env"), new Resources(f.longValue("memory"), milliCpus),
-        f.intValue("priority"), f.stringMap("params"), f.optional("after", k -> dependency(f.object(k))),
-        f.optional("follow", k -> dependency(f.object(k))), retry, f.optional("queue-timeout", f::duration),
-        f.optional("timeout", f::duration), gpu, f.bool("two-stage"),
+        id, group, f.same("command", f::strings), f.same("env", f::stringMap),
+        new Resources(f.longValue("memory"), milliCpus), f.intValue("priority"), f.same("params", f::stringMap),
+        f.same("after", k -> f.optional(k, d -> dependency(f.object(d)))),
+        f.same("follow", k -> f.optional(k, d -> dependency(f.object(d)))), retry,
+        f.same("queue-timeout", k -> f.optional(k, f::duration)), f.same("timeout", k -> f.optional(k, f::duration)),
+        gpu, f.bool("two-stage"),
         f.ifGiven("template", f::string).orElse(id.value()), // a Berth before templates wrote none
         f.ifGiven("enforce-memory", f::bool));
     f.done();
     return task;
+  }
+
+  private static long milliCpus(Fields f, String key) {
+    String cores = "a number of cores with at most three decimal places";
+    try {
+      return f.decimal(key, cores).movePointRight(3).longValueExact();
+    } catch (ArithmeticException e) {
+      throw f.wrong(key, cores);
+    }
   }
 
   private static ObjectNode dependency(Dependency d) {

@@ -69,7 +69,7 @@ class SpecCodecTest {
 
     String text = SpecCodec.encode(spec);
 
-    assertThat(text).contains("\"template\":\"train-{i}\"").containsOnlyOnce("\"template\"");
+    assertThat(whole(spec)).contains("\"template\":\"train-{i}\"").containsOnlyOnce("\"template\"");
     assertThat(SpecCodec.decode(text).tasks()).extracting(TaskSpec::template).containsExactly("train-{i}", "solo");
   }
 
@@ -78,12 +78,12 @@ class SpecCodecTest {
     TaskSpec limited = TaskSpec.builder("limited", "g").command("x").enforceMemory(true).build();
     TaskSpec released = TaskSpec.builder("released", "g").command("x").enforceMemory(false).build();
     TaskSpec plain = TaskSpec.builder("plain", "g").command("x").build();
-    String onlyPlain = SpecCodec.encode(TaskSpecs.run("r").group("g", plain).build());
+    String onlyPlain = whole(TaskSpecs.run("r").group("g", plain).build());
     RunSpec spec = TaskSpecs.run("r").group("g", limited, released, plain).build();
 
     String text = SpecCodec.encode(spec);
 
-    assertThat(occurrences(text, "\"enforce-memory\"")).as("the config's, and the two tasks' own")
+    assertThat(occurrences(whole(spec), "\"enforce-memory\"")).as("the config's, and the two tasks' own")
         .isEqualTo(occurrences(onlyPlain, "\"enforce-memory\"") + 2);
     assertThat(text).contains("\"enforce-memory\":true", "\"enforce-memory\":false");
     assertThat(SpecCodec.decode(text).tasks()).extracting(TaskSpec::enforceMemory)
@@ -104,7 +104,7 @@ class SpecCodecTest {
     String text = SpecCodec.encode(spec);
 
     assertThat(text).contains("\"scheduler\":{", "\"max-process\":20", "\"utilization-limit\":{",
-        "\"remain-limit\":{", "\"groups\":[{\"name\":\"train\",\"tasks\":[{", "\"memory\":1073741824",
+        "\"remain-limit\":{", "\"groups\":[{\"name\":\"train\",\"task-changes\":[{", "\"memory\":1073741824",
         "\"cpus\":1.5", "\"interval\":\"PT1S\"", "\"timeout\":null", "\"command\":[\"python3\",\"t.py\"]");
   }
 
@@ -143,5 +143,74 @@ class SpecCodecTest {
 
       assertThat(SpecCodec.decode(SpecCodec.encode(spec))).isEqualTo(spec);
     }
+  }
+
+  @Test
+  void aSweepsLaterTasksAreWrittenAsTheFieldsThatChangedAndReadBackWhole() {
+    List<TaskSpec> sweep = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      sweep.add(TaskSpec.builder("t-" + i, "g").command("python3", "train.py", "--seed", Integer.toString(i))
+          .params(java.util.Map.of("seed", Integer.toString(i))).template("t-{seed}").memoryBytes(1L << 20).build());
+    }
+    RunSpec spec = TaskSpecs.run("r").group("g", sweep).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(text).contains("{\"command\":[\"python3\",\"train.py\",\"--seed\",\"1\"],\"id\":\"t-1\","
+        + "\"params\":{\"seed\":\"1\"}}");
+    assertThat(text.split("\"memory\":1048576", -1)).hasSize(2);
+    assertThat(SpecCodec.decode(text)).isEqualTo(spec);
+  }
+
+  @Test
+  void aFieldTheTaskBeforeHadAndThisOneLacksIsUnsetByName() {
+    TaskSpec templated = TaskSpec.builder("a-1", "g").command("true").template("a-{n}").enforceMemory(true).build();
+    TaskSpec plain = TaskSpec.builder("b", "g").command("true").build();
+    RunSpec spec = TaskSpecs.run("r").group("g", templated, plain).build();
+
+    String text = SpecCodec.encode(spec);
+
+    assertThat(text).contains("{\"-\":[\"template\",\"enforce-memory\"],\"id\":\"b\"}");
+    assertThat(SpecCodec.decode(text)).isEqualTo(spec);
+  }
+
+  @Test
+  void aSpecWithEveryTaskWrittenWholeAsSchemaVersionOneHoldsItReadsTheSame() {
+    RunSpec spec = new RandomSpecs(7).run();
+    String whole = CanonicalJson.write(SpecCodec.toJson(spec, RandomSpecs.ADAPTERS));
+
+    assertThat(whole).contains("\"tasks\":[").doesNotContain(TaskChanges.KEY);
+    assertThat(SpecCodec.decode(whole, RandomSpecs.ADAPTERS)).isEqualTo(RandomSpecs.withoutPassword(spec));
+  }
+
+  @Test
+  void aChangeThatUnsetsWhatTheTaskBeforeLacksIsRefusedWithItsPath() {
+    RunSpec spec = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build(), TaskSpecs.task("b").build()).build();
+    String text = SpecCodec.encode(spec).replace("{\"id\":\"b\"}", "{\"-\":[\"colour\"],\"id\":\"b\"}");
+
+    assertThatThrownBy(() -> SpecCodec.decode(text))
+        .hasMessage("groups[0].task-changes[1].- unsets \"colour\", which the task before lacks");
+  }
+
+  /** The spec with every task written whole, as a journal of schema version 1 holds it. */
+  private static String whole(RunSpec spec) {
+    return CanonicalJson.write(SpecCodec.toJson(spec, List.of()));
+  }
+
+  @Test
+  void theTasksOfASweepReadBackShareTheValuesThatDidNotChange() {
+    List<TaskSpec> sweep = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      sweep.add(TaskSpec.builder("t-" + i, "g").command("python3", "train.py").env(java.util.Map.of("A", "1"))
+          .params(java.util.Map.of("seed", Integer.toString(i))).retryDelay(java.time.Duration.ofSeconds(3)).build());
+    }
+
+    List<TaskSpec> back = SpecCodec.decode(SpecCodec.encode(TaskSpecs.run("r").group("g", sweep).build())).tasks();
+
+    assertThat(back).isEqualTo(sweep);
+    assertThat(back.get(2).command()).isSameAs(back.get(0).command());
+    assertThat(back.get(2).retry().delay()).isSameAs(back.get(0).retry().delay());
+    assertThat(back.get(2).params()).isNotEqualTo(back.get(0).params());
+    assertThat(back.get(2).env()).isEqualTo(java.util.Map.of("A", "1"));
   }
 }

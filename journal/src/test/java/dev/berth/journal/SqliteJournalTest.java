@@ -151,12 +151,31 @@ class SqliteJournalTest {
   @Test
   void aNewerSchemaVersionIsRefusedByWriterAndReader() throws Exception {
     SqliteJournal.create(db()).close();
-    sql(db(), "UPDATE berth_schema SET version = 2");
-    String message = db() + ": journal schema version 2 is newer than this Berth reads (1); use the Berth that wrote"
+    sql(db(), "UPDATE berth_schema SET version = 3");
+    String message = db() + ": journal schema version 3 is newer than this Berth reads (2); use the Berth that wrote"
         + " it or a newer one";
 
     assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(message);
     assertThatThrownBy(() -> JournalReader.open(db())).hasMessage(message);
+  }
+
+  @Test
+  void aVersionOneJournalIsReadAsItIsAndRaisedToVersionTwoOnlyWhenOpenedForWriting() throws Exception {
+    SqliteJournal.create(db()).close();
+    sql(db(), "UPDATE berth_schema SET version = 1");
+
+    JournalReader.open(db()).close();
+    assertThat(schemaVersion()).isEqualTo(1);
+    SqliteJournal.open(db()).close();
+    assertThat(schemaVersion()).isEqualTo(2);
+  }
+
+  private int schemaVersion() throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db()); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version FROM berth_schema")) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   @Test
@@ -165,7 +184,7 @@ class SqliteJournalTest {
     sql(db(), "UPDATE berth_schema SET version = 0");
 
     assertThatThrownBy(() -> SqliteJournal.open(db()))
-        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1)");
+        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1 to 2)");
   }
 
   @Test
@@ -228,7 +247,7 @@ class SqliteJournalTest {
   }
 
   @Test
-  void aGrownSpecIsSeenByTheReaderAndRebuildsTheGrownRunStateInAVersionOneFile() throws Exception {
+  void aGrownSpecIsSeenByTheReaderAndRebuildsTheGrownRunStateWithoutAnotherSchemaVersion() throws Exception {
     RunSpec first = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build();
     RunSpec grown = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
         .group("h", TaskSpecs.task("b").build()).build();
@@ -250,7 +269,7 @@ class SqliteJournalTest {
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT version FROM berth_schema")) {
       assertThat(rs.next()).isTrue();
-      assertThat(rs.getInt(1)).isEqualTo(1);
+      assertThat(rs.getInt(1)).isEqualTo(Schema.VERSION);
     }
   }
 

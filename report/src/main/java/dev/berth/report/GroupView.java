@@ -14,13 +14,15 @@ import java.util.TreeSet;
  *
  * @param group the group
  * @param succeeded tasks that succeeded, in submission order
- * @param unsuccessful every other task, in submission order
+ * @param unsuccessful every other task that started or ended, in submission order
+ * @param unstarted ids of the pending tasks that never started ({@link Unstarted}), in submission order
  * @param resultKeys result keys of the succeeded tasks, sorted, without the time keys
  * @param stageTimes whether any succeeded task reported {@code load_time} or {@code train_time}; when none
  *     did, the run time is shown instead
  */
 record GroupView(
-    GroupReport group, List<TaskReport> succeeded, List<TaskReport> unsuccessful, List<String> resultKeys, boolean stageTimes) {
+    GroupReport group, List<TaskReport> succeeded, List<TaskReport> unsuccessful, List<String> unstarted,
+    List<String> resultKeys, boolean stageTimes) {
 
   /** fedflow's result keys for the time spent loading data and training, in seconds. */
   static final String LOAD_TIME = "load_time";
@@ -30,11 +32,14 @@ record GroupView(
   static GroupView of(GroupReport g, Map<String, ? extends Map<String, ?>> results) {
     List<TaskReport> ok = new ArrayList<>();
     List<TaskReport> notOk = new ArrayList<>();
+    List<String> unstarted = new ArrayList<>();
     TreeSet<String> keys = new TreeSet<>();
     for (TaskReport t : g.tasks()) {
       if (t.status() == TaskStatus.SUCCEEDED) {
         ok.add(t);
         keys.addAll(Values.resultsOf(results, t.id()).keySet());
+      } else if (Unstarted.is(t)) {
+        unstarted.add(t.id());
       } else {
         notOk.add(t);
       }
@@ -42,6 +47,6 @@ record GroupView(
     boolean stageTimes = keys.contains(LOAD_TIME) || keys.contains(TRAIN_TIME);
     keys.remove(LOAD_TIME);
     keys.remove(TRAIN_TIME);
-    return new GroupView(g, List.copyOf(ok), List.copyOf(notOk), List.copyOf(keys), stageTimes);
+    return new GroupView(g, List.copyOf(ok), List.copyOf(notOk), List.copyOf(unstarted), List.copyOf(keys), stageTimes);
   }
 }

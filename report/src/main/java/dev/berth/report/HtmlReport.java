@@ -37,7 +37,7 @@ public final class HtmlReport {
     header(h, report, title, sweep, memory, options.results().warnings());
     nav(h, report, sweep, timeline);
     if (!sweep.isEmpty()) {
-      HtmlTables.sweep(h, sweep);
+      HtmlTables.sweep(h, sweep, Unstarted.ids(report));
     }
     List<GroupReport> groups = report.groups();
     for (int i = 0; i < groups.size(); i++) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /** The HTML tables: per group the successes and the failures (after fedflow's report), and the sweep. */
 final class HtmlTables {
@@ -27,6 +28,9 @@ final class HtmlTables {
     }
     if (!v.unsuccessful().isEmpty()) {
       failures(h, v);
+    }
+    if (!v.unstarted().isEmpty()) {
+      h.append("<p class=\"muted unstarted\">").append(html(Unstarted.line(v.unstarted()))).append("</p>");
     }
     if (g.tasks().isEmpty()) {
       h.append("<p class=\"muted\">No tasks.</p>");
@@ -103,7 +107,8 @@ final class HtmlTables {
         .append("<a href=\"").append(html(dir + "stderr.log")).append("\">stderr</a>");
   }
 
-  static void sweep(StringBuilder h, SweepTable s) {
+  /** The sweep, without the rows of the tasks in {@code unstartedIds}, which one line counts. */
+  static void sweep(StringBuilder h, SweepTable s, Set<String> unstartedIds) {
     String key = s.objective() == null ? null : s.objective().key();
     BigDecimal[] range = key == null ? null : range(s, key);
     h.append("<section id=\"sweep\"><h2>").append(html(s.title())).append("</h2>")
@@ -121,7 +126,12 @@ final class HtmlTables {
     h.append("<th>status</th></tr></thead><tbody>");
     int rank = 0;
     SweepTable.Row best = s.best().orElse(null);
+    List<String> unstarted = new ArrayList<>();
     for (SweepTable.Row r : s.rows()) {
+      if (unstartedIds.contains(r.taskId())) {
+        unstarted.add(r.taskId());
+        continue;
+      }
       h.append(r == best ? "<tr class=\"best\">" : "<tr>")
           .append("<td class=\"num rank\">").append(++rank).append("</td><td class=\"id\">").append(html(r.taskId()))
           .append(r == best ? " <span class=\"pill\">best</span>" : "").append("</td>");
@@ -145,7 +155,11 @@ final class HtmlTables {
       h.append("<td><span class=\"").append(Palette.badge(r.status().name())).append("\">").append(r.status().name())
           .append("</span></td></tr>");
     }
-    h.append("</tbody></table></div></section>");
+    h.append("</tbody></table></div>");
+    if (!unstarted.isEmpty()) {
+      h.append("<p class=\"muted unstarted\">").append(html(Unstarted.line(unstarted))).append("</p>");
+    }
+    h.append("</section>");
   }
 
   /** The smallest and largest objective values, or null when some value is not a number. */

@@ -6,6 +6,7 @@ import dev.berth.core.report.TaskReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code report.md}: the run as GitHub-flavoured Markdown, for pasting into notes or issues. Every value from
@@ -36,7 +37,7 @@ public final class MarkdownReport {
     SweepTable sweep = SweepTable.of(report, results.byTask(), objective);
     if (!sweep.isEmpty()) {
       md.append("\n## ").append(Escape.markdown(sweep.title())).append("\n\n");
-      sweep(md, sweep);
+      sweep(md, sweep, Unstarted.ids(report));
     }
     for (GroupReport g : report.groups()) {
       group(md, GroupView.of(g, results.byTask()), results.byTask());
@@ -114,9 +115,12 @@ public final class MarkdownReport {
       }
       table.render(md);
     }
+    if (!v.unstarted().isEmpty()) {
+      md.append('\n').append(Escape.markdown(Unstarted.line(v.unstarted()))).append('\n');
+    }
   }
 
-  private static void sweep(StringBuilder md, SweepTable s) {
+  private static void sweep(StringBuilder md, SweepTable s, Set<String> unstartedIds) {
     List<String> fixed = List.of("#", "task", "group", "status");
     List<String> head = new ArrayList<>(List.of("#", "task"));
     boolean groups = s.spansGroups(); // once: it looks at every row
@@ -131,7 +135,12 @@ public final class MarkdownReport {
     head.add("status");
     MarkdownTable table = new MarkdownTable(head);
     int rank = 0;
+    List<String> unstarted = new ArrayList<>();
     for (SweepTable.Row r : s.rows()) {
+      if (unstartedIds.contains(r.taskId())) {
+        unstarted.add(r.taskId());
+        continue;
+      }
       List<String> row = new ArrayList<>(List.of(Integer.toString(++rank), r.taskId()));
       if (groups) {
         row.add(r.group());
@@ -146,6 +155,9 @@ public final class MarkdownReport {
       table.row(row);
     }
     table.render(md);
+    if (!unstarted.isEmpty()) {
+      md.append('\n').append(Escape.markdown(Unstarted.line(unstarted))).append('\n');
+    }
   }
 
   /** The names as column headers, each one that {@code taken} already has written with {@code prefix}. */

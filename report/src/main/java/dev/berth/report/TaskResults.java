@@ -71,13 +71,17 @@ public record TaskResults(Map<String, Map<String, Object>> byTask, List<String> 
    * Reads {@code result.json} from every task's working folder. The folder recorded in the report is tried
    * first (resolved against {@code runDir} when relative), then {@code <runDir>/<group>/<task>} so a run folder
    * that was moved or copied still finds its results. Missing files are skipped silently; unreadable or
-   * malformed ones become warnings. Never throws for a task's file.
+   * malformed ones become warnings. Never throws for a task's file. A pending task that never
+   * started has no folder yet, so none is looked for.
    */
   public static TaskResults read(Path runDir, RunReport report) {
     Map<String, Map<String, Object>> found = new TreeMap<>();
     List<String> warnings = new ArrayList<>();
     for (GroupReport g : report.groups()) {
       for (TaskReport t : g.tasks()) {
+        if (Unstarted.is(t)) {
+          continue;
+        }
         try {
           readTask(runDir, t).ifPresent(values -> found.put(t.id(), values));
         } catch (IllegalStateException e) {

@@ -44,6 +44,9 @@ record Template(String text, Field field) {
   /** Fills the placeholders of any text with {@code values}; a missing one is an {@link InvalidValue}. */
   static UnaryOperator<String> filler(Map<String, String> values) {
     return text -> {
+      if (text.indexOf('{') < 0) {
+        return text; // nothing to fill: the same string, shared by every task of a sweep
+      }
       Optional<String> missing = PlaceholderText.missing(text, values);
       if (missing.isPresent()) {
         throw new InvalidValue(unknown(missing.get(), values.keySet()));

@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import java.time.Instant;
@@ -60,6 +61,31 @@ public abstract class JournalReopenContractTest extends JournalFixture {
     assertThat(replay.run().finishedAt()).isEmpty();
     assertThat(replay.run().startedAt()).isEqualTo(T0);
     assertThat(replay.events()).extracting(Journal.Entry::event).containsExactly(released(1), reopened);
+  }
+
+  @Test
+  void aSweepsWholeHistoryAndItsLargeSpecReplayExactlyAfterAReopen() throws Exception {
+    StringBuilder spec = new StringBuilder("{\"groups\":[");
+    for (int i = 0; i < 20_000; i++) {
+      spec.append(i == 0 ? "" : ",").append("{\"id\":\"t-").append(i).append("\"}");
+    }
+    String large = spec.append("],\"name\":\"r\"}").toString();
+    journal.start("r", large, T0);
+    List<Journal.Entry> written = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      TaskId task = TaskId.of("t-" + i);
+      TaskEvent event = new TaskEvent.Released(T0.plusNanos(i));
+      journal.append(task, event);
+      written.add(new Journal.Entry(i + 1, task, event));
+      if (i % 1_000 == 999) {
+        journal.flush();
+      }
+    }
+
+    Journal.Replay replay = replay(track(reopen(journal)));
+
+    assertThat(replay.run().specJson()).isEqualTo(large);
+    assertThat(replay.events()).isEqualTo(written);
   }
 
   @Test

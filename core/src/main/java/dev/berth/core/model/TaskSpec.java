@@ -52,6 +52,9 @@ public record TaskSpec(
     String template,
     Optional<Boolean> enforceMemory) {
 
+  // Most tasks set no variables: one empty map for all of them, not two objects per task.
+  private static final SortedMap<String, String> NO_ENV = java.util.Collections.emptySortedMap();
+
   /** Validates and defensively copies. */
   public TaskSpec {
     Objects.requireNonNull(template, "template");
@@ -74,7 +77,7 @@ public record TaskSpec(
     if (command.isEmpty()) {
       throw new IllegalArgumentException("task " + id + ": command must not be empty");
     }
-    env = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
+    env = env.isEmpty() ? NO_ENV : java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
     params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
   }
 
