@@ -44,6 +44,7 @@ final class AttemptExits {
   private final InstantSource clock;
   private final Consumer<Runnable> toLoop;
   private final Map<TaskId, Parked> parked = new TreeMap<>();
+  private final ExitMarks marks;
 
   /** An exit seen before its two-stage attempt's connection reported its end. */
   private record Parked(int attempt, Runnable end) {}
@@ -60,6 +61,12 @@ final class AttemptExits {
     this.timers = timers;
     this.clock = clock;
     this.toLoop = toLoop;
+    this.marks = ExitMarks.of(layout.runDir());
+  }
+
+  /** The run's exit marks, which a resumed run reads to settle what was running. */
+  ExitMarks marks() {
+    return marks;
   }
 
   /** What the executor calls, on its own thread, when the requested attempt's process exits. */
@@ -68,7 +75,7 @@ final class AttemptExits {
     int attempt = request.attempt();
     Path dir = request.workdir();
     return code -> {
-      ExitMarks.write(dir, attempt, code);
+      marks.write(dir, attempt, code);
       toLoop.accept(() -> exited(id, attempt, code));
     };
   }
@@ -87,7 +94,7 @@ final class AttemptExits {
       Optional<Decision.Kill> kill = executions.takeKill(id);
       recorder.record(id, kill.isPresent()
           ? Recovery.unlessFinished(attempts.ended(r, clock.instant(), 143, kill, ""), r, layout)
-          : Recovery.endOfAdopted(r, layout, clock.instant()));
+          : Recovery.endOfAdopted(r, layout, clock.instant(), marks.readAll()));
     }
   }
 

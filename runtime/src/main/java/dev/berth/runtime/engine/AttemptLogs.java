@@ -11,8 +11,10 @@ import java.nio.file.StandardCopyOption;
  * Each attempt writes its own {@code attempt-N.stdout.log} and {@code attempt-N.stderr.log}, so what
  * one attempt printed is never read as another's (an earlier attempt's {@code MemoryError} must not
  * make a later plain failure look like an out-of-memory death). The task's {@code stdout.log} and
- * {@code stderr.log}, which people, reports and the Java API open, are relative links to the latest
- * attempt's files, pointed there once the attempt started (the executor made the folder).
+ * {@code stderr.log}, which people, reports and the Java API open, are hard links to the latest
+ * attempt's files (the same file under a second name), pointed there once the attempt started (the
+ * executor made the folder). A hard link takes no inode of its own: a symbolic link would be one
+ * more file made per task, which on a busy file system costs more than the task's own start.
  */
 final class AttemptLogs {
 
@@ -24,6 +26,15 @@ final class AttemptLogs {
     link(layout.stderr(task), layout.stderr(task, attempt));
   }
 
+  /** Whether the file has no other name: not a link to an attempt's file, so a log of its own. */
+  private static boolean onlyName(Path file) throws IOException {
+    try {
+      return ((Number) Files.getAttribute(file, "unix:nlink", LinkOption.NOFOLLOW_LINKS)).intValue() == 1;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return false; // no link counts here: keep it where it is, the attempt's own files are what Berth reads
+    }
+  }
+
   /**
    * Best effort: a folder that cannot hold links (or cannot be written, which the launch will report
    * itself) leaves the attempt's own file, which is what Berth reads, as the one to open.
@@ -33,7 +44,7 @@ final class AttemptLogs {
       if (!Files.isDirectory(shown.getParent())) {
         return; // the executor keeps the attempt's files elsewhere (or made none)
       }
-      if (Files.isRegularFile(shown, LinkOption.NOFOLLOW_LINKS)) {
+      if (Files.isRegularFile(shown, LinkOption.NOFOLLOW_LINKS) && onlyName(shown)) {
         // A log of a Berth that kept every attempt in one file: kept beside the new ones.
         Files.move(shown, shown.resolveSibling("earlier-attempts." + shown.getFileName()),
             StandardCopyOption.REPLACE_EXISTING);
@@ -42,8 +53,8 @@ final class AttemptLogs {
         Files.createFile(attemptFile); // so the link is never dangling, even before the attempt writes
       }
       Files.deleteIfExists(shown);
-      Files.createSymbolicLink(shown, attemptFile.getFileName());
-    } catch (IOException | UnsupportedOperationException e) {
+      Files.createLink(shown, attemptFile);
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // see above
     }
   }

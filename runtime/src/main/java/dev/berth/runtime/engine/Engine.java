@@ -265,7 +265,8 @@ public final class Engine {
       launcher.reattach();
     } else {
       if (restored != null) {
-        Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt);
+        Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt,
+            exits.marks());
       }
       readings.read(); // after adopting, so adopted processes are measured
       share.adoptRunning(readings.snapshot());
@@ -392,6 +393,7 @@ public final class Engine {
       throw new UncheckedIOException("cannot write " + layout.reportJson(), e);
     }
     recorder.commit();
+    exits.marks().close();
     share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
     result = new RunResult(report, layout.reportJson());
     listener.runFinished(report);

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.SortedMap;
 
 /**
  * Settles the attempts that were running when the previous scheduler of a run stopped. Each one
@@ -47,13 +48,14 @@ final class Recovery {
   private Recovery() {}
 
   static void settle(RunState state, RunLayout layout, Instant now, Attempts attempts, Recorder recorder,
-      Adopter adopter) {
+      Adopter adopter, ExitMarks marks) {
     Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir());
+    SortedMap<String, Integer> codes = marks.readAll();
     for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
       TaskRecord r = state.task(e.getKey());
       TaskEvent.Launched launch = e.getValue();
       Path dir = layout.taskDir(r.spec());
-      OptionalInt code = ExitMarks.read(dir, launch.attempt());
+      OptionalInt code = ExitMarks.read(codes, dir, launch.attempt());
       if (code.isPresent()) {
         String tail = code.getAsInt() == 0 ? "" : LogTails.read(layout.stderr(r.spec(), launch.attempt()), LogTails.STDERR_BYTES);
         recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
@@ -67,7 +69,7 @@ final class Recovery {
         continue;
       }
       alive.ifPresent(p -> new AdoptedExecution(p).terminate(2_000));
-      recorder.record(r.spec().id(), endOfAdopted(r, layout, now));
+      recorder.record(r.spec().id(), endOfAdopted(r, layout, now, codes));
     }
   }
 
@@ -81,9 +83,9 @@ final class Recovery {
   }
 
   /** How an attempt whose exit code Berth could not see ends. */
-  static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
+  static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now, SortedMap<String, Integer> codes) {
     TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
-    OptionalInt code = ExitMarks.read(layout.taskDir(r.spec()), launch.attempt());
+    OptionalInt code = ExitMarks.read(codes, layout.taskDir(r.spec()), launch.attempt());
     if (resultKept(r, layout)) {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
