@@ -153,6 +153,7 @@ final class RunParts {
     if (journal != null) {
       journal.detach();
     }
+    engine.leaveAsCrashed();
     if (guard == null) {
       return false;
     }

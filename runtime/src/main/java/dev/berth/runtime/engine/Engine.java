@@ -204,6 +204,15 @@ public final class Engine {
     return added;
   }
 
+  /**
+   * Berth's JVM exits leaving the run to be resumed, as after a crash: from now on no exit is marked
+   * on disk either (the journal's owner stops the journal), so the next session finds the attempts
+   * still running as they were, and settles them as interrupted. Safe to call from any thread.
+   */
+  public void leaveAsCrashed() {
+    exits.marks().close();
+  }
+
   /** Lets an open run end once every task has ended. Safe to call from any thread. */
   public void closeSubmissions() {
     inbox.add(() -> open = false);
