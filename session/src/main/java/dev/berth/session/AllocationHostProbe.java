@@ -3,9 +3,6 @@ package dev.berth.session;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.spi.HostProbe;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.SortedMap;
 import java.util.function.LongSupplier;
@@ -41,19 +38,5 @@ final class AllocationHostProbe implements HostProbe {
     long total = Math.min(s.totalMemoryBytes(), memoryBytes);
     long available = Math.min(s.availableMemoryBytes(), Math.max(0, memoryBytes - used));
     return new HostSnapshot(s.takenAt(), s.logicalCpus(), -1, total, available, s.taskMemoryBytes(), s.gpus());
-  }
-
-  /** This process's resident memory from {@code /proc/self/status} (VmRSS), or 0 where that cannot be read. */
-  static long residentMemory() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux: the tasks' own memory still counts
-    }
-    return 0;
   }
 }

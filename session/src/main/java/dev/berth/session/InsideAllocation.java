@@ -45,6 +45,6 @@ final class InsideAllocation {
   /** {@code node} capped at the allocation's memory, when {@code limits} know it. */
   static HostProbe hostProbe(HostProbe node, AllocationLimits limits) {
     return limits.memoryBytes().isEmpty() ? node
-        : new AllocationHostProbe(node, limits.memoryBytes().getAsLong(), AllocationHostProbe::residentMemory);
+        : new AllocationHostProbe(node, limits.memoryBytes().getAsLong(), dev.berth.protocol.SelfMemory::residentBytes);
   }
 }

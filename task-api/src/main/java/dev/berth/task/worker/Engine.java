@@ -176,7 +176,7 @@ final class Engine {
       reply.put("ok", false);
       reply.put("error", "cannot open the call's log files: " + e);
     }
-    reply.put("rss", residentBytes());
+    reply.put("rss", dev.berth.protocol.SelfMemory.residentBytes());
     reply.put("cpu", cpuSeconds());
     return reply;
   }
@@ -223,20 +223,6 @@ final class Engine {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.writeString(tmp, MessageJson.write(value), StandardCharsets.UTF_8);
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
-
-  /** Resident memory now, from {@code /proc/self/status}; 0 where there is none. */
-  private static long residentBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("VmRSS:")) {
-          return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux: no figure
-    }
-    return 0;
   }
 
   private static double cpuSeconds() {
