@@ -45,7 +45,28 @@ final class BerthProcess {
 
   /** Waits up to {@code seconds} for the command to end; its exit code, or -1 when it has not ended. */
   int await(long seconds) throws InterruptedException {
-    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+      return process.exitValue();
+    }
+    threadDump();
+    return -1;
+  }
+
+  /**
+   * Appends the command's thread dump to its output, so that a test that waited for it in vain
+   * shows where it stood.
+   */
+  private void threadDump() {
+    Path jstack = Path.of(System.getProperty("java.home"), "bin", "jstack");
+    try {
+      Process dump = new ProcessBuilder(jstack.toString(), Long.toString(process.pid()))
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      dump.waitFor(30, TimeUnit.SECONDS);
+    } catch (IOException e) {
+      // no jstack here: the output stays as it was
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** What it printed so far. */

@@ -3,6 +3,7 @@ package dev.berth.cli;
 import static dev.berth.cli.RunFiles.report;
 import static dev.berth.cli.RunFiles.spec;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -92,6 +93,8 @@ class RetryRunTest {
 
   @Test
   void aTaskThatFinishesWhileBerthStopsKeepsItsSuccessAndTheOthersAreInterrupted() throws Exception {
+    // Under nohup, Berth keeps SIGHUP ignored, as it was given to it: there is nothing to test then.
+    assumeFalse(hangupIgnored(), "SIGHUP is ignored in this process tree (nohup)");
     String finishesOnTerm = "import signal, sys, time, pathlib; "
         + "signal.signal(signal.SIGTERM, lambda *a: (pathlib.Path('result.json').write_text('{}'), sys.exit(0))); "
         + "pathlib.Path('started').touch(); time.sleep(60)";
@@ -123,5 +126,19 @@ class RetryRunTest {
     CliRunner status = CliRunner.berth("status", "--json", dir.resolve("out").toString());
     assertThat(RunFiles.json(Files.writeString(dir.resolve("status.json"), status.out)).get("status").asText())
         .isEqualTo("INTERRUPTED");
+  }
+
+  /** Whether this process ignores SIGHUP (bit 0 of Linux's {@code SigIgn} mask), as the Berth it starts then will. */
+  private static boolean hangupIgnored() throws java.io.IOException {
+    Path status = Path.of("/proc/self/status");
+    if (!Files.isReadable(status)) {
+      return false;
+    }
+    for (String line : Files.readAllLines(status)) {
+      if (line.startsWith("SigIgn:")) {
+        return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & 1L) != 0;
+      }
+    }
+    return false;
   }
 }
