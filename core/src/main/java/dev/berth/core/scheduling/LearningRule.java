@@ -48,8 +48,10 @@ public final class LearningRule {
   private static final char VALUE_END = '\u0001';
 
   private final TemplateKeys keys;
-  private final List<SortedMap<String, String>> peaksParams = new ArrayList<>();
-  private final List<Long> peaks = new ArrayList<>();
+  /** One finished task's peak, with the parameter values it ran with. */
+  private record Peak(SortedMap<String, String> params, long bytes) {}
+
+  private final List<Peak> peaks = new ArrayList<>();
   private final SortedMap<String, KeySpread> byKey = new TreeMap<>();
   /** The quantile of each group of tasks, by the keys that group them and then by their values. */
   private final SortedMap<String, SortedMap<String, NearestRank>> groups = new TreeMap<>();
@@ -84,8 +86,7 @@ public final class LearningRule {
 
   /** Takes the peak of a task that succeeded with these parameter values. */
   void add(SortedMap<String, String> params, long peak) {
-    peaksParams.add(params);
-    peaks.add(peak);
+    peaks.add(new Peak(params, peak));
     for (Map.Entry<String, String> e : params.entrySet()) {
       byKey.computeIfAbsent(e.getKey(), k -> new KeySpread()).add(othersThan(params, e.getKey()), e.getValue(), peak);
     }
@@ -130,8 +131,8 @@ public final class LearningRule {
     SortedMap<String, NearestRank> g = groups.get(basisKeys);
     if (g == null) {
       g = new TreeMap<>();
-      for (int i = 0; i < peaks.size(); i++) {
-        g.computeIfAbsent(valuesOf(peaksParams.get(i), basisKeys), k -> new NearestRank()).add(peaks.get(i));
+      for (Peak p : peaks) {
+        g.computeIfAbsent(valuesOf(p.params(), basisKeys), k -> new NearestRank()).add(p.bytes());
       }
       groups.put(basisKeys, g);
     }

@@ -3,14 +3,11 @@ package dev.berth.runtime.engine;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.model.TaskPattern;
-import dev.berth.core.report.DeviceReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
-import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.runtime.report.FailureTails;
 import dev.berth.runtime.report.ReportWriter;
@@ -204,11 +201,7 @@ public final class Engine {
     return added;
   }
 
-  /**
-   * Berth's JVM exits leaving the run to be resumed, as after a crash: from now on no exit is marked
-   * on disk either (the journal's owner stops the journal), so the next session finds the attempts
-   * still running as they were, and settles them as interrupted. Safe to call from any thread.
-   */
+  /** Berth's JVM exits leaving the run to resume, as after a crash: no exit is marked from now on. Any thread. */
   public void leaveAsCrashed() {
     exits.marks().close();
   }
@@ -335,13 +328,7 @@ public final class Engine {
       return;
     }
     List<String> copy = List.copyOf(patterns);
-    inbox.add(() -> {
-      for (TaskRecord r : state.tasks()) {
-        if (copy.stream().anyMatch(p -> TaskPattern.selects(p, r.spec()))) {
-          terminations.cancelTask(r.spec().id(), reason);
-        }
-      }
-    });
+    inbox.add(() -> terminations.cancelMatching(copy, reason));
   }
 
   /** The run's state; read it only from the loop thread. */
@@ -389,8 +376,7 @@ public final class Engine {
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
     RunReport report = FailureTails.added(RunReport.of(
         state, startedAt, clock.instant(), stoppedAs, spec -> layout.taskDir(spec).toString()))
-        .withDevices(readings.snapshot().gpus().devices().stream()
-            .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList());
+        .withDevices(readings.deviceReports());
     try {
       if (stoppedAs != RunStatus.INTERRUPTED) {
         recorder.finish(report.status(), report.finishedAt()); // an interrupted run stays unfinished: it resumes

@@ -1,10 +1,12 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.DeviceReport;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.spi.HostProbe;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -58,6 +60,12 @@ final class HostReadings {
    */
   Optional<Long> takeGpuPeak(TaskId task) {
     return Optional.ofNullable(gpuPeaks.remove(task));
+  }
+
+  /** The GPUs of the latest reading, as the run's report lists them. */
+  List<DeviceReport> deviceReports() {
+    return snapshot.gpus().devices().stream()
+        .map(d -> new DeviceReport(d.id(), d.name(), d.totalMemoryBytes(), d.simulated())).toList();
   }
 
   /** The latest reading; null before the first. */

@@ -4,6 +4,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskPattern;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
@@ -13,6 +14,7 @@ import dev.berth.spi.Timers;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -91,6 +93,15 @@ final class Terminations {
   }
 
   /** Cancels one task; an unknown or ended task is ignored. */
+  /** Cancels, as {@link #cancelTask}, every task matching one of the patterns (ids, globs, {@code group:NAME}). */
+  void cancelMatching(List<String> patterns, String reason) {
+    for (TaskRecord r : state.tasks()) {
+      if (patterns.stream().anyMatch(p -> TaskPattern.selects(p, r.spec()))) {
+        cancelTask(r.spec().id(), reason);
+      }
+    }
+  }
+
   void cancelTask(TaskId id, String reason) {
     TaskRecord r;
     try {
