@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 final class RunParts {
 
   private static final long HELPERS_WAIT_MILLIS = 10_000;
+  /** Processes starting at once: starting one is kernel work, which more threads than cores do not speed up. */
+  private static final int LAUNCH_THREADS = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
 
   final Engine engine;
   final DetachableJournal journal;
@@ -123,6 +125,9 @@ final class RunParts {
           RunListeners.of(listeners.toArray(RunListener[]::new)));
       if (o.keepOpen()) {
         engine.keepOpen();
+      }
+      if (given instanceof LocalProcessExecutor) {
+        engine.launchOnThreads(LAUNCH_THREADS); // the loop decides while processes start
       }
       DetachableJournal detachable = journal == null ? null : new DetachableJournal(journal);
       if (detachable != null) {

@@ -1,8 +1,8 @@
 package dev.berth.session;
 
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.report.RunReport;
-import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.engine.RunListener;
 import java.util.ArrayList;
@@ -11,34 +11,29 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the engine told a session's listener, for a test to wait on without sleeping. The engine
- * journals a launch before it starts the process, and reports the decision pass once its actions
- * are carried out: a launch is published at the end of its pass, when its process runs.
+ * journals a launch before it starts the process, which may start on a launch thread after the
+ * pass: a launch counts once its process runs (its start, with the pid, is announced) or could not
+ * start.
  */
 final class Seen implements RunListener {
 
   private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
   private final List<String> launched = new ArrayList<>();
-  private final List<String> launchedThisPass = new ArrayList<>();
   private final List<String> ended = new ArrayList<>();
   private RunReport finished;
 
   @Override
   public synchronized void taskEvent(TaskRecord task, TaskEvent event) {
-    if (event instanceof TaskEvent.Launched) {
-      launchedThisPass.add(task.spec().id().value());
+    boolean startFailed = event instanceof TaskEvent.Ended e && e.outcome() == Outcome.START_FAILED;
+    if (event instanceof TaskEvent.Started || startFailed) {
+      launched.add(task.spec().id().value());
+      notifyAll();
     }
     if (event.target().isTerminal()) {
       ended.add(task.spec().id().value()); // announced once journaled
       notifyAll();
     }
-  }
-
-  @Override
-  public synchronized void decided(Decisions decisions) {
-    launched.addAll(launchedThisPass);
-    launchedThisPass.clear();
-    notifyAll();
   }
 
   @Override

@@ -13,11 +13,13 @@ import dev.berth.core.scheduling.Endings;
 import dev.berth.core.scheduling.Retries;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.os.DaemonThreads;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Upstream;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +29,25 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
  * Starts the attempts the scheduler decided, through the executor, and on a cluster finds again the
  * jobs an earlier Berth submitted. Launches are journalled before their processes exist
  * (write-ahead); the executor gets a whole pass at once, so it can submit matrix tasks together.
- * Loop thread only.
+ *
+ * <p>With {@link #launchOnThreads launch threads}, each attempt's process is started on one of them
+ * instead of on the loop, which meanwhile handles exits and decides: starting a process is most of
+ * what a short task costs the loop. The loop learns of the start, or of its failure, through its
+ * inbox, before the attempt's exit (see {@link LaunchHandoff}); until then the attempt counts as
+ * live and a kill waits for it (see {@link LiveExecutions}). Attempts the executor holds for running
+ * parents (a cluster's job dependencies) and two-stage tasks, whose first messages must find their
+ * start recorded, start on the loop. Called on the loop thread only.
  */
 final class AttemptLauncher {
 
@@ -46,9 +60,12 @@ final class AttemptLauncher {
   private final AttemptExits exits;
   private final InstantSource clock;
   private final Supplier<HostSnapshot> snapshot;
+  private final Consumer<Runnable> toLoop;
+  private java.util.concurrent.Executor threads;
 
   AttemptLauncher(RunState state, RunLayout layout, Executor executor, TwoStageChannel channel, EventRecorder recorder,
-      LiveExecutions executions, AttemptExits exits, InstantSource clock, Supplier<HostSnapshot> snapshot) {
+      LiveExecutions executions, AttemptExits exits, InstantSource clock, Supplier<HostSnapshot> snapshot,
+      Consumer<Runnable> toLoop) {
     this.state = state;
     this.layout = layout;
     this.executor = executor;
@@ -58,6 +75,27 @@ final class AttemptLauncher {
     this.exits = exits;
     this.clock = clock;
     this.snapshot = snapshot;
+    this.toLoop = toLoop;
+  }
+
+  /** Starts processes on {@code count} launch threads of its own from now on (see the class comment). */
+  void launchOnThreads(int count) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(count, count, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        DaemonThreads.named("berth-launch", true));
+    pool.allowCoreThreadTimeOut(true);
+    launchOn(pool);
+  }
+
+  /** Starts processes on these threads from now on. */
+  void launchOn(java.util.concurrent.Executor launchThreads) {
+    threads = launchThreads;
+  }
+
+  /** Ends launch threads of its own once their launches are done (the run has ended: there are none). */
+  void close() {
+    if (threads instanceof ExecutorService own) {
+      own.shutdown();
+    }
   }
 
   /**
@@ -126,23 +164,71 @@ final class AttemptLauncher {
       }
       requests.add(upstream.map(request::withUpstream).orElse(request));
     }
-    if (requests.isEmpty()) {
+    if (threads == null || executor.holdsUpstream()) {
+      for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
+        showLogs(launch);
+        started(launch, clock.instant());
+      }
       return;
     }
-    for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
-      TaskId id = launch.request().task();
-      if (launch.execution().isPresent()) {
-        AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
-        executions.put(id, launch.execution().get());
-        long pid = launch.execution().get().pid();
-        if (pid > 0) {
-          recorder.record(id, new TaskEvent.Started(clock.instant(), launch.request().attempt(), pid));
-        }
-        recordSubmission(id, launch.request().attempt(), launch.execution().get());
+    List<LaunchRequest> onLoop = new ArrayList<>();
+    for (LaunchRequest request : requests) {
+      if (state.task(request.task()).spec().twoStage()) {
+        onLoop.add(request);
       } else {
-        recorder.record(id, Retries.retryIfAllowed(state.task(id),
-            Endings.startFailed(clock.instant(), launch.failure().orElseThrow().getMessage())));
+        launchOnThread(request);
       }
+    }
+    executor.launchAll(onLoop, exits::listenerFor).forEach(launch -> {
+      showLogs(launch);
+      started(launch, clock.instant());
+    });
+  }
+
+  private void launchOnThread(LaunchRequest request) {
+    executions.launching(request.task());
+    LaunchHandoff handoff = new LaunchHandoff(exits.listenerFor(request), toLoop);
+    threads.execute(() -> {
+      Launch launch = executor.launchAll(List.of(request), r -> handoff.listener()).get(0);
+      showLogs(launch);
+      Instant at = clock.instant();
+      handoff.told(() -> {
+        if (launch.execution().isEmpty()) {
+          executions.launchFailed(request.task());
+          Optional<Decision.Kill> kill = executions.takeKill(request.task());
+          if (kill.isPresent()) {
+            // Berth was ending the attempt anyway: an interruption leaves the task to the resume, any
+            // other reason ends it with the start's failure, without a retry.
+            TaskEvent.Ended failed = Endings.startFailed(at, launch.failure().orElseThrow().getMessage());
+            recorder.record(request.task(), kill.get().outcome() == Outcome.INTERRUPTED
+                ? Endings.interrupted(failed, kill.get().reason()) : failed);
+            return;
+          }
+        }
+        started(launch, at);
+      });
+    });
+  }
+
+  private void showLogs(Launch launch) {
+    if (launch.execution().isPresent()) {
+      AttemptLogs.showLatest(layout, state.task(launch.request().task()).spec(), launch.request().attempt());
+    }
+  }
+
+  /** Records the attempt's start (at {@code at}) or its failure to start. */
+  private void started(Launch launch, Instant at) {
+    TaskId id = launch.request().task();
+    if (launch.execution().isPresent()) {
+      executions.put(id, launch.execution().get());
+      long pid = launch.execution().get().pid();
+      if (pid > 0) {
+        recorder.record(id, new TaskEvent.Started(at, launch.request().attempt(), pid));
+      }
+      recordSubmission(id, launch.request().attempt(), launch.execution().get());
+    } else {
+      recorder.record(id, Retries.retryIfAllowed(state.task(id),
+          Endings.startFailed(at, launch.failure().orElseThrow().getMessage())));
     }
   }
 

@@ -96,10 +96,29 @@ public final class Engine {
     channel.handleWith(
         new TaskConversations(state, layout, recorder, executions, exits, channel, timers, clock, inbox::add));
     this.launcher = new AttemptLauncher(state, layout, executor, channel, recorder, executions, exits, clock,
-        readings::snapshot);
+        readings::snapshot, inbox::add);
     this.terminations = new Terminations(state, recorder, executions, channel, timers, clock, inbox::add);
     this.actions = new DecisionActions(
         state, recorder, executions, terminations, launcher, channel, clock, share, readings);
+  }
+
+  /**
+   * Starts task processes on {@code count} threads of the engine's own instead of on its loop, so the
+   * loop handles exits and decides while processes start (see {@link AttemptLauncher}). The executor
+   * must take launches from several threads at once. Call before starting.
+   */
+  public Engine launchOnThreads(int count) {
+    if (startedAt != null) {
+      throw new IllegalStateException("launch threads must be set before the run starts");
+    }
+    launcher.launchOnThreads(count);
+    return this;
+  }
+
+  /** Starts task processes on these threads, as {@link #launchOnThreads}; for tests that run the launches themselves. */
+  Engine launchOn(java.util.concurrent.Executor threads) {
+    launcher.launchOn(threads);
+    return this;
   }
 
   /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
@@ -371,6 +390,7 @@ public final class Engine {
   private void finish() {
     recorder.commit(); // what the report shows is durable first
     loopTimers.stop();
+    launcher.close();
     channel.close();
     RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;

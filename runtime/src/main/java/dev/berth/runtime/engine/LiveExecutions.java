@@ -15,7 +15,8 @@ import java.util.TreeSet;
 
 /**
  * The executions of the attempts under way, by task, with the kills and exit requests sent to
- * them. Loop thread only.
+ * them, and the attempts whose processes are being started on a launch thread: a kill of such an
+ * attempt is remembered and carried out as soon as its execution arrives. Loop thread only.
  */
 final class LiveExecutions {
 
@@ -25,9 +26,25 @@ final class LiveExecutions {
   private final Map<TaskId, Execution> executions = new TreeMap<>();
   private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
   private final Set<TaskId> exiting = new TreeSet<>();
+  private final Set<TaskId> launching = new TreeSet<>();
 
+  /** The task's execution; when Berth decided to end the attempt while it was starting, it is terminated now. */
   void put(TaskId id, Execution execution) {
+    launching.remove(id);
     executions.put(id, execution);
+    if (killing.containsKey(id)) {
+      execution.terminate(TERMINATE_GRACE_MILLIS);
+    }
+  }
+
+  /** The task's process is being started on a launch thread: it counts as live until {@link #put} or {@link #launchFailed}. */
+  void launching(TaskId id) {
+    launching.add(id);
+  }
+
+  /** The task's process could not be started: it is no longer live. */
+  void launchFailed(TaskId id) {
+    launching.remove(id);
   }
 
   /** The task's execution, or null when it has none. */
@@ -40,13 +57,16 @@ final class LiveExecutions {
     return executions.remove(id);
   }
 
+  /** Whether no attempt has an execution or is starting one. */
   boolean isEmpty() {
-    return executions.isEmpty();
+    return executions.isEmpty() && launching.isEmpty();
   }
 
-  /** The tasks with an execution, in id order. */
+  /** The tasks with an execution or starting one, in id order. */
   List<TaskId> tasks() {
-    return new ArrayList<>(executions.keySet());
+    Set<TaskId> all = new TreeSet<>(executions.keySet());
+    all.addAll(launching);
+    return new ArrayList<>(all);
   }
 
   /** The process id of each execution that has one. */
@@ -62,11 +82,14 @@ final class LiveExecutions {
 
   /**
    * Terminates the task's process, remembering why so that its exit is ended as this kill; a task
-   * without an execution is left alone.
+   * still starting is terminated when its execution arrives; a task without either is left alone.
    */
   void kill(Decision.Kill kill) {
     Execution e = executions.get(kill.task());
-    if (e != null && explain(kill)) {
+    if (e == null && !launching.contains(kill.task())) {
+      return;
+    }
+    if (explain(kill) && e != null) {
       e.terminate(TERMINATE_GRACE_MILLIS);
     }
   }
