@@ -1,5 +1,7 @@
 package dev.berth.journal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
@@ -62,13 +64,16 @@ final class Reads {
   private static List<Journal.Entry> events(Connection c, Path file, long afterSeq)
       throws SQLException, JournalException {
     List<Journal.Entry> events = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement("SELECT seq, task, json FROM event WHERE seq > ? ORDER BY seq")) {
+    String at = Schema.eventsHaveInstants(c) ? "at" : "NULL";
+    try (PreparedStatement s = c.prepareStatement(
+        "SELECT seq, task, type, " + at + ", json FROM event WHERE seq > ? ORDER BY seq")) {
       s.setLong(1, afterSeq);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           long seq = rs.getLong(1);
           try {
-            events.add(new Journal.Entry(seq, TaskId.of(rs.getString(2)), EventCodec.decode(rs.getString(3))));
+            row(seq, rs.getString(2), rs.getString(3), rs.getObject(4) == null ? null : rs.getLong(4),
+                rs.getString(5), events);
           } catch (RuntimeException e) {
             throw new JournalException(file, "damaged Berth journal: event " + seq + " cannot be read: "
                 + e.getMessage(), e);
@@ -77,6 +82,20 @@ final class Reads {
       }
     }
     return events;
+  }
+
+  /** The entries of one row: a row of version 1 or 2 (no instant column) holds the whole event in its text. */
+  private static void row(long seq, String task, String type, Long at, String json, List<Journal.Entry> into) {
+    if (at == null) {
+      into.add(new Journal.Entry(seq, TaskId.of(task), EventCodec.decode(json)));
+    } else if (task.equals(EventRows.MANY)) {
+      TaskEvent released = EventRows.event(type, at, "{}");
+      for (JsonNode t : CanonicalJson.parse(json).path("tasks")) {
+        into.add(new Journal.Entry(seq, TaskId.of(t.asText()), released));
+      }
+    } else {
+      into.add(new Journal.Entry(seq, TaskId.of(task), EventRows.event(type, at, json)));
+    }
   }
 
   private static SortedMap<TaskId, SortedMap<String, String>> values(Connection c, String table, String key)

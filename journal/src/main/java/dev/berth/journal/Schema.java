@@ -20,8 +20,9 @@ final class Schema {
   /**
    * The version this code writes. Version 2 has version 1's tables; its specs may write a group's
    * tasks as changes ({@link TaskChanges}), which a Berth that reads version 1 only cannot read.
+   * Version 3 adds the {@code at} column of events, whose rows it writes as {@link EventRows} says.
    */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   /** The oldest version this code reads, and resumes after raising the file to {@link #VERSION}. */
   static final int OLDEST = 1;
@@ -51,7 +52,8 @@ final class Schema {
         run_id INTEGER NOT NULL REFERENCES run (id),
         task TEXT NOT NULL,
         type TEXT NOT NULL,
-        json TEXT NOT NULL
+        json TEXT NOT NULL,
+        at INTEGER
       ) STRICT""",
       """
       CREATE TABLE result (
@@ -95,7 +97,29 @@ final class Schema {
    */
   static void raise(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.executeUpdate("UPDATE berth_schema SET version = " + VERSION + " WHERE version < " + VERSION);
+      s.execute("BEGIN IMMEDIATE");
+      try {
+        if (!eventsHaveInstants(c)) {
+          s.execute("ALTER TABLE event ADD COLUMN at INTEGER"); // older rows keep their instant in their text
+        }
+        s.executeUpdate("UPDATE berth_schema SET version = " + VERSION + " WHERE version < " + VERSION);
+        s.execute("COMMIT");
+      } catch (SQLException e) {
+        s.execute("ROLLBACK");
+        throw e;
+      }
+    }
+  }
+
+  /** Whether the event table has version 3's {@code at} column (a journal opened to read may be older). */
+  static boolean eventsHaveInstants(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA table_info(event)")) {
+      while (rs.next()) {
+        if (rs.getString("name").equals("at")) {
+          return true;
+        }
+      }
+      return false;
     }
   }
 

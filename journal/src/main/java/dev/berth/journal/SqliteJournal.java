@@ -139,7 +139,7 @@ public final class SqliteJournal implements Journal {
   public void append(TaskId task, TaskEvent event) {
     writable();
     Objects.requireNonNull(task, "task");
-    buffer.add(new Writes.Event(task, EventCodec.type(event), EventCodec.encode(event)));
+    buffer.add(new Writes.Event(task, EventCodec.type(event), EventRows.at(event.at()), EventRows.json(event)));
   }
 
   @Override

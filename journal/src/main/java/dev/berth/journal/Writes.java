@@ -20,8 +20,14 @@ final class Writes implements AutoCloseable {
   /** One buffered write. */
   sealed interface Write permits Event, Result, Item, Run, Spec {}
 
-  /** An event, already encoded. */
-  record Event(TaskId task, String type, String json) implements Write {}
+  /** An event, already encoded as {@link EventRows} says. */
+  record Event(TaskId task, String type, long at, String json) implements Write {
+
+    /** Whether it only releases its task, which a row may do for several tasks at once. */
+    boolean releasesOnly() {
+      return type.equals("released") && json.equals("{}");
+    }
+  }
 
   /** A task's whole result. */
   record Result(TaskId task, Map<String, String> values) implements Write {}
@@ -46,7 +52,7 @@ final class Writes implements AutoCloseable {
 
   Writes(Connection c) throws SQLException {
     plain = c.createStatement();
-    insertEvent = c.prepareStatement("INSERT INTO event (seq, run_id, task, type, json) VALUES (?, 1, ?, ?, ?)");
+    insertEvent = c.prepareStatement("INSERT INTO event (seq, run_id, task, type, at, json) VALUES (?, 1, ?, ?, ?, ?)");
     deleteResult = c.prepareStatement("DELETE FROM result WHERE task = ?");
     insertResult = c.prepareStatement("INSERT INTO result (run_id, task, key, json) VALUES (1, ?, ?, ?)");
     upsertItem = c.prepareStatement("INSERT INTO item (run_id, task, name, json) VALUES (1, ?, ?, ?)"
@@ -75,16 +81,20 @@ final class Writes implements AutoCloseable {
     try {
       long seq = nextSeq;
       boolean events = false;
-      for (Write w : writes) {
-        if (w instanceof Event e) {
+      for (int i = 0; i < writes.size(); i++) {
+        if (writes.get(i) instanceof Event e) {
+          List<String> released = releasedTogether(writes, i);
+          boolean many = released.size() > 1;
           insertEvent.setLong(1, seq++);
-          insertEvent.setString(2, e.task().value());
+          insertEvent.setString(2, many ? EventRows.MANY : e.task().value());
           insertEvent.setString(3, e.type());
-          insertEvent.setString(4, e.json());
+          insertEvent.setLong(4, e.at());
+          insertEvent.setString(5, many ? EventRows.released(released) : e.json());
           insertEvent.addBatch();
           events = true;
+          i += Math.max(0, released.size() - 1);
         } else {
-          write(w);
+          write(writes.get(i));
         }
       }
       if (events) {
@@ -101,6 +111,22 @@ final class Writes implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * The tasks of the releases from {@code first} on that happened at the same instant, next to each
+   * other (a decision pass releases a whole sweep at once): one row holds them all.
+   */
+  private static List<String> releasedTogether(List<Write> writes, int first) {
+    List<String> tasks = new java.util.ArrayList<>();
+    Event head = (Event) writes.get(first);
+    for (int i = first; i < writes.size() && head.releasesOnly(); i++) {
+      if (!(writes.get(i) instanceof Event e) || !e.releasesOnly() || e.at() != head.at()) {
+        break;
+      }
+      tasks.add(e.task().value());
+    }
+    return tasks;
   }
 
   private void write(Write w) throws SQLException {

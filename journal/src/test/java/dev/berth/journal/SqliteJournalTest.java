@@ -151,8 +151,8 @@ class SqliteJournalTest {
   @Test
   void aNewerSchemaVersionIsRefusedByWriterAndReader() throws Exception {
     SqliteJournal.create(db()).close();
-    sql(db(), "UPDATE berth_schema SET version = 3");
-    String message = db() + ": journal schema version 3 is newer than this Berth reads (2); use the Berth that wrote"
+    sql(db(), "UPDATE berth_schema SET version = 4");
+    String message = db() + ": journal schema version 4 is newer than this Berth reads (3); use the Berth that wrote"
         + " it or a newer one";
 
     assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(message);
@@ -160,14 +160,67 @@ class SqliteJournalTest {
   }
 
   @Test
-  void aVersionOneJournalIsReadAsItIsAndRaisedToVersionTwoOnlyWhenOpenedForWriting() throws Exception {
+  void aVersionOneJournalIsReadAsItIsAndRaisedToTheCurrentVersionOnlyWhenOpenedForWriting() throws Exception {
     SqliteJournal.create(db()).close();
     sql(db(), "UPDATE berth_schema SET version = 1");
 
     JournalReader.open(db()).close();
     assertThat(schemaVersion()).isEqualTo(1);
     SqliteJournal.open(db()).close();
-    assertThat(schemaVersion()).isEqualTo(2);
+    assertThat(schemaVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void aVersionTwoJournalKeepsItsEventsAndTakesNewOnesBesideThemOnceRaised() throws Exception {
+    SqliteJournal.create(db()).close();
+    sql(db(), "ALTER TABLE event DROP COLUMN at");
+    sql(db(), "UPDATE berth_schema SET version = 2");
+    sql(db(), "INSERT INTO run (id, name, spec_json, spec_sha256, started_at) VALUES (1, 'r', '{}', '"
+        + "0".repeat(64) + "', '" + T0 + "')");
+    TaskEvent old = new TaskEvent.Settled(T0, TaskState.CANCELLED, "by the user");
+    sql(db(), "INSERT INTO event (seq, run_id, task, type, json) VALUES (1, 1, 'a', 'settled', '"
+        + EventCodec.encode(old) + "')");
+
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read().orElseThrow().events()).extracting(Journal.Entry::event).containsExactly(old);
+    }
+    TaskEvent later = new TaskEvent.Released(T0.plusSeconds(1));
+    try (SqliteJournal journal = SqliteJournal.open(db())) {
+      journal.append(A, later);
+      journal.flush();
+    }
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read().orElseThrow().events()).extracting(Journal.Entry::event).containsExactly(old, later);
+    }
+    assertThat(schemaVersion()).isEqualTo(3);
+  }
+
+  @Test
+  void releasesOfOneInstantShareOneRowAndReadBackAsOneEventPerTask() throws Exception {
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      journal.start("r", "{}", T0);
+      for (String task : new String[] {"t1", "t2", "t3"}) {
+        journal.append(TaskId.of(task), new TaskEvent.Released(T0));
+      }
+      journal.append(TaskId.of("t4"), new TaskEvent.Released(T0.plusNanos(1)));
+      journal.append(TaskId.of("t1"), new TaskEvent.Settled(T0, TaskState.CANCELLED, "by the user"));
+      journal.flush();
+    }
+
+    assertThat(count("SELECT count(*) FROM event")).isEqualTo(3);
+    try (JournalReader reader = JournalReader.open(db())) {
+      assertThat(reader.read().orElseThrow().events())
+          .extracting(e -> e.seq() + " " + e.task().value() + " " + EventCodec.type(e.event()))
+          .containsExactly("1 t1 released", "1 t2 released", "1 t3 released", "2 t4 released", "3 t1 settled");
+    }
+  }
+
+  private int count(String query) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db()); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(query)) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   private int schemaVersion() throws Exception {
@@ -184,13 +237,13 @@ class SqliteJournalTest {
     sql(db(), "UPDATE berth_schema SET version = 0");
 
     assertThatThrownBy(() -> SqliteJournal.open(db()))
-        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1 to 2)");
+        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1 to 3)");
   }
 
   @Test
   void anEventThatCannotBeDecodedIsNamedBySequenceNumber() throws Exception {
     writeEvents(db(), 2);
-    sql(db(), "UPDATE event SET json = '{\"type\":\"paused\"}' WHERE seq = 2");
+    sql(db(), "UPDATE event SET type = 'paused', json = '{}' WHERE seq = 2");
 
     try (JournalReader reader = JournalReader.open(db())) {
       assertThatThrownBy(reader::read).hasMessageStartingWith(

@@ -54,10 +54,12 @@ final class DecisionActions {
     boolean progressed = false;
     deferred.clear();
     List<Decision.Start> starts = new ArrayList<>();
+    Instant releasedAt = null; // one instant for the pass's releases, which the journal then stores as one row
     for (Decision d : decisions.actions()) {
       Instant now = clock.instant();
       if (d instanceof Decision.Release) {
-        recorder.record(d.task(), new TaskEvent.Released(now));
+        releasedAt = releasedAt == null ? now : releasedAt;
+        recorder.record(d.task(), new TaskEvent.Released(releasedAt));
       } else if (d instanceof Decision.Fail fail) {
         recorder.record(d.task(), new TaskEvent.Settled(now, TaskState.FAILED, fail.reason()));
         progressed = true;
