@@ -120,6 +120,7 @@ final class Database {
 
   private static Connection connect(Path file, boolean readOnly, boolean create)
       throws JournalException {
+    SqliteNativeLibrary.prepare();
     SQLiteConfig config = new SQLiteConfig();
     config.setReadOnly(readOnly);
     if (!create) {

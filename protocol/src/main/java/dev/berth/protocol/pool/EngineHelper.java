@@ -53,14 +53,11 @@ public final class EngineHelper {
   }
 
   /** The system property naming the cache folder instead of {@code $XDG_CACHE_HOME} or {@code ~/.cache}, for tests. */
-  public static final String CACHE_PROPERTY = "berth.cache";
+  public static final String CACHE_PROPERTY = dev.berth.protocol.CacheFolder.PROPERTY;
 
   /** The helper's file: {@code berth_engine.py} in a folder of Berth's cache named by its content's hash. */
   public static Path file() {
-    String home = System.getProperty(CACHE_PROPERTY, System.getenv("XDG_CACHE_HOME"));
-    Path cache = home != null && !home.isBlank()
-        ? Path.of(home) : Path.of(System.getProperty("user.home"), ".cache");
-    return cache.resolve("berth").resolve("python-" + HASH).resolve(RESOURCE);
+    return dev.berth.protocol.CacheFolder.berth().resolve("python-" + HASH).resolve(RESOURCE);
   }
 
   /**

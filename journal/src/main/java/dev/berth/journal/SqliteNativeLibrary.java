@@ -1,0 +1,63 @@
+package dev.berth.journal;
+
+import dev.berth.protocol.CacheFolder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import org.sqlite.SQLiteJDBCLoader;
+import org.sqlite.util.OSInfo;
+
+/**
+ * Keeps SQLite's native library in Berth's cache folder ({@code ~/.cache/berth/sqlite-VERSION/}),
+ * written there once per version, and points the driver at it: left to itself the driver copies
+ * the library out of its jar into a new temporary file at every start, which was a tenth of
+ * Berth's start-up. Where the user chose a library ({@code org.sqlite.lib.path}), or the cache
+ * cannot be written, the driver does as it always does.
+ */
+final class SqliteNativeLibrary {
+
+  private static final String PATH = "org.sqlite.lib.path";
+  private static final String NAME = "org.sqlite.lib.name";
+  private static boolean prepared;
+
+  private SqliteNativeLibrary() {}
+
+  /** Points the driver at the cached library, writing it first if needed; once per JVM, before the first connection. */
+  static synchronized void prepare() {
+    if (prepared) {
+      return;
+    }
+    prepared = true;
+    if (System.getProperty(PATH) != null) {
+      return;
+    }
+    try {
+      String folder = OSInfo.getNativeLibFolderPathForCurrentOS();
+      String name = System.mapLibraryName("sqlitejdbc").replace(".dylib", ".jnilib");
+      URL inJar = SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + folder + "/" + name);
+      if (inJar == null) {
+        return;
+      }
+      Path dir = CacheFolder.berth().resolve("sqlite-" + SQLiteJDBCLoader.getVersion()).resolve(folder);
+      Path lib = dir.resolve(name);
+      long size = inJar.openConnection().getContentLengthLong();
+      if (!Files.isRegularFile(lib) || Files.size(lib) != size) {
+        Files.createDirectories(dir);
+        Path part = Files.createTempFile(dir, name, ".part");
+        try (InputStream in = inJar.openStream()) {
+          Files.copy(in, part, StandardCopyOption.REPLACE_EXISTING);
+          Files.move(part, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+          Files.deleteIfExists(part);
+        }
+      }
+      System.setProperty(PATH, dir.toString());
+      System.setProperty(NAME, name);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // The driver's own way still works: it extracts the library to a temporary file.
+    }
+  }
+}
