@@ -29,6 +29,11 @@ interface LedgerStore extends AutoCloseable {
   interface Tables {
     List<RunRow> runs();
 
+    /** The runs that have not ended: what every claim and look reads, without the day of ended runs kept for people. */
+    default List<RunRow> liveRuns() {
+      return runs().stream().filter(RunRow::live).toList();
+    }
+
     List<HoldRow> holds();
 
     List<WaitRow> waits();

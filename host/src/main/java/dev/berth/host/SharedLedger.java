@@ -74,8 +74,14 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized Optional<String> take(Claim claim, Instant now) {
+    return releaseAndTake(List.of(), claim, now);
+  }
+
+  @Override
+  public synchronized Optional<String> releaseAndTake(List<String> released, Claim claim, Instant now) {
     Run me = joined();
     return store.transaction(t -> {
+      released.forEach(task -> release(t, me, task, now));
       // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
       // reclaims, and claim again.
       Map<String, RunRow> runs = liveRuns(t);
@@ -107,12 +113,21 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized void release(String task, Instant now) {
+    releaseAll(List.of(task), now);
+  }
+
+  @Override
+  public synchronized void releaseAll(List<String> tasks, Instant now) {
     Run me = joined();
     store.transaction(t -> {
-      recordUsage(t, me, h -> h.task().equals(task), now);
-      t.removeHolds(me.id(), task, me.uid());
+      tasks.forEach(task -> release(t, me, task, now));
       return null;
     });
+  }
+
+  private static void release(Tables t, Run me, String task, Instant now) {
+    recordUsage(t, me, h -> h.task().equals(task), now);
+    t.removeHolds(me.id(), task, me.uid());
   }
 
   @Override
@@ -183,8 +198,8 @@ final class SharedLedger implements SharedReservations {
 
   /** Ends every live run on this host whose process is gone (or is another process under a reused pid). */
   private void reclaimDead(Tables t, Instant now) {
-    for (RunRow r : t.runs()) {
-      if (r.live() && r.host().equals(host) && !liveness.alive(r.pid(), r.pidStart())) {
+    for (RunRow r : t.liveRuns()) {
+      if (r.host().equals(host) && !liveness.alive(r.pid(), r.pidStart())) {
         t.reclaim(r.id(), now);
       }
     }
@@ -192,7 +207,7 @@ final class SharedLedger implements SharedReservations {
 
   private static Map<String, RunRow> liveRuns(Tables t) {
     Map<String, RunRow> live = new TreeMap<>();
-    t.runs().stream().filter(RunRow::live).forEach(r -> live.put(r.id(), r));
+    t.liveRuns().forEach(r -> live.put(r.id(), r));
     return live;
   }
 

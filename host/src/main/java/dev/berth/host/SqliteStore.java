@@ -137,8 +137,17 @@ final class SqliteStore implements LedgerStore {
 
     @Override
     public List<RunRow> runs() {
+      return runs("");
+    }
+
+    @Override
+    public List<RunRow> liveRuns() {
+      return runs(" WHERE ended_at IS NULL");
+    }
+
+    private List<RunRow> runs(String where) {
       return query("SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running, waiting, done, total,"
-          + " started_at, updated_at, ended_at FROM runs ORDER BY started_at, id", List.of(), rs -> new RunRow(
+          + " started_at, updated_at, ended_at FROM runs" + where + " ORDER BY started_at, id", List.of(), rs -> new RunRow(
               rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6),
               rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getInt(10), rs.getInt(11), rs.getInt(12),
               rs.getInt(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),

@@ -48,6 +48,26 @@ public interface SharedReservations extends AutoCloseable {
   /** Releases what this run's task holds; nothing happens when it holds nothing. */
   void release(String task, Instant now);
 
+  /**
+   * Releases what these tasks of this run hold, as {@link #release} would for each, in one step
+   * (a ledger shared through a file: one transaction).
+   */
+  default void releaseAll(List<String> tasks, Instant now) {
+    tasks.forEach(task -> release(task, now));
+  }
+
+  /**
+   * Releases what these tasks of this run hold, then takes the claim, as {@link #releaseAll} and
+   * {@link #take} would one after the other, in one step: a run that ends one task and starts the
+   * next pays for one.
+   *
+   * @return as {@link #take}; the releases happen either way
+   */
+  default Optional<String> releaseAndTake(List<String> released, Claim claim, Instant now) {
+    releaseAll(released, now);
+    return take(claim, now);
+  }
+
   /** Replaces this run's waiting demands (a task that keeps waiting keeps its place). */
   void waiting(List<Demand> demands, Instant now);
 

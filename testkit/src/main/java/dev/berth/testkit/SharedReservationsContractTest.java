@@ -110,6 +110,25 @@ public abstract class SharedReservationsContractTest {
   }
 
   @Test
+  void releasingAndTakingInOneStepIsReleasingThenTaking() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 10), T0);
+    a.take(gpu("t2", 10), T0);
+    assertThat(a.take(gpu("t3", 10), T0)).as("t1 and t2 leave no room").isPresent();
+
+    assertThat(a.releaseAndTake(List.of("t1"), gpu("t3", 10), T0.plusSeconds(1))).isEmpty();
+    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(1))).as("t2 and t3 hold the device").isPresent();
+    assertThat(a.releaseAndTake(List.of("t2"), gpu("t4", 20), T0.plusSeconds(2)))
+        .as("refused: t3 still holds").isPresent();
+    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(2))).as("the release happened though the take was refused").isEmpty();
+
+    a.releaseAll(List.of("t3"), T0.plusSeconds(3));
+    b.release("u1", T0.plusSeconds(3));
+    assertThat(b.take(gpu("u2", 20), T0.plusSeconds(3))).isEmpty();
+  }
+
+  @Test
   void whatADeadRunHeldIsReclaimedByWhoeverLooksNext() throws Exception {
     SharedReservations gone = joined(dead("gone", 1000, "alice"));
     gone.take(gpu("t1", 20), T0);

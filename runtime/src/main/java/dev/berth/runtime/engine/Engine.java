@@ -364,7 +364,7 @@ public final class Engine {
     if (result != null) {
       return;
     }
-    share.releaseEnded(); // before deciding, so other runs see the release as soon as this one does
+    share.releaseEnded(); // released with the pass's first take, or after the pass: other runs see it at once
     if (terminations.runCancelled()) {
       terminations.settleCancelled();
     } else if (!terminations.runInterrupted()) {
@@ -380,6 +380,7 @@ public final class Engine {
         }
       }
     }
+    share.releaseNoted();
     boolean stopped = terminations.runCancelled() || terminations.runInterrupted();
     if (executions.isEmpty() && (state.isFinished() ? !open || stopped
         : terminations.runInterrupted() && state.running().isEmpty())) {

@@ -51,6 +51,7 @@ final class HostShare {
   private final RunState state;
   private final InstantSource clock;
   private final Set<TaskId> holding = new TreeSet<>();
+  private final Set<TaskId> ended = new TreeSet<>(); // of holding: released with the next ledger step
   private SharedReservations ledger;
   private List<Demand> published = List.of();
   private HeldElsewhere elsewhere = HeldElsewhere.NONE;
@@ -114,7 +115,9 @@ final class HostShare {
     Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(), cpuLimit, shares);
     Optional<String> why;
     try {
-      why = ledger.take(claim, clock.instant());
+      why = ledger.releaseAndTake(names(ended), claim, clock.instant()); // one ledger step for both
+      holding.removeAll(ended);
+      ended.clear();
     } catch (SharedReservationsException e) {
       why = Optional.of("the host ledger cannot be used now: " + e.getMessage());
     }
@@ -141,20 +144,37 @@ final class HostShare {
     state.occupancy().forEach((id, occupancy) -> take(state.task(id), occupancy.placement(), snapshot));
   }
 
-  /** Releases what tasks that no longer hold anything took. */
+  /**
+   * Notes what tasks that no longer hold anything took, for the ledger to release with this pass's
+   * first take or, when the pass takes nothing, at its end ({@link #releaseNoted()}): either way in
+   * the same pass, in one ledger step.
+   */
   void releaseEnded() {
-    if (ledger == null || holding.isEmpty()) {
+    if (ledger == null) {
       return;
     }
-    for (TaskId id : List.copyOf(holding)) {
+    for (TaskId id : holding) {
       if (!state.occupancy().containsKey(id)) {
-        try {
-          ledger.release(id.value(), clock.instant());
-          holding.remove(id);
-        } catch (SharedReservationsException e) {
-          return; // tried again after the next event; holding more than needed is the safe side
-        }
+        ended.add(id);
       }
+    }
+  }
+
+  private static List<String> names(Set<TaskId> tasks) {
+    return tasks.stream().map(TaskId::value).toList();
+  }
+
+  /** Releases what {@link #releaseEnded()} noted and no take released. */
+  void releaseNoted() {
+    if (ledger == null || ended.isEmpty()) {
+      return;
+    }
+    try {
+      ledger.releaseAll(names(ended), clock.instant());
+      holding.removeAll(ended);
+      ended.clear();
+    } catch (SharedReservationsException e) {
+      // tried again after the next event; holding more than needed is the safe side
     }
   }
 

@@ -84,7 +84,7 @@ class HostShareTest {
   }
 
   @Test
-  void anAttemptThatEndedIsReleasedAtTheNextPass() {
+  void anAttemptThatEndedIsReleasedAtTheEndOfTheNextPass() {
     RunState state = state(1);
     HostShare share = joined(state);
     launch(state, "t0");
@@ -92,8 +92,25 @@ class HostShareTest {
 
     state.apply(TaskId.of("t0"), new TaskEvent.Ended(clock.instant(), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
     share.releaseEnded();
+    assertThat(seenByAnother()).as("noted, for the pass's first take").isNotEmpty();
+    share.releaseNoted();
 
     assertThat(seenByAnother()).isEmpty();
+  }
+
+  @Test
+  void anAttemptThatEndedIsReleasedByTheNextPassesFirstTake() {
+    RunState state = state(2);
+    HostShare share = joined(state);
+    launch(state, "t0");
+    assertThat(share.take(state.task(TaskId.of("t0")), new Placement("cuda:0", 0, 0, 10 * GIB), snapshot)).isEmpty();
+
+    state.apply(TaskId.of("t0"), new TaskEvent.Ended(clock.instant(), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+    share.releaseEnded();
+    launch(state, "t1");
+    assertThat(share.take(state.task(TaskId.of("t1")), new Placement("cuda:0", 0, 0, 10 * GIB), snapshot)).isEmpty();
+
+    assertThat(seenByAnother()).extracting(SharedReservations.Reservation::task).containsExactly("t1");
   }
 
   @Test
