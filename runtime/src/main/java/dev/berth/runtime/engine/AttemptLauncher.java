@@ -164,6 +164,9 @@ final class AttemptLauncher {
       }
       requests.add(upstream.map(request::withUpstream).orElse(request));
     }
+    if (requests.isEmpty()) {
+      return;
+    }
     if (threads == null || executor.holdsUpstream()) {
       for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
         showLogs(launch);
@@ -179,10 +182,12 @@ final class AttemptLauncher {
         launchOnThread(request);
       }
     }
-    executor.launchAll(onLoop, exits::listenerFor).forEach(launch -> {
-      showLogs(launch);
-      started(launch, clock.instant());
-    });
+    if (!onLoop.isEmpty()) {
+      executor.launchAll(onLoop, exits::listenerFor).forEach(launch -> {
+        showLogs(launch);
+        started(launch, clock.instant());
+      });
+    }
   }
 
   private void launchOnThread(LaunchRequest request) {
