@@ -50,6 +50,7 @@ final class Database {
     }
     Connection c = connect(fresh, false, true);
     try {
+      Schema.givePagesBack(c);
       walMode(c);
       Schema.create(c);
     } catch (SQLException e) {

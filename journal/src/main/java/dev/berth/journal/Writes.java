@@ -101,6 +101,9 @@ final class Writes implements AutoCloseable {
         insertEvent.executeBatch();
       }
       plain.execute("COMMIT");
+      if (writes.stream().anyMatch(w -> w instanceof Run r && r.info() == null)) {
+        givePagesBack();
+      }
       return seq;
     } catch (SQLException | RuntimeException e) {
       insertEvent.clearBatch();
@@ -127,6 +130,19 @@ final class Writes implements AutoCloseable {
       tasks.add(e.task().value());
     }
     return tasks;
+  }
+
+  /**
+   * The run's row, spec included, was written again (its end, a reopen): the pages of its old copy
+   * are given back, so a finished journal holds its spec once. Best effort, after the commit: what
+   * was committed stays committed either way.
+   */
+  private void givePagesBack() {
+    try {
+      plain.executeUpdate("PRAGMA incremental_vacuum"); // executeUpdate steps until every free page is back
+    } catch (SQLException e) {
+      // the pages stay free, to be used again by later writes
+    }
   }
 
   private void write(Write w) throws SQLException {

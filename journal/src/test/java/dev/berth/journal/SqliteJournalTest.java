@@ -196,6 +196,20 @@ class SqliteJournalTest {
   }
 
   @Test
+  void theRunsEndLeavesNoFreedPagesOfTheSpecItRewrote() throws Exception {
+    String spec = "{\"groups\":\"" + "x".repeat(100_000) + "\"}";
+    try (SqliteJournal journal = SqliteJournal.create(db())) {
+      journal.start("r", spec, T0);
+      journal.append(A, new TaskEvent.Released(T0));
+      journal.finish(dev.berth.core.report.RunStatus.SUCCEEDED, T0.plusSeconds(1));
+      journal.flush();
+    }
+
+    assertThat(count("PRAGMA auto_vacuum")).isEqualTo(2);
+    assertThat(count("PRAGMA freelist_count")).as("the spec's old pages went back").isZero();
+  }
+
+  @Test
   void releasesOfOneInstantShareOneRowAndReadBackAsOneEventPerTask() throws Exception {
     try (SqliteJournal journal = SqliteJournal.create(db())) {
       journal.start("r", "{}", T0);
