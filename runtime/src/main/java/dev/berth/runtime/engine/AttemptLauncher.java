@@ -17,6 +17,7 @@ import dev.berth.os.DaemonThreads;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
 import dev.berth.spi.Launch;
+import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Upstream;
 import java.time.Instant;
@@ -194,23 +195,29 @@ final class AttemptLauncher {
     executions.launching(request.task());
     LaunchHandoff handoff = new LaunchHandoff(exits.listenerFor(request), toLoop);
     threads.execute(() -> {
-      Launch launch = executor.launchAll(List.of(request), r -> handoff.listener()).get(0);
-      showLogs(launch);
+      Launch launch;
+      try {
+        launch = executor.launchAll(List.of(request), r -> handoff.listener()).get(0);
+      } catch (RuntimeException e) { // a closed executor, say: the attempt must still end, or the run never would
+        launch = Launch.failed(request, new LaunchException(String.valueOf(e.getMessage()), e));
+      }
+      Launch done = launch;
+      showLogs(done);
       Instant at = clock.instant();
       handoff.told(() -> {
-        if (launch.execution().isEmpty()) {
+        if (done.execution().isEmpty()) {
           executions.launchFailed(request.task());
           Optional<Decision.Kill> kill = executions.takeKill(request.task());
           if (kill.isPresent()) {
             // Berth was ending the attempt anyway: an interruption leaves the task to the resume, any
             // other reason ends it with the start's failure, without a retry.
-            TaskEvent.Ended failed = Endings.startFailed(at, launch.failure().orElseThrow().getMessage());
+            TaskEvent.Ended failed = Endings.startFailed(at, done.failure().orElseThrow().getMessage());
             recorder.record(request.task(), kill.get().outcome() == Outcome.INTERRUPTED
                 ? Endings.interrupted(failed, kill.get().reason()) : failed);
             return;
           }
         }
-        started(launch, at);
+        started(done, at);
       });
     });
   }

@@ -112,6 +112,19 @@ class EngineLaunchThreadsTest {
   }
 
   @Test
+  void anExecutorThatThrowsOnALaunchThreadEndsTheAttemptInsteadOfKeepingItLive() {
+    Engine engine = engine(0);
+    engine.start();
+    executor.close();
+    launchThreads.runAll();
+    engine.drain();
+
+    assertThat(engine.state().task(A).history().attempts().get(0).end().orElseThrow().outcome())
+        .isEqualTo(Outcome.START_FAILED);
+    assertThat(engine.result()).as("nothing left live").isNotNull();
+  }
+
+  @Test
   void anInterruptionOfAnAttemptWhoseProcessCouldNotStartLeavesTheTaskToTheResume() {
     Engine engine = engine(1);
     executor.failLaunchOf(A, "no such program");
