@@ -1,6 +1,8 @@
 package dev.berth.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,14 +14,14 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     scope = CommandLine.ScopeType.INHERIT, // every subcommand answers --help and -h
     versionProvider = Main.Version.class,
-    description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.",
-    subcommands = {
+    description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.")
+public final class Main implements Runnable {
+
+  /** The subcommands, in the order {@code berth --help} lists them. */
+  private static final List<Class<?>> COMMANDS = List.of(
       RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
       CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class, PsCommand.class,
-      ServeCommand.class,
-      CommandLine.HelpCommand.class
-    })
-public final class Main implements Runnable {
+      ServeCommand.class, CommandLine.HelpCommand.class);
 
   @Spec CommandSpec command;
 
@@ -31,6 +33,12 @@ public final class Main implements Runnable {
   /** Runs the command line with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cli = new CommandLine(new Main());
+    // Only the command asked for is modelled (building every command's options was most of a run's
+    // start-up); help, a bare berth and anything unknown get them all, to list or suggest.
+    Optional<Class<?>> asked = args.length == 0 ? Optional.empty() : COMMANDS.stream()
+        .filter(c -> c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(args[0]))
+        .findFirst();
+    asked.map(List::<Class<?>>of).orElse(COMMANDS).forEach(cli::addSubcommand);
     cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes (docs/exit-codes.md):%n")
         .exitCodeList(exitCodeList());
     cli.setOut(out);

@@ -21,6 +21,17 @@ class HelpTest {
   }
 
   @Test
+  void helpForACommandAndAMisspelledCommandStillKnowEveryCommand() {
+    CliRunner help = CliRunner.berth("help", "retry");
+    CliRunner typo = CliRunner.berth("rnu", "spec.yaml");
+
+    assertThat(help.exitCode).isZero();
+    assertThat(help.out).startsWith("Usage: berth retry");
+    assertThat(typo.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(typo.err).contains("Unmatched arguments").contains("rnu");
+  }
+
+  @Test
   void bareBerthListsEveryCommandAndExitsTwo() {
     CliRunner bare = CliRunner.berth();
 
