@@ -81,8 +81,6 @@ final class NativeSpawner implements Spawner {
   @Override
   public Spawned spawn(LaunchRequest request, Path program, Container container, Set<String> withheld)
       throws IOException {
-    List<String> argv = container.command(request.command());
-    String path = argv.equals(request.command()) ? program.toString() : argv.get(0);
     Map<String, String> env = Spawner.environment(request, container, withheld);
     String[] envp = new String[env.size()];
     int i = 0;
@@ -90,9 +88,7 @@ final class NativeSpawner implements Spawner {
       envp[i++] = e.getKey() + "=" + e.getValue();
     }
     int[] pid = new int[1];
-    try (Memory actions = new Memory(LibC.FILE_ACTIONS_BYTES);
-        StringArray args = new StringArray(argv.toArray(String[]::new));
-        StringArray vars = new StringArray(envp)) {
+    try (Memory actions = new Memory(LibC.FILE_ACTIONS_BYTES); StringArray vars = new StringArray(envp)) {
       check(LibC.posix_spawn_file_actions_init(actions), "file actions");
       try {
         check(LibC.posix_spawn_file_actions_addopen(actions, 0, "/dev/null", LibC.O_RDONLY, 0), "/dev/null");
@@ -103,7 +99,17 @@ final class NativeSpawner implements Spawner {
         String workdir = request.workdir().toAbsolutePath().toString();
         check(LibC.posix_spawn_file_actions_addchdir_np(actions, workdir), workdir);
         check(LibC.posix_spawn_file_actions_addclosefrom_np(actions, 3), "closefrom");
-        check(LibC.posix_spawn(pid, path, actions, attr, args, vars), path);
+        Optional<Container.Entered> entered = container.enter();
+        try {
+          // A thread inside the container starts the task inside; otherwise the task's command joins it.
+          List<String> argv = entered.isPresent() ? request.command() : container.command(request.command());
+          String path = argv.equals(request.command()) ? program.toString() : argv.get(0);
+          try (StringArray args = new StringArray(argv.toArray(String[]::new))) {
+            check(LibC.posix_spawn(pid, path, actions, attr, args, vars), path);
+          }
+        } finally {
+          entered.ifPresent(Container.Entered::close);
+        }
       } finally {
         LibC.posix_spawn_file_actions_destroy(actions);
       }
