@@ -101,7 +101,8 @@ final class CgroupV1Containment implements TaskContainment {
     private final List<Path> homes;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
-    private boolean closed;
+    /** Removed: its figures are those read just before, and no file is read again. */
+    private volatile boolean closed;
 
     V1Container(List<Path> dirs) {
       this.dirs = dirs;
@@ -147,6 +148,9 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public MeasuredUsage usage() {
+      if (closed) {
+        return last;
+      }
       OptionalLong peak = CgroupFiles.read(dirs.get(0).resolve("memory.max_usage_in_bytes"), "");
       OptionalLong nanos = CgroupFiles.read(dirs.get(1).resolve("cpuacct.usage"), "");
       if (peak.isPresent() || nanos.isPresent()) {
@@ -158,6 +162,9 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public boolean oomKilled() {
+      if (closed) {
+        return oomKilled;
+      }
       oomKilled |= CgroupFiles.read(dirs.get(0).resolve("memory.oom_control"), "oom_kill").orElse(0) > 0;
       return oomKilled;
     }

@@ -50,17 +50,15 @@ final class LocalExecution implements Execution {
   }
 
   /**
-   * The process exited: its usage and OOM record are read, then whatever it left running is killed
-   * and its container removed, all before its exit is reported.
+   * The process exited: whatever it left running is killed and its container removed, which reads
+   * the container's usage and OOM record last, all before its exit is reported.
    */
   void ended() {
     container.sample();
-    MeasuredUsage usage = container.usage();
-    oomKilled = container.oomKilled();
     container.close();
+    oomKilled = container.oomKilled();
     capLogs.run();
-    MeasuredUsage closing = container.usage();
-    finalUsage = closing.isKnown() ? closing : usage;
+    finalUsage = container.usage();
   }
 
   @Override
