@@ -25,7 +25,7 @@ final class LibC {
   static final int EFD_CLOEXEC = 02000000;
   static final short POLLIN = 1;
   static final int EINTR = 4;
-  static final int ECHILD = 10;
+  static final int ENOEXEC = 8;
   /** Generous upper bounds of glibc's {@code posix_spawnattr_t} (336 bytes), {@code posix_spawn_file_actions_t} (80) and {@code sigset_t} (128). */
   static final int ATTR_BYTES = 1024;
   static final int FILE_ACTIONS_BYTES = 512;
@@ -43,8 +43,8 @@ final class LibC {
     try {
       Native.register(LibC.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
       return true;
-    } catch (UnsatisfiedLinkError | RuntimeException missing) {
-      return false; // musl, an older glibc, or JNA's own library cannot load
+    } catch (LinkageError | RuntimeException missing) {
+      return false; // musl, an older glibc, or JNA's own library cannot load (a temporary folder mounted noexec)
     }
   }
 

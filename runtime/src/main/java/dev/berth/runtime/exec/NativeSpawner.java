@@ -7,6 +7,7 @@ import dev.berth.runtime.contain.Container;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -104,9 +105,16 @@ final class NativeSpawner implements Spawner {
           // A thread inside the container starts the task inside; otherwise the task's command joins it.
           List<String> argv = entered.isPresent() ? request.command() : container.command(request.command());
           String path = argv.equals(request.command()) ? program.toString() : argv.get(0);
-          try (StringArray args = new StringArray(argv.toArray(String[]::new))) {
-            check(LibC.posix_spawn(pid, path, actions, attr, args, vars), path);
+          int errno = spawn(pid, path, argv, actions, vars);
+          if (errno == LibC.ENOEXEC) {
+            // A script without a #! line: run by the shell, as execvp (and so ProcessBuilder through setsid) runs it.
+            List<String> withShell = new ArrayList<>(argv.size() + 1);
+            withShell.add("/bin/sh");
+            withShell.add(path);
+            withShell.addAll(argv.subList(1, argv.size()));
+            errno = spawn(pid, "/bin/sh", withShell, actions, vars);
           }
+          check(errno, path);
         } finally {
           entered.ifPresent(Container.Entered::close);
         }
@@ -115,6 +123,12 @@ final class NativeSpawner implements Spawner {
       }
     }
     return new NativeSpawned(pid[0]);
+  }
+
+  private int spawn(int[] pid, String path, List<String> argv, Memory actions, StringArray vars) {
+    try (StringArray args = new StringArray(argv.toArray(String[]::new))) {
+      return LibC.posix_spawn(pid, path, actions, attr, args, vars);
+    }
   }
 
   /** A failed step of a start as the JDK words one: {@code error=2, No such file or directory}. */

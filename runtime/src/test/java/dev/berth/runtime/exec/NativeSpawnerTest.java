@@ -92,6 +92,16 @@ class NativeSpawnerTest {
   }
 
   @Test
+  void aScriptWithoutAnInterpreterLineIsRunByTheShellAsExecvpRunsIt() throws Exception {
+    Path script = Files.writeString(dir.resolve("plain.sh"), "echo \"plain $1\"\n");
+    assertThat(script.toFile().setExecutable(true)).isTrue();
+
+    run("plain", List.of(script.toString(), "arg"), 0);
+
+    assertThat(Files.readString(dir.resolve("logs/plain.out"))).isEqualTo("plain arg\n");
+  }
+
+  @Test
   void withheldVariablesAreAbsentUnlessTheTaskSetsThem() throws Exception {
     executor.close();
     executor = executor(Set.of("HOME", "PATH"));
