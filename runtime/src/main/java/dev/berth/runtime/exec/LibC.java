@@ -26,10 +26,15 @@ final class LibC {
   static final short POLLIN = 1;
   static final int EINTR = 4;
   static final int ENOEXEC = 8;
+  static final int P_PID = 1;
+  static final int WEXITED = 4;
+  static final int WNOWAIT = 0x01000000;
   /** Generous upper bounds of glibc's {@code posix_spawnattr_t} (336 bytes), {@code posix_spawn_file_actions_t} (80) and {@code sigset_t} (128). */
   static final int ATTR_BYTES = 1024;
   static final int FILE_ACTIONS_BYTES = 512;
   static final int SIGSET_BYTES = 256;
+  /** {@code siginfo_t}, 128 bytes on Linux. */
+  static final int SIGINFO_BYTES = 128;
 
   /** Whether every function below is bound. */
   static final boolean BOUND = bind();
@@ -74,6 +79,8 @@ final class LibC {
   static native String strerror(int errno);
 
   static native int waitpid(int pid, int[] status, int options) throws LastErrorException;
+
+  static native int waitid(int idType, int id, Pointer info, int options) throws LastErrorException;
 
   /** The variadic {@code syscall(2)} with two integer arguments, as {@code pidfd_open(pid, 0)} needs. */
   static native int syscall(long number, long pid, long flags) throws LastErrorException;

@@ -148,6 +148,7 @@ public final class LocalProcessExecutor implements Executor {
       exitThreads.execute(() -> awaitExit(process, execution, onExit));
     } catch (RejectedExecutionException e) {
       live.remove(execution); // closed meanwhile: as for every exit after close(), nothing is reported
+      process.release();
     }
     return execution;
   }
@@ -163,6 +164,7 @@ public final class LocalProcessExecutor implements Executor {
     try {
       waiting.add(self);
       if (exitThreads.isShutdown()) {
+        process.release();
         return; // closed before this thread began to wait: close() did not see it to wake it
       }
       code = process.waitFor();

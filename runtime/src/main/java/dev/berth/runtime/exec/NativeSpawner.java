@@ -193,7 +193,7 @@ final class NativeSpawner implements Spawner {
       return !exited;
     }
 
-    /** Under the lock that reaping takes, so a handle is never taken of a pid already given back. */
+    /** Under the lock that reaping takes, so a handle is never taken of a pid the kernel may give to another process. */
     @Override
     public synchronized Optional<ProcessHandle> handle() {
       return exited ? Optional.empty() : ProcessHandle.of(pid);
@@ -207,7 +207,7 @@ final class NativeSpawner implements Spawner {
       }
       boolean ended;
       try {
-        ended = awaitEnd();
+        ended = awaitEnd(true);
       } finally {
         leaveWait();
       }
@@ -218,13 +218,16 @@ final class NativeSpawner implements Spawner {
       return reap();
     }
 
-    /** Waits until the process ends (true) or the spawner is closed (false). */
-    private boolean awaitEnd() {
+    /**
+     * Waits until the process has ended (true), without reaping it, or, when {@code wakeable}, until
+     * the spawner is closed (false).
+     */
+    private boolean awaitEnd(boolean wakeable) {
       int pidfd;
       try {
         pidfd = LibC.syscall(LibC.SYS_PIDFD_OPEN, pid, 0);
       } catch (LastErrorException e) {
-        return true; // no descriptor to spare: reap() waits in waitpid instead
+        return awaitEndUnwakeable(); // no descriptor to spare
       }
       try (Memory fds = new Memory(16)) {
         fds.clear();
@@ -234,11 +237,11 @@ final class NativeSpawner implements Spawner {
         fds.setShort(12, LibC.POLLIN);
         while (true) {
           try {
-            LibC.poll(fds, 2, -1);
+            LibC.poll(fds, wakeable ? 2 : 1, -1);
             break;
           } catch (LastErrorException e) {
             if (e.getErrorCode() != LibC.EINTR) {
-              return true;
+              return awaitEndUnwakeable();
             }
           }
         }
@@ -248,8 +251,27 @@ final class NativeSpawner implements Spawner {
       }
     }
 
-    /** Reaps the process (at once when its pidfd said it ended) and returns its exit code. */
-    private int reap() {
+    /** Waits in {@code waitid} for the end without reaping ({@code WNOWAIT}): nothing wakes this wait early. */
+    private boolean awaitEndUnwakeable() {
+      try (Memory info = new Memory(LibC.SIGINFO_BYTES)) {
+        while (true) {
+          try {
+            LibC.waitid(LibC.P_PID, pid, info, LibC.WEXITED | LibC.WNOWAIT);
+            return true;
+          } catch (LastErrorException e) {
+            if (e.getErrorCode() != LibC.EINTR) {
+              return true; // not ours to wait for after all: reap() says so
+            }
+          }
+        }
+      }
+    }
+
+    /**
+     * Reaps the ended process and returns its exit code. Under the lock {@link #handle()} takes, so
+     * no handle is taken of its pid once the kernel may give it to another process.
+     */
+    private synchronized int reap() {
       int[] status = new int[1];
       while (true) {
         try {
@@ -257,20 +279,26 @@ final class NativeSpawner implements Spawner {
           break;
         } catch (LastErrorException e) {
           if (e.getErrorCode() != LibC.EINTR) {
-            break; // ECHILD: not ours to reap any more; nothing better to report than the status as read
+            break; // ECHILD: already reaped; nothing better to report than the status as read
           }
         }
       }
-      synchronized (this) {
-        exited = true;
-      }
+      exited = true;
       int signal = status[0] & 0x7f;
       return signal == 0 ? (status[0] >> 8) & 0xff : 0x80 + signal;
     }
 
+    @Override
+    public void release() {
+      reapLater();
+    }
+
     /** After close, a thread of its own reaps the process when it ends, so it leaves no zombie. */
     private void reapLater() {
-      Thread reaper = new Thread(this::reap, "berth-reap-" + pid);
+      Thread reaper = new Thread(() -> {
+        awaitEnd(false);
+        reap();
+      }, "berth-reap-" + pid);
       reaper.setDaemon(true);
       reaper.start();
     }

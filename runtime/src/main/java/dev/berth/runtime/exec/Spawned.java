@@ -21,4 +21,7 @@ interface Spawned {
    * @throws InterruptedException when the waiting thread is interrupted or the spawner is closed
    */
   int waitFor() throws InterruptedException;
+
+  /** Nobody will call {@link #waitFor()}: the process is reaped when it ends, reporting nothing. */
+  default void release() {}
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -121,6 +122,25 @@ class NativeSpawnerTest {
   @Test
   void exitCodesArePassedOnUnchanged() throws Exception {
     run("exit", List.of("sh", "-c", "exit 255"), 255);
+  }
+
+  @Test
+  void aProcessThatEndsAfterTheExecutorClosedIsStillReapedSoNoZombieStays() throws Exception {
+    Exits exits = new Exits();
+    Execution execution = executor.launch(request("late", List.of("sleep", "600"), Map.of()), exits);
+    executor.close();
+    assertThat(executor.awaitTermination(TimeUnit.SECONDS.toMillis(60))).isTrue();
+
+    execution.terminate(0);
+
+    Path proc = Path.of("/proc", Long.toString(execution.pid()));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (Files.exists(proc) && System.nanoTime() - deadline < 0) {
+      Thread.onSpinWait(); // the reaper thread is woken by the kernel; nothing here to wait on
+    }
+    assertThat(proc).as("reaped, not left a zombie").doesNotExist();
+    assertThat(execution.isAlive()).isFalse();
+    assertThat(exits.count()).as("no exit reported after close").isZero();
   }
 
   private Execution run(String task, List<String> command, int expectedExit) throws Exception {
