@@ -71,19 +71,24 @@ public final class LaunchPreparation {
       Path file = request.workdir().toAbsolutePath().resolve(program);
       return runnableFile(file) ? Optional.of(file) : Optional.empty();
     }
-    return findOnPath(program, request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", "")));
+    String path = request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
+    return findOnPath(program, path, request.workdir().toAbsolutePath());
   }
 
   /** Whether {@code program} is an executable file in one of the folders of {@code path}. */
   public static boolean onPath(String program, String path) {
-    return findOnPath(program, path).isPresent();
+    return findOnPath(program, path, Path.of("").toAbsolutePath()).isPresent();
   }
 
-  /** The executable file {@code program} in the first folder of {@code path} that has one. */
-  public static Optional<Path> findOnPath(String program, String path) {
+  /**
+   * The executable file {@code program} in the first folder of {@code path} that has one; a relative
+   * folder is taken from {@code base}, as the started program's working directory, where
+   * {@code execvp} looks.
+   */
+  static Optional<Path> findOnPath(String program, String path, Path base) {
     for (String folder : path.split(File.pathSeparator)) {
       if (!folder.isEmpty()) {
-        Path file = Path.of(folder).toAbsolutePath().resolve(program);
+        Path file = base.resolve(folder).resolve(program);
         if (runnableFile(file)) {
           return Optional.of(file);
         }
