@@ -104,6 +104,11 @@ public final class LocalProcessExecutor implements Executor {
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
   }
 
+  /** How executors made now start processes, for people ({@code berth devices}): {@code posix_spawn}. */
+  public static String describeSpawning() {
+    return Spawner.describeAvailable();
+  }
+
   /** How this executor starts processes, for people: {@code posix_spawn}. */
   public String spawning() {
     return spawner.describe();

@@ -45,6 +45,12 @@ interface Spawner {
     return new JdkSpawner();
   }
 
+  /** How {@link #detect()} would start processes, for people ({@code berth devices}); makes no spawner. */
+  static String describeAvailable() {
+    return !"process-builder".equals(System.getenv("BERTH_SPAWN")) && NativeSpawner.supported()
+        ? "posix_spawn" : new JdkSpawner().describe();
+  }
+
   /** The variables a task gets: Berth's own less {@code withheld}, then the request's, then the container's. */
   static Map<String, String> environment(LaunchRequest request, Container container, Set<String> withheld) {
     Map<String, String> env = new LinkedHashMap<>(System.getenv());
