@@ -6,6 +6,7 @@ import dev.berth.core.gpu.GpuProcess;
 import dev.berth.core.units.ByteSize;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.contain.TaskContainment;
+import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.GpuProbes;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.SharedReservationsException;
@@ -87,6 +88,7 @@ final class DevicesCommand implements Callable<Integer> {
       out.print(json
           ? DeviceTable.json(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner)
           : "task containment: " + TaskContainment.describeAvailable() + "\n"
+              + "task start: " + LocalProcessExecutor.describeSpawning() + "\n"
               + DeviceTable.render(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner));
       out.flush();
     }

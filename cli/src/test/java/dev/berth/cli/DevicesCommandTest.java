@@ -35,7 +35,10 @@ class DevicesCommandTest {
     int code = devices(new DevicesCommand(), "--gpus", "sim:2x80GiB");
 
     assertThat(code).isZero();
-    assertThat(out.substring(out.indexOf('\n') + 1)).startsWith("2 GPUs (source: simulated)\n")
+    assertThat(out).startsWith("task containment: ");
+    String afterContainment = out.substring(out.indexOf('\n') + 1);
+    assertThat(afterContainment).startsWith("task start: ");
+    assertThat(afterContainment.substring(afterContainment.indexOf('\n') + 1)).startsWith("2 GPUs (source: simulated)\n")
         .contains("cuda:0  Simulated GPU 80 GiB (simulated)  0 B / 80 GiB (0%)")
         .contains("cuda:1  Simulated GPU 80 GiB (simulated)");
     assertThat(err).isEmpty();
@@ -45,7 +48,8 @@ class DevicesCommandTest {
   void noneListsNothing() {
     assertThat(devices(new DevicesCommand(), "--gpus", "none")).isZero();
     assertThat(out).startsWith("task containment: ").endsWith("\nno GPUs found (source: none)\n")
-        .containsAnyOf("cgroup v2", "cgroup v1", "process tree");
+        .containsAnyOf("cgroup v2", "cgroup v1", "process tree")
+        .containsPattern("\ntask start: (posix_spawn|ProcessBuilder.*)\n");
   }
 
   @Test

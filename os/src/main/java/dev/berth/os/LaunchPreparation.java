@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * What every executor checks and prepares before it starts an attempt, wherever it runs it: the
@@ -60,21 +61,40 @@ public final class LaunchPreparation {
    * will have (its own {@code PATH} variable, else this process's).
    */
   public static boolean runnable(LaunchRequest request) {
+    return program(request).isPresent();
+  }
+
+  /** The file {@link #runnable} finds for the request's program, absolute; empty when there is none. */
+  public static Optional<Path> program(LaunchRequest request) {
     String program = request.command().get(0);
     if (program.indexOf('/') >= 0) {
-      return runnableFile(request.workdir().toAbsolutePath().resolve(program));
+      Path file = request.workdir().toAbsolutePath().resolve(program);
+      return runnableFile(file) ? Optional.of(file) : Optional.empty();
     }
-    return onPath(program, request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", "")));
+    String path = request.env().getOrDefault("PATH", System.getenv().getOrDefault("PATH", ""));
+    return findOnPath(program, path, request.workdir().toAbsolutePath());
   }
 
   /** Whether {@code program} is an executable file in one of the folders of {@code path}. */
   public static boolean onPath(String program, String path) {
+    return findOnPath(program, path, Path.of("").toAbsolutePath()).isPresent();
+  }
+
+  /**
+   * The executable file {@code program} in the first folder of {@code path} that has one; a relative
+   * folder is taken from {@code base}, as the started program's working directory, where
+   * {@code execvp} looks.
+   */
+  static Optional<Path> findOnPath(String program, String path, Path base) {
     for (String folder : path.split(File.pathSeparator)) {
-      if (!folder.isEmpty() && runnableFile(Path.of(folder).resolve(program))) {
-        return true;
+      if (!folder.isEmpty()) {
+        Path file = base.resolve(folder).resolve(program);
+        if (runnableFile(file)) {
+          return Optional.of(file);
+        }
       }
     }
-    return false;
+    return Optional.empty();
   }
 
   private static boolean runnableFile(Path file) {

@@ -58,6 +58,25 @@ class LaunchPreparationTest {
     assertThat(LaunchPreparation.onPath("tool", dir + ":" + bin)).isTrue();
   }
 
+  @Test
+  void theProgramFoundIsTheFirstOnThePathAndARelativeFolderIsTakenFromTheWorkingDirectory() throws IOException {
+    Path first = executable(dir.resolve("work/tools/tool"));
+    Path second = executable(dir.resolve("bin/tool"));
+
+    assertThat(LaunchPreparation.program(request(List.of("tool"), Map.of("PATH", "tools:" + dir.resolve("bin")))))
+        .contains(first);
+    assertThat(LaunchPreparation.program(request(List.of("tool"), Map.of("PATH", dir.resolve("bin") + ":tools"))))
+        .contains(second);
+    assertThat(LaunchPreparation.program(request(List.of("missing-tool"), Map.of("PATH", "tools")))).isEmpty();
+  }
+
+  private static Path executable(Path file) throws IOException {
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, "#!/bin/sh\n");
+    assertThat(file.toFile().setExecutable(true)).isTrue();
+    return file;
+  }
+
   private LaunchRequest request(List<String> command, Map<String, String> env) {
     Path work = dir.resolve("work");
     return new LaunchRequest(TaskId.of("t"), 1, command, new TreeMap<>(env), work, work.resolve("stdout.log"), work.resolve("stderr.log"));

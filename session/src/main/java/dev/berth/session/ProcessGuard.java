@@ -9,6 +9,8 @@ import dev.berth.spi.LaunchRequest;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Wraps the session's {@link LocalProcessExecutor} so that closing the session leaves nothing
@@ -23,6 +25,8 @@ final class ProcessGuard implements Executor {
   private final Set<Thread> exitThreads = ConcurrentHashMap.newKeySet();
 
   private final Set<Execution> live = ConcurrentHashMap.newKeySet();
+  /** Launches share it, so they may run on several threads at once; {@link #abandon()} waits for them to register. */
+  private final ReadWriteLock abandoning = new ReentrantReadWriteLock();
   private volatile boolean abandoned;
 
   ProcessGuard(LocalProcessExecutor delegate) {
@@ -36,7 +40,16 @@ final class ProcessGuard implements Executor {
   }
 
   @Override
-  public synchronized Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+  public Execution launch(LaunchRequest request, ExitListener onExit) throws LaunchException {
+    abandoning.readLock().lock();
+    try {
+      return launchUnlessAbandoned(request, onExit);
+    } finally {
+      abandoning.readLock().unlock();
+    }
+  }
+
+  private Execution launchUnlessAbandoned(LaunchRequest request, ExitListener onExit) throws LaunchException {
     if (abandoned) {
       throw new LaunchException("the JVM is shutting down", null);
     }
@@ -78,9 +91,14 @@ final class ProcessGuard implements Executor {
    * the attempts look as if the scheduler had died (no exit mark): they count as interrupted and
    * run again, using no retry budget.
    */
-  synchronized void abandon() {
-    abandoned = true;
-    killRemaining();
+  void abandon() {
+    abandoning.writeLock().lock();
+    try {
+      abandoned = true;
+      killRemaining();
+    } finally {
+      abandoning.writeLock().unlock();
+    }
   }
 
   /** Kills what still runs, then closes the executor, which kills what still waits for its kill. */

@@ -13,11 +13,16 @@ import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -207,6 +212,43 @@ public abstract class ExecutorContractTest {
     assertThat(exits.get(TaskId.of("all-4")).await()).isEqualTo(4);
     runToCompletion("after-all");
     assertThat(exits.get(TaskId.of("all-missing")).count()).isZero();
+  }
+
+  @Test
+  void launchesFromSeveralThreadsAtOnceEachReportTheirOwnExitOnce() throws Exception {
+    int threads = 4;
+    int perThread = 2;
+    CyclicBarrier together = new CyclicBarrier(threads);
+    ExecutorService launchers = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<Map<Integer, Exits>>> launched = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int thread = t;
+        launched.add(launchers.submit(() -> {
+          together.await(WAIT_SECONDS, TimeUnit.SECONDS);
+          Map<Integer, Exits> byCode = new TreeMap<>();
+          for (int k = 0; k < perThread; k++) {
+            int code = 1 + thread * perThread + k;
+            Exits exits = new Exits();
+            start(request("concurrent-" + code, exitingWith(code)), exits);
+            byCode.put(code, exits);
+          }
+          return byCode;
+        }));
+      }
+      Map<Integer, Exits> all = new TreeMap<>();
+      for (Future<Map<Integer, Exits>> f : launched) {
+        all.putAll(f.get(WAIT_SECONDS, TimeUnit.SECONDS));
+      }
+      assertThat(all).hasSize(threads * perThread);
+      for (Map.Entry<Integer, Exits> e : all.entrySet()) {
+        assertThat(e.getValue().await()).as("the exit of the task that exits with %d", e.getKey()).isEqualTo(e.getKey());
+      }
+      runToCompletion("after-concurrent");
+      assertThat(all.values()).allMatch(exits -> exits.count() == 1, "each exit reported once");
+    } finally {
+      launchers.shutdownNow();
+    }
   }
 
   @Test

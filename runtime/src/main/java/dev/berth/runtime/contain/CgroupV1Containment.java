@@ -18,6 +18,10 @@ import java.util.OptionalLong;
  * mounted, {@code freezer} (to stop a forking tree before it is killed). Each lives in
  * {@code <own cgroup>/berth-<pid>/<name>} of each hierarchy, under Berth's own cgroup so the limits
  * Berth runs under still hold.
+ *
+ * <p>A v1 hierarchy moves single threads (its {@code tasks} file): a spawning thread of Berth's
+ * {@linkplain Container#enter() enters} an attempt's groups, starts the process, which begins in
+ * the thread's groups, and moves back to Berth's own, so no joining shell is needed.
  */
 final class CgroupV1Containment implements TaskContainment {
 
@@ -93,12 +97,43 @@ final class CgroupV1Containment implements TaskContainment {
   private static final class V1Container implements Container {
 
     private final List<Path> dirs;
+    /** Berth's own group in each hierarchy, where an entered thread goes back to. */
+    private final List<Path> homes;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
-    private boolean closed;
+    /** Removed: its figures are those read just before, and no file is read again. */
+    private volatile boolean closed;
 
     V1Container(List<Path> dirs) {
       this.dirs = dirs;
+      this.homes = dirs.stream().map(d -> d.getParent().getParent()).toList();
+    }
+
+    /** Writing 0 into a v1 {@code tasks} file moves the writing thread alone. */
+    @Override
+    public Optional<Entered> enter() {
+      List<Path> entered = new ArrayList<>(dirs.size());
+      try {
+        for (Path dir : dirs) {
+          CgroupFiles.write(dir.resolve("tasks"), "0");
+          entered.add(dir);
+        }
+      } catch (IOException e) {
+        leave(entered.size());
+        return Optional.empty();
+      }
+      return Optional.of(() -> leave(dirs.size()));
+    }
+
+    /** Moves the calling thread back into Berth's own group of the first {@code count} hierarchies. */
+    private void leave(int count) {
+      for (Path home : homes.subList(0, count)) {
+        try {
+          CgroupFiles.write(home.resolve("tasks"), "0");
+        } catch (IOException e) {
+          // the thread stays in the attempt's group, which is then not removed; it leaves when it enters the next
+        }
+      }
     }
 
     @Override
@@ -113,6 +148,9 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public MeasuredUsage usage() {
+      if (closed) {
+        return last;
+      }
       OptionalLong peak = CgroupFiles.read(dirs.get(0).resolve("memory.max_usage_in_bytes"), "");
       OptionalLong nanos = CgroupFiles.read(dirs.get(1).resolve("cpuacct.usage"), "");
       if (peak.isPresent() || nanos.isPresent()) {
@@ -124,6 +162,9 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public boolean oomKilled() {
+      if (closed) {
+        return oomKilled;
+      }
       oomKilled |= CgroupFiles.read(dirs.get(0).resolve("memory.oom_control"), "oom_kill").orElse(0) > 0;
       return oomKilled;
     }

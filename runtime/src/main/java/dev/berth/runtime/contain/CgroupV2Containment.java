@@ -115,7 +115,8 @@ final class CgroupV2Containment implements TaskContainment {
     private volatile long sampledPeak = -1;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
-    private boolean closed;
+    /** Removed: its figures are those read just before, and no file is read again. */
+    private volatile boolean closed;
 
     V2Container(Path dir) {
       this.dir = dir;
@@ -140,6 +141,9 @@ final class CgroupV2Containment implements TaskContainment {
 
     @Override
     public MeasuredUsage usage() {
+      if (closed) {
+        return last;
+      }
       OptionalLong peak = CgroupFiles.read(dir.resolve("memory.peak"), "");
       boolean exact = peak.isPresent();
       if (peak.isEmpty() && sampledPeak >= 0) {
@@ -155,6 +159,9 @@ final class CgroupV2Containment implements TaskContainment {
 
     @Override
     public boolean oomKilled() {
+      if (closed) {
+        return oomKilled;
+      }
       oomKilled |= CgroupFiles.read(dir.resolve("memory.events"), "oom_kill").orElse(0) > 0;
       return oomKilled;
     }

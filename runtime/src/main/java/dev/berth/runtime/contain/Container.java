@@ -3,11 +3,13 @@ package dev.berth.runtime.contain;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One task attempt's processes kept together. The executor starts the attempt with
- * {@link #command(List)} and {@link #environment()}, so the process is inside before it runs any
- * of the task's code (no fork can slip out first), and when the attempt's process exits it reads
+ * {@link #command(List)} and {@link #environment()}, or from a thread it moved inside with
+ * {@link #enter()}, so the process is inside before it runs any of the task's code (no fork can
+ * slip out first), and when the attempt's process exits it reads
  * {@link #usage()} and {@link #oomKilled()} and then {@link #close() closes} the container, which
  * ends whatever the task left running.
  */
@@ -15,6 +17,23 @@ public interface Container {
 
   /** The argument vector to start instead of {@code argv}: one that joins this container, then runs {@code argv} unchanged. */
   List<String> command(List<String> argv);
+
+  /**
+   * Moves the calling thread into this container, for a spawner that starts the attempt's process
+   * from this thread: the process then begins inside, and its argument vector needs no joining
+   * command. Closing the result moves the thread back. Empty where only the process itself can join
+   * ({@link #command(List)}), or when the thread could not be moved in.
+   */
+  default Optional<Entered> enter() {
+    return Optional.empty();
+  }
+
+  /** A thread that {@link #enter()} moved into a container. */
+  interface Entered extends AutoCloseable {
+    /** Moves the thread back where it was, as far as it can. */
+    @Override
+    void close();
+  }
 
   /** Variables to add to the attempt's environment. */
   Map<String, String> environment();

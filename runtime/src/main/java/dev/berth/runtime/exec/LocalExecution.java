@@ -17,14 +17,14 @@ import java.util.concurrent.TimeUnit;
  */
 final class LocalExecution implements Execution {
 
-  private final Process process;
+  private final Spawned process;
   private final Container container;
   private final ScheduledExecutorService killTimer;
   private final Runnable capLogs;
   private volatile MeasuredUsage finalUsage;
   private volatile boolean oomKilled;
 
-  LocalExecution(Process process, Container container, ScheduledExecutorService killTimer, Runnable capLogs) {
+  LocalExecution(Spawned process, Container container, ScheduledExecutorService killTimer, Runnable capLogs) {
     this.capLogs = capLogs;
     this.process = process;
     this.container = container;
@@ -33,11 +33,7 @@ final class LocalExecution implements Execution {
 
   @Override
   public long pid() {
-    try {
-      return process.pid();
-    } catch (UnsupportedOperationException e) {
-      return -1;
-    }
+    return process.pid();
   }
 
   @Override
@@ -54,17 +50,15 @@ final class LocalExecution implements Execution {
   }
 
   /**
-   * The process exited: its usage and OOM record are read, then whatever it left running is killed
-   * and its container removed, all before its exit is reported.
+   * The process exited: whatever it left running is killed and its container removed, which reads
+   * the container's usage and OOM record last, all before its exit is reported.
    */
   void ended() {
     container.sample();
-    MeasuredUsage usage = container.usage();
-    oomKilled = container.oomKilled();
     container.close();
+    oomKilled = container.oomKilled();
     capLogs.run();
-    MeasuredUsage closing = container.usage();
-    finalUsage = closing.isKnown() ? closing : usage;
+    finalUsage = container.usage();
   }
 
   @Override
@@ -89,7 +83,7 @@ final class LocalExecution implements Execution {
    */
   @Override
   public void terminate(long graceMillis) {
-    Set<ProcessHandle> tree = ProcessTrees.of(process.toHandle());
+    Set<ProcessHandle> tree = process.handle().map(ProcessTrees::of).orElse(Set.of());
     if (graceMillis <= 0) {
       kill(tree);
       return;

@@ -10,17 +10,11 @@ import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
-import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,35 +24,32 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
- * Starts task processes on this machine with {@link ProcessBuilder}: the argument vector as given
+ * Starts task processes on this machine, natively with {@code posix_spawn} where the C library
+ * allows, else with {@link ProcessBuilder} (see {@link Spawner}): the argument vector as given
  * (never through a shell), the request's variables added to the inherited environment (less the
  * variables that hold Berth's own secrets), standard
  * output and error appended to the request's files and standard input empty.
  *
  * <p>Exits are seen without polling: each process has a daemon thread of the executor's own
- * ({@code berth-exit-N}) that waits for it and reports its exit, woken directly by the JDK's reaper.
+ * ({@code berth-exit-N}) that waits for it and reports its exit, woken directly when it ends.
  * ({@link Process#onExit()} would hand the exit through the common fork-join pool first: one thread
  * hop more per task, which on a busy machine costs a scheduling delay each.) Forced kills after a
- * termination's grace period run on its {@code berth-kill} thread.
+ * termination's grace period run on its {@code berth-kill} thread. Launches may come from several
+ * threads at once.
  */
 public final class LocalProcessExecutor implements Executor {
-
-  private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
-      .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
   private static final long MIN_MARGIN_BYTES = 64L << 20;
   private static final long DEFAULT_LOG_CAP = 1L << 30;
-  private static final File NO_INPUT =
-      new File(System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows") ? "NUL" : "/dev/null");
 
   private final ExecutorService exitThreads = Executors.newCachedThreadPool(DaemonThreads.named("berth-exit", true));
   private final ScheduledThreadPoolExecutor killTimer =
       new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-kill", false));
   private final TaskContainment containment;
+  private final Spawner spawner;
   private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
   private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
   private final AtomicLong containers = new AtomicLong();
@@ -98,12 +89,29 @@ public final class LocalProcessExecutor implements Executor {
    */
   public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
       long logCapBytes, Set<String> withheld) {
+    this(Spawner.detect(), containment, sampleEvery, enforceMemory, logCapBytes, withheld);
+  }
+
+  /** An executor as above starting its processes with {@code spawner}. */
+  LocalProcessExecutor(Spawner spawner, TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
+      long logCapBytes, Set<String> withheld) {
+    this.spawner = Objects.requireNonNull(spawner, "spawner");
     this.withheld = Set.copyOf(withheld);
     this.logCapBytes = logCapBytes;
     this.containment = Objects.requireNonNull(containment, "containment");
     this.enforceMemory = enforceMemory;
     long millis = Math.max(50, sampleEvery.toMillis());
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
+  }
+
+  /** How executors made now start processes, for people ({@code berth devices}): {@code posix_spawn}. */
+  public static String describeSpawning() {
+    return Spawner.describeAvailable();
+  }
+
+  /** How this executor starts processes, for people: {@code posix_spawn}. */
+  public String spawning() {
+    return spawner.describe();
   }
 
   /** How this executor keeps each attempt's processes together, for people ({@code berth devices}). */
@@ -127,18 +135,12 @@ public final class LocalProcessExecutor implements Executor {
       throw new IllegalStateException("executor is closed");
     }
     LaunchPreparation.createFolders(request, (reason, cause) -> failure(request, reason, cause));
+    Path program = LaunchPreparation.program(request).orElseThrow(() -> failure(request,
+        "No such file or directory (or not executable)", new FileNotFoundException(request.command().get(0))));
     Container container = open(request);
-    ProcessBuilder builder = new ProcessBuilder(container.command(inOwnSession(request)))
-        .directory(request.workdir().toFile())
-        .redirectInput(Redirect.from(NO_INPUT))
-        .redirectOutput(Redirect.appendTo(request.stdout().toFile()))
-        .redirectError(Redirect.appendTo(request.stderr().toFile()));
-    builder.environment().keySet().removeAll(withheld);
-    builder.environment().putAll(request.env());
-    builder.environment().putAll(container.environment());
-    Process process;
+    Spawned process;
     try {
-      process = builder.start();
+      process = spawner.spawn(request, program, container, withheld);
     } catch (IOException | RuntimeException e) {
       container.close();
       throw failure(request, e.getMessage(), e);
@@ -151,6 +153,7 @@ public final class LocalProcessExecutor implements Executor {
       exitThreads.execute(() -> awaitExit(process, execution, onExit));
     } catch (RejectedExecutionException e) {
       live.remove(execution); // closed meanwhile: as for every exit after close(), nothing is reported
+      process.release();
     }
     return execution;
   }
@@ -160,12 +163,13 @@ public final class LocalProcessExecutor implements Executor {
    * usage is read, before the exit is reported. A thread interrupted by {@link #close()} reports
    * nothing.
    */
-  private void awaitExit(Process process, LocalExecution execution, ExitListener onExit) {
+  private void awaitExit(Spawned process, LocalExecution execution, ExitListener onExit) {
     Thread self = Thread.currentThread();
     int code;
     try {
       waiting.add(self);
       if (exitThreads.isShutdown()) {
+        process.release();
         return; // closed before this thread began to wait: close() did not see it to wake it
       }
       code = process.waitFor();
@@ -232,6 +236,7 @@ public final class LocalProcessExecutor implements Executor {
     synchronized (waiting) {
       waiting.forEach(Thread::interrupt); // only threads still waiting for a process: they report nothing
     }
+    spawner.close();
     killTimer.shutdownNow().forEach(Runnable::run);
     if (live.isEmpty()) {
       containment.close();
@@ -247,30 +252,6 @@ public final class LocalProcessExecutor implements Executor {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     return exitThreads.awaitTermination(millis, TimeUnit.MILLISECONDS)
         && killTimer.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-  }
-
-  /**
-   * The argument vector, started through {@code setsid} where the system has it: each task then
-   * leads a session of its own, so Ctrl-C in Berth's terminal (or the terminal closing) reaches
-   * Berth alone, which cancels the task and its whole tree itself, instead of killing the task's
-   * shell and orphaning its background children. {@code setsid} execs the program in place, so the
-   * process and its pid stay the task's. Because a missing program would then fail inside setsid,
-   * it is looked up first, to fail the launch as ProcessBuilder would (also without setsid, since
-   * a container's joining command would otherwise hide it).
-   */
-  private static List<String> inOwnSession(LaunchRequest request) throws LaunchException {
-    List<String> argv = request.command();
-    if (!LaunchPreparation.runnable(request)) {
-      throw failure(request, "No such file or directory (or not executable)",
-          new FileNotFoundException(argv.get(0)));
-    }
-    if (SETSID.isEmpty()) {
-      return argv;
-    }
-    List<String> wrapped = new ArrayList<>(argv.size() + 1);
-    wrapped.add(SETSID.get());
-    wrapped.addAll(argv);
-    return wrapped;
   }
 
   private static LaunchException failure(LaunchRequest request, String reason, Exception cause) {
