@@ -13,17 +13,23 @@ anything else (the setup's) to the engine's standard error, so nothing can corru
   engine -> Berth, once:     {"ready": true, "pid": N}  or  {"ready": false, "error": TRACEBACK}
   Berth -> engine, per call: {"id": N, "call": "m:f", "kwargs": {...}, "env": {...}, "cwd": DIR,
                               "stdout": FILE, "stderr": FILE, "result": FILE, "path": [DIR...]}
-  engine -> Berth, per call: {"id": N, "ok": true|false, "error": TRACEBACK, "rss": BYTES, "cpu": SECONDS}
-A call's return value, a JSON-able mapping, is written to its result file (atomically); an exception's
-traceback goes to the reply and to the call's stderr file.
+  engine -> Berth, per call: {"id": N, "ok": true|false, "error": TRACEBACK, "rss": BYTES, "cpu": SECONDS,
+                              "wall": SECONDS}
+  Berth -> engine, any time: {"skip": N}: call N, received and not begun, is answered {"id": N, "skipped": true}
+                              without running
+Calls are run one after another in the order received. A call's return value, a JSON-able mapping, is
+written to its result file (a new file, written once before the reply); an exception's traceback goes
+to the reply and to the call's stderr file.
 """
+import collections
 import importlib
 import json
 import os
-import queue
 import resource
+import select
 import sys
 import threading
+import time
 import traceback
 
 _functions = {}
@@ -51,10 +57,10 @@ def _write_result(path, value):
     if not isinstance(value, dict):
         raise TypeError("a call's return value must be a mapping (a dict) or None, not "
                         + type(value).__name__)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as out:
-        json.dump(value, out, sort_keys=True)
-    os.replace(tmp, path)
+    # One write of the whole text: the call is not over until it is done, so a reader never sees half of it.
+    text = json.dumps(value, sort_keys=True)
+    with open(path, "w") as out:
+        out.write(text)
 
 
 _statm = []  # /proc/self/statm, opened once: each read from offset 0 is a fresh figure
@@ -149,6 +155,7 @@ class _Environment:
 
 def _serve_one(request, environment, idle):
     reply = {"id": request.get("id")}
+    began = time.monotonic()
     _redirect(request["stdout"], request["stderr"])
     environment.enter(request.get("env") or {})
     try:
@@ -167,6 +174,7 @@ def _serve_one(request, environment, idle):
             reply["memory"] = True
     finally:
         _restore(idle)
+    reply["wall"] = time.monotonic() - began
     reply["rss"] = _rss()
     reply["cpu"] = _cpu()
     return reply
@@ -188,34 +196,84 @@ def engine(args):
         protocol.write(json.dumps({"ready": False, "error": traceback.format_exc()}) + "\n")
         return 1
     protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
-    lines = queue.Queue()
-    pending = [0]  # calls received and not yet answered
+    serve(_Requests(sys.stdin.fileno()), protocol, environment, idle)
+    return 0
+
+
+class _Requests:
+    """The request lines Berth wrote to the engine's input. Before each call the engine reads all that
+    is there, so a skip Berth sent while the call was still queued is seen before the call begins."""
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.unsplit = bytearray()
+        self.calls = collections.deque()
+        self.skipped = set()
+        self.open = True
+
+    def _read(self):
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            self.open = False
+            return
+        self.unsplit.extend(chunk)
+        while True:
+            end = self.unsplit.find(b"\n")
+            if end < 0:
+                return
+            line = bytes(self.unsplit[:end])
+            del self.unsplit[:end + 1]
+            if line.startswith(b'{"skip"'):
+                self.skipped.add(json.loads(line)["skip"])
+            elif line.strip():
+                self.calls.append(line)
+
+    def next(self):
+        """The next call's request; None once the input ended with no call left to run."""
+        while self.open and select.select([self.fd], [], [], 0)[0]:
+            self._read()
+        while self.open and not self.calls:
+            self._read()
+        if not self.open and self.calls:
+            # Berth closes the input only when no call is in flight: an end with calls received and not
+            # answered means Berth is gone, and the engine ends rather than run them unseen beside a
+            # resumed run.
+            os._exit(3)
+        return json.loads(self.calls.popleft()) if self.calls else None
+
+
+def serve(requests, protocol, environment, idle):
+    """Runs calls until the input ends; one that ends while a call runs ends the engine at once."""
+    busy = [False]
+    hung_up = [False]
     lock = threading.Lock()
 
-    def read():
-        # Berth closes the engine's input only when no call is in flight; an end of input with a call
-        # received and not answered means Berth is gone, and the engine ends at once rather than run on
-        # beside a resumed run that cannot see it.
-        for line in requests:
-            if line.strip():
-                with lock:
-                    pending[0] += 1
-                lines.put(line)
+    def watch():
+        hangup = select.poll()
+        hangup.register(requests.fd, 0)  # no events asked for: only the hang-up of the writer is reported
+        hangup.poll()
         with lock:
-            if pending[0]:
+            hung_up[0] = True
+            if busy[0]:
                 os._exit(3)
-        lines.put(None)
 
-    threading.Thread(target=read, daemon=True).start()
+    threading.Thread(target=watch, daemon=True).start()
     while True:
-        line = lines.get()
-        if line is None:
-            return 0
-        reply = _serve_one(json.loads(line), environment, idle)
-        protocol.write(json.dumps(reply) + "\n")
+        request = requests.next()
+        if request is None:
+            return
+        if request.get("id") in requests.skipped:
+            requests.skipped.discard(request.get("id"))
+            protocol.write(json.dumps({"id": request.get("id"), "skipped": True}) + "\n")
+            continue
         with lock:
-            pending[0] -= 1
-
+            if hung_up[0]:
+                os._exit(3)  # the input ended after this call was read: Berth is gone
+            busy[0] = True
+        reply = _serve_one(request, environment, idle)
+        with lock:
+            busy[0] = False
+        protocol.write(json.dumps(reply) + "\n")
 
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "call":

@@ -103,6 +103,15 @@ public final class EnginePoolExecutor implements Executor {
     return pool == null ? List.of() : pool.engineNames();
   }
 
+  /** How many calls of pool {@code name} wait in the pool for an engine (not those queued in one). */
+  int waiting(String name) {
+    EnginePool pool;
+    synchronized (pools) {
+      pool = pools.get(name);
+    }
+    return pool == null ? 0 : pool.waitingCalls();
+  }
+
   /**
    * Host memory live engines hold beyond what they were last measured at: for each engine of a pool
    * with {@code memory}, that minus its resident memory after its last call (all of it before one).

@@ -7,8 +7,10 @@ import dev.berth.spi.LaunchRequest;
 import java.util.Optional;
 
 /**
- * One call task's attempt in a pool: waiting for an engine, running in one, or ended. Its pid and id
- * are its engine's; ending it ends its engine, which its pool then replaces.
+ * One call task's attempt in a pool: waiting in the pool for an engine, sent to one and queued behind
+ * its earlier calls, running in it, or ended. Only a running call has a pid and id (its engine's);
+ * ending it ends its engine, which its pool then replaces. A call that starts after its launch
+ * returned tells its listener so, and the journal then shows its engine.
  */
 final class PoolCall implements Execution {
 
@@ -17,6 +19,9 @@ final class PoolCall implements Execution {
   private final ExitListener onExit;
   private final EnginePool pool;
   private volatile PoolEngine engine;
+  private long requestId;
+  private volatile boolean started;
+  private boolean handedOver;
   private volatile boolean ended;
   private volatile MeasuredUsage usage = MeasuredUsage.NONE;
 
@@ -35,9 +40,58 @@ final class PoolCall implements Execution {
     return call;
   }
 
-  /** The engine now running it. */
-  void runsIn(PoolEngine running) {
-    this.engine = running;
+  /** The call was sent to {@code to} as request {@code id}; it runs once the engine's earlier calls are answered. Pool lock held. */
+  void sentTo(PoolEngine to, long id) {
+    this.engine = to;
+    this.requestId = id;
+  }
+
+  /** The engine the call was sent to, or null while it waits in the pool. */
+  PoolEngine engine() {
+    return engine;
+  }
+
+  /** Its request's id in its engine. */
+  long requestId() {
+    return requestId;
+  }
+
+  /** Its engine died before it began: it waits in the pool again, to go to another engine. Pool lock held. */
+  void unsent() {
+    engine = null;
+  }
+
+  /**
+   * Its engine begins it (the calls before it in the engine are answered). Pool lock held.
+   *
+   * @return whether its listener is to be told, by {@link #announceStart} outside the lock
+   */
+  synchronized boolean begin() {
+    started = true;
+    return handedOver && !ended;
+  }
+
+  /** Tells the listener the call now runs, in its engine. */
+  void announceStart() {
+    PoolEngine e = engine;
+    if (e != null) {
+      onExit.started(e.pid(), Optional.of(e.name()));
+    }
+  }
+
+  /** Its launch returned: from now on a start is announced to the listener, which saw none yet. */
+  synchronized void handedOver() {
+    handedOver = true;
+  }
+
+  /** Whether its engine began it. */
+  boolean started() {
+    return started;
+  }
+
+  /** Whether it ended (an ended call left queued in an engine is skipped there). */
+  boolean ended() {
+    return ended;
   }
 
   /**
@@ -61,7 +115,7 @@ final class PoolCall implements Execution {
   @Override
   public long pid() {
     PoolEngine e = engine;
-    return e == null ? -1 : e.pid();
+    return e == null || !started ? -1 : e.pid();
   }
 
   @Override
@@ -69,17 +123,17 @@ final class PoolCall implements Execution {
     return !ended;
   }
 
-  /** Ends the engine running the call (its pool starts another), or takes the call from the queue. */
+  /** Ends the engine running the call (its pool starts another), or takes the call from its queue. */
   @Override
   public void terminate(long graceMillis) {
     pool.terminate(this, graceMillis);
   }
 
-  /** The engine, e.g. {@code fast/engine-3}, which reports show as the attempt's id. */
+  /** The engine running it, e.g. {@code fast/engine-3}, which reports show as the attempt's id. */
   @Override
   public Optional<String> clusterId() {
     PoolEngine e = engine;
-    return e == null ? Optional.empty() : Optional.of(e.name());
+    return e == null || !started ? Optional.empty() : Optional.of(e.name());
   }
 
   @Override

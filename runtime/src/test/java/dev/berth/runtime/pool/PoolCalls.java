@@ -159,13 +159,31 @@ final class PoolCalls {
     }).get(WAIT_SECONDS, TimeUnit.SECONDS);
   }
 
-  /** One exit, awaited. */
+  /** One exit, awaited, and the start it was told of, if any. */
   static final class Exit implements ExitListener {
     private final CompletableFuture<Integer> code = new CompletableFuture<>();
+    private final CompletableFuture<String> start = new CompletableFuture<>();
 
     @Override
     public void exited(int exitCode) {
       code.complete(exitCode);
+    }
+
+    @Override
+    public void started(long pid, Optional<String> job) {
+      if (!start.complete(pid + " " + job.orElse("-"))) {
+        start.completeExceptionally(new AssertionError("told of a second start"));
+      }
+    }
+
+    /** The start it was told of after its launch, as {@code "PID ENGINE"}. */
+    String awaitStart() throws Exception {
+      return start.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Whether it was told of a start (after its launch) by now. */
+    boolean toldOfStart() {
+      return start.isDone();
     }
 
     int await() throws Exception {
