@@ -12,7 +12,10 @@ a call's own output (print, C extensions, child processes) goes to the call's lo
 anything else (the setup's) to the engine's standard error, so nothing can corrupt the protocol.
   engine -> Berth, once:     {"ready": true, "pid": N}  or  {"ready": false, "error": TRACEBACK}
   Berth -> engine, per call: {"id": N, "call": "m:f", "kwargs": {...}, "env": {...}, "cwd": DIR,
-                              "stdout": FILE, "stderr": FILE, "result": FILE, "path": [DIR...]}
+                              "stdout": FILE, "stderr": FILE, "shown": [FILE, FILE], "result": FILE,
+                              "path": [DIR...]}
+    (stdout and stderr: the attempt's log files; shown: the task's stdout.log and stderr.log, which
+    become links to them; a log the call writes nothing to is not made)
   engine -> Berth, per call: {"id": N, "ok": true|false, "error": TRACEBACK, "rss": BYTES, "cpu": SECONDS,
                               "wall": SECONDS}
   Berth -> engine, any time: {"skip": N}: call N, received and not begun, is answered {"id": N, "skipped": true}
@@ -107,13 +110,96 @@ def call_once(args):
     return 0
 
 
-def _redirect(stdout, stderr):
-    sys.stdout.flush()
-    sys.stderr.flush()
-    for fd, path in ((1, stdout), (2, stderr)):
-        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        os.dup2(target, fd)
-        os.close(target)
+class _Logs:
+    """A call's standard output and error, made files only when it writes to them. The engine keeps two
+    spool files that take what a call prints (Python, C extensions and child processes alike); after
+    the call a spool that took anything becomes the call's log (its attempt's file and the task's
+    stdout.log or stderr.log, two links to it) and a fresh spool takes its place, while an empty one
+    is used again, so a call that prints nothing costs no file. A call still running after SHOW_AFTER
+    seconds gets its links then, so its output can be followed as it comes; they go again if it ends
+    having printed nothing."""
+
+    SHOW_AFTER = 1.0
+
+    def __init__(self, folder):
+        os.makedirs(folder, exist_ok=True)
+        self.folder = folder
+        self.made = 0
+        self.spools = [self._spool(), self._spool()]
+        self.names = None  # per stream: the call's attempt file and the task's file, while a call runs
+        self.shown = False
+        self.began = 0.0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _spool(self):
+        self.made += 1
+        path = os.path.join(self.folder, "spool-%d-%d" % (os.getpid(), self.made))
+        return path, os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+
+    def begin(self, request):
+        """Points descriptors 1 and 2 at the spools for the call {request}."""
+        sys.stdout.flush()
+        sys.stderr.flush()
+        shown = request.get("shown") or [None, None]
+        names = [(request.get("stdout"), shown[0]), (request.get("stderr"), shown[1])]
+        if (request.get("env") or {}).get("BERTH_ATTEMPT", "1") != "1":
+            for _, task_file in names:
+                _unlink(task_file)  # an earlier attempt's log is not this one's
+        with self.lock:
+            self.names = names
+            self.shown = False
+            self.began = time.monotonic()
+        for fd, (_, spool) in ((1, self.spools[0]), (2, self.spools[1])):
+            os.dup2(spool, fd)
+
+    def end(self, idle):
+        """Points descriptors 1 and 2 back at the engine's log; the spools that took output become the call's logs."""
+        _restore(idle)
+        with self.lock:
+            names, shown, self.names = self.names, self.shown, None
+        for i in (0, 1):
+            path, fd = self.spools[i]
+            if os.fstat(fd).st_size == 0:
+                if shown:
+                    for name in names[i]:
+                        _unlink(name)
+                continue
+            if not shown:
+                _show(path, names[i])
+            os.close(fd)
+            _unlink(path)
+            self.spools[i] = self._spool()
+
+    def _watch(self):
+        while True:
+            time.sleep(self.SHOW_AFTER / 2)
+            with self.lock:
+                if self.names and not self.shown and time.monotonic() - self.began >= self.SHOW_AFTER:
+                    for (path, _), names in zip(self.spools, self.names):
+                        _show(path, names)
+                    self.shown = True
+
+
+def _unlink(path):
+    if path:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _show(spool, names):
+    """Gives the spool's file the call's log names (the attempt's file, then the task's)."""
+    for name in names:
+        if not name:
+            continue
+        _unlink(name)
+        try:
+            os.link(spool, name)
+        except OSError:  # no links here (another file system): a copy of what it holds so far
+            with open(spool, "rb") as src, open(name, "ab") as out:
+                out.write(src.read())
 
 
 def _restore(idle):
@@ -153,10 +239,10 @@ class _Environment:
         self.seen = dict(data) if data is not None else None
 
 
-def _serve_one(request, environment, idle):
+def _serve_one(request, environment, idle, logs):
     reply = {"id": request.get("id")}
     began = time.monotonic()
-    _redirect(request["stdout"], request["stderr"])
+    logs.begin(request)
     environment.enter(request.get("env") or {})
     try:
         if request.get("cwd"):
@@ -173,7 +259,7 @@ def _serve_one(request, environment, idle):
         if isinstance(e, MemoryError):
             reply["memory"] = True
     finally:
-        _restore(idle)
+        logs.end(idle)
     reply["wall"] = time.monotonic() - began
     reply["rss"] = _rss()
     reply["cpu"] = _cpu()
@@ -183,7 +269,8 @@ def _serve_one(request, environment, idle):
 def engine(args):
     """Serves calls read from stdin until it closes."""
     protocol = os.fdopen(os.dup(1), "w", buffering=1)
-    requests = sys.stdin
+    # The engine starts in the run's folder; its spools go beside its log, pools/POOL/engine-N.log.
+    spools = os.path.join(os.getcwd(), "pools", os.environ.get("BERTH_ENGINE", "engine"))
     idle = os.dup(2)  # the engine's own log, for what runs between calls (the setup, say)
     _restore(idle)
     paths, setup = _options(args)
@@ -196,7 +283,14 @@ def engine(args):
         protocol.write(json.dumps({"ready": False, "error": traceback.format_exc()}) + "\n")
         return 1
     protocol.write(json.dumps({"ready": True, "pid": os.getpid()}) + "\n")
-    serve(_Requests(sys.stdin.fileno()), protocol, environment, idle)
+    logs = _Logs(spools)
+    serve(_Requests(sys.stdin.fileno()), protocol, lambda request: _serve_one(request, environment, idle, logs))
+    for path, _ in logs.spools:
+        _unlink(path)
+    try:
+        os.rmdir(spools)
+    except OSError:
+        pass
     return 0
 
 
@@ -242,7 +336,7 @@ class _Requests:
         return json.loads(self.calls.popleft()) if self.calls else None
 
 
-def serve(requests, protocol, environment, idle):
+def serve(requests, protocol, run):
     """Runs calls until the input ends; one that ends while a call runs ends the engine at once."""
     busy = [False]
     hung_up = [False]
@@ -270,7 +364,7 @@ def serve(requests, protocol, environment, idle):
             if hung_up[0]:
                 os._exit(3)  # the input ended after this call was read: Berth is gone
             busy[0] = True
-        reply = _serve_one(request, environment, idle)
+        reply = run(request)
         with lock:
             busy[0] = False
         protocol.write(json.dumps(reply) + "\n")

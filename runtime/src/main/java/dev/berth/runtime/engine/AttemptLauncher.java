@@ -132,7 +132,9 @@ final class AttemptLauncher {
     for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
       TaskId id = launch.request().task();
       if (launch.execution().isPresent()) {
-        AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
+        if (!launch.execution().get().linksItsLogs()) {
+          AttemptLogs.showLatest(layout, state.task(id).spec(), launch.request().attempt());
+        }
         executions.put(id, launch.execution().get());
         long pid = launch.execution().get().pid();
         if (pid > 0) {

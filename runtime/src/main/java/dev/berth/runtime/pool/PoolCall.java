@@ -136,6 +136,15 @@ final class PoolCall implements Execution {
     return e == null || !started ? Optional.empty() : Optional.of(e.name());
   }
 
+  /**
+   * A Python engine makes a call's log files only when the call writes to them, and links the task's
+   * {@code stdout.log} and {@code stderr.log} to them itself; a Java engine leaves that to Berth.
+   */
+  @Override
+  public boolean linksItsLogs() {
+    return call.kind() == CallRequest.Kind.PYTHON;
+  }
+
   @Override
   public MeasuredUsage usage() {
     return usage;
