@@ -198,8 +198,11 @@ def _show(spool, names):
         try:
             os.link(spool, name)
         except OSError:  # no links here (another file system): a copy of what it holds so far
-            with open(spool, "rb") as src, open(name, "ab") as out:
-                out.write(src.read())
+            try:
+                with open(spool, "rb") as src, open(name, "ab") as out:
+                    out.write(src.read())
+            except OSError:
+                pass  # no folder to write it to: the reply still carries a failure's traceback
 
 
 def _restore(idle):
@@ -246,6 +249,7 @@ def _serve_one(request, environment, idle, logs):
     environment.enter(request.get("env") or {})
     try:
         if request.get("cwd"):
+            os.makedirs(request["cwd"], exist_ok=True)  # the task's folder: Berth leaves it to the engine
             os.chdir(request["cwd"])
         _add_paths(request.get("path"))
         value = _function(request["call"])(**(request.get("kwargs") or {}))

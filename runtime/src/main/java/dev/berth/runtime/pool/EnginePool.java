@@ -154,6 +154,7 @@ final class EnginePool {
         usage = measured(engine, reply);
       }
     }
+    announceStarts(); // the call begun now is journalled as running before its own end can come
     if (call != null) {
       call.end(reply.path("ok").asBoolean() ? 0 : 1, usage);
     }
@@ -336,6 +337,7 @@ final class EnginePool {
 
   private static void note(PoolCall call, String text) {
     try {
+      Files.createDirectories(call.request().stderr().getParent()); // the engine may not have made it
       Files.writeString(call.request().stderr(), text, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {

@@ -68,8 +68,11 @@ public final class EnginePoolExecutor implements Executor {
       }
       return processes.launch(request, onExit);
     }
-    LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
-        "cannot start the call of task " + request.task() + ": " + reason, cause));
+    if (call.get().kind() == CallRequest.Kind.JAVA) {
+      // A Python engine makes the task's folder itself when it begins the call, off Berth's loop.
+      LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
+          "cannot start the call of task " + request.task() + ": " + reason, cause));
+    }
     EnginePool pool = pool(call.get().pool());
     PoolCall execution = new PoolCall(request, call.get(), onExit, pool);
     pool.submit(execution);

@@ -16,12 +16,14 @@ final class PoolCall implements Execution {
 
   private final LaunchRequest request;
   private final CallRequest call;
+  /** Hears of the call's start and exit; its {@code started} only adds to a queue, so it is called under this call's lock. */
   private final ExitListener onExit;
   private final EnginePool pool;
   private volatile PoolEngine engine;
   private long requestId;
   private volatile boolean started;
   private boolean handedOver;
+  private boolean unannounced;
   private volatile boolean ended;
   private volatile MeasuredUsage usage = MeasuredUsage.NONE;
 
@@ -68,13 +70,18 @@ final class PoolCall implements Execution {
    */
   synchronized boolean begin() {
     started = true;
-    return handedOver && !ended;
+    unannounced = handedOver && !ended;
+    return unannounced;
   }
 
-  /** Tells the listener the call now runs, in its engine. */
-  void announceStart() {
+  /**
+   * Tells the listener the call now runs, in its engine, unless it was told already. Its exit is
+   * reported after this, whichever thread reports which.
+   */
+  synchronized void announceStart() {
     PoolEngine e = engine;
-    if (e != null) {
+    if (unannounced && e != null) {
+      unannounced = false;
       onExit.started(e.pid(), Optional.of(e.name()));
     }
   }
@@ -101,6 +108,7 @@ final class PoolCall implements Execution {
    * @return whether this ended it
    */
   boolean end(int exitCode, MeasuredUsage measured) {
+    announceStart();
     synchronized (this) {
       if (ended) {
         return false;
