@@ -166,18 +166,18 @@ class PoolRunTest {
         groups:
           - name: main
             tasks:
-              - {id: "w-{n}", call: "pooltasks:sleeps", pool: p, matrix: {n: [1, 2, 3]}, params: {seconds: 1},
-                 timeout: 2s}
+              - {id: "w-{n}", call: "pooltasks:sleeps", pool: p, matrix: {n: [1, 2, 3, 4, 5]}, params: {seconds: 1},
+                 timeout: 3s}
         """);
 
     CliRunner run = CliRunner.berth("run", "--no-progress", spec.toString());
 
     assertThat(run.exitCode).as(run.out + run.err).isZero();
     JsonNode report = report(dir);
-    for (String id : List.of("w-1", "w-2", "w-3")) {
+    for (String id : List.of("w-1", "w-2", "w-3", "w-4", "w-5")) {
       JsonNode attempts = task(report, id).get("attempts");
       assertThat(attempts).as(id).hasSize(1);
-      assertThat(attempts.get(0).get("outcome").asText()).as(id + ": the last waited 2 s, then ran 1 s").isEqualTo(
+      assertThat(attempts.get(0).get("outcome").asText()).as(id + ": the last waited 4 s, then ran 1 s").isEqualTo(
           "SUCCEEDED");
       assertThat(attempts.get(0).get("clusterJob").asText()).as(id).isEqualTo("p/engine-1");
       assertThat(attempts.get(0).get("pid").asLong()).as(id).isPositive();
