@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Engine-pool benchmark: BENCH_TASKS (default 2000) calls of a tiny Python function in a pool of
 # 2 warm engines, then the same calls as a process each, in one `berth run` (two groups, one after
-# the other, 2 at a time). Prints each group's rate, from report.json (first attempt start to last
-# attempt end, so the JVM start and the spec's reading are left out), and their ratio.
+# the other). Prints each group's rate, from report.json (first attempt start to last attempt end,
+# so the JVM start and the spec's reading are left out), and their ratio.
+#
+# Settings (docs/pools.md, "Queued calls"): scheduler.cores 2 and max-process 32. The processes ask
+# cpus: 1 each, so they run 2 at a time. The calls ask cpus: 0 (an engine, not its call, is the
+# process that uses a core; the pool has 2), so up to 32 are in flight and each engine queues up to
+# 16 (hwm: auto, the default, as the calls are short).
 #
 # BENCH_CPU_LIMIT (default 1.0: the CPU-utilization gate off, so other load on the machine slows
 # Berth down but never stops it) sets utilization-limit.cpu. BENCH_BERTH replaces ./berth.
@@ -32,7 +37,7 @@ def square(i):
     return {"square": i * i}
 PY
 
-# spec FILE NAME COUNT: COUNT calls in the pool, then COUNT calls as processes, 2 at a time.
+# spec FILE NAME COUNT: COUNT calls in the pool, then COUNT calls as processes, 2 at a time (see above).
 spec() {
   local values
   values="$(python3 -c "print(', '.join(str(i) for i in range($3)))")"
@@ -40,14 +45,14 @@ spec() {
 name: $2
 workdir: "$tmp/$2"
 config:
-  scheduler: {max-process: 2}
+  scheduler: {max-process: 32, cores: 2}
   utilization-limit: {cpu: $cpu_limit}
 pools:
   two: {size: 2}
 groups:
   - name: pool
     memory: 16MiB
-    cpus: 1
+    cpus: 0
     tasks:
       - {id: 'call-{i}', call: 'tiny:square', pool: two, matrix: {i: [$values]}}
   - name: processes

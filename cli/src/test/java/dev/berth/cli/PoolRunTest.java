@@ -29,7 +29,7 @@ class PoolRunTest {
           if os.environ["BERTH_ATTEMPT"] == "1":
               os.kill(os.getpid(), signal.SIGKILL)
           return {"engine": os.environ["BERTH_ENGINE"]}
-      def sleeps(seconds):
+      def sleeps(seconds, **matrix):
           time.sleep(seconds)
           return {"engine": os.environ["BERTH_ENGINE"]}
       def counted(n, seconds):
@@ -157,6 +157,33 @@ class PoolRunTest {
     assertThat(task(report, "next").get("attempts").get(0).get("clusterJob").asText()).isEqualTo("p/engine-2");
   }
 
+  @Test
+  void aCallThatWaitedInThePoolForAnEngineShowsTheEngineItRanInAndIsTimedFromItsStart() throws Exception {
+    Files.writeString(dir.resolve("pooltasks.py"), MODULE);
+    Path spec = spec(dir, "waits", CONFIG + """
+        pools:
+          p: {size: 1, hwm: 1}
+        groups:
+          - name: main
+            tasks:
+              - {id: "w-{n}", call: "pooltasks:sleeps", pool: p, matrix: {n: [1, 2, 3, 4, 5]}, params: {seconds: 1},
+                 timeout: 3s}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    JsonNode report = report(dir);
+    for (String id : List.of("w-1", "w-2", "w-3", "w-4", "w-5")) {
+      JsonNode attempts = task(report, id).get("attempts");
+      assertThat(attempts).as(id).hasSize(1);
+      assertThat(attempts.get(0).get("outcome").asText()).as(id + ": the last waited 4 s, then ran 1 s").isEqualTo(
+          "SUCCEEDED");
+      assertThat(attempts.get(0).get("clusterJob").asText()).as(id).isEqualTo("p/engine-1");
+      assertThat(attempts.get(0).get("pid").asLong()).as(id).isPositive();
+    }
+  }
+
   static IntStream trials() {
     return IntStream.range(0, 3);
   }
@@ -168,13 +195,13 @@ class PoolRunTest {
     Files.writeString(dir.resolve("pooltasks.py"), MODULE);
     Path spec = spec(dir, "resume", CONFIG + """
         pools:
-          p: {size: 2}
+          p: {size: 2, hwm: %s}
         groups:
           - name: main
             tasks:
               - {id: "c-{n}", call: "pooltasks:counted", pool: p, matrix: {n: [1, 2, 3, 4, 5, 6, 7, 8]},
                  params: {seconds: 0.3}}
-        """);
+        """.formatted(trial == 0 ? "auto" : "3")); // with 3, calls wait queued in the engines when the run is killed
 
     int kills = 0;
     BerthProcess p = BerthProcess.start(dir, "run", "--no-progress", spec.toString());

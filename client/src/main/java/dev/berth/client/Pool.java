@@ -71,6 +71,11 @@ public final class Pool {
     return with("hwm", calls);
   }
 
+  /** One call at a time per engine while its calls are long, several queued while they are short ({@code hwm: auto}, the default). */
+  public Pool autoHwm() {
+    return with("hwm", "auto");
+  }
+
   /** An engine leaves after this many calls ({@code recycle-after}). */
   public Pool recycleAfter(int calls) {
     return with("recycle-after", calls);

@@ -112,6 +112,8 @@ class PoolMapTest {
     assertThatThrownBy(() -> Tasks.call("c-{index}", Pool.python("p"), "not a function"))
         .hasMessageStartingWith("call ");
     assertThat(Pool.python("p").size(2).scheme("lru").definition().spec().text())
-        .isEqualTo("setup= size=2 hwm=1 recycle-after=0 recycle-memory=0 scheme=lru memory=0 gpu-memory=0");
+        .isEqualTo("setup= size=2 hwm=0 recycle-after=0 recycle-memory=0 scheme=lru memory=0 gpu-memory=0");
+    assertThat(Pool.python("p").hwm(3).autoHwm().definition().spec().hwm()).as("auto").isZero();
+    assertThatThrownBy(() -> Pool.python("p").hwm(0)).hasMessageContaining("hwm must be auto or a whole number >= 1");
   }
 }

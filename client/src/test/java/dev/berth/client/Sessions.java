@@ -40,14 +40,19 @@ final class Sessions {
         .listener(listener);
   }
 
-  /** The names of live threads that Berth started, e.g. {@code berth-timers}. */
-  static List<String> berthThreads() {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(Thread::isAlive)
-        .map(Thread::getName)
-        .filter(n -> n.startsWith("berth-"))
-        .sorted()
+  /**
+   * The names of live threads that Berth started, e.g. {@code berth-timers}, after giving each up to
+   * 30 s to end: a thread told to stop (a closed socket's acceptor, say) ends a moment later, which
+   * on a loaded machine can be after the close returned.
+   */
+  static List<String> berthThreads() throws InterruptedException {
+    List<Thread> berth = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("berth-"))
         .toList();
+    for (Thread t : berth) {
+      t.join(30_000);
+    }
+    return berth.stream().filter(Thread::isAlive).map(Thread::getName).sorted().toList();
   }
 
   /** This JVM's live child processes, described. */

@@ -7,6 +7,7 @@ import dev.berth.spi.Executor;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -54,16 +55,24 @@ final class ProcessGuard implements Executor {
       throw new LaunchException("the JVM is shutting down", null);
     }
     Execution[] self = new Execution[1];
-    Execution e = delegate.launch(request, code -> {
-      exitThreads.add(Thread.currentThread());
-      synchronized (self) {
-        if (self[0] != null) {
-          live.remove(self[0]);
+    Execution e = delegate.launch(request, new ExitListener() {
+      @Override
+      public void exited(int code) {
+        exitThreads.add(Thread.currentThread());
+        synchronized (self) {
+          if (self[0] != null) {
+            live.remove(self[0]);
+          }
+          self[0] = null;
         }
-        self[0] = null;
+        if (!abandoned) {
+          onExit.exited(code);
+        }
       }
-      if (!abandoned) {
-        onExit.exited(code);
+
+      @Override
+      public void started(long pid, Optional<String> job) {
+        onExit.started(pid, job);
       }
     });
     synchronized (self) {

@@ -60,6 +60,17 @@ class PoolSpecReadingTest {
 
     assertThat(PoolSpec.parse("p", run.tasks().get(0).env().get(PoolSpec.SETTINGS_VARIABLE)))
         .isEqualTo(PoolSpec.named("p"));
+    assertThat(PoolSpec.named("p").hwm()).as("auto").isZero();
+  }
+
+  @Test
+  void aHighWaterMarkIsAutoOrAWholeNumber() throws Exception {
+    RunSpec run = load(withPool("p: {hwm: auto}", "- {id: one, call: 'tiny:f', pool: p}"));
+
+    assertThat(PoolSpec.parse("p", run.tasks().get(0).env().get(PoolSpec.SETTINGS_VARIABLE)).hwm()).isZero();
+    SpecException many = refused(withPool("p: {hwm: many}", "- {id: one, call: 'tiny:f', pool: p}"));
+    assertThat(many.field()).isEqualTo("pools.p.hwm");
+    assertThat(many.rule()).contains("must be auto or a whole number >= 1");
   }
 
   @Test
@@ -114,7 +125,7 @@ class PoolSpecReadingTest {
     assertThat(task.twoStage()).isFalse();
     assertThat(task.env()).containsEntry(PoolSpec.POOL_VARIABLE, "jvm");
     assertThat(PoolSpec.parse("jvm", task.env().get(PoolSpec.SETTINGS_VARIABLE)))
-        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 1, 0, 0, EngineScheme.LEASTLOAD, 2L << 30, 0));
+        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 0, 0, 0, EngineScheme.LEASTLOAD, 2L << 30, 0));
   }
 
   @Test

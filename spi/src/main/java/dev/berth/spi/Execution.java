@@ -35,6 +35,15 @@ public interface Execution {
   }
 
   /**
+   * Whether the execution points the task's {@code stdout.log} and {@code stderr.log} at its attempt's
+   * files itself, making them only when the attempt writes to them; by default Berth links them when
+   * the attempt starts. An absent log reads as empty.
+   */
+  default boolean linksItsLogs() {
+    return false;
+  }
+
+  /**
    * Once the exit was reported: what the attempt was measured to use (peak memory, CPU time), as
    * far as this executor measures it. Nothing by default.
    */

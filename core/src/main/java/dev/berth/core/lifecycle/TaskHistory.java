@@ -117,6 +117,26 @@ public final class TaskHistory {
     return Optional.empty();
   }
 
+  /**
+   * When the running attempt's process began ({@link TaskEvent.Started}), if it is known: empty while
+   * no attempt runs, or the running one has not been seen to start (a pool call waiting for its engine).
+   */
+  public Optional<java.time.Instant> startedAt() {
+    if (!state.hasProcess()) {
+      return Optional.empty();
+    }
+    for (int i = events.size() - 1; i >= 0; i--) {
+      TaskEvent e = events.get(i);
+      if (e instanceof TaskEvent.Started s) {
+        return Optional.of(s.at());
+      }
+      if (e instanceof TaskEvent.Launched) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
   /** When the task last became ready to start, if it did. */
   public Optional<java.time.Instant> releasedAt() {
     for (int i = events.size() - 1; i >= 0; i--) {

@@ -72,8 +72,8 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
       throw new InvalidValue(null, "setup", "'" + setup + "' is not a class or static method; write"
           + " com.example.Warm or com.example.Warm::load");
     }
-    int size = value(written, "size", v -> "auto".equals(v) ? 0 : sizeNumber(v), 0);
-    int hwm = value(written, "hwm", Parsers.wholeNumber(1), 1);
+    int size = value(written, "size", PoolDefinition::autoOrNumber, 0);
+    int hwm = value(written, "hwm", PoolDefinition::autoOrNumber, 0);
     int recycleAfter = value(written, "recycle-after", Parsers.wholeNumber(0), 0);
     long recycleMemory = value(written, "recycle-memory", Parsers.MEMORY, 0L);
     long memory = value(written, "memory", Parsers.MEMORY, 0L);
@@ -84,7 +84,11 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
         language, python);
   }
 
-  private static int sizeNumber(Object v) {
+  /** {@code auto} (0) or a whole number >= 1. */
+  private static int autoOrNumber(Object v) {
+    if ("auto".equals(v)) {
+      return 0;
+    }
     try {
       return Parsers.wholeNumber(1).parse(v);
     } catch (InvalidValue e) {

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param name the pool's name
  * @param setup {@code module:function} each engine runs once before its first call; empty for none
  * @param size the most engines per device; 0 for {@code auto}: as many as admission lets calls run at once
- * @param hwm the most calls in flight per engine (sent and not yet answered); an engine runs them one by one
+ * @param hwm the most calls in flight per engine (sent and not yet answered); an engine runs them one by one;
+ *     0 for {@code auto}: one while the engine's calls are long, several while they are short
  * @param recycleAfter an engine is replaced after this many calls; 0 for never
  * @param recycleMemoryBytes an engine is replaced once its resident memory after a call exceeds this; 0 for never
  * @param scheme how the engine for a call is chosen
@@ -37,8 +38,8 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
     if (size < 0) {
       throw new IllegalArgumentException("size must be auto or a whole number >= 1");
     }
-    if (hwm < 1) {
-      throw new IllegalArgumentException("hwm must be a whole number >= 1");
+    if (hwm < 0) {
+      throw new IllegalArgumentException("hwm must be auto or a whole number >= 1");
     }
     if (recycleAfter < 0 || recycleMemoryBytes < 0 || memoryBytes < 0 || gpuMemoryBytes < 0) {
       throw new IllegalArgumentException("recycle-after, recycle-memory, memory and gpu-memory must not be negative");
@@ -51,9 +52,9 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
     this(name, setup, size, hwm, recycleAfter, recycleMemoryBytes, scheme, 0, 0);
   }
 
-  /** A pool with every setting at its default: auto size, one call per engine at a time, leastload, never recycled. */
+  /** A pool with every setting at its default: auto size, auto high-water mark, leastload, never recycled. */
   public static PoolSpec named(String name) {
-    return new PoolSpec(name, "", 0, 1, 0, 0, EngineScheme.LEASTLOAD);
+    return new PoolSpec(name, "", 0, 0, 0, 0, EngineScheme.LEASTLOAD);
   }
 
   /** The settings as one line, {@code key=value} separated by spaces; {@link #parse} reads it back. */

@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.resources.DeviceLedger;
 import dev.berth.core.resources.HostLedger;
 import dev.berth.core.resources.HostSnapshot;
@@ -327,13 +328,22 @@ public final class Scheduler {
     return true;
   }
 
+  /**
+   * A timeout counts from the attempt's start: when its process began, or for a pool call, when its
+   * engine began it (a call queued behind another, or waiting for an engine, is not timed yet).
+   */
   private static void killOverdue(RunState state, Pass pass) {
     for (Map.Entry<TaskId, TaskEvent.Launched> e : state.running().entrySet()) {
-      Optional<Duration> limit = state.task(e.getKey()).spec().timeout();
+      TaskRecord r = state.task(e.getKey());
+      Optional<Duration> limit = r.spec().timeout();
       if (limit.isEmpty()) {
         continue;
       }
-      if (pass.due(e.getValue().at().plus(limit.get()))) {
+      Optional<Instant> started = r.history().startedAt();
+      if (started.isEmpty() && r.spec().env().containsKey(PoolSpec.POOL_VARIABLE)) {
+        continue;
+      }
+      if (pass.due(started.orElse(e.getValue().at()).plus(limit.get()))) {
         pass.actions.add(new Decision.Kill(e.getKey(), Outcome.TIMED_OUT,
             "ran longer than its timeout of " + DurationText.format(limit.get())));
       }

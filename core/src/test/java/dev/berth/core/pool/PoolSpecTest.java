@@ -22,6 +22,6 @@ class PoolSpecTest {
   void brokenSettingsAreRefused() {
     assertThatThrownBy(() -> PoolSpec.parse("p", "size=two")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PoolSpec.parse("p", "nonsense")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PoolSpec("p", "", 0, 0, 0, 0, EngineScheme.LRU)).hasMessageContaining("hwm");
+    assertThatThrownBy(() -> new PoolSpec("p", "", 0, -1, 0, 0, EngineScheme.LRU)).hasMessageContaining("hwm");
   }
 }

@@ -15,6 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +81,31 @@ class SchedulerTimeoutTest {
     Decisions due = pass(s, at(30));
     assertThat(kills(due)).containsExactly(
         new Decision.Kill(id("a"), Outcome.TIMED_OUT, "ran longer than its timeout of 30.0s"));
+  }
+
+  @Test
+  void aStartedAttemptIsTimedFromItsStartRatherThanItsLaunch() {
+    RunState s = state(false, group("g", t("a", "g").timeout(secs(30))));
+    pass(s, at(0));
+    s.apply(id("a"), new TaskEvent.Started(at(2), 1, 4242));
+
+    assertThat(kills(pass(s, at(31)))).isEmpty();
+    assertThat(kills(pass(s, at(32)))).hasSize(1);
+  }
+
+  @Test
+  void aPoolCallIsNotTimedWhileItWaitsForItsEngineAndIsTimedFromWhenItsEngineBeganIt() {
+    RunState s = state(false, group("g", t("call", "g").env(Map.of(PoolSpec.POOL_VARIABLE, "fast")).timeout(secs(30))));
+    pass(s, at(0));
+
+    Decisions waiting = pass(s, at(100));
+    assertThat(kills(waiting)).isEmpty();
+    assertThat(waiting.wakeAt()).isEmpty();
+
+    s.apply(id("call"), new TaskEvent.Started(at(100), 1, 4242));
+    assertThat(kills(pass(s, at(129.999)))).isEmpty();
+    assertThat(kills(pass(s, at(130)))).containsExactly(
+        new Decision.Kill(id("call"), Outcome.TIMED_OUT, "ran longer than its timeout of 30.0s"));
   }
 
   @Test

@@ -1,8 +1,10 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.MeasuredUsage;
+import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
@@ -69,15 +71,44 @@ final class AttemptExits {
     return marks;
   }
 
-  /** What the executor calls, on its own thread, when the requested attempt's process exits. */
+  /**
+   * What the executor calls, on its own thread, when the requested attempt's process exits, or begins
+   * to run after its launch (a pool call that waited for an engine).
+   */
   ExitListener listenerFor(LaunchRequest request) {
     TaskId id = request.task();
     int attempt = request.attempt();
     Path dir = request.workdir();
-    return code -> {
-      marks.write(dir, attempt, code);
-      toLoop.accept(() -> exited(id, attempt, code));
+    return new ExitListener() {
+      @Override
+      public void exited(int code) {
+        marks.write(dir, attempt, code);
+        toLoop.accept(() -> AttemptExits.this.exited(id, attempt, code));
+      }
+
+      @Override
+      public void started(long pid, Optional<String> job) {
+        toLoop.accept(() -> startedLate(id, attempt, pid, job));
+      }
     };
+  }
+
+  /**
+   * Journals the pid and id of an attempt that began to run after its launch, unless its launch
+   * already saw them (the two race when the attempt starts just as its launch returns).
+   */
+  private void startedLate(TaskId id, int attempt, long pid, Optional<String> job) {
+    TaskRecord r = state.task(id);
+    if (!isCurrent(id, attempt) || r.state() != TaskState.RUNNING) {
+      return;
+    }
+    Attempt current = r.history().attempts().get(r.history().attemptCount() - 1);
+    if (pid > 0 && r.history().startedAt().isEmpty()) {
+      recorder.record(id, new TaskEvent.Started(clock.instant(), attempt, pid));
+    }
+    if (job.isPresent() && current.clusterId().isEmpty()) {
+      recorder.record(id, new TaskEvent.Submitted(clock.instant(), attempt, job.get()));
+    }
   }
 
   /** Watches a process an earlier scheduler started; when it ends, its attempt ends as Recovery decides. */

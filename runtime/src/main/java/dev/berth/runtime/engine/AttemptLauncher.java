@@ -223,7 +223,7 @@ final class AttemptLauncher {
   }
 
   private void showLogs(Launch launch) {
-    if (launch.execution().isPresent()) {
+    if (launch.execution().isPresent() && !launch.execution().get().linksItsLogs()) {
       AttemptLogs.showLatest(layout, state.task(launch.request().task()).spec(), launch.request().attempt());
     }
   }

@@ -50,7 +50,11 @@ final class AttemptLogs {
             StandardCopyOption.REPLACE_EXISTING);
       }
       if (!Files.exists(attemptFile)) {
-        Files.createFile(attemptFile); // so the link is never dangling, even before the attempt writes
+        try {
+          Files.createFile(attemptFile); // so the link is never dangling, even before the attempt writes
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+          // the attempt made it meanwhile (a pool's engine opens its call's logs itself): link to that
+        }
       }
       Files.deleteIfExists(shown);
       Files.createLink(shown, attemptFile);

@@ -20,14 +20,18 @@ import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SplittableRandom;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One named pool: its engines by device, started lazily up to its size (for {@code auto}, one more
- * whenever every engine of the device is at its high-water mark), chosen by its scheme, recycled
- * after so many calls or once their memory grew past the limit, and replaced when they die. A call
- * whose parent ran in one of its engines goes to that engine when it has room. Calls
- * no engine can take yet wait in order. Thread-safe: one lock guards the pool; exits are reported
+ * whenever every engine of the device is busy), chosen by its scheme, recycled after so many calls or
+ * once their memory grew past the limit, and replaced when they die. An engine below its high-water
+ * mark takes a call while it runs others, and begins it once those are answered. A call whose parent
+ * ran in one of its engines goes to that engine when it has room. Calls no engine can take yet wait
+ * in order; so do calls queued in an engine that died before beginning them, which go to another
+ * engine as if never sent. Thread-safe: one lock guards the pool; exits and starts are reported
  * outside it.
  */
 final class EnginePool {
@@ -37,10 +41,13 @@ final class EnginePool {
   private final ScheduledExecutorService killTimer;
   private final List<PoolEngine> engines = new ArrayList<>();
   private final Deque<PoolCall> waiting = new ArrayDeque<>();
+  /** Calls begun under the lock whose listeners are to hear of it once it is released. */
+  private final List<PoolCall> starting = new ArrayList<>();
   /** The engine each task's call was sent to, by the task's folder (how a dependant names its parents). */
   private final Map<String, PoolEngine> ranIn = new HashMap<>();
   private final SplittableRandom random;
   private long sequence;
+  private long skipGraceMillis;
   private boolean closed;
 
   EnginePool(PoolSpec spec, EngineStarter starter, ScheduledExecutorService killTimer) {
@@ -55,10 +62,13 @@ final class EnginePool {
    *
    * @throws LaunchException when a needed engine cannot start (no such interpreter, say)
    */
-  synchronized void submit(PoolCall call) throws LaunchException {
-    if (!dispatch(call)) {
-      waiting.add(call);
+  void submit(PoolCall call) throws LaunchException {
+    synchronized (this) {
+      if (!dispatch(call)) {
+        waiting.add(call);
+      }
     }
+    call.handedOver();
   }
 
   /** Whether the call went to an engine. Lock held. */
@@ -69,7 +79,8 @@ final class EnginePool {
     for (PoolEngine e : engines) {
       if (e.device().equals(device) && e.launcher().equals(call.call().launcher()) && !e.retiring()) {
         alive++;
-        if (e.inFlight().size() < spec.hwm()) {
+        if (e.inFlight().size() < e.highWaterMark(spec.hwm())
+            && (spec.recycleAfter() == 0 || e.calls() + e.inFlight().size() < spec.recycleAfter())) {
           open.add(e);
         }
       }
@@ -93,7 +104,9 @@ final class EnginePool {
   }
 
   private void send(PoolEngine engine, PoolCall call) {
-    engine.send(call, ++sequence, sequence);
+    if (engine.send(call, ++sequence, sequence) && call.begin()) {
+      starting.add(call);
+    }
     String dir = call.request().env().get("BERTH_TASK_DIR");
     if (dir != null) {
       ranIn.put(dir, engine);
@@ -130,32 +143,100 @@ final class EnginePool {
     MeasuredUsage usage;
     synchronized (this) {
       call = engine.answered(reply);
-      long rss = reply.path("rss").asLong(0);
-      engine.measured(rss);
-      usage = new MeasuredUsage(rss > 0 ? OptionalLong.of(rss) : OptionalLong.empty(),
-          OptionalDouble.of(engine.cpuSince(reply)), OptionalLong.empty(), false);
-      boolean recycle = spec.recycleAfter() > 0 && engine.calls() >= spec.recycleAfter()
-          || spec.recycleMemoryBytes() > 0 && rss > spec.recycleMemoryBytes();
-      if (recycle || engine.retiring()) {
-        engine.retire();
+      beginNext(engine);
+      if (reply.path("skipped").asBoolean()) {
+        call = null; // a call ended while it was queued there: nothing ran
+        usage = MeasuredUsage.NONE;
+        if (engine.retiring()) {
+          engine.retire();
+        }
+      } else {
+        usage = measured(engine, reply);
       }
     }
+    announceStarts(); // the call begun now is journalled as running before its own end can come
     if (call != null) {
       call.end(reply.path("ok").asBoolean() ? 0 : 1, usage);
     }
     drain();
   }
 
+  /** The engine's figures after a call, which may retire it. Lock held. */
+  private MeasuredUsage measured(PoolEngine engine, JsonNode reply) {
+    long rss = reply.path("rss").asLong(0);
+    engine.measured(rss);
+    boolean recycle = spec.recycleAfter() > 0 && engine.calls() >= spec.recycleAfter()
+        || spec.recycleMemoryBytes() > 0 && rss > spec.recycleMemoryBytes();
+    if (recycle || engine.retiring()) {
+      engine.retire();
+    }
+    return new MeasuredUsage(rss > 0 ? OptionalLong.of(rss) : OptionalLong.empty(),
+        OptionalDouble.of(engine.cpuSince(reply)), OptionalLong.empty(), false);
+  }
+
+  /**
+   * The engine begins the call now first in it; an ended one it is to skip (see {@link #terminate}) is
+   * given its grace to be answered, and its engine is ended if the call began after all. Lock held.
+   */
+  private void beginNext(PoolEngine engine) {
+    PoolCall next = engine.inFlight().peek();
+    if (next == null) {
+      return;
+    }
+    if (!next.ended()) {
+      if (next.begin()) {
+        starting.add(next);
+      }
+      return;
+    }
+    try {
+      killTimer.schedule(() -> {
+        synchronized (this) {
+          if (engine.inFlight().peek() != next) {
+            return;
+          }
+        }
+        engine.terminate(0, killTimer);
+      }, skipGraceMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      engine.terminate(0, killTimer);
+    }
+  }
+
+  /** Tells the listeners of calls begun under the lock. Lock not held. */
+  private void announceStarts() {
+    List<PoolCall> begun;
+    synchronized (this) {
+      if (starting.isEmpty()) {
+        return;
+      }
+      begun = List.copyOf(starting);
+      starting.clear();
+    }
+    begun.forEach(PoolCall::announceStart);
+  }
+
   /** An engine exited: its calls end with its exit, and the calls waiting get engines. */
   void exited(PoolEngine engine, int code) {
-    List<PoolCall> lost;
+    List<PoolCall> lost = new ArrayList<>();
+    String setup = engine.setupError();
     synchronized (this) {
       engines.remove(engine);
       ranIn.values().removeIf(e -> e == engine);
-      lost = new ArrayList<>(engine.inFlight());
+      List<PoolCall> unbegun = new ArrayList<>();
+      for (PoolCall call : engine.inFlight()) {
+        if (call.started() || setup != null) {
+          lost.add(call);
+        } else if (!call.ended()) {
+          unbegun.add(call);
+        }
+      }
       engine.inFlight().clear();
+      for (int i = unbegun.size() - 1; i >= 0; i--) {
+        unbegun.get(i).unsent();
+        waiting.addFirst(unbegun.get(i)); // ahead of later calls, as they were sent before them
+      }
     }
-    String setup = engine.setupError();
     for (PoolCall call : lost) {
       String why = setup != null ? "the engine's setup failed:\n" + setup
           : "engine " + engine.name() + " exited with " + code + " while running this call\n";
@@ -183,23 +264,26 @@ final class EnginePool {
       }
     }
     failed.forEach(c -> c.end(127, MeasuredUsage.NONE));
+    announceStarts();
   }
 
-  /** Ends the call: its engine when it runs (the pool replaces it), else its place in the queue. */
+  /**
+   * Ends the call: its engine when it runs (the pool replaces it; the calls queued behind it go to
+   * other engines), else its place in the pool's queue or its engine's. A call queued in an engine is
+   * skipped there and ends at once; should the engine have begun it meanwhile, the engine is ended
+   * unless the call is answered within {@code graceMillis} of its start.
+   */
   void terminate(PoolCall call, long graceMillis) {
-    PoolEngine engine = null;
+    PoolEngine engine = call.engine();
     synchronized (this) {
       if (waiting.remove(call)) {
         engine = null;
-      } else {
-        for (PoolEngine e : engines) {
-          if (e.inFlight().contains(call)) {
-            engine = e;
-          }
-        }
-        if (engine == null) {
-          return; // already ended
-        }
+      } else if (engine == null || !engine.inFlight().contains(call)) {
+        return; // already ended
+      } else if (!call.started()) {
+        skipGraceMillis = Math.max(0, graceMillis);
+        engine.skip(call);
+        engine = null;
       }
     }
     if (engine == null) {
@@ -241,6 +325,11 @@ final class EnginePool {
     return held;
   }
 
+  /** How many calls wait for an engine, for tests. */
+  synchronized int waitingCalls() {
+    return waiting.size();
+  }
+
   /** The engines now, for tests and status. */
   synchronized List<String> engineNames() {
     return engines.stream().map(PoolEngine::name).toList();
@@ -248,6 +337,7 @@ final class EnginePool {
 
   private static void note(PoolCall call, String text) {
     try {
+      Files.createDirectories(call.request().stderr().getParent()); // the engine may not have made it
       Files.writeString(call.request().stderr(), text, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
           StandardOpenOption.APPEND);
     } catch (IOException e) {

@@ -68,8 +68,11 @@ public final class EnginePoolExecutor implements Executor {
       }
       return processes.launch(request, onExit);
     }
-    LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
-        "cannot start the call of task " + request.task() + ": " + reason, cause));
+    if (call.get().kind() == CallRequest.Kind.JAVA) {
+      // A Python engine makes the task's folder itself when it begins the call, off Berth's loop.
+      LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
+          "cannot start the call of task " + request.task() + ": " + reason, cause));
+    }
     EnginePool pool = pool(call.get().pool());
     PoolCall execution = new PoolCall(request, call.get(), onExit, pool);
     pool.submit(execution);
@@ -101,6 +104,15 @@ public final class EnginePoolExecutor implements Executor {
       pool = pools.get(name);
     }
     return pool == null ? List.of() : pool.engineNames();
+  }
+
+  /** How many calls of pool {@code name} wait in the pool for an engine (not those queued in one). */
+  int waiting(String name) {
+    EnginePool pool;
+    synchronized (pools) {
+      pool = pools.get(name);
+    }
+    return pool == null ? 0 : pool.waitingCalls();
   }
 
   /**

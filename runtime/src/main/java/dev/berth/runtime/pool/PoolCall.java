@@ -7,16 +7,23 @@ import dev.berth.spi.LaunchRequest;
 import java.util.Optional;
 
 /**
- * One call task's attempt in a pool: waiting for an engine, running in one, or ended. Its pid and id
- * are its engine's; ending it ends its engine, which its pool then replaces.
+ * One call task's attempt in a pool: waiting in the pool for an engine, sent to one and queued behind
+ * its earlier calls, running in it, or ended. Only a running call has a pid and id (its engine's);
+ * ending it ends its engine, which its pool then replaces. A call that starts after its launch
+ * returned tells its listener so, and the journal then shows its engine.
  */
 final class PoolCall implements Execution {
 
   private final LaunchRequest request;
   private final CallRequest call;
+  /** Hears of the call's start and exit; its {@code started} only adds to a queue, so it is called under this call's lock. */
   private final ExitListener onExit;
   private final EnginePool pool;
   private volatile PoolEngine engine;
+  private long requestId;
+  private volatile boolean started;
+  private boolean handedOver;
+  private boolean unannounced;
   private volatile boolean ended;
   private volatile MeasuredUsage usage = MeasuredUsage.NONE;
 
@@ -35,9 +42,63 @@ final class PoolCall implements Execution {
     return call;
   }
 
-  /** The engine now running it. */
-  void runsIn(PoolEngine running) {
-    this.engine = running;
+  /** The call was sent to {@code to} as request {@code id}; it runs once the engine's earlier calls are answered. Pool lock held. */
+  void sentTo(PoolEngine to, long id) {
+    this.engine = to;
+    this.requestId = id;
+  }
+
+  /** The engine the call was sent to, or null while it waits in the pool. */
+  PoolEngine engine() {
+    return engine;
+  }
+
+  /** Its request's id in its engine. */
+  long requestId() {
+    return requestId;
+  }
+
+  /** Its engine died before it began: it waits in the pool again, to go to another engine. Pool lock held. */
+  void unsent() {
+    engine = null;
+  }
+
+  /**
+   * Its engine begins it (the calls before it in the engine are answered). Pool lock held.
+   *
+   * @return whether its listener is to be told, by {@link #announceStart} outside the lock
+   */
+  synchronized boolean begin() {
+    started = true;
+    unannounced = handedOver && !ended;
+    return unannounced;
+  }
+
+  /**
+   * Tells the listener the call now runs, in its engine, unless it was told already. Its exit is
+   * reported after this, whichever thread reports which.
+   */
+  synchronized void announceStart() {
+    PoolEngine e = engine;
+    if (unannounced && e != null) {
+      unannounced = false;
+      onExit.started(e.pid(), Optional.of(e.name()));
+    }
+  }
+
+  /** Its launch returned: from now on a start is announced to the listener, which saw none yet. */
+  synchronized void handedOver() {
+    handedOver = true;
+  }
+
+  /** Whether its engine began it. */
+  boolean started() {
+    return started;
+  }
+
+  /** Whether it ended (an ended call left queued in an engine is skipped there). */
+  boolean ended() {
+    return ended;
   }
 
   /**
@@ -47,6 +108,7 @@ final class PoolCall implements Execution {
    * @return whether this ended it
    */
   boolean end(int exitCode, MeasuredUsage measured) {
+    announceStart();
     synchronized (this) {
       if (ended) {
         return false;
@@ -61,7 +123,7 @@ final class PoolCall implements Execution {
   @Override
   public long pid() {
     PoolEngine e = engine;
-    return e == null ? -1 : e.pid();
+    return e == null || !started ? -1 : e.pid();
   }
 
   @Override
@@ -69,17 +131,26 @@ final class PoolCall implements Execution {
     return !ended;
   }
 
-  /** Ends the engine running the call (its pool starts another), or takes the call from the queue. */
+  /** Ends the engine running the call (its pool starts another), or takes the call from its queue. */
   @Override
   public void terminate(long graceMillis) {
     pool.terminate(this, graceMillis);
   }
 
-  /** The engine, e.g. {@code fast/engine-3}, which reports show as the attempt's id. */
+  /** The engine running it, e.g. {@code fast/engine-3}, which reports show as the attempt's id. */
   @Override
   public Optional<String> clusterId() {
     PoolEngine e = engine;
-    return e == null ? Optional.empty() : Optional.of(e.name());
+    return e == null || !started ? Optional.empty() : Optional.of(e.name());
+  }
+
+  /**
+   * A Python engine makes a call's log files only when the call writes to them, and links the task's
+   * {@code stdout.log} and {@code stderr.log} to them itself; a Java engine leaves that to Berth.
+   */
+  @Override
+  public boolean linksItsLogs() {
+    return call.kind() == CallRequest.Kind.PYTHON;
   }
 
   @Override

@@ -29,6 +29,10 @@ final class PoolEngine {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long EXIT_GRACE_SECONDS = 10;
+  /** With {@code hwm: auto}: how many calls an engine whose calls are short takes at once. */
+  static final int AUTO_QUEUE = 16;
+  /** With {@code hwm: auto}: a call shorter than this is short; an engine queues calls only while its last one was. */
+  static final double SHORT_CALL_SECONDS = 0.02;
 
   private final String name;
   private final String device;
@@ -37,6 +41,7 @@ final class PoolEngine {
   private final OutputStream requests;
   private final Deque<PoolCall> inFlight = new ArrayDeque<>();
   private long calls;
+  private double lastCallSeconds = Double.MAX_VALUE;
   private long lastUsed;
   private boolean retiring;
   private double cpuSeconds;
@@ -114,8 +119,12 @@ final class PoolEngine {
     return process.pid();
   }
 
-  /** Sends {@code call} to the engine as request {@code id}. Pool lock held. */
-  void send(PoolCall call, long id, long sequence) {
+  /**
+   * Sends {@code call} to the engine as request {@code id}, behind the calls it has. Pool lock held.
+   *
+   * @return whether the engine begins it at once (it had no other call)
+   */
+  boolean send(PoolCall call, long id, long sequence) {
     ObjectNode request = JSON.createObjectNode();
     request.put("id", id);
     request.put("call", call.call().function());
@@ -126,22 +135,57 @@ final class PoolEngine {
     request.put("cwd", call.request().workdir().toString());
     request.put("stdout", call.request().stdout().toString());
     request.put("stderr", call.request().stderr().toString());
+    if (call.linksItsLogs()) {
+      // The task's own stdout.log and stderr.log beside its attempt's files (the run's layout).
+      request.putArray("shown").add(call.request().stdout().resolveSibling("stdout.log").toString())
+          .add(call.request().stderr().resolveSibling("stderr.log").toString());
+    }
     request.put("result", CallRequest.resultFile(call.request()).toString());
     call.call().paths().forEach(request.putArray("path")::add);
+    boolean idle = inFlight.isEmpty();
     inFlight.add(call);
     lastUsed = sequence;
-    call.runsIn(this);
+    call.sentTo(this, id);
+    write(request.toString());
+    return idle;
+  }
+
+  /** Tells the engine to skip a call it has queued and not begun: it answers it at once without running it. Pool lock held. */
+  void skip(PoolCall call) {
+    write("{\"skip\": " + call.requestId() + "}");
+  }
+
+  private void write(String line) {
     try {
-      requests.write((request.toString() + "\n").getBytes(StandardCharsets.UTF_8));
+      requests.write((line + "\n").getBytes(StandardCharsets.UTF_8));
       requests.flush();
     } catch (IOException e) {
-      process.destroyForcibly(); // its reader sees the end and the call ends with the engine
+      process.destroyForcibly(); // its reader sees the end and its calls end or move with the engine
     }
   }
 
-  /** The call the reply answers (the oldest in flight), its count taken. Pool lock held. */
+  /**
+   * The most calls it takes at once: the pool's {@code hwm}, or for {@code auto}, one while its calls
+   * are long (or none was answered yet) and {@value #AUTO_QUEUE} while they are short. Pool lock held.
+   */
+  int highWaterMark(int hwm) {
+    return highWaterMark(hwm, calls, lastCallSeconds);
+  }
+
+  /** The mark of an engine that answered {@code answered} calls, the last taking {@code lastCallSeconds}. */
+  static int highWaterMark(int hwm, long answered, double lastCallSeconds) {
+    if (hwm > 0) {
+      return hwm;
+    }
+    return answered > 0 && lastCallSeconds < SHORT_CALL_SECONDS ? AUTO_QUEUE : 1;
+  }
+
+  /** The call the reply answers (the oldest in flight), its count and length taken. Pool lock held. */
   PoolCall answered(JsonNode reply) {
-    calls++;
+    if (!reply.path("skipped").asBoolean()) {
+      calls++;
+      lastCallSeconds = reply.path("wall").asDouble(Double.MAX_VALUE);
+    }
     return inFlight.poll();
   }
 

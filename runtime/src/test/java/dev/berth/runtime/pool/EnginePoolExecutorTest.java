@@ -200,8 +200,10 @@ class EnginePoolExecutorTest {
 
     assertThat(waiting.pid()).isEqualTo(-1);
     assertThat(waiting.clusterId()).isEmpty();
+    assertThat(executor.waiting("p")).isEqualTo(1);
     PoolCalls.open(gate);
     assertThat(first.await()).isZero();
+    assertThat(second.awaitStart()).endsWith(" p/engine-1");
     assertThat(second.await()).isZero();
     assertThat(calls.result("second")).contains("p/engine-1");
   }
@@ -219,11 +221,14 @@ class EnginePoolExecutorTest {
 
     Execution queued = executor.launch(calls.request(spec, "second", "echo", "{}"), second);
 
-    assertThat(queued.clusterId()).contains("p/engine-1");
-    assertThat(queued.pid()).isEqualTo(running.pid());
+    assertThat(queued.pid()).as("not begun yet").isEqualTo(-1);
+    assertThat(queued.clusterId()).isEmpty();
+    assertThat(executor.waiting("p")).as("queued in the engine, not in the pool").isZero();
     PoolCalls.open(gate);
     assertThat(first.await()).isZero();
+    assertThat(second.awaitStart()).isEqualTo(running.pid() + " p/engine-1");
     assertThat(second.await()).isZero();
+    assertThat(first.toldOfStart()).as("began within its launch, which showed it").isFalse();
   }
 
   @Test

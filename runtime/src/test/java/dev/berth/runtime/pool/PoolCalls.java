@@ -43,6 +43,8 @@ final class PoolCalls {
           if set:
               os.environ[set] = "changed by a call"
           return {n: os.environ.get(n) for n in names}
+      def quiet():
+          return {"pid": os.getpid()}
       def boom():
           raise RuntimeError("it broke")
       def block(ready, gate=None):
@@ -91,6 +93,11 @@ final class PoolCalls {
 
   /** The same, placed as {@code placement} says (on a GPU, say). */
   LaunchRequest request(PoolSpec spec, String id, String function, String kwargsJson, Placement placement) {
+    return request(spec, id, 1, function, kwargsJson, placement);
+  }
+
+  /** Attempt {@code attempt} of such a call, its logs named as a run names them ({@code attempt-N.stdout.log}). */
+  LaunchRequest request(PoolSpec spec, String id, int attempt, String function, String kwargsJson, Placement placement) {
     Path taskDir = dir.resolve("tasks").resolve(id);
     SortedMap<String, String> env = new TreeMap<>();
     env.put(PoolSpec.POOL_VARIABLE, spec.name());
@@ -98,9 +105,10 @@ final class PoolCalls {
     env.put("BERTH_TASK_ID", id);
     env.put("BERTH_TASK_DIR", taskDir.toString());
     env.put("BERTH_RUN_DIR", dir.toString());
+    env.put("BERTH_ATTEMPT", String.valueOf(attempt));
     List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
-    return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
-        taskDir.resolve("stderr.log"), placement, 0, Optional.empty(), Optional.empty());
+    return new LaunchRequest(TaskId.of(id), attempt, argv, env, taskDir, taskDir.resolve("attempt-" + attempt + ".stdout.log"),
+        taskDir.resolve("attempt-" + attempt + ".stderr.log"), placement, 0, Optional.empty(), Optional.empty());
   }
 
   /** A request for Java task {@code taskClass} with {@code params} in the Java pool {@code spec}, as task {@code id}. */
@@ -125,8 +133,11 @@ final class PoolCalls {
     return Files.readString(dir.resolve("tasks").resolve(id).resolve("result.json"));
   }
 
+  /** What the call's first attempt wrote to its standard error (or Berth about it). */
   String stderr(String id) throws IOException {
-    return Files.readString(dir.resolve("tasks").resolve(id).resolve("stderr.log"));
+    Path dir = this.dir.resolve("tasks").resolve(id);
+    Path attempt = dir.resolve("attempt-1.stderr.log");
+    return Files.readString(Files.exists(attempt) ? attempt : dir.resolve("stderr.log"));
   }
 
   /** A named pipe a {@code block} call writes its pid to once it runs. */
@@ -159,13 +170,31 @@ final class PoolCalls {
     }).get(WAIT_SECONDS, TimeUnit.SECONDS);
   }
 
-  /** One exit, awaited. */
+  /** One exit, awaited, and the start it was told of, if any. */
   static final class Exit implements ExitListener {
     private final CompletableFuture<Integer> code = new CompletableFuture<>();
+    private final CompletableFuture<String> start = new CompletableFuture<>();
 
     @Override
     public void exited(int exitCode) {
       code.complete(exitCode);
+    }
+
+    @Override
+    public void started(long pid, Optional<String> job) {
+      if (!start.complete(pid + " " + job.orElse("-"))) {
+        start.completeExceptionally(new AssertionError("told of a second start"));
+      }
+    }
+
+    /** The start it was told of after its launch, as {@code "PID ENGINE"}. */
+    String awaitStart() throws Exception {
+      return start.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Whether it was told of a start (after its launch) by now. */
+    boolean toldOfStart() {
+      return start.isDone();
     }
 
     int await() throws Exception {

@@ -17,7 +17,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,7 +33,9 @@ import java.util.function.IntConsumer;
  * <pre>
  *   engine -&gt; Berth, once:     {"ready": true, "pid": N}  or  {"ready": false, "error": TRACE}
  *   Berth -&gt; engine, per call: {"id", "call" (the task class), "env", "stdout", "stderr", "result", ...}
- *   engine -&gt; Berth, per call: {"id", "ok", "error" (the stack trace when not ok), "rss", "cpu"}
+ *   engine -&gt; Berth, per call: {"id", "ok", "error" (the stack trace when not ok), "rss", "cpu", "wall"}
+ *   Berth -&gt; engine, any time: {"skip": N}: call N, received and not begun, is answered
+ *                              {"id": N, "skipped": true} without running
  * </pre>
  *
  * <p>Each call creates the task, loads it and trains it on {@code BERTH_DEVICE}, with
@@ -54,6 +58,8 @@ final class Engine {
   private final PrintStream idle;
   private final IntConsumer halt;
   private final ClassLoader loader;
+  /** Ids of calls received that Berth ended before they began, as text. */
+  private final Set<String> skipped = ConcurrentHashMap.newKeySet();
 
   /**
    * @param protocol where replies go (the process's standard output)
@@ -113,7 +119,9 @@ final class Engine {
   private void read(BlockingQueue<String> lines, AtomicInteger pending) {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(requests, StandardCharsets.UTF_8))) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
-        if (!line.isBlank()) {
+        if (line.startsWith("{\"skip\"")) {
+          skipped.add(String.valueOf(((Map<?, ?>) MessageJson.parse(line)).get("skip")));
+        } else if (!line.isBlank()) {
           pending.incrementAndGet();
           lines.add(line);
         }
@@ -133,6 +141,11 @@ final class Engine {
     Map<String, Object> request = (Map<String, Object>) MessageJson.parse(line);
     Map<String, Object> reply = new LinkedHashMap<>();
     reply.put("id", request.get("id"));
+    if (skipped.remove(String.valueOf(request.get("id")))) {
+      reply.put("skipped", true);
+      return reply;
+    }
+    long began = System.nanoTime();
     Map<String, String> callEnv = new TreeMap<>(env);
     Object vars = request.get("env");
     if (vars instanceof Map<?, ?> m) {
@@ -178,6 +191,7 @@ final class Engine {
     }
     reply.put("rss", dev.berth.protocol.SelfMemory.residentBytes());
     reply.put("cpu", cpuSeconds());
+    reply.put("wall", (System.nanoTime() - began) / 1e9);
     return reply;
   }
 

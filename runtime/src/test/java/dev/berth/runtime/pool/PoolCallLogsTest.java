@@ -1,0 +1,93 @@
+package dev.berth.runtime.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.pool.EngineScheme;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.spi.Execution;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A Python engine makes a call's log files only when the call writes to them, and links the task's to them. */
+class PoolCallLogsTest {
+
+  @TempDir Path dir;
+
+  private EnginePoolExecutor executor;
+  private PoolCalls calls;
+  private final PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+
+  @BeforeEach
+  void start() throws Exception {
+    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString());
+    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    calls = new PoolCalls(dir);
+  }
+
+  @AfterEach
+  void stop() {
+    executor.close();
+    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+  }
+
+  private Execution run(String id, int attempt, String function) throws Exception {
+    PoolCalls.Exit exit = new PoolCalls.Exit();
+    Execution e = executor.launch(calls.request(spec, id, attempt, function, "{}", Placement.cpu(0, 0)), exit);
+    assertThat(exit.await()).isZero();
+    return e;
+  }
+
+  private Path task(String id) {
+    return dir.resolve("tasks").resolve(id);
+  }
+
+  @Test
+  void aCallThatPrintsNothingLeavesNoLogFilesAndItsResultIsWrittenOnce() throws Exception {
+    Execution call = run("quiet", 1, "quiet");
+
+    assertThat(call.linksItsLogs()).isTrue();
+    try (var files = Files.list(task("quiet"))) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly("result.json");
+    }
+  }
+
+  @Test
+  void whatACallPrintsIsInItsAttemptsLogAndTheTasksWhichAreOneFile() throws Exception {
+    run("talks", 1, "echo");
+
+    Path attempt = task("talks").resolve("attempt-1.stdout.log");
+    assertThat(attempt).content().isEqualTo("out []\n");
+    assertThat(Files.isSameFile(attempt, task("talks").resolve("stdout.log"))).isTrue();
+    assertThat(task("talks").resolve("attempt-1.stderr.log")).doesNotExist();
+    assertThat(task("talks").resolve("stderr.log")).doesNotExist();
+  }
+
+  @Test
+  void aLaterAttemptThatPrintsNothingTakesAwayTheTasksLinkToAnEarlierOnesLog() throws Exception {
+    run("again", 1, "echo");
+    run("again", 2, "quiet");
+
+    assertThat(task("again").resolve("attempt-1.stdout.log")).content().isEqualTo("out []\n");
+    assertThat(task("again").resolve("stdout.log")).doesNotExist();
+    assertThat(task("again").resolve("attempt-2.stdout.log")).doesNotExist();
+  }
+
+  @Test
+  void callsThatPrintOneAfterAnotherInOneEngineEachGetOnlyTheirOwnOutput() throws Exception {
+    run("one", 1, "echo");
+    run("two", 1, "quiet");
+    run("three", 1, "echo");
+
+    assertThat(task("one").resolve("stdout.log")).content().isEqualTo("out []\n");
+    assertThat(task("two").resolve("stdout.log")).doesNotExist();
+    assertThat(task("three").resolve("stdout.log")).content().isEqualTo("out []\n");
+  }
+}
