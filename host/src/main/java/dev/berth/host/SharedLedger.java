@@ -74,41 +74,50 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized Optional<String> take(Claim claim, Instant now) {
-    return releaseAndTake(List.of(), claim, now);
+    return releaseAndTakeAll(List.of(), List.of(claim), now).get(0);
   }
 
   @Override
-  public synchronized Optional<String> releaseAndTake(List<String> released, Claim claim, Instant now) {
+  public synchronized List<Optional<String>> releaseAndTakeAll(List<String> released, List<Claim> claims,
+      Instant now) {
     Run me = joined();
     return store.transaction(t -> {
       released.forEach(task -> release(t, me, task, now));
-      // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
-      // reclaims, and claim again.
-      Map<String, RunRow> runs = liveRuns(t);
-      List<HoldRow> holds = t.holds().stream().filter(h -> runs.containsKey(h.run())).toList();
-      Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
-      if (why.isEmpty()) {
-        why = Capacity.of(holds, runs).refusal(claim);
-      }
-      if (why.isEmpty()) {
-        why = HostOrder.of(t, me.id(), runs, holds, now).ahead(me, claim);
-      }
-      if (why.isPresent()) {
-        return why;
-      }
-      for (Share s : claim.shares()) {
-        long cpus = s.key().equals(HOST) ? claim.milliCpus() : 0;
-        t.addHold(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, cpus, now), me.uid());
-      }
-      if (claim.shares().stream().noneMatch(s -> s.key().equals(HOST)) && claim.milliCpus() > 0) {
-        t.addHold(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now), me.uid());
-      }
-      List<WaitRow> mine = t.waits().stream().filter(w -> w.run().equals(me.id())).toList();
-      if (mine.stream().anyMatch(w -> w.task().equals(claim.task()))) {
-        t.replaceWaits(me.id(), mine.stream().filter(w -> !w.task().equals(claim.task())).toList(), me.uid());
-      }
-      return Optional.<String>empty();
+      return claims.stream().map(claim -> claim(t, me, claim, now)).toList();
     });
+  }
+
+  /**
+   * Takes the claim unless a limit, the capacity or the host-wide order refuses it; after the claims
+   * before it in the same transaction.
+   */
+  private Optional<String> claim(Tables t, Run me, Claim claim, Instant now) {
+    // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
+    // reclaims, and claim again.
+    Map<String, RunRow> runs = liveRuns(t);
+    List<HoldRow> holds = t.holds().stream().filter(h -> runs.containsKey(h.run())).toList();
+    Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
+    if (why.isEmpty()) {
+      why = Capacity.of(holds, runs).refusal(claim);
+    }
+    if (why.isEmpty()) {
+      why = HostOrder.of(t, me.id(), runs, holds, now).ahead(me, claim);
+    }
+    if (why.isPresent()) {
+      return why;
+    }
+    for (Share s : claim.shares()) {
+      long cpus = s.key().equals(HOST) ? claim.milliCpus() : 0;
+      t.addHold(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, cpus, now), me.uid());
+    }
+    if (claim.shares().stream().noneMatch(s -> s.key().equals(HOST)) && claim.milliCpus() > 0) {
+      t.addHold(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now), me.uid());
+    }
+    List<WaitRow> mine = t.waits().stream().filter(w -> w.run().equals(me.id())).toList();
+    if (mine.stream().anyMatch(w -> w.task().equals(claim.task()))) {
+      t.replaceWaits(me.id(), mine.stream().filter(w -> !w.task().equals(claim.task())).toList(), me.uid());
+    }
+    return Optional.<String>empty();
   }
 
   @Override

@@ -57,15 +57,15 @@ public interface SharedReservations extends AutoCloseable {
   }
 
   /**
-   * Releases what these tasks of this run hold, then takes the claim, as {@link #releaseAll} and
-   * {@link #take} would one after the other, in one step: a run that ends one task and starts the
-   * next pays for one.
+   * Releases what these tasks of this run hold, then takes the claims in order, as {@link #releaseAll}
+   * and {@link #take} for each would one after the other, in one step: a decision pass that ends
+   * some tasks and starts others pays for one.
    *
-   * @return as {@link #take}; the releases happen either way
+   * @return for each claim, as {@link #take} says; the releases happen either way
    */
-  default Optional<String> releaseAndTake(List<String> released, Claim claim, Instant now) {
+  default List<Optional<String>> releaseAndTakeAll(List<String> released, List<Claim> claims, Instant now) {
     releaseAll(released, now);
-    return take(claim, now);
+    return claims.stream().map(claim -> take(claim, now)).toList();
   }
 
   /** Replaces this run's waiting demands (a task that keeps waiting keeps its place). */

@@ -110,16 +110,15 @@ public abstract class SharedReservationsContractTest {
   }
 
   @Test
-  void releasingAndTakingInOneStepIsReleasingThenTaking() throws Exception {
+  void releasingAndTakingInOneStepIsReleasingThenTakingEachInTurn() throws Exception {
     SharedReservations a = joined(live("a", 1000, "alice"));
     SharedReservations b = joined(live("b", 1001, "bob"));
-    a.take(gpu("t1", 10), T0);
-    a.take(gpu("t2", 10), T0);
-    assertThat(a.take(gpu("t3", 10), T0)).as("t1 and t2 leave no room").isPresent();
+    assertThat(a.releaseAndTakeAll(List.of(), List.of(gpu("t1", 10), gpu("t2", 10), gpu("t3", 10)), T0))
+        .as("the third finds the first two taken").extracting(Optional::isPresent).containsExactly(false, false, true);
 
-    assertThat(a.releaseAndTake(List.of("t1"), gpu("t3", 10), T0.plusSeconds(1))).isEmpty();
+    assertThat(a.releaseAndTakeAll(List.of("t1"), List.of(gpu("t3", 10)), T0.plusSeconds(1))).containsExactly(Optional.empty());
     assertThat(b.take(gpu("u1", 10), T0.plusSeconds(1))).as("t2 and t3 hold the device").isPresent();
-    assertThat(a.releaseAndTake(List.of("t2"), gpu("t4", 20), T0.plusSeconds(2)))
+    assertThat(a.releaseAndTakeAll(List.of("t2"), List.of(gpu("t4", 20)), T0.plusSeconds(2)).get(0))
         .as("refused: t3 still holds").isPresent();
     assertThat(b.take(gpu("u1", 10), T0.plusSeconds(2))).as("the release happened though the take was refused").isEmpty();
 

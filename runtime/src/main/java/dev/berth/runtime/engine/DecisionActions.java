@@ -53,7 +53,7 @@ final class DecisionActions {
   boolean act(Decisions decisions) {
     boolean progressed = false;
     deferred.clear();
-    List<Decision.Start> starts = new ArrayList<>();
+    List<Decision.Start> candidates = new ArrayList<>();
     Instant releasedAt = null; // one instant for the pass's releases, which the journal then stores as one row
     for (Decision d : decisions.actions()) {
       Instant now = clock.instant();
@@ -80,15 +80,10 @@ final class DecisionActions {
       } else if (d instanceof Decision.Exit exit) {
         terminations.askToExit(exit);
       } else if (d instanceof Decision.Start start) {
-        if (deferredByHost(d.task(), start.placement())) {
-          continue;
-        }
-        TaskSpec spec = state.task(start.task()).spec();
-        recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage(),
-            start.learned()));
-        starts.add(start);
+        candidates.add(start);
       }
     }
+    List<Decision.Start> starts = launched(candidates);
     if (!starts.isEmpty()) {
       // Write-ahead: every launch of this pass survives a crash of Berth before any of its processes exists.
       recorder.commitSoon();
@@ -106,6 +101,29 @@ final class DecisionActions {
       progressed |= !share.elsewhere().equals(before);
     }
     return progressed;
+  }
+
+  /**
+   * Journals the launches of the starts whose reservations the host ledger gave, all taken in one
+   * ledger step; the others are deferred with why.
+   */
+  private List<Decision.Start> launched(List<Decision.Start> candidates) {
+    List<Optional<Refusal>> refused = share.takeAll(candidates.stream()
+        .map(s -> new HostShare.Start(state.task(s.task()), s.placement())).toList(), readings.snapshot());
+    List<Decision.Start> starts = new ArrayList<>();
+    Instant now = clock.instant();
+    for (int i = 0; i < candidates.size(); i++) {
+      Decision.Start start = candidates.get(i);
+      if (refused.get(i).isPresent()) {
+        deferred.add(new Waiting(start.task(), List.of(refused.get(i).get())));
+        continue;
+      }
+      TaskSpec spec = state.task(start.task()).spec();
+      recorder.record(start.task(), new TaskEvent.Launched(now, start.attempt(), start.placement(), -1, spec.twoStage(),
+          start.learned()));
+      starts.add(start);
+    }
+    return starts;
   }
 
   /** The starts of the last {@link #act} that the host ledger deferred, with why. */

@@ -5,6 +5,7 @@ import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuDevices;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.DeviceLedger;
 import dev.berth.core.resources.HeldElsewhere;
 import dev.berth.core.resources.Holding;
@@ -91,15 +92,50 @@ final class HostShare {
     return snapshot.withElsewhere(elsewhere);
   }
 
+  /** A placement whose reservation an attempt is to take before it starts. */
+  record Start(TaskRecord task, Placement placement) {}
+
   /**
    * Takes the placement's reservation in the host ledger before the attempt starts.
    *
    * @return why not, when another run took the resources first or a task of another run comes first
    */
   Optional<Refusal> take(TaskRecord task, Placement placement, HostSnapshot snapshot) {
-    if (ledger == null) {
-      return Optional.empty();
+    return takeAll(List.of(new Start(task, placement)), snapshot).get(0);
+  }
+
+  /**
+   * Takes the reservations of these starts in order, in one ledger step with the releases
+   * {@link #releaseEnded()} noted: a pass that starts many tasks pays for one.
+   *
+   * @return for each start, in order, why not (see {@link #take}), or empty when taken
+   */
+  List<Optional<Refusal>> takeAll(List<Start> starts, HostSnapshot snapshot) {
+    if (ledger == null || starts.isEmpty()) {
+      return starts.stream().map(s -> Optional.<Refusal>empty()).toList();
     }
+    List<Claim> claims = starts.stream().map(s -> claim(s, snapshot)).toList();
+    List<Optional<String>> why;
+    try {
+      why = ledger.releaseAndTakeAll(names(ended), claims, clock.instant());
+      holding.removeAll(ended);
+      ended.clear();
+    } catch (SharedReservationsException e) {
+      why = claims.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
+    }
+    List<Optional<Refusal>> refusals = new ArrayList<>();
+    for (int i = 0; i < starts.size(); i++) {
+      Start start = starts.get(i);
+      if (why.get(i).isEmpty()) {
+        holding.add(start.task().spec().id());
+      }
+      refusals.add(why.get(i).map(line -> refusal(start.placement(), line)));
+    }
+    return refusals;
+  }
+
+  private Claim claim(Start start, HostSnapshot snapshot) {
+    Placement placement = start.placement();
     List<Share> shares = new ArrayList<>();
     if (placement.memoryBytes() > 0) {
       shares.add(new Share(SharedReservations.HOST, HostLedger.HOST, placement.memoryBytes(), hostCapacity(snapshot)));
@@ -108,29 +144,23 @@ final class HostShare {
     for (int index : gpus) {
       // A whole device is all of it, floor included, and only while no other run holds a share of it.
       deviceOf(snapshot, index).ifPresent(d -> shares.add(new Share(key(d), d.id(), placement.gpuMemoryBytes() / gpus.size(),
-          task.spec().gpu().wholeDevices() > 0 ? d.totalMemoryBytes() : capacity(d))));
+          start.task().spec().gpu().wholeDevices() > 0 ? d.totalMemoryBytes() : capacity(d))));
     }
     // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
     long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
-    Claim claim = new Claim(task.spec().id().value(), task.spec().priority(), placement.milliCpus(), cpuLimit, shares);
-    Optional<String> why;
-    try {
-      why = ledger.releaseAndTake(names(ended), claim, clock.instant()); // one ledger step for both
-      holding.removeAll(ended);
-      ended.clear();
-    } catch (SharedReservationsException e) {
-      why = Optional.of("the host ledger cannot be used now: " + e.getMessage());
-    }
-    if (why.isEmpty()) {
-      holding.add(task.spec().id());
-      return Optional.empty();
-    }
+    TaskSpec spec = start.task().spec();
+    return new Claim(spec.id().value(), spec.priority(), placement.milliCpus(), cpuLimit, shares);
+  }
+
+  /** The refusal of a claim for {@code placement}, with the ledger's line, which says what is free. */
+  private static Refusal refusal(Placement placement, String line) {
+    List<Integer> gpus = placement.gpuIndices();
     Resource resource = gpus.isEmpty() ? (placement.memoryBytes() > 0 ? Resource.MEMORY : Resource.CPUS)
         : Resource.GPU_MEMORY;
     String device = gpus.isEmpty() ? HostLedger.HOST : placement.device();
     long asked = gpus.isEmpty() ? (resource == Resource.MEMORY ? placement.memoryBytes() : placement.milliCpus())
         : placement.gpuMemoryBytes();
-    return Optional.of(new Refusal(resource, device, asked, -1, 0, why.get())); // the ledger's line says what is free
+    return new Refusal(resource, device, asked, -1, 0, line);
   }
 
   /**

@@ -25,6 +25,7 @@ import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.testkit.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -96,6 +97,22 @@ class HostShareTest {
     share.releaseNoted();
 
     assertThat(seenByAnother()).isEmpty();
+  }
+
+  @Test
+  void thePassesStartsAreTakenInOrderInOneStepEachSeeingThoseBefore() {
+    RunState state = state(3);
+    HostShare share = joined(state);
+    List<HostShare.Start> starts = new ArrayList<>();
+    for (String task : List.of("t0", "t1", "t2")) {
+      launch(state, task);
+      starts.add(new HostShare.Start(state.task(TaskId.of(task)), new Placement("cuda:0", 0, 0, 10 * GIB)));
+    }
+
+    List<Optional<Refusal>> refused = share.takeAll(starts, snapshot);
+
+    assertThat(refused).extracting(Optional::isPresent).containsExactly(false, false, true);
+    assertThat(seenByAnother()).extracting(SharedReservations.Reservation::task).containsExactly("t0", "t1");
   }
 
   @Test
