@@ -43,9 +43,14 @@ final class HostOrder {
    * read only when a task of another live run waits: otherwise nothing comes before the claim.
    */
   static HostOrder of(Tables t, String me, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
-    List<WaitRow> waits = t.waits();
+    return of(t.waits(), t::usageSince, me, runs, holds, now);
+  }
+
+  /** The order, as {@link #of(Tables, String, Map, List, Instant)}, from rows already read. */
+  static HostOrder of(List<WaitRow> waits, java.util.function.Function<Instant, Map<String, Double>> usageSince,
+      String me, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
     boolean othersWait = waits.stream().anyMatch(w -> !w.run().equals(me) && runs.containsKey(w.run()));
-    Map<String, Double> usage = othersWait ? new TreeMap<>(t.usageSince(now.minus(SharedLedger.USAGE_WINDOW)))
+    Map<String, Double> usage = othersWait ? new TreeMap<>(usageSince.apply(now.minus(SharedLedger.USAGE_WINDOW)))
         : new TreeMap<>();
     for (HoldRow h : holds) {
       RunRow owner = runs.get(h.run());

@@ -83,41 +83,50 @@ final class SharedLedger implements SharedReservations {
     Run me = joined();
     return store.transaction(t -> {
       released.forEach(task -> release(t, me, task, now));
-      return claims.stream().map(claim -> claim(t, me, claim, now)).toList();
+      // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
+      // reclaims, and claim again. The rows are read once; each claim taken joins them for the next.
+      Map<String, RunRow> runs = liveRuns(t);
+      List<HoldRow> holds = new ArrayList<>(t.holds().stream().filter(h -> runs.containsKey(h.run())).toList());
+      List<WaitRow> waits = new ArrayList<>(t.waits());
+      List<Optional<String>> refusals = new ArrayList<>();
+      for (Claim claim : claims) {
+        refusals.add(claim(t, me, claim, now, runs, holds, waits));
+      }
+      return refusals;
     });
   }
 
   /**
-   * Takes the claim unless a limit, the capacity or the host-wide order refuses it; after the claims
-   * before it in the same transaction.
+   * Takes the claim unless a limit, the capacity or the host-wide order refuses it, seeing the rows
+   * as the claims before it in the same transaction left them (its holds join {@code holds}, its
+   * wait leaves {@code waits}).
    */
-  private Optional<String> claim(Tables t, Run me, Claim claim, Instant now) {
-    // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
-    // reclaims, and claim again.
-    Map<String, RunRow> runs = liveRuns(t);
-    List<HoldRow> holds = t.holds().stream().filter(h -> runs.containsKey(h.run())).toList();
+  private Optional<String> claim(Tables t, Run me, Claim claim, Instant now, Map<String, RunRow> runs,
+      List<HoldRow> holds, List<WaitRow> waits) {
     Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
     if (why.isEmpty()) {
       why = Capacity.of(holds, runs).refusal(claim);
     }
     if (why.isEmpty()) {
-      why = HostOrder.of(t, me.id(), runs, holds, now).ahead(me, claim);
+      why = HostOrder.of(waits, t::usageSince, me.id(), runs, holds, now).ahead(me, claim);
     }
     if (why.isPresent()) {
       return why;
     }
+    List<HoldRow> taken = new ArrayList<>();
     for (Share s : claim.shares()) {
       long cpus = s.key().equals(HOST) ? claim.milliCpus() : 0;
-      t.addHold(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, cpus, now), me.uid());
+      taken.add(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, cpus, now));
     }
     if (claim.shares().stream().noneMatch(s -> s.key().equals(HOST)) && claim.milliCpus() > 0) {
-      t.addHold(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now), me.uid());
+      taken.add(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now));
     }
-    List<WaitRow> mine = t.waits().stream().filter(w -> w.run().equals(me.id())).toList();
-    if (mine.stream().anyMatch(w -> w.task().equals(claim.task()))) {
-      t.replaceWaits(me.id(), mine.stream().filter(w -> !w.task().equals(claim.task())).toList(), me.uid());
+    taken.forEach(h -> t.addHold(h, me.uid()));
+    holds.addAll(taken);
+    if (waits.removeIf(w -> w.run().equals(me.id()) && w.task().equals(claim.task()))) {
+      t.replaceWaits(me.id(), waits.stream().filter(w -> w.run().equals(me.id())).toList(), me.uid());
     }
-    return Optional.<String>empty();
+    return Optional.empty();
   }
 
   @Override
