@@ -82,7 +82,7 @@ final class SharedLedger implements SharedReservations {
       Instant now) {
     Run me = joined();
     return store.transaction(t -> {
-      released.forEach(task -> release(t, me, task, now));
+      release(t, me, released, now);
       // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
       // reclaims, and claim again. The rows are read once; each claim taken joins them for the next.
       Map<String, RunRow> runs = liveRuns(t);
@@ -138,14 +138,19 @@ final class SharedLedger implements SharedReservations {
   public synchronized void releaseAll(List<String> tasks, Instant now) {
     Run me = joined();
     store.transaction(t -> {
-      tasks.forEach(task -> release(t, me, task, now));
+      release(t, me, tasks, now);
       return null;
     });
   }
 
-  private static void release(Tables t, Run me, String task, Instant now) {
-    recordUsage(t, me, h -> h.task().equals(task), now);
-    t.removeHolds(me.id(), task, me.uid());
+  /** Releases what these tasks of the run hold, adding what they used to its user's usage once for all. */
+  private static void release(Tables t, Run me, List<String> tasks, Instant now) {
+    if (tasks.isEmpty()) {
+      return;
+    }
+    java.util.Set<String> released = new java.util.TreeSet<>(tasks);
+    recordUsage(t, me, h -> released.contains(h.task()), now);
+    released.forEach(task -> t.removeHolds(me.id(), task, me.uid()));
   }
 
   @Override
