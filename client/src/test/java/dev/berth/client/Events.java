@@ -1,7 +1,7 @@
 package dev.berth.client;
 
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
-import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.runtime.engine.RunListener;
@@ -16,13 +16,12 @@ import java.util.concurrent.TimeUnit;
  * sleeping, and the largest number of submitted tasks not yet ended, read from the run state.
  *
  * <p>The engine records a launch before it starts the process (so that a journal knows of it
- * first), and reports the decision pass once its actions are carried out: a launch is announced
- * to the test at the end of its pass, when its process runs.
+ * first), and may start the process on a launch thread after the pass: a launch counts once its
+ * process runs (its start, with the pid, is announced) or could not start.
  */
 final class Events implements RunListener {
 
   private final BlockingQueue<String> launches = new LinkedBlockingQueue<>();
-  private final List<String> launchedThisPass = new ArrayList<>();
   private final List<String> seen = new ArrayList<>();
   private volatile RunState state;
   private volatile int maxUnfinished;
@@ -34,17 +33,12 @@ final class Events implements RunListener {
 
   @Override
   public void taskEvent(TaskRecord task, TaskEvent event) {
-    if (event instanceof TaskEvent.Launched) {
-      launchedThisPass.add(task.spec().id().value());
+    if (event instanceof TaskEvent.Started
+        || event instanceof TaskEvent.Ended e && e.outcome() == Outcome.START_FAILED) {
+      launches.add(task.spec().id().value());
     }
     int unfinished = (int) state.tasks().stream().filter(r -> !r.state().isTerminal()).count();
     maxUnfinished = Math.max(maxUnfinished, unfinished);
-  }
-
-  @Override
-  public void decided(Decisions decisions) {
-    launches.addAll(launchedThisPass);
-    launchedThisPass.clear();
   }
 
   /** Waits for the next launch, up to 10 seconds, and returns its task id. */
