@@ -9,17 +9,12 @@ import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.runtime.gpu.NoGpuProbe;
-import dev.berth.runtime.report.FailureTails;
-import dev.berth.runtime.report.ReportWriter;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
 import dev.berth.spi.Journal;
-import dev.berth.spi.JournalException;
 import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -43,7 +38,8 @@ import java.util.function.Function;
  * <p>The work is shared out: {@link EventRecorder} records and journals events (group commit),
  * {@link DecisionActions} carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends
  * them when their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
- * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks.
+ * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks,
+ * {@link RunEnd} reports the end.
  */
 public final class Engine {
 
@@ -108,9 +104,7 @@ public final class Engine {
    * must take launches from several threads at once. Call before starting.
    */
   public Engine launchOnThreads(int count) {
-    if (startedAt != null) {
-      throw new IllegalStateException("launch threads must be set before the run starts");
-    }
+    beforeStart("launch threads");
     launcher.launchOnThreads(count);
     return this;
   }
@@ -119,6 +113,12 @@ public final class Engine {
   Engine launchOn(java.util.concurrent.Executor threads) {
     launcher.launchOn(threads);
     return this;
+  }
+
+  private void beforeStart(String what) {
+    if (startedAt != null) {
+      throw new IllegalStateException(what + " must be set before the run starts");
+    }
   }
 
   /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
@@ -135,9 +135,7 @@ public final class Engine {
    * starting.
    */
   public Engine shareHost(SharedReservations ledger) {
-    if (startedAt != null) {
-      throw new IllegalStateException("the host ledger must be set before the run starts");
-    }
+    beforeStart("the host ledger");
     share.use(Objects.requireNonNull(ledger, "ledger"));
     return this;
   }
@@ -147,9 +145,7 @@ public final class Engine {
    * has already started the journal (or, when resuming, opened it). Call before starting.
    */
   public Engine journal(Journal j) {
-    if (startedAt != null) {
-      throw new IllegalStateException("the journal must be set before the run starts");
-    }
+    beforeStart("the journal");
     recorder.journal(j);
     return this;
   }
@@ -176,9 +172,7 @@ public final class Engine {
    * still alive, or counted as interrupted), and retry counts carry over. Call before starting.
    */
   public Engine resume(Journal.Replay replay) {
-    if (startedAt != null) {
-      throw new IllegalStateException("resume must be called before the run starts");
-    }
+    beforeStart("resume");
     replay.applyTo(state);
     restored = replay;
     return this;
@@ -189,9 +183,7 @@ public final class Engine {
    * session that {@link #submit submits} groups as it goes. Call before starting.
    */
   public Engine keepOpen() {
-    if (startedAt != null) {
-      throw new IllegalStateException("keepOpen must be called before the run starts");
-    }
+    beforeStart("keepOpen");
     open = true;
     return this;
   }
@@ -395,20 +387,8 @@ public final class Engine {
     channel.close();
     RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
-    RunReport report = FailureTails.added(RunReport.of(
-        state, startedAt, clock.instant(), stoppedAs, spec -> layout.taskDir(spec).toString()))
-        .withDevices(readings.deviceReports());
-    try {
-      if (stoppedAs != RunStatus.INTERRUPTED) {
-        recorder.finish(report.status(), report.finishedAt()); // an interrupted run stays unfinished: it resumes
-      }
-      ReportWriter.write(report, layout.reportJson());
-    } catch (JournalException e) {
-      throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + layout.reportJson(), e);
-    }
-    recorder.commit();
+    RunReport report = RunEnd.record(state, layout, startedAt, clock.instant(), stoppedAs, readings.deviceReports(),
+        recorder);
     exits.marks().close();
     share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
     result = new RunResult(report, layout.reportJson());
