@@ -29,6 +29,9 @@ import java.util.Map;
  */
 final class EventRows {
 
+  /** The {@code task} column of a row that stands for several tasks. */
+  static final String MANY = "*";
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final Map<String, JsonNode> PLACEMENT = Map.of(
       "device", NODES.textNode("cpu"), "memory", NODES.numberNode(0L), "milli-cpus", NODES.numberNode(0L),
@@ -134,7 +137,4 @@ final class EventRows {
     f.set("tasks", CanonicalJson.strings(tasks));
     return CanonicalJson.write(f);
   }
-
-  /** The {@code task} column of a row that stands for several tasks. */
-  static final String MANY = "*";
 }
