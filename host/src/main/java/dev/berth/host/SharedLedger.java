@@ -88,9 +88,12 @@ final class SharedLedger implements SharedReservations {
       Map<String, RunRow> runs = liveRuns(t);
       List<HoldRow> holds = new ArrayList<>(t.holds().stream().filter(h -> runs.containsKey(h.run())).toList());
       List<WaitRow> waits = new ArrayList<>(t.waits());
+      Map<Instant, Map<String, Double>> usage = new TreeMap<>(); // read at most once, and only if another run waits
+      java.util.function.Function<Instant, Map<String, Double>> usageSince =
+          since -> usage.computeIfAbsent(since, t::usageSince);
       List<Optional<String>> refusals = new ArrayList<>();
       for (Claim claim : claims) {
-        refusals.add(claim(t, me, claim, now, runs, holds, waits));
+        refusals.add(claim(t, me, claim, now, runs, holds, waits, usageSince));
       }
       return refusals;
     });
@@ -102,13 +105,13 @@ final class SharedLedger implements SharedReservations {
    * wait leaves {@code waits}).
    */
   private Optional<String> claim(Tables t, Run me, Claim claim, Instant now, Map<String, RunRow> runs,
-      List<HoldRow> holds, List<WaitRow> waits) {
+      List<HoldRow> holds, List<WaitRow> waits, java.util.function.Function<Instant, Map<String, Double>> usageSince) {
     Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
     if (why.isEmpty()) {
       why = Capacity.of(holds, runs).refusal(claim);
     }
     if (why.isEmpty()) {
-      why = HostOrder.of(waits, t::usageSince, me.id(), runs, holds, now).ahead(me, claim);
+      why = HostOrder.of(waits, usageSince, me.id(), runs, holds, now).ahead(me, claim);
     }
     if (why.isPresent()) {
       return why;

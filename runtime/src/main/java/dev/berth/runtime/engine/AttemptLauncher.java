@@ -168,26 +168,20 @@ final class AttemptLauncher {
     if (requests.isEmpty()) {
       return;
     }
-    if (threads == null || executor.holdsUpstream()) {
-      for (Launch launch : executor.launchAll(requests, exits::listenerFor)) {
-        showLogs(launch);
-        started(launch, clock.instant());
-      }
-      return;
-    }
+    boolean onThreads = threads != null && !executor.holdsUpstream();
     List<LaunchRequest> onLoop = new ArrayList<>();
     for (LaunchRequest request : requests) {
-      if (state.task(request.task()).spec().twoStage()) {
-        onLoop.add(request);
-      } else {
+      if (onThreads && !state.task(request.task()).spec().twoStage()) {
         launchOnThread(request);
+      } else {
+        onLoop.add(request);
       }
     }
     if (!onLoop.isEmpty()) {
-      executor.launchAll(onLoop, exits::listenerFor).forEach(launch -> {
+      for (Launch launch : executor.launchAll(onLoop, exits::listenerFor)) {
         showLogs(launch);
         started(launch, clock.instant());
-      });
+      }
     }
   }
 

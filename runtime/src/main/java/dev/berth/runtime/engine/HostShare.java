@@ -168,10 +168,9 @@ final class HostShare {
    * (another run took the resources meanwhile) changes nothing but what the others are told.
    */
   void adoptRunning(HostSnapshot snapshot) {
-    if (ledger == null) {
-      return;
-    }
-    state.occupancy().forEach((id, occupancy) -> take(state.task(id), occupancy.placement(), snapshot));
+    List<Start> adopted = new ArrayList<>();
+    state.occupancy().forEach((id, occupancy) -> adopted.add(new Start(state.task(id), occupancy.placement())));
+    takeAll(adopted, snapshot); // one ledger step for all of them
   }
 
   /**
