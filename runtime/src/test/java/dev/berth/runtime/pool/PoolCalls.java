@@ -96,15 +96,21 @@ final class PoolCalls {
     return request(spec, id, 1, function, kwargsJson, placement);
   }
 
-  /** Attempt {@code attempt} of such a call, its logs named as a run names them ({@code attempt-N.stdout.log}). */
-  LaunchRequest request(PoolSpec spec, String id, int attempt, String function, String kwargsJson, Placement placement) {
-    Path taskDir = dir.resolve("tasks").resolve(id);
+  /** The variables every call of pool {@code spec} as task {@code id} gets. */
+  private SortedMap<String, String> env(PoolSpec spec, String id, Path taskDir) {
     SortedMap<String, String> env = new TreeMap<>();
     env.put(PoolSpec.POOL_VARIABLE, spec.name());
     env.put(PoolSpec.SETTINGS_VARIABLE, spec.text());
     env.put("BERTH_TASK_ID", id);
     env.put("BERTH_TASK_DIR", taskDir.toString());
     env.put("BERTH_RUN_DIR", dir.toString());
+    return env;
+  }
+
+  /** Attempt {@code attempt} of such a call, its logs named as a run names them ({@code attempt-N.stdout.log}). */
+  LaunchRequest request(PoolSpec spec, String id, int attempt, String function, String kwargsJson, Placement placement) {
+    Path taskDir = dir.resolve("tasks").resolve(id);
+    SortedMap<String, String> env = env(spec, id, taskDir);
     env.put("BERTH_ATTEMPT", String.valueOf(attempt));
     List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
     return new LaunchRequest(TaskId.of(id), attempt, argv, env, taskDir, taskDir.resolve("attempt-" + attempt + ".stdout.log"),
@@ -114,12 +120,7 @@ final class PoolCalls {
   /** A request for Java task {@code taskClass} with {@code params} in the Java pool {@code spec}, as task {@code id}. */
   LaunchRequest javaRequest(PoolSpec spec, String id, Class<?> taskClass, Map<String, String> params) {
     Path taskDir = dir.resolve("tasks").resolve(id);
-    SortedMap<String, String> env = new TreeMap<>();
-    env.put(PoolSpec.POOL_VARIABLE, spec.name());
-    env.put(PoolSpec.SETTINGS_VARIABLE, spec.text());
-    env.put("BERTH_TASK_ID", id);
-    env.put("BERTH_TASK_DIR", taskDir.toString());
-    env.put("BERTH_RUN_DIR", dir.toString());
+    SortedMap<String, String> env = env(spec, id, taskDir);
     env.put("BERTH_DEVICE", "cpu");
     params.forEach((k, v) -> env.put("BERTH_PARAM_" + k.toUpperCase(java.util.Locale.ROOT), v));
     List<String> argv = WorkerCommand.argv(List.of("-Xmx1g"), List.of(System.getProperty("java.class.path")),
