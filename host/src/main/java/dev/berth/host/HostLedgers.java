@@ -5,7 +5,6 @@ import dev.berth.spi.SharedReservationsException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -46,14 +45,7 @@ public final class HostLedgers {
         // The sticky bit has no Java API; chmod is run as an argument vector.
         new ProcessBuilder("chmod", "1777", dir.toString()).inheritIO().start().waitFor();
       }
-      if (!Files.exists(file)) {
-        try {
-          Files.createFile(file);
-          Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
-        } catch (java.nio.file.FileAlreadyExistsException raced) {
-          // another run made it at the same time
-        }
-      }
+      SqliteStore.createIfMissing(file);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
       return new SharedLedger(SqliteStore.open(file), hostName(), PROC, limits);
     } catch (IOException e) {

@@ -4,7 +4,11 @@ import dev.berth.host.Rows.HoldRow;
 import dev.berth.host.Rows.RunRow;
 import dev.berth.host.Rows.WaitRow;
 import dev.berth.spi.SharedReservationsException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -53,6 +57,38 @@ final class SqliteStore implements LedgerStore {
       return store;
     } catch (SQLException e) {
       throw problem(file, e);
+    }
+  }
+
+  /**
+   * Makes the ledger file when there is none, whole: made beside it in WAL mode with its tables and
+   * readable and writable by every local user, then linked into place, so no other run or reader
+   * ever opens an empty file whose journal mode two connections would race to change (SQLite then
+   * refuses one of them as busy). When another run made it first, its file is kept.
+   */
+  static void createIfMissing(Path file) throws IOException {
+    if (Files.exists(file)) {
+      return;
+    }
+    Path fresh = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".new");
+    try {
+      open(fresh).close(); // the last connection folds the write-ahead log back into the file
+      Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-rw-rw-"));
+      try {
+        Files.createLink(file, fresh);
+      } catch (FileAlreadyExistsException raced) {
+        // another run made it at the same time
+      } catch (IOException | UnsupportedOperationException noLinks) {
+        try {
+          Files.move(fresh, file);
+        } catch (FileAlreadyExistsException raced) {
+          // another run made it at the same time
+        }
+      }
+    } finally {
+      for (String suffix : List.of("", "-wal", "-shm")) {
+        Files.deleteIfExists(fresh.resolveSibling(fresh.getFileName() + suffix));
+      }
     }
   }
 
