@@ -1,6 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.session.AdapterTables;
 import dev.berth.session.Warmup;
+import dev.berth.spec.SpecLoader;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +35,7 @@ public final class Main implements Runnable {
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     if (args.length > 0 && RUNS_TASKS.contains(args[0])) {
-      Warmup.begin(); // while the command line and the spec are read
+      Warmup.begin(() -> SpecLoader.prepare(AdapterTables.ALL)); // while the command line and the spec are read
     }
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }

@@ -26,12 +26,23 @@ public final class Warmup {
   private Warmup() {}
 
   /** Starts the warm-up, once per JVM. */
-  public static synchronized void begin() {
+  public static void begin() {
+    begin(() -> {});
+  }
+
+  /**
+   * Starts the warm-up, once per JVM, with {@code first} before the session's parts: what the
+   * caller needs before them (the spec's reader, say).
+   */
+  public static synchronized void begin(Runnable first) {
     if (begun) {
       return;
     }
     begun = true;
-    Thread t = new Thread(Warmup::load, "berth-warmup");
+    Thread t = new Thread(() -> {
+      quietly(first);
+      load();
+    }, "berth-warmup");
     t.setDaemon(true);
     t.start();
   }
