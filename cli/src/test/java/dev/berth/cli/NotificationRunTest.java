@@ -61,8 +61,9 @@ class NotificationRunTest {
         groups:
           - name: first
             tasks:
-              - id: ok
-                command: ["true"]
+              - id: "ok-{i}"
+                matrix: {i: [1, 2, 3]}
+                command: [sh, -c, "sleep 0.0$((4 - {i}))"]
           - name: second
             tasks:
               - id: "bad"
@@ -75,9 +76,9 @@ class NotificationRunTest {
     assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
     MimeMessage[] messages = mail.getReceivedMessages();
     assertThat(messages).extracting(MimeMessage::getSubject).containsExactlyInAnyOrder(
-        "Berth notify first report: SUCCEEDED (1/1)",
+        "Berth notify first report: SUCCEEDED (3/3)",
         "Berth notify second report: FAILED (0/1)",
-        "Berth notify run report: FAILED (1/2)");
+        "Berth notify run report: FAILED (3/4)");
     assertThat(posted).anySatisfy(p -> assertThat(p).contains("\"event\":\"task-failed\"").contains("bad"));
     assertThat(posted).anySatisfy(p -> assertThat(p).contains("\"event\":\"group-end\""));
     assertThat(posted).anySatisfy(p -> assertThat(p).contains("\"event\":\"run-end\"").contains("FAILED"));

@@ -4,6 +4,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.RunState;
@@ -21,8 +22,10 @@ import dev.berth.runtime.engine.RunListener;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -53,6 +56,8 @@ final class Notifications implements RunListener, AutoCloseable {
   private final List<CompletableFuture<Delivery>> pending = new ArrayList<>();
   /** The groups whose end was announced. */
   private final Set<String> ended = new HashSet<>();
+  /** Per group, the first of its tasks that had not ended at the last look (see {@link #allEnded}). */
+  private final Map<String, Integer> firstNotEnded = new HashMap<>();
   private RunState state;
   private Instant startedAt;
 
@@ -139,11 +144,19 @@ final class Notifications implements RunListener, AutoCloseable {
   /**
    * Whether every task of {@code group} has ended. Asked of the state rather than counted, because a
    * session's groups arrive after the run started, and a resumed run's tasks may have ended before.
+   * A task that ended stays ended, so each group's look starts at the first task that had not ended
+   * at the last look: a group's looks cost its size in all, not at each end.
    */
   private boolean allEnded(String group) {
     for (GroupSpec g : state.spec().groups()) {
       if (g.name().equals(group)) {
-        return g.tasks().stream().allMatch(t -> state.task(t.id()).state().isTerminal());
+        List<TaskSpec> tasks = g.tasks();
+        int next = firstNotEnded.getOrDefault(group, 0);
+        while (next < tasks.size() && state.task(tasks.get(next).id()).state().isTerminal()) {
+          next++;
+        }
+        firstNotEnded.put(group, next);
+        return next == tasks.size();
       }
     }
     return false;
