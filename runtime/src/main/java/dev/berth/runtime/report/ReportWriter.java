@@ -28,9 +28,9 @@ public final class ReportWriter {
 
   private ReportWriter() {}
 
-  /** Writes the report to {@code file}, replacing it atomically. */
+  /** Writes the report to {@code file}, replacing it atomically; streamed, as it may take tens of megabytes. */
   public static void write(RunReport report, Path file) throws IOException {
-    AtomicFiles.write(file, JSON.writeValueAsBytes(report));
+    AtomicFiles.write(file, out -> JSON.writeValue(out, report));
   }
 
   /** The report as indented JSON text. */
@@ -47,6 +47,8 @@ public final class ReportWriter {
         gen.writeString(TIMESTAMP.format(value));
       }
     });
-    return new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectMapper mapper = new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+    mapper.setDefaultPrettyPrinter(new ReportIndents());
+    return mapper;
   }
 }
