@@ -34,11 +34,12 @@ public final class ReportFiles {
     Files.createDirectories(runDir);
     TaskResults results = TaskResults.read(runDir, report);
     HtmlOptions html = new HtmlOptions(options.title(), results, options.objective());
+    ReportViews views = ReportViews.of(report, results.byTask(), options.objective());
     Path htmlFile = runDir.resolve(HTML);
     Path mdFile = runDir.resolve(MARKDOWN);
     Path csvFile = runDir.resolve(CSV);
-    AtomicFiles.write(htmlFile, HtmlReport.render(report, html));
-    AtomicFiles.write(mdFile, MarkdownReport.render(report, results, options.objective()));
+    AtomicFiles.write(htmlFile, HtmlReport.renderWith(report, html, views));
+    AtomicFiles.write(mdFile, MarkdownReport.renderWith(report, results, views));
     AtomicFiles.write(csvFile, CsvResults.render(report, results.byTask()));
     return new WrittenReports(htmlFile, mdFile, csvFile, results.warnings());
   }
