@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.berth.core.report.RunReport;
 import dev.berth.os.AtomicFiles;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -31,6 +32,14 @@ public final class ReportWriter {
   /** Writes the report to {@code file}, replacing it atomically; streamed, as it may take tens of megabytes. */
   public static void write(RunReport report, Path file) throws IOException {
     AtomicFiles.write(file, out -> JSON.writeValue(out, report));
+  }
+
+  /**
+   * Writes {@code sample} to nowhere through the very mapper and stream path {@link #write} uses, so
+   * that a later write finds its serializers made and its code loaded.
+   */
+  public static void warmUp(RunReport sample) throws IOException {
+    JSON.writeValue(OutputStream.nullOutputStream(), sample);
   }
 
   /** The report as indented JSON text. */
