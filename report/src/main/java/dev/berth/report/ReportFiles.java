@@ -52,9 +52,15 @@ public final class ReportFiles {
     try {
       AtomicFiles.write(mdFile, MarkdownReport.renderWith(report, results, views));
       AtomicFiles.write(csvFile, CsvResults.render(report, results.byTask()));
-    } finally {
-      awaitPage(page);
+    } catch (IOException | RuntimeException | Error e) {
+      try {
+        awaitPage(page);
+      } catch (IOException | RuntimeException | Error alsoThePage) {
+        e.addSuppressed(alsoThePage);
+      }
+      throw e;
     }
+    awaitPage(page);
     return new WrittenReports(htmlFile, mdFile, csvFile, results.warnings());
   }
 
