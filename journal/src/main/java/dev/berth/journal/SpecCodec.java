@@ -71,15 +71,8 @@ public final class SpecCodec {
     for (int g = 0; g < groupValues.size(); g++) {
       Fields group = Fields.of(groupValues.get(g), "groups[" + g + "]");
       String name = group.string("name");
-      List<TaskSpec> tasks = new ArrayList<>();
-      boolean changes = group.has(TaskChanges.KEY);
-      List<JsonNode> taskValues = changes ? TaskChanges.expand(group, group.array(TaskChanges.KEY)) : group.array("tasks");
-      Fields before = null;
-      for (int t = 0; t < taskValues.size(); t++) {
-        Fields task = Fields.of(taskValues.get(t), group.path("tasks") + "[" + t + "]").after(before);
-        tasks.add(TaskCodec.fromJson(task, name));
-        before = task;
-      }
+      List<TaskSpec> tasks = group.has(TaskChanges.KEY)
+          ? TaskChanges.decode(group, group.array(TaskChanges.KEY), name) : wholeTasks(group, name);
       group.done();
       groups.add(new GroupSpec(name, tasks));
     }
@@ -98,6 +91,19 @@ public final class SpecCodec {
     settings.done(topLevel);
     f.done();
     return spec;
+  }
+
+  /** A group's tasks as schema version 1 wrote them, each whole. */
+  private static List<TaskSpec> wholeTasks(Fields group, String name) {
+    List<TaskSpec> tasks = new ArrayList<>();
+    List<JsonNode> values = group.array("tasks");
+    Fields before = null;
+    for (int t = 0; t < values.size(); t++) {
+      Fields task = Fields.of(values.get(t), group.path("tasks") + "[" + t + "]").after(before);
+      tasks.add(TaskCodec.fromJson(task, name));
+      before = task;
+    }
+    return tasks;
   }
 
   private static <R> RunSpec readInto(RunSpec spec, SettingsTable<R, ?> table, SettingsCodec settings) {

@@ -3,18 +3,21 @@ package dev.berth.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A group's tasks written as changes: the first task whole (as {@link TaskCodec} writes it), each
  * later one as only the fields whose value differs from the task before it, plus under {@code "-"}
  * the names of fields the task before had and this one has not. The tasks of a sweep differ in
  * their id, parameters and the few fields their placeholders fill, so a task takes tens of bytes
- * instead of hundreds, and expanding them again shares the unchanged values between tasks.
+ * instead of hundreds, and reading them again shares the unchanged values between tasks.
  *
  * <pre>
  * "task-changes":[{"command":["true"],"id":"t-0-0","memory":1048576,...,"params":{"a":"0","b":"0"}},
@@ -61,24 +64,28 @@ final class TaskChanges {
   }
 
   /**
-   * The tasks written by {@link #of}, each whole again, for {@link TaskCodec#fromJson} to read.
+   * The tasks written by {@link #of}, read back in order. The task being read is kept as one tree,
+   * changed in place by each task's changes, so values that did not change stay the same nodes and
+   * {@link TaskCodec#fromJson} hands on what it read from them. A change of only the id and the
+   * parameters, as each task of a matrix after its first is, makes the task from the one before with
+   * those two replaced: the fields it shares are neither copied nor read again.
    *
    * @param group the group's fields, to name a malformed change in errors
-   * @throws IllegalArgumentException when a change is not an object or unsets what is not there
+   * @throws IllegalArgumentException when a change is not an object, unsets what is not there, or
+   *     does not make a valid task
    */
-  static List<JsonNode> expand(Fields group, List<JsonNode> changes) {
-    List<JsonNode> tasks = new ArrayList<>(changes.size());
-    ObjectNode previous = null;
+  static List<TaskSpec> decode(Fields group, List<JsonNode> changes, String name) {
+    List<TaskSpec> tasks = new ArrayList<>(changes.size());
+    ObjectNode whole = CanonicalJson.object();
+    Fields before = null;
+    TaskSpec previous = null;
     for (int i = 0; i < changes.size(); i++) {
       String path = group.path(KEY) + "[" + i + "]";
       JsonNode change = changes.get(i);
       if (!change.isObject()) {
         throw new IllegalArgumentException(path + " must be an object but was " + change.getNodeType());
       }
-      ObjectNode whole = CanonicalJson.object();
-      if (previous != null) {
-        whole.setAll(previous);
-      }
+      TaskSpec task = previous == null ? null : idAndParams(previous, change, templated(whole));
       for (Iterator<Map.Entry<String, JsonNode>> it = change.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> field = it.next();
         if (field.getKey().equals(UNSET)) {
@@ -87,10 +94,64 @@ final class TaskChanges {
           whole.set(field.getKey(), field.getValue());
         }
       }
-      tasks.add(whole);
-      previous = whole;
+      if (task == null) {
+        Fields fields = Fields.of(whole, group.path("tasks") + "[" + i + "]").after(before);
+        task = TaskCodec.fromJson(fields, name);
+        before = fields;
+      }
+      tasks.add(task);
+      previous = task;
     }
     return tasks;
+  }
+
+  /**
+   * The task {@code change} makes of {@code previous} when it changes nothing but a valid id and
+   * string parameters; null otherwise, for the whole reading (and its errors) to decide.
+   */
+  private static TaskSpec idAndParams(TaskSpec previous, JsonNode change, boolean templated) {
+    JsonNode id = change.get("id");
+    JsonNode params = change.get("params");
+    if (id == null || !id.isTextual() || change.size() != (params == null ? 1 : 2)
+        || params != null && !stringValues(params)) {
+      return null;
+    }
+    TaskId taskId;
+    try {
+      taskId = TaskId.of(id.textValue());
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    SortedMap<String, String> values = previous.params();
+    if (params != null) {
+      values = new TreeMap<>();
+      for (Iterator<Map.Entry<String, JsonNode>> it = params.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> p = it.next();
+        values.put(p.getKey(), p.getValue().textValue());
+      }
+    }
+    return new TaskSpec(taskId, previous.group(), previous.command(), previous.env(), previous.resources(),
+        previous.priority(), values, previous.after(), previous.follow(), previous.retry(), previous.queueTimeout(),
+        previous.timeout(), previous.gpu(), previous.twoStage(), templated ? previous.template() : taskId.value(),
+        previous.enforceMemory());
+  }
+
+  /** Whether the task names its template; one that does not is its own (see {@link TaskCodec#fromJson}). */
+  private static boolean templated(ObjectNode task) {
+    JsonNode template = task.get("template");
+    return template != null && !template.isNull();
+  }
+
+  private static boolean stringValues(JsonNode params) {
+    if (!params.isObject()) {
+      return false;
+    }
+    for (JsonNode v : params) {
+      if (!v.isTextual()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void unset(ObjectNode whole, JsonNode names, String path, boolean first) {

@@ -213,4 +213,32 @@ class SpecCodecTest {
     assertThat(back.get(2).params()).isNotEqualTo(back.get(0).params());
     assertThat(back.get(2).env()).isEqualTo(java.util.Map.of("A", "1"));
   }
+
+  @Test
+  void aMatrixTaskThatChangesOnlyItsIdAndParametersReadsAsTheTaskBeforeWithThoseTwo() {
+    List<TaskSpec> tasks = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      tasks.add(TaskSpec.builder("t-" + i, "g").command("true").env(java.util.Map.of("A", "1"))
+          .params(java.util.Map.of("i", Integer.toString(i))).template("t-{i}").retries(2).build());
+    }
+    tasks.add(TaskSpec.builder("own-1", "g").command("true").build());
+    tasks.add(TaskSpec.builder("own-2", "g").command("true").build()); // changes only its id, is its own template
+    RunSpec spec = TaskSpecs.run("r").group("g", tasks).build();
+    String text = SpecCodec.encode(spec);
+
+    List<TaskSpec> back = SpecCodec.decode(text).tasks();
+
+    assertThat(text).contains("{\"id\":\"t-2\",\"params\":{\"i\":\"2\"}}").contains("{\"id\":\"own-2\"}");
+    assertThat(back).isEqualTo(spec.tasks());
+    assertThat(back).extracting(TaskSpec::template).containsExactly("t-{i}", "t-{i}", "t-{i}", "t-{i}", "own-1", "own-2");
+    assertThat(back.get(3).command()).isSameAs(back.get(1).command());
+  }
+
+  @Test
+  void aMatrixTaskWhoseChangedIdIsInvalidIsRefusedAsAnyTaskIs() {
+    List<TaskSpec> tasks = List.of(TaskSpecs.task("t-0").build(), TaskSpecs.task("t-1").build());
+    String text = SpecCodec.encode(TaskSpecs.run("r").group("g", tasks).build()).replace("\"t-1\"", "\"t 1\"");
+
+    assertThatThrownBy(() -> SpecCodec.decode(text)).hasMessageContaining("task id 't 1'");
+  }
 }

@@ -33,4 +33,35 @@ class AtomicFilesTest {
     assertThat(file.resolve("not-empty")).isDirectory();
     assertThat(dir).isDirectoryNotContaining("glob:**.tmp");
   }
+
+  @Test
+  void contentWrittenAsItIsMadeArrivesWholeEvenWhenItClosesTheStream() throws IOException {
+    Path file = dir.resolve("report.json");
+    byte[] large = new byte[200_000];
+    java.util.Arrays.fill(large, (byte) 'x');
+
+    AtomicFiles.write(file, out -> {
+      out.write('[');
+      out.write(large, 0, large.length);
+      out.write(']');
+      out.close();
+    });
+
+    assertThat(Files.size(file)).isEqualTo(200_002);
+    assertThat(dir).isDirectoryNotContaining("glob:**.tmp");
+  }
+
+  @Test
+  void contentThatFailsHalfWayLeavesTheOldFileAndNoTemporaryFile() throws IOException {
+    Path file = dir.resolve("report.md");
+    AtomicFiles.write(file, "old");
+
+    assertThatThrownBy(() -> AtomicFiles.write(file, out -> {
+      out.write(new byte[100_000]);
+      throw new IOException("disk full");
+    })).hasMessage("disk full");
+
+    assertThat(file).content().isEqualTo("old");
+    assertThat(dir).isDirectoryNotContaining("glob:**.tmp");
+  }
 }

@@ -76,14 +76,14 @@ public final class EfficiencyTables {
     return rows;
   }
 
-  /** The section of {@code report.md}. */
-  static void markdown(StringBuilder md, Efficiency e) {
+  /** The section of {@code report.md}, with the per-task rows {@link #tasks} made. */
+  static void markdown(StringBuilder md, Efficiency e, List<List<String>> taskRows) {
     md.append("\n## Efficiency\n\n").append(Escape.markdown(summary(e))).append("\n\n");
     table(new MarkdownTable(TOTALS_HEAD), totals(e)).render(md);
     md.append("\n**Per template**\n\n");
     table(new MarkdownTable(TEMPLATES_HEAD), templates(e)).render(md);
     md.append("\n**Per task**\n\n");
-    table(new MarkdownTable(TASKS_HEAD), tasks(e)).render(md);
+    table(new MarkdownTable(TASKS_HEAD), taskRows).render(md);
   }
 
   private static MarkdownTable table(MarkdownTable t, List<List<String>> rows) {
@@ -91,14 +91,14 @@ public final class EfficiencyTables {
     return t;
   }
 
-  /** The section of {@code report.html}. */
-  static void html(StringBuilder h, Efficiency e) {
+  /** The section of {@code report.html}, with the per-task rows {@link #tasks} made. */
+  static void html(StringBuilder h, Efficiency e, List<List<String>> taskRows) {
     h.append("<section id=\"efficiency\"><h2>Efficiency</h2><p>").append(Escape.html(summary(e))).append("</p>");
     htmlTable(h, "efficiency-totals", TOTALS_HEAD, totals(e));
     h.append("<h3>Per template</h3>");
     htmlTable(h, "efficiency-templates", TEMPLATES_HEAD, templates(e));
     h.append("<h3>Per task</h3>");
-    htmlTable(h, "efficiency-tasks", TASKS_HEAD, tasks(e));
+    htmlTable(h, "efficiency-tasks", TASKS_HEAD, taskRows);
     h.append("</section>");
   }
 

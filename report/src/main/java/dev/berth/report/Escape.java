@@ -69,6 +69,9 @@ final class Escape {
     if (value == null) {
       return "";
     }
+    if (plainCsv(value)) {
+      return value;
+    }
     String s = spreadsheetSafe(value);
     if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
       return s;
@@ -76,14 +79,45 @@ final class Escape {
     return '"' + s.replace("\"", "\"\"") + '"';
   }
 
+  /**
+   * Whether the cell is written as it is: no control character, comma or quote, and no first
+   * character a spreadsheet reads as a formula. One look at each character, as a large run's CSV
+   * has hundreds of thousands of cells.
+   */
+  private static boolean plainCsv(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c == 0x7f || c == ',' || c == '"') {
+        return false;
+      }
+    }
+    return value.isEmpty() || "=+-@".indexOf(value.charAt(0)) < 0;
+  }
+
+  /** The text without control characters; the text itself when it has none, as nearly every cell. */
+  private static String withoutControls(String value) {
+    int first = 0;
+    while (first < value.length() && !control(value.charAt(first))) {
+      first++;
+    }
+    if (first == value.length()) {
+      return value;
+    }
+    StringBuilder b = new StringBuilder(value.length()).append(value, 0, first);
+    for (int i = first + 1; i < value.length(); i++) {
+      if (!control(value.charAt(i))) {
+        b.append(value.charAt(i));
+      }
+    }
+    return b.toString();
+  }
+
   private static boolean control(char c) {
     return c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f;
   }
 
   private static String spreadsheetSafe(String value) {
-    StringBuilder b = new StringBuilder(value.length() + 1);
-    value.chars().filter(c -> !control((char) c)).forEach(c -> b.append((char) c));
-    String s = b.toString();
+    String s = withoutControls(value);
     if (s.isEmpty() || "=+-@\t\r".indexOf(s.charAt(0)) < 0 || Values.number(s) != null && s.strip().equals(s)) {
       return s;
     }

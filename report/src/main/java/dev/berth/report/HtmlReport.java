@@ -24,9 +24,14 @@ public final class HtmlReport {
 
   /** Renders the page. A pure function of its arguments: it reads no clock and no file. */
   public static String render(RunReport report, HtmlOptions options) {
+    return renderWith(report, options, ReportViews.of(report, options.results().byTask(), options.objective()));
+  }
+
+  /** The page, with the parts it shares with the Markdown report made already from the same results. */
+  static String renderWith(RunReport report, HtmlOptions options, ReportViews views) {
     Map<String, Map<String, Object>> results = options.results().byTask();
     String title = options.title() != null ? options.title() : report.run();
-    SweepTable sweep = SweepTable.of(report, results, options.objective());
+    SweepTable sweep = views.sweep();
     Timeline timeline = Timeline.of(report);
     MemoryChart memory = MemoryChart.of(report);
     StringBuilder h = new StringBuilder(32_768);
@@ -37,14 +42,14 @@ public final class HtmlReport {
     header(h, report, title, sweep, memory, options.results().warnings());
     nav(h, report, sweep, timeline);
     if (!sweep.isEmpty()) {
-      HtmlTables.sweep(h, sweep, Unstarted.ids(report));
+      HtmlTables.sweep(h, sweep, views.unstarted());
     }
     List<GroupReport> groups = report.groups();
     for (int i = 0; i < groups.size(); i++) {
-      HtmlTables.group(h, GroupView.of(groups.get(i), results), "group-" + (i + 1), results);
+      HtmlTables.group(h, views.groups().get(i), "group-" + (i + 1), results);
     }
     if (EfficiencyTables.shown(report)) {
-      EfficiencyTables.html(h, report.efficiency());
+      EfficiencyTables.html(h, report.efficiency(), views.efficiencyRows());
     }
     HtmlCharts.timeline(h, timeline);
     HtmlCharts.memory(h, memory, !timeline.lanes().isEmpty());

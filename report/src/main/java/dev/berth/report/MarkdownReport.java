@@ -31,19 +31,24 @@ public final class MarkdownReport {
    * @param objective what ranks the sweep, or null to keep submission order
    */
   public static String render(RunReport report, TaskResults results, Objective objective) {
+    return renderWith(report, results, ReportViews.of(report, results.byTask(), objective));
+  }
+
+  /** The report, with the parts it shares with the HTML report made already from the same results. */
+  static String renderWith(RunReport report, TaskResults results, ReportViews views) {
     StringBuilder md = new StringBuilder();
     md.append("# Berth run ").append(Escape.markdown(report.run())).append(": ").append(report.status()).append("\n\n");
     md.append(summaryLine(report)).append("\n");
-    SweepTable sweep = SweepTable.of(report, results.byTask(), objective);
+    SweepTable sweep = views.sweep();
     if (!sweep.isEmpty()) {
       md.append("\n## ").append(Escape.markdown(sweep.title())).append("\n\n");
-      sweep(md, sweep, Unstarted.ids(report));
+      sweep(md, sweep, views.unstarted());
     }
-    for (GroupReport g : report.groups()) {
-      group(md, GroupView.of(g, results.byTask()), results.byTask());
+    for (GroupView g : views.groups()) {
+      group(md, g, results.byTask());
     }
     if (EfficiencyTables.shown(report)) {
-      EfficiencyTables.markdown(md, report.efficiency());
+      EfficiencyTables.markdown(md, report.efficiency(), views.efficiencyRows());
     }
     if (!results.warnings().isEmpty()) {
       md.append("\n## Notes\n\n");

@@ -115,6 +115,7 @@ final class RunParts {
       List<RunListener> listeners = new ArrayList<>(o.listeners());
       listeners.add(notifications);
       listeners.add(status);
+      listeners.add(new ReportWarmUp()); // the end's report code made ready while the tasks run
       MemorySamples samples = journal == null ? null : new MemorySamples(layout.runDir(), o::warn);
       if (samples != null) {
         made.add(samples);

@@ -1,9 +1,11 @@
 package dev.berth.core.model;
 
+import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * A whole run: its name, where its files go, the scheduler configuration and the groups in order.
@@ -31,7 +33,14 @@ public record RunSpec(
     Objects.requireNonNull(gpus, "gpus");
     Objects.requireNonNull(reporting, "reporting");
     Objects.requireNonNull(adapters, "adapters");
-    groups = List.copyOf(groups);
+    if (!(groups instanceof CheckedGroups checked && checked.inParallel == groupsInParallel)) {
+      groups = checked(groups, groupsInParallel); // not a copy made by one of the with... methods
+    }
+  }
+
+  /** The groups, checked: every task id used once in the run, every dependency valid. */
+  private static CheckedGroups checked(List<GroupSpec> given, boolean groupsInParallel) {
+    List<GroupSpec> groups = List.copyOf(given);
     Map<TaskId, String> owner = new HashMap<>();
     Map<String, Boolean> groupNames = new HashMap<>();
     for (GroupSpec g : groups) {
@@ -48,6 +57,7 @@ public record RunSpec(
       }
     }
     checkDependencies(groups, groupsInParallel);
+    return new CheckedGroups(groups, groupsInParallel);
   }
 
   /** A run whose groups run one after another. */
@@ -138,5 +148,32 @@ public record RunSpec(
   /** All tasks of all groups, in submission order. */
   public List<TaskSpec> tasks() {
     return groups.stream().flatMap(g -> g.tasks().stream()).toList();
+  }
+
+  /**
+   * Groups this record checked (ids unique across the run, dependencies valid when groups run in
+   * parallel or not, as {@code inParallel} says): a copy that keeps them is not checked again, as a
+   * run of 100,000 tasks is copied several times while its settings are read. Only this record makes
+   * one, so nothing unchecked passes for checked.
+   */
+  private static final class CheckedGroups extends AbstractList<GroupSpec> implements RandomAccess {
+
+    private final List<GroupSpec> groups;
+    private final boolean inParallel;
+
+    CheckedGroups(List<GroupSpec> groups, boolean inParallel) {
+      this.groups = groups;
+      this.inParallel = inParallel;
+    }
+
+    @Override
+    public GroupSpec get(int index) {
+      return groups.get(index);
+    }
+
+    @Override
+    public int size() {
+      return groups.size();
+    }
   }
 }

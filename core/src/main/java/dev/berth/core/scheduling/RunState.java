@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -30,14 +31,20 @@ import java.util.TreeSet;
 public final class RunState implements RunOccupancy {
 
   /** Ready tasks are tried highest priority first, then in submission order. */
-  public static final Comparator<TaskRecord> START_ORDER =
-      Comparator.comparingInt((TaskRecord r) -> -r.spec().priority()).thenComparingInt(TaskRecord::seq);
+  public static final Comparator<TaskRecord> START_ORDER = (a, b) -> {
+    int byPriority = Integer.compare(b.spec().priority(), a.spec().priority());
+    return byPriority != 0 ? byPriority : Integer.compare(a.seq(), b.seq());
+  };
+
+  /** Submission order; spelt out, as a resume sorts every task into the sets in it. */
+  private static final Comparator<TaskRecord> SUBMISSION_ORDER = (a, b) -> Integer.compare(a.seq(), b.seq());
 
   private RunSpec spec;
   private final List<TaskRecord> tasks = new ArrayList<>();
-  private final Map<TaskId, TaskRecord> byId = new TreeMap<>();
+  /** For lookups only, never walked, so its order never shows: a hash map, as a resume looks up every task. */
+  private final Map<TaskId, TaskRecord> byId = new HashMap<>();
   private final NavigableSet<TaskRecord> ready = new TreeSet<>(START_ORDER);
-  private final NavigableSet<TaskRecord> queued = new TreeSet<>(Comparator.comparingInt(TaskRecord::seq));
+  private final NavigableSet<TaskRecord> queued = new TreeSet<>(SUBMISSION_ORDER);
   private final SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>();
   private final SortedMap<TaskId, Occupancy> occupancy = new TreeMap<>();
   private final List<Integer> unfinishedPerGroup = new ArrayList<>();

@@ -156,11 +156,14 @@ public final class TaskKeys {
       CPUS, PRIORITY, AFTER, FOLLOW, RETRIES, RETRY_DELAY, RETRY_BACKOFF, RETRY_DELAY_MAX, QUEUE_TIMEOUT, TIMEOUT,
       GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE, ENFORCE_MEMORY);
 
+  /** Made once: every task a matrix expands into walks them several times. */
+  private static final List<TaskKey<?>> GROUP_KEYS = ALL.stream().filter(TaskKey::groupMaySet).toList();
+
   private TaskKeys() {}
 
   /** The keys a group may set for its tasks, in documentation order. */
   public static List<TaskKey<?>> groupKeys() {
-    return ALL.stream().filter(TaskKey::groupMaySet).toList();
+    return GROUP_KEYS;
   }
 
   /** Every key as written, in documentation order. */

@@ -65,6 +65,9 @@ public final class ByteSize {
     if (unit == 0) {
       return sign + (long) value + " B";
     }
+    if (value == Math.rint(value)) { // a whole number of units, as most sizes are: no formatter needed
+      return sign + (long) value + " " + names[unit];
+    }
     String number = String.format(Locale.ROOT, "%.1f", value);
     if (number.endsWith(".0")) {
       number = number.substring(0, number.length() - 2);

@@ -158,4 +158,21 @@ class RunSpecDependencyTest {
     assertThat(t.after()).isEqualTo(Optional.empty());
     assertThat(t.retry().retries()).isZero();
   }
+
+  @Test
+  void aCopyKeepsTheGroupsItsRunCheckedAndTheSameGroupsRunOneAfterAnotherAreCheckedAgain() {
+    RunSpec parallel = run(true,
+        group("train", task("c", "train").after(on("a")).build()),
+        group("prep", task("a", "prep").build()));
+
+    RunSpec copy = parallel.withGpus("none").withWorkdir("elsewhere");
+
+    assertThat(copy.groups()).isSameAs(parallel.groups());
+    assertThat(copy.tasks()).isEqualTo(parallel.tasks());
+    assertThat(copy).isEqualTo(new RunSpec("r", "elsewhere", SchedulerConfig.DEFAULTS, List.copyOf(parallel.groups()),
+        true, "none", Reporting.NONE, AdapterSettings.NONE));
+    assertThatThrownBy(() -> new RunSpec("r", "w", SchedulerConfig.DEFAULTS, parallel.groups(), false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("depends on a in the later group prep");
+  }
 }

@@ -41,4 +41,27 @@ class TaskIdTest {
     Collections.sort(ids);
     assertThat(ids).extracting(TaskId::value).containsExactly("a10", "a2", "b");
   }
+
+  @Test
+  void anIdIsAcceptedExactlyWhenItMatchesTheDocumentedPattern() {
+    java.util.regex.Pattern rule = java.util.regex.Pattern.compile("[A-Za-z0-9._+=@,-]+");
+    String alphabet = "aZ09._+=@,-/ :\u00e4\u0660$*\n\t~`!#%^&()[]{}|;'\"<>?";
+    java.util.Random random = new java.util.Random(17);
+    for (int i = 0; i < 20_000; i++) {
+      StringBuilder id = new StringBuilder();
+      for (int n = random.nextInt(6); n > 0; n--) {
+        id.append(alphabet.charAt(random.nextInt(alphabet.length())));
+      }
+      String value = id.toString();
+      boolean expected = rule.matcher(value).matches() && !value.equals(".") && !value.equals("..");
+      boolean accepted;
+      try {
+        TaskId.of(value);
+        accepted = true;
+      } catch (IllegalArgumentException e) {
+        accepted = false;
+      }
+      assertThat(accepted).as("'%s'", value).isEqualTo(expected);
+    }
+  }
 }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.berth.core.report.RunReport;
 import dev.berth.os.AtomicFiles;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -28,9 +29,17 @@ public final class ReportWriter {
 
   private ReportWriter() {}
 
-  /** Writes the report to {@code file}, replacing it atomically. */
+  /** Writes the report to {@code file}, replacing it atomically; streamed, as it may take tens of megabytes. */
   public static void write(RunReport report, Path file) throws IOException {
-    AtomicFiles.write(file, JSON.writeValueAsBytes(report));
+    AtomicFiles.write(file, out -> JSON.writeValue(out, report));
+  }
+
+  /**
+   * Writes {@code sample} to nowhere through the very mapper and stream path {@link #write} uses, so
+   * that a later write finds its serializers made and its code loaded.
+   */
+  public static void warmUp(RunReport sample) throws IOException {
+    JSON.writeValue(OutputStream.nullOutputStream(), sample);
   }
 
   /** The report as indented JSON text. */
@@ -47,6 +56,8 @@ public final class ReportWriter {
         gen.writeString(TIMESTAMP.format(value));
       }
     });
-    return new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectMapper mapper = new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+    mapper.setDefaultPrettyPrinter(new ReportIndents());
+    return mapper;
   }
 }

@@ -2,6 +2,7 @@ package dev.berth.runtime.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.core.report.AttemptReport;
@@ -12,10 +13,13 @@ import dev.berth.core.report.TaskReport;
 import dev.berth.core.report.TaskStatus;
 import dev.berth.core.report.Totals;
 import dev.berth.core.report.TrainCall;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ReportWriterTest {
 
@@ -63,5 +67,20 @@ class ReportWriterTest {
 
     assertThat(written.get("trainCalls").isArray()).isTrue();
     assertThat(written.get("trainCalls")).isEmpty();
+  }
+
+  @Test
+  void theReportFileIsLaidOutByteForByteAsJacksonsDefaultIndentationLaysItOut(@TempDir Path dir) throws Exception {
+    List<TrainCall> calls = List.of(
+        new TrainCall(1, "0", 4 * GIB, T0.plusSeconds(5), T0.plusSeconds(8), "GPU_OOM", "CUDA out of memory"));
+    RunReport report = runWith(new AttemptReport(1, T0, T0.plusSeconds(21), 0, "1", 42, null, GIB, 6 * GIB, 1.0,
+        "SUCCEEDED", null, null, 3000L, 10_000L, null, null, null, null, null, calls));
+    Path file = dir.resolve("report.json");
+
+    ReportWriter.write(report, file);
+
+    ObjectMapper jacksonDefault = ReportWriter.mapper().setDefaultPrettyPrinter(new DefaultPrettyPrinter());
+    assertThat(Files.readString(file)).isEqualTo(jacksonDefault.writeValueAsString(report));
+    assertThat(Files.readString(file)).contains("\n    \"tasks\" : [ {\n      \"id\" : \"fit\"");
   }
 }

@@ -1,0 +1,73 @@
+package dev.berth.session;
+
+import dev.berth.core.lifecycle.TaskEvent;
+import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.GroupReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
+import dev.berth.core.report.TaskReport;
+import dev.berth.core.report.TaskStatus;
+import dev.berth.core.report.Totals;
+import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.report.CsvResults;
+import dev.berth.report.HtmlOptions;
+import dev.berth.report.HtmlReport;
+import dev.berth.report.MarkdownReport;
+import dev.berth.report.TaskResults;
+import dev.berth.runtime.engine.RunListener;
+import dev.berth.runtime.report.ReportWriter;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Writes the reports of a made-up two-task run into memory, on a thread of its own, once the run's
+ * first task has started: the classes, JSON serializers and compiled code the reports need are then
+ * ready when the run ends, instead of costing the end a fifth of a second. The run's own work is
+ * under way by then, so this takes no time from its start.
+ */
+final class ReportWarmUp implements RunListener {
+
+  private boolean started;
+
+  @Override
+  public void taskEvent(TaskRecord task, TaskEvent event) {
+    if (!started && event instanceof TaskEvent.Started) {
+      started = true;
+      Thread t = new Thread(ReportWarmUp::warmUp, "berth-report-warm-up");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
+
+  private static void warmUp() {
+    try {
+      writeSample();
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // only time is at stake: the run's end writes its reports, and says why if it cannot
+    }
+  }
+
+  /** Writes every report of the made-up run into memory. */
+  static void writeSample() throws IOException {
+    RunReport sample = sample();
+    ReportWriter.warmUp(sample);
+    HtmlReport.render(sample, HtmlOptions.defaults());
+    MarkdownReport.render(sample, TaskResults.empty(), null);
+    CsvResults.render(sample, Map.of());
+  }
+
+  private static RunReport sample() {
+    Instant t = Instant.EPOCH;
+    AttemptReport attempt = new AttemptReport(1, t, t.plusSeconds(1), 0, "cpu", 1, null, 1L << 20, 0, 1.0,
+        "SUCCEEDED", null, null, null, null, 1L << 19, 0.5, null, true, null);
+    TaskReport ran = new TaskReport("t-0", "g", TaskStatus.SUCCEEDED, List.of("true"), "g/t-0",
+        new TreeMap<>(Map.of("a", "0")), null, List.of(attempt));
+    TaskReport waiting = new TaskReport("t-1", "g", TaskStatus.PENDING, List.of("true"), "g/t-1",
+        new TreeMap<>(Map.of("a", "1")), null, List.of());
+    GroupReport group = new GroupReport("g", Totals.of(List.of(ran, waiting)), List.of(ran, waiting));
+    return new RunReport("warm-up", RunStatus.INTERRUPTED, t, t.plusSeconds(2), group.totals(), List.of(group));
+  }
+}
