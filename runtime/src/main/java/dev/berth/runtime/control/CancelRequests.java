@@ -24,7 +24,10 @@ import java.util.function.Consumer;
  */
 public final class CancelRequests implements AutoCloseable {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Made when a request is first written or read: a run's start only names the folder. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   /**
    * One request.
@@ -51,12 +54,12 @@ public final class CancelRequests implements AutoCloseable {
   public static Path submit(Path runDir, Request request) throws IOException {
     Path dir = folder(runDir);
     Files.createDirectories(dir);
-    ObjectNode node = JSON.createObjectNode();
-    node.putArray("tasks").addAll(request.patterns().stream().map(JSON.getNodeFactory()::textNode).toList());
+    ObjectNode node = Json.MAPPER.createObjectNode();
+    node.putArray("tasks").addAll(request.patterns().stream().map(Json.MAPPER.getNodeFactory()::textNode).toList());
     node.put("reason", request.reason());
     String name = "cancel-" + UUID.randomUUID();
     Path tmp = dir.resolve("." + name + ".tmp");
-    Files.write(tmp, JSON.writeValueAsBytes(node));
+    Files.write(tmp, Json.MAPPER.writeValueAsBytes(node));
     Path file = dir.resolve(name + ".json");
     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
     return file;
@@ -103,7 +106,7 @@ public final class CancelRequests implements AutoCloseable {
     files.sort(null);
     for (Path f : files) {
       try {
-        JsonNode node = JSON.readTree(f.toFile());
+        JsonNode node = Json.MAPPER.readTree(f.toFile());
         List<String> patterns = new ArrayList<>();
         node.path("tasks").forEach(t -> patterns.add(t.asText()));
         String reason = node.path("reason").asText("cancelled");
