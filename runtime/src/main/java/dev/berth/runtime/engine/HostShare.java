@@ -159,7 +159,7 @@ final class HostShare {
     return refusals;
   }
 
-  /** A start whose reservation is claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */
+  /** A start claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */
   private record Pending(int index, String name, String pool, Claim claim) {}
 
   private List<String> released() {

@@ -79,7 +79,7 @@ final class HostSharePools {
     return Optional.of(pool);
   }
 
-  /** Gives {@code call} a free slot of {@code pool} that fits its placement and is not due back; whether there was one. */
+  /** Gives {@code call} a free slot of {@code pool} that fits its placement and is not due back, if there is one. */
   boolean seat(TaskId call, String pool, Placement placement, Instant now) {
     for (Slot slot : slots.values()) {
       if (slot.fits(pool, placement) && !due(slot, now)) {

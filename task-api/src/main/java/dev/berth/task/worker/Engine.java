@@ -207,7 +207,7 @@ final class Engine {
     protocol.flush();
   }
 
-  /** The call's log {@code path}, shown as {@code shown} too, made a file only once the call writes (see {@link CallLog}). */
+  /** The call's log {@code path}, shown as {@code shown} too, made only once the call writes (see {@link CallLog}). */
   private PrintStream log(Object path, Object shown, boolean laterAttempt) {
     if (path == null) {
       return new PrintStream(new java.io.FilterOutputStream(idle) {
