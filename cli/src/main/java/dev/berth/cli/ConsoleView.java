@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,7 +67,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
       groups.add(new GroupLine(g.name()));
     }
     for (TaskRecord r : state.tasks()) {
-      groups.get(r.groupIndex()).statuses.put(r.spec().id(), TaskStatus.of(r.state()));
+      groups.get(r.groupIndex()).status(r.spec().id(), TaskStatus.of(r.state()));
     }
     if (live) {
       redraw = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -98,7 +99,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
       placements.remove(task.spec().id());
     }
     TaskStatus status = TaskStatus.of(task.state());
-    g.statuses.put(task.spec().id(), status);
+    g.status(task.spec().id(), status);
     if (event instanceof TaskEvent.Launched && g.startedAt == null) {
       g.startedAt = event.at();
     }
@@ -248,7 +249,9 @@ final class ConsoleView implements RunListener, AutoCloseable {
   private final class GroupLine {
     final String name;
     /** Every task of the group with its status, counted by the report's rule. */
-    final Map<TaskId, TaskStatus> statuses = new TreeMap<>();
+    private final Map<TaskId, TaskStatus> statuses = new HashMap<>();
+    /** The tasks by status, kept as they change: counting them all again at each end made a sweep's run quadratic. */
+    private final int[] counts = new int[TaskStatus.values().length];
     Instant startedAt;
     Instant finishedAt;
 
@@ -256,8 +259,16 @@ final class ConsoleView implements RunListener, AutoCloseable {
       this.name = name;
     }
 
+    void status(TaskId task, TaskStatus status) {
+      TaskStatus before = statuses.put(task, status);
+      if (before != null) {
+        counts[before.ordinal()]--;
+      }
+      counts[status.ordinal()]++;
+    }
+
     Totals totals() {
-      return Totals.count(statuses.values());
+      return Totals.counted(counts);
     }
 
     Duration elapsed(Instant now) {

@@ -1,8 +1,12 @@
 package dev.berth.cli;
 
+import dev.berth.session.AdapterTables;
+import dev.berth.session.Warmup;
+import dev.berth.spec.SpecLoader;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,10 +27,16 @@ public final class Main implements Runnable {
       CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class, PsCommand.class,
       ServeCommand.class, CommandLine.HelpCommand.class);
 
+  /** The commands that run tasks here, whose start-up {@link Warmup} shortens. */
+  private static final Set<String> RUNS_TASKS = Set.of("run", "resume", "retry");
+
   @Spec CommandSpec command;
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
+    if (args.length > 0 && RUNS_TASKS.contains(args[0])) {
+      Warmup.begin(() -> SpecLoader.prepare(AdapterTables.ALL)); // while the command line and the spec are read
+    }
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 

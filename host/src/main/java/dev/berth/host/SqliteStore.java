@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,6 +34,8 @@ final class SqliteStore implements LedgerStore {
 
   private final Path file;
   private final Connection connection;
+  /** Statements prepared once per connection: preparing each again was a good part of a ledger step. */
+  private final Map<String, PreparedStatement> prepared = new HashMap<>();
 
   private SqliteStore(Path file, Connection connection) {
     this.file = file;
@@ -97,7 +100,7 @@ final class SqliteStore implements LedgerStore {
     try (Statement s = connection.createStatement()) {
       s.execute("BEGIN IMMEDIATE");
       try {
-        T result = work.apply(new SqliteTables(connection));
+        T result = work.apply(new SqliteTables(this::prepared));
         s.execute("COMMIT");
         return result;
       } catch (RuntimeException | Error e) {
@@ -105,10 +108,36 @@ final class SqliteStore implements LedgerStore {
         throw e;
       }
     } catch (SQLException e) {
+      forgetPrepared();
       throw problem(file, e);
     } catch (SqliteTables.Failure e) {
+      forgetPrepared();
       throw problem(file, e.getCause());
     }
+  }
+
+  /** {@code sql} prepared on this connection, its parameters cleared; prepared the first time only. */
+  private PreparedStatement prepared(String sql) throws SQLException {
+    PreparedStatement ps = prepared.get(sql);
+    if (ps == null) {
+      ps = connection.prepareStatement(sql);
+      prepared.put(sql, ps);
+    } else {
+      ps.clearParameters();
+    }
+    return ps;
+  }
+
+  /** After a failure, statements are prepared afresh: none is left in whatever state the failure left it. */
+  private void forgetPrepared() {
+    for (PreparedStatement ps : prepared.values()) {
+      try {
+        ps.close();
+      } catch (SQLException e) {
+        // closing is best effort
+      }
+    }
+    prepared.clear();
   }
 
   @Override
@@ -118,6 +147,7 @@ final class SqliteStore implements LedgerStore {
 
   @Override
   public synchronized void close() {
+    forgetPrepared();
     try {
       connection.close();
     } catch (SQLException e) {
@@ -146,10 +176,15 @@ final class SqliteStore implements LedgerStore {
       }
     }
 
-    private final Connection c;
+    /** Prepares a statement, or gives the one prepared before. */
+    interface Statements {
+      PreparedStatement prepared(String sql) throws SQLException;
+    }
 
-    SqliteTables(Connection c) {
-      this.c = c;
+    private final Statements statements;
+
+    SqliteTables(Statements statements) {
+      this.statements = statements;
     }
 
     static void createTables(Connection c) {
@@ -308,7 +343,8 @@ final class SqliteStore implements LedgerStore {
     }
 
     private <T> List<T> query(String sql, List<Object> args, RowReader<T> reader) {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
+      try {
+        PreparedStatement ps = statements.prepared(sql);
         for (int i = 0; i < args.size(); i++) {
           ps.setObject(i + 1, args.get(i));
         }
@@ -325,7 +361,8 @@ final class SqliteStore implements LedgerStore {
     }
 
     private int update(String sql, Object... args) {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
+      try {
+        PreparedStatement ps = statements.prepared(sql);
         for (int i = 0; i < args.length; i++) {
           ps.setObject(i + 1, args[i]);
         }

@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +39,27 @@ class SqliteReservationsTest extends SharedReservationsContractTest {
   protected Run dead(String name, long uid, String user) {
     // a pid above any pid_max Linux allows is never alive
     return new Run(UUID.randomUUID().toString(), name, "/runs/" + name, uid, user, 5_000_000, 1);
+  }
+
+  @Test
+  void aTransactionThatFailsLeavesTheNextOnesTheirPreparedStatementsInWorkingOrder() {
+    try (SqliteStore store = SqliteStore.open(dir.resolve("ledger.db"))) {
+      store.transaction(t -> {
+        t.runs();
+        return null;
+      });
+      Assertions.assertThatThrownBy(() -> store.transaction(t -> {
+        t.holds();
+        throw new IllegalStateException("a rule failed");
+      })).isInstanceOf(IllegalStateException.class);
+      store.transaction(t -> {
+        t.forgetBefore(T0);
+        return null;
+      });
+
+      int rows = store.transaction(t -> t.runs().size() + t.holds().size());
+      assertThat(rows).isZero();
+    }
   }
 
   @Test

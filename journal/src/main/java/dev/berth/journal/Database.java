@@ -119,6 +119,16 @@ final class Database {
     }
   }
 
+  /** Loads the native library and the driver's classes, by opening and closing a connection to an in-memory database. */
+  static void prepare() {
+    SqliteNativeLibrary.prepare();
+    try (Connection c = new SQLiteConfig().createConnection("jdbc:sqlite::memory:")) {
+      c.getAutoCommit();
+    } catch (SQLException | RuntimeException | LinkageError e) {
+      // met again where a journal is opened, and reported there
+    }
+  }
+
   private static Connection connect(Path file, boolean readOnly, boolean create)
       throws JournalException {
     SqliteNativeLibrary.prepare();

@@ -59,6 +59,15 @@ public final class SqliteJournal implements Journal {
     }
   }
 
+  /**
+   * Loads SQLite's native library and driver now, on the calling thread, as the first journal
+   * opened would: a thread that starts early keeps that work off the path to a run's first task.
+   * Best effort: a failure here is met again, and reported, where a journal is opened.
+   */
+  public static void prepare() {
+    Database.prepare();
+  }
+
   /** Creates a journal in a new file (and its folder), durable to {@link Durability#FULL}. */
   public static SqliteJournal create(Path db) throws JournalException {
     return create(db, Durability.FULL);

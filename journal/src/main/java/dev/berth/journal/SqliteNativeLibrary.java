@@ -21,6 +21,7 @@ final class SqliteNativeLibrary {
 
   private static final String PATH = "org.sqlite.lib.path";
   private static final String NAME = "org.sqlite.lib.name";
+  private static final String TEMPORARY = "org.sqlite.tmpdir";
   private static boolean prepared;
 
   private SqliteNativeLibrary() {}
@@ -56,6 +57,11 @@ final class SqliteNativeLibrary {
       }
       System.setProperty(PATH, dir.toString());
       System.setProperty(NAME, name);
+      if (System.getProperty(TEMPORARY) == null) {
+        // The driver lists its temporary folder at every start, to delete the copies it left there;
+        // it makes none now, and the system's temporary folder can hold many thousands of files.
+        System.setProperty(TEMPORARY, dir.toString());
+      }
     } catch (IOException | RuntimeException | LinkageError e) {
       // The driver's own way still works: it extracts the library to a temporary file.
     }

@@ -26,4 +26,12 @@ class SqliteNativeLibraryTest {
         + "/" + name).openConnection().getContentLengthLong();
     assertThat(Files.size(lib)).isEqualTo(inJar);
   }
+
+  @Test
+  void theDriverLooksForItsLeftoversInTheCacheFolderNotInTheSystemsTemporaryFolder() throws Exception {
+    SqliteJournal.prepare();
+    SqliteJournal.create(dir.resolve("journal.db")).close();
+
+    assertThat(System.getProperty("org.sqlite.tmpdir")).isEqualTo(System.getProperty("org.sqlite.lib.path"));
+  }
 }

@@ -38,16 +38,31 @@ public record Totals(int total, int succeeded, int failed, int cancelled, int ti
     for (TaskStatus s : statuses) {
       n[s.ordinal()]++;
     }
+    return counted(n);
+  }
+
+  /**
+   * The totals of counts kept by status, indexed by {@link TaskStatus#ordinal()}: for a view that
+   * keeps them as tasks change instead of counting every task again.
+   */
+  public static Totals counted(int[] byStatus) {
+    if (byStatus.length != TaskStatus.values().length) {
+      throw new IllegalArgumentException("one count per status, not " + byStatus.length);
+    }
+    int total = 0;
+    for (int count : byStatus) {
+      total += count;
+    }
     return new Totals(
-        statuses.size(),
-        n[TaskStatus.SUCCEEDED.ordinal()],
-        n[TaskStatus.FAILED.ordinal()],
-        n[TaskStatus.CANCELLED.ordinal()],
-        n[TaskStatus.TIMED_OUT.ordinal()],
-        n[TaskStatus.UNREACHABLE.ordinal()],
-        n[TaskStatus.RUNNING.ordinal()],
-        n[TaskStatus.PENDING.ordinal()],
-        n[TaskStatus.INTERRUPTED.ordinal()]);
+        total,
+        byStatus[TaskStatus.SUCCEEDED.ordinal()],
+        byStatus[TaskStatus.FAILED.ordinal()],
+        byStatus[TaskStatus.CANCELLED.ordinal()],
+        byStatus[TaskStatus.TIMED_OUT.ordinal()],
+        byStatus[TaskStatus.UNREACHABLE.ordinal()],
+        byStatus[TaskStatus.RUNNING.ordinal()],
+        byStatus[TaskStatus.PENDING.ordinal()],
+        byStatus[TaskStatus.INTERRUPTED.ordinal()]);
   }
 
   /** Tasks that ended in any way other than success. */

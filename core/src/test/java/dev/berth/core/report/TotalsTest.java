@@ -19,6 +19,18 @@ class TotalsTest {
   }
 
   @Test
+  void countsKeptByStatusGiveTheTotalsOfCountingEveryTask() {
+    int[] byStatus = new int[TaskStatus.values().length];
+    byStatus[TaskStatus.SUCCEEDED.ordinal()] = 2;
+    byStatus[TaskStatus.FAILED.ordinal()] = 1;
+    byStatus[TaskStatus.INTERRUPTED.ordinal()] = 3;
+    byStatus[TaskStatus.PENDING.ordinal()] = 1;
+
+    assertThat(Totals.counted(byStatus)).isEqualTo(Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.PENDING,
+        TaskStatus.INTERRUPTED, TaskStatus.FAILED, TaskStatus.INTERRUPTED, TaskStatus.SUCCEEDED, TaskStatus.INTERRUPTED)));
+  }
+
+  @Test
   void interruptedTasksAreCountedApartAndHaveNotEnded() {
     Totals t = Totals.count(List.of(TaskStatus.SUCCEEDED, TaskStatus.INTERRUPTED, TaskStatus.INTERRUPTED,
         TaskStatus.PENDING));

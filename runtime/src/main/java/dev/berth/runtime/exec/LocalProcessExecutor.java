@@ -104,6 +104,15 @@ public final class LocalProcessExecutor implements Executor {
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Binds the C library's spawn functions (through JNA, whose own native library loads first) now,
+   * on the calling thread, as the first executor would: a thread that starts early keeps that work
+   * off the path to a run's first task.
+   */
+  public static void prepare() {
+    Spawner.describeAvailable();
+  }
+
   /** How executors made now start processes, for people ({@code berth devices}): {@code posix_spawn}. */
   public static String describeSpawning() {
     return Spawner.describeAvailable();

@@ -77,17 +77,47 @@ public final class NvmlGpuProbe implements GpuProbe {
     return Optional.of(new NvmlGpuProbe(library));
   }
 
+  /**
+   * Looks for the library now, on the calling thread, so that a probe made later finds the answer
+   * ready: where there is none, JNA's search (every library folder, and {@code ldconfig -p}) is a
+   * good part of a run's start-up. See {@link #loadLibrary()}.
+   */
+  public static void prepare() {
+    Objects.requireNonNull(Loaded.LIBRARY);
+  }
+
+  /**
+   * The library, bound once per JVM; where it could not be loaded, that failure, every time: a
+   * driver installed while Berth runs is seen by the next Berth.
+   */
   private static NvmlLibrary loadLibrary() {
-    List<String> names = Platform.isWindows() ? List.of("nvml") : List.of(LINUX_LIBRARY, "nvidia-ml");
-    UnsatisfiedLinkError failure = null;
-    for (String name : names) {
-      try {
-        return Native.load(name, NvmlLibrary.class);
-      } catch (UnsatisfiedLinkError e) {
-        failure = failure == null ? e : failure;
-      }
+    if (Loaded.LIBRARY instanceof LinkageError failure) {
+      throw failure;
     }
-    throw failure;
+    if (Loaded.LIBRARY instanceof RuntimeException failure) {
+      throw failure;
+    }
+    return (NvmlLibrary) Loaded.LIBRARY;
+  }
+
+  /** The outcome of the one load (the holder's class initialization makes other threads wait for it). */
+  private static final class Loaded {
+    static final Object LIBRARY = attempt();
+
+    private static Object attempt() {
+      List<String> names = Platform.isWindows() ? List.of("nvml") : List.of(LINUX_LIBRARY, "nvidia-ml");
+      UnsatisfiedLinkError failure = null;
+      for (String name : names) {
+        try {
+          return Native.load(name, NvmlLibrary.class);
+        } catch (UnsatisfiedLinkError e) {
+          failure = failure == null ? e : failure;
+        } catch (LinkageError | RuntimeException e) { // JNA itself cannot load, say
+          return e;
+        }
+      }
+      return failure;
+    }
   }
 
   @Override

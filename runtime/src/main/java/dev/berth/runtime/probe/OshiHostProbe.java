@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.SortedMap;
 import oshi.SystemInfo;
 import oshi.hardware.CentralProcessor.TickType;
@@ -32,14 +33,33 @@ public final class OshiHostProbe implements HostProbe {
 
   /** A probe of this machine. */
   public OshiHostProbe() {
-    SystemInfo system = new SystemInfo();
-    this.processor = system.getHardware().getProcessor();
-    this.memory = system.getHardware().getMemory();
+    Machine machine = Machine.THIS;
+    this.processor = machine.processor;
+    this.memory = machine.memory;
     Path proc = Path.of("/proc");
     this.treeMemory = ProcTreeMemory.usable(proc)
         ? new ProcTreeMemory(proc, memory.getPageSize())
-        : new OshiTreeMemory(system.getOperatingSystem());
+        : new OshiTreeMemory(machine.system.getOperatingSystem());
     this.logicalCpus = Math.max(1, processor.getLogicalProcessorCount());
+  }
+
+  /**
+   * Reads now, on the calling thread, what every probe of this JVM shares: OSHI's view of the
+   * processor (whose discovery walks the machine's devices) and memory. A probe made later, or
+   * meanwhile on another thread, takes it as it is or waits for it; so a thread that starts early
+   * keeps that work off the path to the first task.
+   */
+  public static void prepare() {
+    Objects.requireNonNull(Machine.THIS);
+  }
+
+  /** The machine as OSHI finds it, once per JVM (the holder's class initialization makes other threads wait). */
+  private static final class Machine {
+    static final Machine THIS = new Machine();
+
+    final SystemInfo system = new SystemInfo();
+    final CentralProcessor processor = system.getHardware().getProcessor();
+    final GlobalMemory memory = system.getHardware().getMemory();
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.berth.core.gpu.GpuProcess;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class NvmlGpuProbeTest {
@@ -141,6 +142,20 @@ class NvmlGpuProbeTest {
     assertThat(probe).isEmpty();
     assertThat(problems).containsExactly(
         "NVML: the library could not be loaded (Unable to load library 'libnvidia-ml.so.1')");
+  }
+
+  @Test
+  void whereTheLibraryIsMissingEveryLoadSaysSoAsTheFirstDid() {
+    Assumptions.assumeTrue(NvmlGpuProbe.load().isEmpty(), "this machine has NVML");
+    List<String> first = new ArrayList<>();
+    List<String> second = new ArrayList<>();
+
+    NvmlGpuProbe.prepare();
+    assertThat(NvmlGpuProbe.load(first::add)).isEmpty();
+    assertThat(NvmlGpuProbe.load(second::add)).isEmpty();
+
+    assertThat(first).singleElement().asString().startsWith("NVML: the library could not be loaded (");
+    assertThat(second).isEqualTo(first);
   }
 
   @Test

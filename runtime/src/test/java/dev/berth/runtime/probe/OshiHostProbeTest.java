@@ -35,6 +35,20 @@ class OshiHostProbeTest {
   }
 
   @Test
+  void probesShareTheMachineButEachStartsItsOwnUtilization() throws Exception {
+    probe.read(NOW, new TreeMap<>());
+    CompletableFuture<OshiHostProbe> madeElsewhere = CompletableFuture.supplyAsync(OshiHostProbe::new);
+    OshiHostProbe.prepare();
+    OshiHostProbe another = madeElsewhere.get(60, TimeUnit.SECONDS);
+
+    HostSnapshot first = another.read(NOW, new TreeMap<>());
+
+    assertThat(first.cpuUtilizationKnown()).isFalse();
+    assertThat(first.logicalCpus()).isEqualTo(probe.read(NOW, new TreeMap<>()).logicalCpus());
+    assertThat(first.totalMemoryBytes()).isEqualTo(probe.read(NOW, new TreeMap<>()).totalMemoryBytes());
+  }
+
+  @Test
   void measuresTheMemoryOfARealProcess() throws Exception {
     Process sleeper = new ProcessBuilder("sleep", "30").start();
     try {

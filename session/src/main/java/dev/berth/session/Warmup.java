@@ -1,0 +1,73 @@
+package dev.berth.session;
+
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.journal.SpecCodec;
+import dev.berth.journal.SqliteJournal;
+import dev.berth.runtime.exec.LocalProcessExecutor;
+import dev.berth.runtime.gpu.NvmlGpuProbe;
+import dev.berth.runtime.probe.OshiHostProbe;
+import java.util.List;
+
+/**
+ * Loads, on a daemon thread, what a local run loads before its first task and what does not depend
+ * on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds there is none), the C library's
+ * spawn functions and OSHI's view of the machine. A command that runs tasks starts it first thing,
+ * so this work overlaps the reading of its command line and spec; the session's parts, made later,
+ * take what it loaded, or wait for what it is still loading. Each part is best effort: a failure is
+ * met again, and reported, where the run uses that part.
+ */
+public final class Warmup {
+
+  private static boolean begun;
+
+  private Warmup() {}
+
+  /** Starts the warm-up, once per JVM. */
+  public static void begin() {
+    begin(() -> {});
+  }
+
+  /**
+   * Starts the warm-up, once per JVM, with {@code first} before the session's parts: what the
+   * caller needs before them (the spec's reader, say).
+   */
+  public static synchronized void begin(Runnable first) {
+    if (begun) {
+      return;
+    }
+    begun = true;
+    Thread t = new Thread(() -> {
+      quietly(first);
+      load();
+    }, "berth-warmup");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  /** In the order a session needs them: the journal, the GPU probe, the executor, the host probe. */
+  private static void load() {
+    quietly(SqliteJournal::prepare);
+    quietly(Warmup::specCodec);
+    quietly(NvmlGpuProbe::prepare);
+    quietly(LocalProcessExecutor::prepare);
+    quietly(OshiHostProbe::prepare);
+  }
+
+  /** The journal's spec codec, through a spec of one task: its JSON writer builds what it needs once. */
+  private static void specCodec() {
+    TaskSpec task = TaskSpec.builder("t", "g").command("true").build();
+    RunSpec spec = new RunSpec("warmup", "/", SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(task))));
+    SpecCodec.decode(SpecCodec.encode(spec, AdapterTables.ALL), AdapterTables.ALL);
+  }
+
+  private static void quietly(Runnable part) {
+    try {
+      part.run();
+    } catch (RuntimeException | LinkageError e) {
+      // met again where the run uses this part, and reported there
+    }
+  }
+}
