@@ -24,8 +24,10 @@ import dev.berth.spi.SharedReservations.Progress;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.Share;
 import dev.berth.spi.SharedReservationsException;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,7 +39,8 @@ import java.util.TreeSet;
  * The engine's side of the host ledger: what other runs hold goes into each snapshot the scheduler
  * sees, an attempt takes its reservation before its process starts and releases it when it no
  * longer holds anything, and the tasks that wait say so, keeping their place in the host-wide
- * order. Without a ledger it does nothing. Loop thread only.
+ * order. A pool's call takes a slot its pool already holds instead, when one is free (see
+ * {@link HostSharePools}). Without a ledger it does nothing. Loop thread only.
  */
 final class HostShare {
 
@@ -53,6 +56,8 @@ final class HostShare {
   private final InstantSource clock;
   private final Set<TaskId> holding = new TreeSet<>();
   private final Set<TaskId> ended = new TreeSet<>(); // of holding: released with the next ledger step
+  private final HostSharePools pools;
+  private final List<String> slotsBack = new ArrayList<>(); // pools' slots given back with the next ledger step
   private SharedReservations ledger;
   private List<Demand> published = List.of();
   private HeldElsewhere elsewhere = HeldElsewhere.NONE;
@@ -62,6 +67,7 @@ final class HostShare {
   HostShare(RunState state, InstantSource clock) {
     this.state = state;
     this.clock = clock;
+    this.pools = new HostSharePools(state.spec().config().interval());
   }
 
   /** Takes part in this ledger (which the run has joined). */
@@ -106,35 +112,69 @@ final class HostShare {
 
   /**
    * Takes the reservations of these starts in order, in one ledger step with the releases
-   * {@link #releaseEnded()} noted: a pass that starts many tasks pays for one.
+   * {@link #releaseEnded()} noted: a pass that starts many tasks pays for one. A pool's call that
+   * fits a free slot of its pool takes that instead; when every start does, there is no ledger step.
    *
    * @return for each start, in order, why not (see {@link #take}), or empty when taken
    */
   List<Optional<Refusal>> takeAll(List<Start> starts, HostSnapshot snapshot) {
+    List<Optional<Refusal>> refusals = new ArrayList<>(Collections.nCopies(starts.size(), Optional.<Refusal>empty()));
     if (ledger == null || starts.isEmpty()) {
-      return starts.stream().map(s -> Optional.<Refusal>empty()).toList();
+      return refusals;
     }
-    List<Claim> claims = starts.stream().map(s -> claim(s, snapshot)).toList();
-    List<Optional<String>> why;
-    try {
-      why = ledger.releaseAndTakeAll(names(ended), claims, clock.instant());
-      holding.removeAll(ended);
-      ended.clear();
-    } catch (SharedReservationsException e) {
-      why = claims.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
-    }
-    List<Optional<Refusal>> refusals = new ArrayList<>();
+    Instant now = clock.instant();
+    List<Pending> pending = new ArrayList<>();
     for (int i = 0; i < starts.size(); i++) {
       Start start = starts.get(i);
-      if (why.get(i).isEmpty()) {
+      TaskId id = start.task().spec().id();
+      Optional<String> pool = HostSharePools.poolOf(start.task().spec(), start.placement());
+      if (pool.isPresent() && pools.seat(id, pool.get(), start.placement(), now)) {
+        continue; // its pool holds it already: no ledger step
+      }
+      String name = pool.map(pools::nextName).orElse(id.value());
+      pending.add(new Pending(i, name, pool.orElse(null), claim(start, snapshot, name)));
+    }
+    if (pending.isEmpty()) {
+      return refusals;
+    }
+    slotsBack.addAll(pools.giveBack(false, now));
+    List<Optional<String>> why;
+    try {
+      why = ledger.releaseAndTakeAll(released(), pending.stream().map(Pending::claim).toList(), now);
+      releasedNoted();
+    } catch (SharedReservationsException e) {
+      why = pending.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
+    }
+    for (int j = 0; j < pending.size(); j++) {
+      Pending p = pending.get(j);
+      Start start = starts.get(p.index());
+      if (why.get(j).isPresent()) {
+        refusals.set(p.index(), why.get(j).map(line -> refusal(start.placement(), line)));
+      } else if (p.pool() != null) {
+        pools.taken(p.name(), start.task().spec().id(), p.pool(), start.placement(), now);
+      } else {
         holding.add(start.task().spec().id());
       }
-      refusals.add(why.get(i).map(line -> refusal(start.placement(), line)));
     }
     return refusals;
   }
 
-  private Claim claim(Start start, HostSnapshot snapshot) {
+  /** A start claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */
+  private record Pending(int index, String name, String pool, Claim claim) {}
+
+  private List<String> released() {
+    List<String> names = new ArrayList<>(names(ended));
+    names.addAll(slotsBack);
+    return names;
+  }
+
+  private void releasedNoted() {
+    holding.removeAll(ended);
+    ended.clear();
+    slotsBack.clear();
+  }
+
+  private Claim claim(Start start, HostSnapshot snapshot, String name) {
     Placement placement = start.placement();
     List<Share> shares = new ArrayList<>();
     if (placement.memoryBytes() > 0) {
@@ -149,7 +189,7 @@ final class HostShare {
     // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
     long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
     TaskSpec spec = start.task().spec();
-    return new Claim(spec.id().value(), spec.priority(), placement.milliCpus(), cpuLimit, shares);
+    return new Claim(name, spec.priority(), placement.milliCpus(), cpuLimit, shares);
   }
 
   /** The refusal of a claim for {@code placement}, with the ledger's line, which says what is free. */
@@ -176,12 +216,13 @@ final class HostShare {
   /**
    * Notes what tasks that no longer hold anything took, for the ledger to release with this pass's
    * first take or, when the pass takes nothing, at its end ({@link #releaseNoted()}): either way in
-   * the same pass, in one ledger step.
+   * the same pass, in one ledger step. A pool's call frees its slot for the pass's next call of its pool.
    */
   void releaseEnded() {
     if (ledger == null) {
       return;
     }
+    pools.vacate(state.occupancy()::containsKey);
     for (TaskId id : holding) {
       if (!state.occupancy().containsKey(id)) {
         ended.add(id);
@@ -193,15 +234,18 @@ final class HostShare {
     return tasks.stream().map(TaskId::value).toList();
   }
 
-  /** Releases what {@link #releaseEnded()} noted and no take released. */
+  /** Releases what {@link #releaseEnded()} noted and no take released, and the pools' slots still free. */
   void releaseNoted() {
-    if (ledger == null || ended.isEmpty()) {
+    if (ledger == null) {
+      return;
+    }
+    slotsBack.addAll(pools.giveBack(true, clock.instant()));
+    if (ended.isEmpty() && slotsBack.isEmpty()) {
       return;
     }
     try {
-      ledger.releaseAll(names(ended), clock.instant());
-      holding.removeAll(ended);
-      ended.clear();
+      ledger.releaseAll(released(), clock.instant());
+      releasedNoted();
     } catch (SharedReservationsException e) {
       // tried again after the next event; holding more than needed is the safe side
     }
@@ -250,6 +294,8 @@ final class HostShare {
       ledger.look(progress(), List.of(), clock.instant()); // berth ps -a shows how far it got
       ledger.leave(status, clock.instant());
       holding.clear();
+      pools.clear();
+      slotsBack.clear();
     } catch (SharedReservationsException e) {
       // the run's process ends soon, and whoever looks next reclaims what it held
     }
@@ -299,19 +345,27 @@ final class HostShare {
   private List<Measured> measured(HostSnapshot snapshot) {
     List<Measured> measured = new ArrayList<>();
     for (TaskId id : holding) {
-      Long host = snapshot.taskMemoryBytes().get(id);
-      if (host != null) {
-        measured.add(new Measured(id.value(), SharedReservations.HOST, host));
-      }
-      Long gpu = snapshot.gpus().taskMemoryBytes().get(id);
-      var occupancy = state.occupancy().get(id);
-      if (gpu != null && occupancy != null && !occupancy.placement().gpuIndices().isEmpty()) {
-        List<Integer> indices = occupancy.placement().gpuIndices();
-        for (int index : indices) {
-          deviceOf(snapshot, index).ifPresent(d -> measured.add(new Measured(id.value(), key(d), gpu / indices.size())));
-        }
-      }
+      measured(snapshot, id.value(), id, measured);
+    }
+    for (HostSharePools.Slot slot : pools.held()) {
+      slot.call().ifPresent(call -> measured(snapshot, slot.name(), call, measured));
     }
     return measured;
+  }
+
+  /** Adds what task {@code id} was measured to use to what the ledger's entry {@code name} holds. */
+  private void measured(HostSnapshot snapshot, String name, TaskId id, List<Measured> measured) {
+    Long host = snapshot.taskMemoryBytes().get(id);
+    if (host != null) {
+      measured.add(new Measured(name, SharedReservations.HOST, host));
+    }
+    Long gpu = snapshot.gpus().taskMemoryBytes().get(id);
+    var occupancy = state.occupancy().get(id);
+    if (gpu != null && occupancy != null && !occupancy.placement().gpuIndices().isEmpty()) {
+      List<Integer> indices = occupancy.placement().gpuIndices();
+      for (int index : indices) {
+        deviceOf(snapshot, index).ifPresent(d -> measured.add(new Measured(name, key(d), gpu / indices.size())));
+      }
+    }
   }
 }

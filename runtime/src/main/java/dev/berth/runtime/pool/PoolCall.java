@@ -145,12 +145,12 @@ final class PoolCall implements Execution {
   }
 
   /**
-   * A Python engine makes a call's log files only when the call writes to them, and links the task's
-   * {@code stdout.log} and {@code stderr.log} to them itself; a Java engine leaves that to Berth.
+   * An engine, Python or Java, makes a call's log files only when the call writes to them, and links
+   * the task's {@code stdout.log} and {@code stderr.log} to them itself.
    */
   @Override
   public boolean linksItsLogs() {
-    return call.kind() == CallRequest.Kind.PYTHON;
+    return true;
   }
 
   @Override

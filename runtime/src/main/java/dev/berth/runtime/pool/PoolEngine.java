@@ -135,11 +135,9 @@ final class PoolEngine {
     request.put("cwd", call.request().workdir().toString());
     request.put("stdout", call.request().stdout().toString());
     request.put("stderr", call.request().stderr().toString());
-    if (call.linksItsLogs()) {
-      // The task's own stdout.log and stderr.log beside its attempt's files (the run's layout).
-      request.putArray("shown").add(call.request().stdout().resolveSibling("stdout.log").toString())
-          .add(call.request().stderr().resolveSibling("stderr.log").toString());
-    }
+    // The task's own stdout.log and stderr.log beside its attempt's files (the run's layout).
+    request.putArray("shown").add(call.request().stdout().resolveSibling("stdout.log").toString())
+        .add(call.request().stderr().resolveSibling("stderr.log").toString());
     request.put("result", CallRequest.resultFile(call.request()).toString());
     call.call().paths().forEach(request.putArray("path")::add);
     boolean idle = inFlight.isEmpty();

@@ -13,6 +13,8 @@ import dev.berth.core.scheduling.Waiting;
 import dev.berth.host.HostLedgers;
 import dev.berth.runtime.gpu.SimulatedGpuProbe;
 import dev.berth.spi.SharedReservations;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.testkit.CountingReservations;
 import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeHostProbe;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -43,16 +46,22 @@ class EngineHostShareTest {
     final FakeExecutor executor = new FakeExecutor();
     final List<Waiting> waiting = new ArrayList<>();
     final Engine engine;
+    final CountingReservations ledger;
 
     Run(String name, int priority, String... tasks) {
+      this(name, priority, Map.of(), tasks);
+    }
+
+    /** A run whose tasks have these variables: with {@code BERTH_POOL}, they are a pool's calls. */
+    Run(String name, int priority, Map<String, String> env, String... tasks) {
       List<TaskSpec> specs = new ArrayList<>();
       for (String t : tasks) {
         specs.add(TaskSpec.builder(t, "g").command("work").cpus(0).memoryBytes(0).priority(priority)
-            .gpuMemoryBytes(10 * GIB).build());
+            .gpuMemoryBytes(10 * GIB).env(env).build());
       }
       RunSpec spec = new RunSpec(name, dir.resolve(name).toString(), config, List.of(new GroupSpec("g", specs)), false,
           GPUS, dev.berth.core.model.Reporting.NONE);
-      SharedReservations ledger = host.get();
+      ledger = new CountingReservations(host.get());
       ledger.join(HostLedgers.self(name, dir.resolve(name).toString()), clock.instant());
       engine = new Engine(spec, new RunLayout(dir.resolve(name)), executor,
           new FakeHostProbe().cpus(8).totalGiB(64).availableGiB(64), new SimulatedGpuProbe(SimulatedDevices.parse(GPUS)),
@@ -111,5 +120,44 @@ class EngineHostShareTest {
     a.engine.drain();
     assertThat(b.executor.running()).containsExactly(TaskId.of("b1"));
     assertThat(a.executor.running()).doesNotContain(TaskId.of("a3"));
+  }
+
+  @Test
+  void aPoolsCallTakesTheSlotItsPoolsEndedCallHeldWithoutALedgerStepAndTheOtherRunStillSeesIt() {
+    Run a = new Run("a", 0, Map.of(PoolSpec.POOL_VARIABLE, "fast"), "a1", "a2", "a3", "a4");
+    Run b = new Run("b", 0, "b1");
+    a.engine.start();
+    int claims = a.ledger.claims();
+
+    for (String call : List.of("a1", "a2")) {
+      a.executor.exit(TaskId.of(call), 0);
+      a.engine.drain();
+    }
+    b.engine.start();
+
+    assertThat(a.executor.running()).containsExactlyInAnyOrder(TaskId.of("a3"), TaskId.of("a4"));
+    assertThat(a.ledger.claims()).as("a3 and a4 took the slots a1 and a2 held").isEqualTo(claims);
+    assertThat(b.executor.running()).isEmpty();
+    assertThat(b.whyWaiting("b1")).hasValueSatisfying(why -> assertThat(why).contains("held by run a"));
+  }
+
+  @Test
+  void aPoolsSlotsGoBackOnceAnIntervalOldSoATaskOfAnotherRunFirstInTheHostWideOrderGetsItsTurn() {
+    Run a = new Run("a", 0, Map.of(PoolSpec.POOL_VARIABLE, "fast"), "a1", "a2", "a3");
+    a.engine.start();
+    Run b = new Run("b", 5, "b1");
+    b.engine.start();
+    assertThat(b.executor.running()).isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    b.engine.drain(); // b1 waits, first in the host-wide order
+    a.executor.exit(TaskId.of("a1"), 0);
+    a.engine.drain();
+
+    assertThat(a.executor.running()).as("a1's slot went back, and a3 waits behind b1")
+        .doesNotContain(TaskId.of("a3"));
+    clock.advance(Duration.ofSeconds(1));
+    b.engine.drain();
+    assertThat(b.executor.running()).containsExactly(TaskId.of("b1"));
   }
 }

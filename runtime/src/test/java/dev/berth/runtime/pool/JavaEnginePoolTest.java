@@ -61,6 +61,17 @@ class JavaEnginePoolTest {
   }
 
   @Test
+  void aCallThatPrintsNothingLeavesNoLogFilesAsInAPythonEngine() throws Exception {
+    PoolSpec spec = pool(0);
+
+    assertThat(run(spec, "quiet", JavaPoolTasks.Quiet.class, Map.of())).isZero();
+
+    try (var files = java.nio.file.Files.list(dir.resolve("tasks/quiet"))) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly("result.json");
+    }
+  }
+
+  @Test
   void anExceptionEndsTheCallWithItsStackTraceInStandardErrorAndTheEngineLivesOn() throws Exception {
     PoolSpec spec = pool(0);
     assertThat(run(spec, "first", JavaPoolTasks.Where.class, Map.of())).isZero();

@@ -43,6 +43,14 @@ public final class JavaPoolTasks {
     }
   }
 
+  /** Prints nothing. */
+  public static final class Quiet implements BerthTask {
+    @Override
+    public Map<String, Object> train(Device device, TaskContext context) {
+      return Map.of("quiet", true);
+    }
+  }
+
   /** Fails with an ordinary bug. */
   public static final class Boom implements BerthTask {
     @Override

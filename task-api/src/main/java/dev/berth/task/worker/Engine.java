@@ -4,7 +4,6 @@ import dev.berth.protocol.MessageJson;
 import dev.berth.task.BerthTask;
 import dev.berth.task.Device;
 import java.io.BufferedReader;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -32,14 +31,15 @@ import java.util.function.IntConsumer;
  *
  * <pre>
  *   engine -&gt; Berth, once:     {"ready": true, "pid": N}  or  {"ready": false, "error": TRACE}
- *   Berth -&gt; engine, per call: {"id", "call" (the task class), "env", "stdout", "stderr", "result", ...}
+ *   Berth -&gt; engine, per call: {"id", "call" (the task class), "env", "stdout", "stderr", "shown", "result", ...}
  *   engine -&gt; Berth, per call: {"id", "ok", "error" (the stack trace when not ok), "rss", "cpu", "wall"}
  *   Berth -&gt; engine, any time: {"skip": N}: call N, received and not begun, is answered
  *                              {"id": N, "skipped": true} without running
  * </pre>
  *
  * <p>Each call creates the task, loads it and trains it on {@code BERTH_DEVICE}, with
- * {@code System.out} and {@code System.err} pointing at the call's log files; its result map goes to
+ * {@code System.out} and {@code System.err} pointing at the call's log files, made only when it writes
+ * to them (see {@link CallLog}); its result map goes to
  * {@code result.json}, its items to {@code items.json}, as a task process's would. The setup, a class
  * ({@code com.example.Warm}, initialised) or a public static method without arguments
  * ({@code com.example.Warm::load}), runs once before the first call.
@@ -151,7 +151,10 @@ final class Engine {
     if (vars instanceof Map<?, ?> m) {
       m.forEach((k, v) -> callEnv.put(String.valueOf(k), String.valueOf(v)));
     }
-    try (PrintStream out = log(request.get("stdout")); PrintStream err = log(request.get("stderr"))) {
+    List<?> shown = request.get("shown") instanceof List<?> names ? names : List.of();
+    boolean later = !"1".equals(callEnv.getOrDefault("BERTH_ATTEMPT", "1"));
+    try (PrintStream out = log(request.get("stdout"), shown.isEmpty() ? null : shown.get(0), later);
+        PrintStream err = log(request.get("stderr"), shown.size() < 2 ? null : shown.get(1), later)) {
       System.setOut(out);
       System.setErr(err);
       try {
@@ -185,9 +188,6 @@ final class Engine {
         System.setOut(idle);
         System.setErr(idle);
       }
-    } catch (IOException e) {
-      reply.put("ok", false);
-      reply.put("error", "cannot open the call's log files: " + e);
     }
     reply.put("rss", dev.berth.protocol.SelfMemory.residentBytes());
     reply.put("cpu", cpuSeconds());
@@ -207,7 +207,8 @@ final class Engine {
     protocol.flush();
   }
 
-  private PrintStream log(Object path) throws IOException {
+  /** The call's log {@code path}, shown as {@code shown} too, made only once the call writes (see {@link CallLog}). */
+  private PrintStream log(Object path, Object shown, boolean laterAttempt) {
     if (path == null) {
       return new PrintStream(new java.io.FilterOutputStream(idle) {
         @Override
@@ -216,7 +217,9 @@ final class Engine {
         }
       }, true, StandardCharsets.UTF_8);
     }
-    return new PrintStream(new FileOutputStream(String.valueOf(path), true), true, StandardCharsets.UTF_8);
+    CallLog log = new CallLog(Path.of(String.valueOf(path)), shown == null ? null : Path.of(String.valueOf(shown)),
+        laterAttempt);
+    return new PrintStream(log, true, StandardCharsets.UTF_8);
   }
 
   /** Runs {@code Class::method} (public, static, no arguments), or initialises {@code Class}. */

@@ -65,6 +65,24 @@ class EngineTest {
     return MessageJson.write(request) + "\n";
   }
 
+  /** A request as Berth sends it: the attempt's own log files, shown under the task's names. */
+  private String attemptRequest(int id, String taskClass, String task, int attempt) {
+    Map<String, Object> request = new LinkedHashMap<>(castMap(MessageJson.parse(request(id, taskClass, task))));
+    Path taskDir = dir.resolve(task);
+    request.put("stdout", taskDir.resolve("attempt-" + attempt + ".stdout.log").toString());
+    request.put("stderr", taskDir.resolve("attempt-" + attempt + ".stderr.log").toString());
+    request.put("shown", List.of(taskDir.resolve("stdout.log").toString(), taskDir.resolve("stderr.log").toString()));
+    Map<String, Object> env = new LinkedHashMap<>(castMap(request.get("env")));
+    env.put("BERTH_ATTEMPT", String.valueOf(attempt));
+    request.put("env", env);
+    return MessageJson.write(request) + "\n";
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> castMap(Object map) {
+    return (Map<String, Object>) map;
+  }
+
   private List<String> replies() {
     return protocol.toString(StandardCharsets.UTF_8).lines().toList();
   }
@@ -113,5 +131,32 @@ class EngineTest {
   /** A setup method. */
   public static void warm() {
     warmed = true;
+  }
+
+  @Test
+  void aCallThatPrintsNothingMakesNoLogFileAndOneThatPrintsHasItsAttemptsFileUnderTheTasksNameToo() throws Exception {
+    Files.createDirectories(dir.resolve("a"));
+    Files.createDirectories(dir.resolve("b"));
+
+    run(attemptRequest(1, Tasks.Happy.class.getName(), "a", 1) + attemptRequest(2, Tasks.Failing.class.getName(), "b", 1));
+
+    assertThat(dir.resolve("a")).isDirectoryNotContaining("glob:**.log");
+    assertThat(dir.resolve("b/attempt-1.stderr.log")).content().contains("IllegalStateException: bad batch");
+    assertThat(Files.isSameFile(dir.resolve("b/stderr.log"), dir.resolve("b/attempt-1.stderr.log"))).isTrue();
+    assertThat(dir.resolve("b/stdout.log")).doesNotExist();
+    assertThat(dir.resolve("b/attempt-1.stdout.log")).doesNotExist();
+  }
+
+  @Test
+  void aLaterAttemptThatPrintsNothingNoLongerShowsTheEarlierAttemptsLogAsTheTasks() throws Exception {
+    Path b = Files.createDirectories(dir.resolve("b"));
+    Files.writeString(b.resolve("attempt-1.stderr.log"), "the first attempt's trace\n");
+    Files.createLink(b.resolve("stderr.log"), b.resolve("attempt-1.stderr.log"));
+
+    run(attemptRequest(1, Tasks.Happy.class.getName(), "b", 2));
+
+    assertThat(b.resolve("stderr.log")).doesNotExist();
+    assertThat(b.resolve("attempt-1.stderr.log")).content().isEqualTo("the first attempt's trace\n");
+    assertThat(b.resolve("attempt-2.stderr.log")).doesNotExist();
   }
 }
