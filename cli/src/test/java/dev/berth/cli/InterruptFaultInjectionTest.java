@@ -44,14 +44,14 @@ class InterruptFaultInjectionTest {
             tasks:
               - id: "a-{n}"
                 matrix: {n: %s}
-                command: [python3, -c, "%s", "%s"]
+                command: [python3, -c, "%s", "%s", "1.0"]
           - name: second
             cpus: 0
             tasks:
               - id: "b-{n}"
                 matrix: {n: %s}
                 after: "a-{n}"
-                command: [python3, -c, "%s", "%s"]
+                command: [python3, -c, "%s", "%s", "0.25"]
         """.formatted(numbers(TASKS / 2), TASK, marker, numbers(TASKS / 2), TASK, marker));
 
     int interrupted = 0;
@@ -107,11 +107,13 @@ class InterruptFaultInjectionTest {
   }
 
   /**
-   * Appends "run" to ./runs, works a little, writes result.json (which makes the attempt a success
-   * even if Berth's stop kills it right after), appends "done".
+   * Appends "run" to ./runs, works for the seconds its second argument gives, writes result.json
+   * (which makes the attempt a success even if Berth's stop kills it right after), appends "done".
+   * The first group's tasks work for a second, so the first signal, which comes within 1.5 s of a
+   * task's start, finds tasks working even when a loaded machine makes Berth slow to act on it.
    */
-  private static final String TASK = "import pathlib, time; "
-      + "r = pathlib.Path('runs'); r.open('a').write('run\\\\n'); time.sleep(0.25); "
+  private static final String TASK = "import pathlib, sys, time; "
+      + "r = pathlib.Path('runs'); r.open('a').write('run\\\\n'); time.sleep(float(sys.argv[2])); "
       + "pathlib.Path('result.json').write_text('{}'); r.open('a').write('done\\\\n')";
 
   private static String numbers(int n) {
