@@ -32,6 +32,8 @@ import org.eclipse.jetty.util.Fields;
 final class DashboardHandler extends Handler.Abstract {
 
   private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+  /** The largest body of a refused change that is read before the answer (see {@link #discardSmallBody}). */
+  private static final long DISCARDED_BODY_BYTES = 64 * 1024;
 
   private final RunCatalog catalog;
   private final Access access;
@@ -77,6 +79,9 @@ final class DashboardHandler extends Handler.Abstract {
       }
     }
     Access.Verdict verdict = access.check(request, post);
+    if (post && verdict != Access.Verdict.ALLOWED) {
+      discardSmallBody(request);
+    }
     switch (verdict) {
       case NO_TOKEN:
         return reply(response, callback, 401, error("a token is needed: the link berth serve printed, or"
@@ -244,6 +249,23 @@ final class DashboardHandler extends Handler.Abstract {
 
   private static JsonNode error(String message) {
     return RunApi.JSON.createObjectNode().put("error", message);
+  }
+
+  /**
+   * Reads and drops the body of a change that is refused, when it is small: Jetty closes a connection
+   * whose request body was left unread, and a client still sending that body then gets a reset
+   * instead of the answer. A large body is left unread, and its connection closed.
+   */
+  private static void discardSmallBody(Request request) {
+    long length = request.getLength();
+    if (length < 0 || length > DISCARDED_BODY_BYTES) {
+      return;
+    }
+    try {
+      Content.Source.consumeAll(request);
+    } catch (IOException e) {
+      // the answer still goes out; the connection may close after it
+    }
   }
 
   private static boolean reply(Response response, Callback callback, int status, JsonNode json) {
