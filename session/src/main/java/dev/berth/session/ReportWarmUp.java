@@ -15,6 +15,7 @@ import dev.berth.report.HtmlReport;
 import dev.berth.report.MarkdownReport;
 import dev.berth.report.TaskResults;
 import dev.berth.runtime.engine.RunListener;
+import dev.berth.runtime.exec.BackgroundThreads;
 import dev.berth.runtime.report.ReportWriter;
 import java.io.IOException;
 import java.time.Instant;
@@ -26,7 +27,8 @@ import java.util.TreeMap;
  * Writes the reports of a made-up two-task run into memory, on a thread of its own, once the run's
  * first task has started: the classes, JSON serializers and compiled code the reports need are then
  * ready when the run ends, instead of costing the end a fifth of a second. The run's own work is
- * under way by then, so this takes no time from its start.
+ * under way by then, so this takes no time from its start; and the thread runs at the lowest
+ * priority, so it takes no time from the run's tasks either, only what they leave idle.
  */
 final class ReportWarmUp implements RunListener {
 
@@ -43,6 +45,7 @@ final class ReportWarmUp implements RunListener {
   }
 
   private static void warmUp() {
+    BackgroundThreads.lowerCurrent(); // on idle CPU only: a short run's tasks need every core
     try {
       writeSample();
     } catch (IOException | RuntimeException | LinkageError e) {

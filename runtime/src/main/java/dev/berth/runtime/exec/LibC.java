@@ -27,6 +27,7 @@ final class LibC {
   static final int EINTR = 4;
   static final int ENOEXEC = 8;
   static final int P_PID = 1;
+  static final int PRIO_PROCESS = 0;
   static final int WEXITED = 4;
   static final int WNOWAIT = 0x01000000;
   /** Generous upper bounds of glibc's {@code posix_spawnattr_t} (336 bytes), {@code posix_spawn_file_actions_t} (80) and {@code sigset_t} (128). */
@@ -92,4 +93,7 @@ final class LibC {
   static native long write(int fd, long[] value, long bytes) throws LastErrorException;
 
   static native int close(int fd);
+
+  /** {@code setpriority(2)}; on Linux, {@code who} 0 with {@link #PRIO_PROCESS} is the calling thread alone. */
+  static native int setpriority(int which, int who, int prio) throws LastErrorException;
 }
