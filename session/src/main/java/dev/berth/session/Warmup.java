@@ -13,11 +13,11 @@ import java.util.List;
 
 /**
  * Loads, on a daemon thread, what a local run loads before its first task and what does not depend
- * on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds there is none), the C library's
- * spawn functions and OSHI's view of the machine. A command that runs tasks starts it first thing,
- * so this work overlaps the reading of its command line and spec; the session's parts, made later,
- * take what it loaded, or wait for what it is still loading. Each part is best effort: a failure is
- * met again, and reported, where the run uses that part.
+ * on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds there is
+ * none), the C library's spawn functions and OSHI's view of the machine. A command that runs tasks
+ * starts it first thing, so this work overlaps the reading of its command line and spec; the
+ * session's parts, made later, take what it loaded, or wait for what it is still loading. Each part
+ * is best effort: a failure is met again, and reported, where the run uses that part.
  */
 public final class Warmup {
 
