@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
-import dev.berth.protocol.pool.EngineHelper;
-import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.LaunchRequest;
 import java.util.SortedMap;
 import dev.berth.spi.HostProbe;
@@ -20,7 +18,6 @@ import java.util.TreeMap;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,15 +33,13 @@ class EnginePoolExecutorTest {
 
   @BeforeEach
   void start() throws Exception {
-    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString()); // no helper written yet
-    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    executor = PoolCalls.executor(dir); // no helper written yet
     calls = new PoolCalls(dir);
   }
 
   @AfterEach
   void stop() {
-    executor.close();
-    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+    PoolCalls.stop(executor);
   }
 
   private static PoolSpec pool(int size, int hwm, int recycleAfter, long recycleMemory) {

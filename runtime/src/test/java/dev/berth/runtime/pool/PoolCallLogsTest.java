@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
-import dev.berth.protocol.pool.EngineHelper;
-import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,15 +24,13 @@ class PoolCallLogsTest {
 
   @BeforeEach
   void start() throws Exception {
-    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString());
-    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    executor = PoolCalls.executor(dir);
     calls = new PoolCalls(dir);
   }
 
   @AfterEach
   void stop() {
-    executor.close();
-    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+    PoolCalls.stop(executor);
   }
 
   private Execution run(String id, int attempt, String function) throws Exception {

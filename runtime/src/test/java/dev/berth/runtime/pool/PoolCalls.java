@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.task.worker.WorkerCommand;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +29,21 @@ import java.util.concurrent.TimeUnit;
 final class PoolCalls {
 
   static final long WAIT_SECONDS = 60;
+
+  /**
+   * A pool executor over real processes whose engines' helper is written into {@code dir}'s cache
+   * folder, not the user's; {@link #stop} closes it.
+   */
+  static EnginePoolExecutor executor(Path dir) {
+    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString());
+    return new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+  }
+
+  /** Closes an executor of {@link #executor} and lets the helper go back to the user's cache folder. */
+  static void stop(EnginePoolExecutor executor) {
+    executor.close();
+    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+  }
 
   static final String MODULE = """
       import os, sys

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
-import dev.berth.protocol.pool.EngineHelper;
-import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +23,7 @@ class QueuedPoolCallsTest {
 
   @BeforeEach
   void start() throws Exception {
-    System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString());
-    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    executor = PoolCalls.executor(dir);
     calls = new PoolCalls(dir);
     ready = calls.fifo("ready");
     gate = calls.fifo("gate");
@@ -35,8 +31,7 @@ class QueuedPoolCallsTest {
 
   @AfterEach
   void stop() {
-    executor.close();
-    System.clearProperty(EngineHelper.CACHE_PROPERTY);
+    PoolCalls.stop(executor);
   }
 
   private static PoolSpec pool(int hwm) {
