@@ -7,10 +7,10 @@ import dev.berth.core.pool.PoolSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /**
@@ -58,7 +58,7 @@ final class HostSharePools {
   }
 
   private final Duration renewAfter;
-  private final Map<String, Slot> slots = new TreeMap<>();
+  private final Map<String, Slot> slots = new LinkedHashMap<>(); // in the order they were named
   private long numbered;
 
   /** Pools whose slots are reused for {@code renewAfter} after they were taken. */
