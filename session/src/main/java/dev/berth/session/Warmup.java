@@ -25,11 +25,6 @@ public final class Warmup {
 
   private Warmup() {}
 
-  /** Starts the warm-up, once per JVM. */
-  public static void begin() {
-    begin(() -> {});
-  }
-
   /**
    * Starts the warm-up, once per JVM, with {@code first} before the session's parts: what the
    * caller needs before them (the spec's reader, say).
