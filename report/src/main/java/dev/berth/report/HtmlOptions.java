@@ -8,12 +8,19 @@ import java.util.Objects;
  * @param title the page heading, or null for the run name
  * @param results task results for the success tables and the sweep
  * @param objective what ranks the sweep, or null to keep submission order
+ * @param logs which tasks' log files are missing, so that they are not linked
  */
-public record HtmlOptions(String title, TaskResults results, Objective objective) {
+public record HtmlOptions(String title, TaskResults results, Objective objective, TaskLogs logs) {
 
-  /** Checks the results are given. */
+  /** Checks the results and the logs are given. */
   public HtmlOptions {
     Objects.requireNonNull(results, "results (use TaskResults.empty())");
+    Objects.requireNonNull(logs, "logs (use TaskLogs.ASSUMED)");
+  }
+
+  /** Options that take every task's logs as there. */
+  public HtmlOptions(String title, TaskResults results, Objective objective) {
+    this(title, results, objective, TaskLogs.ASSUMED);
   }
 
   /** No title, no results, no objective. */
@@ -23,16 +30,21 @@ public record HtmlOptions(String title, TaskResults results, Objective objective
 
   /** A copy with this heading. */
   public HtmlOptions withTitle(String title) {
-    return new HtmlOptions(title, results, objective);
+    return new HtmlOptions(title, results, objective, logs);
   }
 
   /** A copy with these results. */
   public HtmlOptions withResults(TaskResults results) {
-    return new HtmlOptions(title, results, objective);
+    return new HtmlOptions(title, results, objective, logs);
   }
 
   /** A copy ranking the sweep by this objective. */
   public HtmlOptions withObjective(Objective objective) {
-    return new HtmlOptions(title, results, objective);
+    return new HtmlOptions(title, results, objective, logs);
+  }
+
+  /** A copy that links only the logs these say are there. */
+  public HtmlOptions withLogs(TaskLogs logs) {
+    return new HtmlOptions(title, results, objective, logs);
   }
 }

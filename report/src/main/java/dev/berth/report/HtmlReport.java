@@ -46,7 +46,7 @@ public final class HtmlReport {
     }
     List<GroupReport> groups = report.groups();
     for (int i = 0; i < groups.size(); i++) {
-      HtmlTables.group(h, views.groups().get(i), "group-" + (i + 1), results);
+      HtmlTables.group(h, views.groups().get(i), "group-" + (i + 1), results, options.logs());
     }
     if (EfficiencyTables.shown(report)) {
       EfficiencyTables.html(h, report.efficiency(), views.efficiencyRows());

@@ -16,7 +16,8 @@ final class HtmlTables {
 
   private HtmlTables() {}
 
-  static void group(StringBuilder h, GroupView v, String anchor, Map<String, ? extends Map<String, ?>> results) {
+  static void group(StringBuilder h, GroupView v, String anchor, Map<String, ? extends Map<String, ?>> results,
+      TaskLogs logs) {
     GroupReport g = v.group();
     String status = Summary.groupStatus(g);
     h.append("<section class=\"group\" id=\"").append(anchor).append("\">")
@@ -24,10 +25,10 @@ final class HtmlTables {
         .append("<span class=\"").append(Palette.badge(status)).append("\">").append(status).append("</span>")
         .append("<span class=\"muted\">").append(html(g.totals().describe())).append("</span></div>");
     if (!v.succeeded().isEmpty()) {
-      success(h, v, results);
+      success(h, v, results, logs);
     }
     if (!v.unsuccessful().isEmpty()) {
-      failures(h, v);
+      failures(h, v, logs);
     }
     if (!v.unstarted().isEmpty()) {
       h.append("<p class=\"muted unstarted\">").append(html(Unstarted.line(v.unstarted()))).append("</p>");
@@ -38,7 +39,8 @@ final class HtmlTables {
     h.append("</section>");
   }
 
-  private static void success(StringBuilder h, GroupView v, Map<String, ? extends Map<String, ?>> results) {
+  private static void success(StringBuilder h, GroupView v, Map<String, ? extends Map<String, ?>> results,
+      TaskLogs logs) {
     h.append("<h3>Succeeded <span class=\"count\">").append(v.succeeded().size()).append("</span></h3>")
         .append("<div class=\"scroll\"><table class=\"success\"><thead><tr><th>task</th>");
     List<Boolean> numeric = new ArrayList<>();
@@ -65,13 +67,13 @@ final class HtmlTables {
         h.append("<td class=\"num\">").append(html(Formats.duration(Attempts.runTime(t)))).append("</td>");
       }
       h.append("<td class=\"num\">").append(Attempts.count(t)).append("</td><td class=\"logs\">");
-      logs(h, t);
+      logs(h, t, logs);
       h.append("</td></tr>");
     }
     h.append("</tbody></table></div>");
   }
 
-  private static void failures(StringBuilder h, GroupView v) {
+  private static void failures(StringBuilder h, GroupView v, TaskLogs logs) {
     h.append("<h3>Not succeeded <span class=\"count bad\">").append(v.unsuccessful().size()).append("</span></h3>")
         .append("<div class=\"scroll\"><table class=\"failures\"><thead><tr><th>task</th><th>status</th>")
         .append("<th>last attempt</th><th class=\"num\">attempts</th><th>message</th><th>logs</th></tr></thead><tbody>");
@@ -90,21 +92,27 @@ final class HtmlTables {
             .append("</pre>");
       }
       h.append("</td><td class=\"logs\">");
-      logs(h, t);
+      logs(h, t, logs);
       h.append("</td></tr>");
     }
     h.append("</tbody></table></div>");
   }
 
   /** Links relative to the report, which sits in the run folder beside the group folders. */
-  private static void logs(StringBuilder h, TaskReport t) {
-    if (t.attempts().isEmpty()) {
-      h.append("<span class=\"muted\">none</span>");
+  private static void logs(StringBuilder h, TaskReport t, TaskLogs logs) {
+    boolean stdout = logs.hasStdout(t.id());
+    boolean stderr = logs.hasStderr(t.id());
+    if (t.attempts().isEmpty() || !stdout && !stderr) {
+      h.append("<span class=\"muted\">").append(t.attempts().isEmpty() ? "none" : "no output").append("</span>");
       return;
     }
     String dir = Escape.urlSegment(t.group()) + "/" + Escape.urlSegment(t.id()) + "/";
-    h.append("<a href=\"").append(html(dir + "stdout.log")).append("\">stdout</a> ")
-        .append("<a href=\"").append(html(dir + "stderr.log")).append("\">stderr</a>");
+    if (stdout) {
+      h.append("<a href=\"").append(html(dir + TaskLogs.STDOUT)).append("\">stdout</a>");
+    }
+    if (stderr) {
+      h.append(stdout ? " " : "").append("<a href=\"").append(html(dir + TaskLogs.STDERR)).append("\">stderr</a>");
+    }
   }
 
   /** The sweep, without the rows of the tasks in {@code unstartedIds}, which one line counts. */

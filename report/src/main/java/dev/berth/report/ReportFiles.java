@@ -28,7 +28,7 @@ public final class ReportFiles {
   private ReportFiles() {}
 
   /**
-   * Reads the tasks' {@code result.json} files, renders the three reports and writes them.
+   * Reads the tasks' {@code result.json} files and which logs are there, renders the three reports and writes them.
    *
    * @param runDir the run's folder, where the task folders are and the reports go
    * @throws IOException when a report cannot be written; a task's unreadable result is only a warning
@@ -36,7 +36,7 @@ public final class ReportFiles {
   public static WrittenReports writeAll(RunReport report, Path runDir, ReportOptions options) throws IOException {
     Files.createDirectories(runDir);
     TaskResults results = TaskResults.read(runDir, report);
-    HtmlOptions html = new HtmlOptions(options.title(), results, options.objective());
+    HtmlOptions html = new HtmlOptions(options.title(), results, options.objective(), TaskLogs.read(runDir, report));
     ReportViews views = ReportViews.of(report, results.byTask(), options.objective());
     Path htmlFile = runDir.resolve(HTML);
     Path mdFile = runDir.resolve(MARKDOWN);
