@@ -2,11 +2,8 @@ package dev.berth.journal;
 
 import dev.berth.protocol.CacheFolder;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URL;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.OSInfo;
 
@@ -42,19 +39,7 @@ final class SqliteNativeLibrary {
       if (inJar == null) {
         return;
       }
-      Path dir = CacheFolder.berth().resolve("sqlite-" + SQLiteJDBCLoader.getVersion()).resolve(folder);
-      Path lib = dir.resolve(name);
-      long size = inJar.openConnection().getContentLengthLong();
-      if (!Files.isRegularFile(lib) || Files.size(lib) != size) {
-        Files.createDirectories(dir);
-        Path part = Files.createTempFile(dir, name, ".part");
-        try (InputStream in = inJar.openStream()) {
-          Files.copy(in, part, StandardCopyOption.REPLACE_EXISTING);
-          Files.move(part, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-          Files.deleteIfExists(part);
-        }
-      }
+      Path dir = CacheFolder.keep(inJar, "sqlite-" + SQLiteJDBCLoader.getVersion() + "/" + folder, name).getParent();
       System.setProperty(PATH, dir.toString());
       System.setProperty(NAME, name);
       if (System.getProperty(TEMPORARY) == null) {

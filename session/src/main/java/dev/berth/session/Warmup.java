@@ -12,9 +12,9 @@ import dev.berth.runtime.probe.OshiHostProbe;
 import java.util.List;
 
 /**
- * Loads, on a daemon thread, what a local run loads before its first task and what does not depend
- * on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds there is
- * none), the C library's spawn functions and OSHI's view of the machine. A command that runs tasks
+ * Loads, on two daemon threads, what a local run loads before its first task and what does not
+ * depend on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds
+ * there is none), the C library's spawn functions and OSHI's view of the machine. A command that runs tasks
  * starts it first thing, so this work overlaps the reading of its command line and spec; the
  * session's parts, made later, take what it loaded, or wait for what it is still loading. Each part
  * is best effort: a failure is met again, and reported, where the run uses that part.
@@ -34,21 +34,24 @@ public final class Warmup {
       return;
     }
     begun = true;
-    Thread t = new Thread(() -> {
+    // Two threads: on one, the session waited for the probes behind the spec's reader and SQLite,
+    // which it needs earlier; the probes mostly wait for the system (a library search, /proc).
+    start("berth-warmup", () -> {
       quietly(first);
-      load();
-    }, "berth-warmup");
-    t.setDaemon(true);
-    t.start();
+      quietly(SqliteJournal::prepare);
+      quietly(Warmup::specCodec);
+    });
+    start("berth-warmup-probes", () -> {
+      quietly(NvmlGpuProbe::prepare);
+      quietly(LocalProcessExecutor::prepare);
+      quietly(OshiHostProbe::prepare);
+    });
   }
 
-  /** In the order a session needs them: the journal, the GPU probe, the executor, the host probe. */
-  private static void load() {
-    quietly(SqliteJournal::prepare);
-    quietly(Warmup::specCodec);
-    quietly(NvmlGpuProbe::prepare);
-    quietly(LocalProcessExecutor::prepare);
-    quietly(OshiHostProbe::prepare);
+  private static void start(String name, Runnable work) {
+    Thread t = new Thread(work, name);
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The journal's spec codec, through a spec of one task: its JSON writer builds what it needs once. */

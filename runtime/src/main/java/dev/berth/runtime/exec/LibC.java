@@ -47,6 +47,7 @@ final class LibC {
       return false;
     }
     try {
+      JnaLibrary.prepare();
       Native.register(LibC.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
       return true;
     } catch (LinkageError | RuntimeException missing) {

@@ -7,6 +7,7 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuProcess;
+import dev.berth.runtime.exec.JnaLibrary;
 import dev.berth.spi.GpuProbe;
 import java.util.ArrayList;
 import java.util.List;
@@ -105,6 +106,7 @@ public final class NvmlGpuProbe implements GpuProbe {
     static final Object LIBRARY = attempt();
 
     private static Object attempt() {
+      JnaLibrary.prepare();
       List<String> names = Platform.isWindows() ? List.of("nvml") : List.of(LINUX_LIBRARY, "nvidia-ml");
       UnsatisfiedLinkError failure = null;
       for (String name : names) {

@@ -2,6 +2,7 @@ package dev.berth.runtime.probe;
 
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.HostSnapshot;
+import dev.berth.runtime.exec.JnaLibrary;
 import dev.berth.spi.HostProbe;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +56,10 @@ public final class OshiHostProbe implements HostProbe {
 
   /** The machine as OSHI finds it, once per JVM (the holder's class initialization makes other threads wait). */
   private static final class Machine {
+    static {
+      JnaLibrary.prepare(); // before OSHI's first use of JNA
+    }
+
     static final Machine THIS = new Machine();
 
     final SystemInfo system = new SystemInfo();
