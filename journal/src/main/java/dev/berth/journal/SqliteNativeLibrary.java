@@ -1,9 +1,7 @@
 package dev.berth.journal;
 
-import dev.berth.protocol.CacheFolder;
-import java.io.IOException;
-import java.net.URL;
-import java.nio.file.Path;
+import dev.berth.protocol.KeptLibrary;
+import java.util.Optional;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.OSInfo;
 
@@ -19,36 +17,23 @@ final class SqliteNativeLibrary {
   private static final String PATH = "org.sqlite.lib.path";
   private static final String NAME = "org.sqlite.lib.name";
   private static final String TEMPORARY = "org.sqlite.tmpdir";
-  private static boolean prepared;
 
   private SqliteNativeLibrary() {}
 
   /** Points the driver at the cached library, writing it first if needed; once per JVM, before the first connection. */
-  static synchronized void prepare() {
-    if (prepared) {
-      return;
-    }
-    prepared = true;
-    if (System.getProperty(PATH) != null) {
-      return;
-    }
-    try {
+  static void prepare() {
+    KeptLibrary.keepFor(PATH, () -> {
       String folder = OSInfo.getNativeLibFolderPathForCurrentOS();
       String name = System.mapLibraryName("sqlitejdbc").replace(".dylib", ".jnilib");
-      URL inJar = SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + folder + "/" + name);
-      if (inJar == null) {
-        return;
-      }
-      Path dir = CacheFolder.keep(inJar, "sqlite-" + SQLiteJDBCLoader.getVersion() + "/" + folder, name).getParent();
-      System.setProperty(PATH, dir.toString());
-      System.setProperty(NAME, name);
+      return Optional.ofNullable(SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + folder + "/" + name))
+          .map(url -> new KeptLibrary(url, "sqlite-" + SQLiteJDBCLoader.getVersion() + "/" + folder, name));
+    }).ifPresent(library -> {
+      System.setProperty(NAME, library.getFileName().toString());
       if (System.getProperty(TEMPORARY) == null) {
         // The driver lists its temporary folder at every start, to delete the copies it left there;
         // it makes none now, and the system's temporary folder can hold many thousands of files.
-        System.setProperty(TEMPORARY, dir.toString());
+        System.setProperty(TEMPORARY, library.getParent().toString());
       }
-    } catch (IOException | RuntimeException | LinkageError e) {
-      // The driver's own way still works: it extracts the library to a temporary file.
-    }
+    });
   }
 }
