@@ -7,36 +7,22 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class CacheFolderTest {
 
-  @TempDir Path home;
-  private Path resource;
-
-  @BeforeEach
-  void useATemporaryCache() throws IOException {
-    System.setProperty(CacheFolder.PROPERTY, home.resolve("cache").toString());
-    resource = Files.writeString(home.resolve("lib.so"), "native code");
-  }
-
-  @AfterEach
-  void restoreTheCache() {
-    System.clearProperty(CacheFolder.PROPERTY);
-  }
+  @RegisterExtension final TemporaryCache cache = new TemporaryCache();
 
   private URL url() throws IOException {
-    return resource.toUri().toURL();
+    return cache.resource().toUri().toURL();
   }
 
   @Test
   void aResourceIsCopiedIntoItsVersionedFolderOnceAndNoPartIsLeft() throws IOException {
     Path kept = CacheFolder.keep(url(), "thing-1.2/linux", "libthing.so");
 
-    assertThat(kept).isEqualTo(home.resolve("cache/berth/thing-1.2/linux/libthing.so"));
+    assertThat(kept).isEqualTo(cache.home().resolve("cache/berth/thing-1.2/linux/libthing.so"));
     assertThat(Files.readString(kept)).isEqualTo("native code");
     try (var files = Files.list(kept.getParent())) {
       assertThat(files).containsExactly(kept);

@@ -4,34 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class KeptLibraryTest {
 
-  @TempDir Path home;
-  private Path library;
-
-  @BeforeEach
-  void useATemporaryCache() throws IOException {
-    System.setProperty(CacheFolder.PROPERTY, home.resolve("cache").toString());
-    library = Files.writeString(home.resolve("libthing.so"), "native code");
-  }
-
-  @AfterEach
-  void restoreTheCache() {
-    System.clearProperty(CacheFolder.PROPERTY);
-  }
+  @RegisterExtension final TemporaryCache cache = new TemporaryCache();
 
   private Optional<KeptLibrary> thing() {
     try {
-      return Optional.of(new KeptLibrary(library.toUri().toURL(), "thing-1.2/linux", "libthing.so"));
+      return Optional.of(new KeptLibrary(cache.resource().toUri().toURL(), "thing-1.2/linux", "libthing.so"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -51,8 +36,8 @@ class KeptLibraryTest {
       return thing();
     });
 
-    assertThat(kept).contains(home.resolve("cache/berth/thing-1.2/linux/libthing.so"));
-    assertThat(System.getProperty(property)).isEqualTo(home.resolve("cache/berth/thing-1.2/linux").toString());
+    assertThat(kept).contains(cache.home().resolve("cache/berth/thing-1.2/linux/libthing.so"));
+    assertThat(System.getProperty(property)).isEqualTo(cache.home().resolve("cache/berth/thing-1.2/linux").toString());
     assertThat(again).isEmpty();
     assertThat(looked).hasValue(1);
     System.clearProperty(property);
@@ -67,7 +52,7 @@ class KeptLibraryTest {
 
     assertThat(kept).isEmpty();
     assertThat(System.getProperty(property)).isEqualTo("/opt/thing");
-    assertThat(home.resolve("cache")).doesNotExist();
+    assertThat(cache.home().resolve("cache")).doesNotExist();
     System.clearProperty(property);
   }
 

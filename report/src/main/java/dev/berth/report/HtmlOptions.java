@@ -42,9 +42,4 @@ public record HtmlOptions(String title, TaskResults results, Objective objective
   public HtmlOptions withObjective(Objective objective) {
     return new HtmlOptions(title, results, objective, logs);
   }
-
-  /** A copy that links only the logs these say are there. */
-  public HtmlOptions withLogs(TaskLogs logs) {
-    return new HtmlOptions(title, results, objective, logs);
-  }
 }
