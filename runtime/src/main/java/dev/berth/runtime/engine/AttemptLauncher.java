@@ -120,8 +120,11 @@ final class AttemptLauncher {
           wave.add(start);
         }
       }
-      if (wave.isEmpty()) {
-        wave.addAll(left); // cannot happen for a graph without cycles; never loop forever
+      if (wave.isEmpty() || wave.size() == left.size()) {
+        // All at once, the usual pass (an empty wave cannot happen for a graph without cycles; never
+        // loop forever); a removeAll of the whole list compared every start with every other.
+        launch(left);
+        return;
       }
       left.removeAll(wave);
       launch(wave);
