@@ -1,5 +1,9 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
+import dev.berth.cli.args.Parameter;
 import dev.berth.runtime.control.CancelRequests;
 import dev.berth.runtime.control.RunLock;
 import dev.berth.session.JournalView;
@@ -8,50 +12,41 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code berth cancel WORKDIR [TASK...]}: asks a live run to cancel tasks, or the whole run. */
-@Command(
-    name = "cancel",
-    description = "Cancel tasks of a live run (by id, glob such as 'train-*', or group:NAME), or the whole"
-        + " run when none are named. Tasks that can no longer run because of them are cancelled too.")
-final class CancelCommand implements Callable<Integer> {
+final class CancelCommand implements BerthCommand {
 
   private static final String DEFAULT_REASON = "cancelled by berth cancel";
 
-  @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
-  Path workdir;
+  private static final Parameter TASKS = Parameter.rest("TASK", "Task ids, globs or group:NAME.");
 
-  @Parameters(index = "1..*", paramLabel = "TASK", description = "Task ids, globs or group:NAME.")
-  List<String> tasks = new ArrayList<>();
-
-  @Option(names = "--reason", paramLabel = "TEXT", description = "Why, shown in the report.")
-  String reason;
-
-  @Spec CommandSpec command;
+  private static final Option REASON = Option.value("--reason", "TEXT", "Why, shown in the report.");
 
   @Override
-  public Integer call() throws IOException {
-    var err = command.commandLine().getErr();
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("Cancel tasks of a live run (by id, glob such as 'train-*', or group:NAME),"
+        + " or the whole run when none are named. Tasks that can no longer run because of them are cancelled too.")
+        .parameter(CommonArgs.WORKDIR).parameter(TASKS).options(REASON).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException {
+    Path workdir = args.path(CommonArgs.WORKDIR);
+    List<String> tasks = args.values(TASKS);
+    String reason = args.value(REASON);
     if (!Files.isDirectory(workdir)) {
       err.println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
     Optional<String> holder = RunLock.holder(workdir);
     if (holder.isEmpty()) {
-      return cancelLeftJobs(err);
+      return cancelLeftJobs(workdir, tasks, reason, out, err);
     }
     String why = reason != null ? reason : DEFAULT_REASON;
     CancelRequests.submit(workdir, new CancelRequests.Request(tasks, why));
-    command.commandLine().getOut().println(tasks.isEmpty()
+    out.println(tasks.isEmpty()
         ? "asked the run in " + workdir + " (" + holder.get() + ") to cancel everything"
         : "asked the run in " + workdir + " (" + holder.get() + ") to cancel " + String.join(", ", tasks));
     return ExitCodes.OK;
@@ -61,7 +56,8 @@ final class CancelCommand implements Callable<Integer> {
    * With no Berth running the run, jobs it left on Slurm may still run: they are cancelled with
    * scancel, and the next {@code berth resume} records how they ended.
    */
-  private int cancelLeftJobs(PrintWriter err) throws IOException {
+  private static int cancelLeftJobs(Path workdir, List<String> tasks, String reason, PrintWriter out,
+      PrintWriter err) throws IOException {
     String none = "berth: " + workdir + ": no run is live there (nothing holds " + RunLock.file(workdir) + ")";
     JournalView view;
     try {
@@ -78,13 +74,13 @@ final class CancelCommand implements Callable<Integer> {
     if (allocation.isPresent()) {
       // The Berth inside the allocation watches the same request folder as a local run would.
       CancelRequests.submit(workdir, new CancelRequests.Request(tasks, reason != null ? reason : DEFAULT_REASON));
-      command.commandLine().getOut().println("asked the Berth inside allocation job " + allocation.get() + " to cancel "
+      out.println("asked the Berth inside allocation job " + allocation.get() + " to cancel "
           + (tasks.isEmpty() ? "everything" : String.join(", ", tasks)));
       return ExitCodes.OK;
     }
     List<String> jobs = LeftJobs.matching(view.state(), workdir, tasks);
     if (jobs.isEmpty()) {
-      command.commandLine().getOut().println("no run is live in " + workdir + " and none of its Slurm jobs is running");
+      out.println("no run is live in " + workdir + " and none of its Slurm jobs is running");
       return ExitCodes.OK;
     }
     try {
@@ -93,7 +89,7 @@ final class CancelCommand implements Callable<Integer> {
       err.println("berth: scancel failed: " + e.getMessage());
       return ExitCodes.INTERNAL;
     }
-    command.commandLine().getOut().println("no run is live in " + workdir + "; cancelled its Slurm jobs "
+    out.println("no run is live in " + workdir + "; cancelled its Slurm jobs "
         + String.join(", ", jobs) + " (berth resume " + workdir + " records how they ended)");
     return ExitCodes.OK;
   }

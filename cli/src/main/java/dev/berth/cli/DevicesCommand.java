@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuProcess;
@@ -17,30 +20,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code berth devices}: lists the GPUs Berth would use, with memory, utilization and processes. */
-@Command(
-    name = "devices",
-    mixinStandardHelpOptions = true,
-    description = "List the GPUs Berth sees: memory, utilization, what every Berth run on the host reserved, and"
-        + " compute processes with their user and Berth run (or not Berth).")
-final class DevicesCommand implements Callable<Integer> {
+final class DevicesCommand implements BerthCommand {
 
-  @Mixin GpuOption gpuOption;
-
-  @Option(names = "--json", description = "Print JSON instead of a table.")
-  boolean json;
-
-  @Spec CommandSpec command;
+  private static final Option JSON = Option.flag("--json", "Print JSON instead of a table.");
 
   private final Function<DeviceSelection, GpuProbe> probes;
   private final UnaryOperator<String> env;
@@ -65,9 +52,17 @@ final class DevicesCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() {
-    PrintWriter err = command.commandLine().getErr();
-    PrintWriter out = command.commandLine().getOut();
+  public CommandSyntax syntax() {
+    CommandSyntax.Builder syntax = CommandSyntax.describedAs("List the GPUs Berth sees: memory, utilization, what"
+        + " every Berth run on the host reserved, and compute processes with their user and Berth run (or not Berth).");
+    GpuOption.declare(syntax);
+    return syntax.options(JSON).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) {
+    GpuOption gpuOption = new GpuOption(args);
+    boolean json = args.flag(JSON);
     GpuProbe probe;
     try {
       probe = probes.apply(gpuOption.selection());

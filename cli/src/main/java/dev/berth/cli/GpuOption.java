@@ -1,22 +1,33 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.core.gpu.DeviceSelection;
-import picocli.CommandLine.Option;
 
 /**
- * The {@code --gpus} option, shared by the commands that use GPUs (a picocli mixin:
- * {@code @Mixin GpuOption gpuOption;}). The value is parsed when the command runs, so a bad value is
- * reported as the command's own one-line error with exit code 2.
+ * The {@code --gpus} option, for the commands that use GPUs ({@link #declare} in the syntax, then
+ * {@code new GpuOption(args)}). The value is parsed when the command runs, so a bad value is reported
+ * as the command's own one-line error with exit code 2.
  */
 final class GpuOption {
 
-  @Option(
-      names = "--gpus",
-      paramLabel = "VALUE",
-      defaultValue = DeviceSelection.DEFAULT,
-      description = "GPUs to use: auto (default: NVML, else nvidia-smi, else none), none, device indices"
+  static final Option GPUS = Option.value("--gpus", "VALUE",
+      "GPUs to use: auto (default: NVML, else nvidia-smi, else none), none, device indices"
           + " such as 0,2, or simulated GPUs such as sim:2x80GiB or sim:24GiB,24GiB,80GiB.")
-  String gpus = DeviceSelection.DEFAULT;
+      .defaultValue(DeviceSelection.DEFAULT);
+
+  private final String gpus;
+
+  /** The choice on the command line, {@code auto} when none. */
+  GpuOption(Arguments args) {
+    this.gpus = args.value(GPUS);
+  }
+
+  /** Declares the option in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.options(GPUS);
+  }
 
   /**
    * The parsed selection.

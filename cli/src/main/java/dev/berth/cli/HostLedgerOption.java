@@ -1,15 +1,29 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import java.io.PrintWriter;
-import picocli.CommandLine.Option;
 
 /** {@code --host-ledger on|off}, shared by {@code run}, {@code resume} and {@code retry}: a setting of the session only. */
 final class HostLedgerOption {
 
-  @Option(names = "--host-ledger", paramLabel = "on|off",
-      description = "Whether the run shares the host ledger with every other Berth run on this machine (on, the"
+  static final Option HOST_LEDGER = Option.value("--host-ledger", "on|off",
+      "Whether the run shares the host ledger with every other Berth run on this machine (on, the"
           + " default: other runs' reservations are not free to it and waiting tasks queue host-wide), or is alone.")
-  String hostLedger = "on";
+      .defaultValue("on");
+
+  private final String hostLedger;
+
+  /** The choice on the command line, {@code on} when none. */
+  HostLedgerOption(Arguments args) {
+    this.hostLedger = args.value(HOST_LEDGER);
+  }
+
+  /** Declares the option in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.options(HOST_LEDGER);
+  }
 
   /** Whether the choice is valid; when not, says why on {@code err}. */
   boolean valid(PrintWriter err) {

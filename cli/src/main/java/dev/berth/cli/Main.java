@@ -1,36 +1,29 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.BadUsage;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.NearestNames;
+import dev.berth.cli.args.Parser;
 import dev.berth.session.AdapterTables;
 import dev.berth.session.Warmup;
 import dev.berth.spec.SpecLoader;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.Set;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** Entry point of the {@code berth} command. */
-@Command(
-    name = "berth",
-    mixinStandardHelpOptions = true,
-    scope = CommandLine.ScopeType.INHERIT, // every subcommand answers --help and -h
-    versionProvider = Main.Version.class,
-    description = "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.")
-public final class Main implements Runnable {
+public final class Main {
 
-  /** The subcommands, in the order {@code berth --help} lists them. */
-  private static final List<Class<?>> COMMANDS = List.of(
-      RunCommand.class, ResumeCommand.class, StatusCommand.class, ReportCommand.class, ValidateCommand.class,
-      CancelCommand.class, RetryCommand.class, DevicesCommand.class, ConfigCommand.class, PsCommand.class,
-      ServeCommand.class, CommandLine.HelpCommand.class);
+  /** What {@code berth} does, as its help says it. */
+  static final String DESCRIPTION =
+      "Runs many compute tasks in parallel within the machine's CPU, memory and GPU limits.";
 
   /** The commands that run tasks here, whose start-up {@link Warmup} shortens. */
   private static final Set<String> RUNS_TASKS = Set.of("run", "resume", "retry");
 
-  @Spec CommandSpec command;
+  private Main() {}
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
@@ -42,62 +35,56 @@ public final class Main implements Runnable {
 
   /** Runs the command line with the given streams and returns the exit code (for tests). */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cli = new CommandLine(new Main());
-    // Only the command asked for is modelled (building every command's options was most of a run's
-    // start-up); help, a bare berth and anything unknown get them all, to list or suggest.
-    Optional<Class<?>> asked = args.length == 0 ? Optional.empty() : COMMANDS.stream()
-        .filter(c -> c != CommandLine.HelpCommand.class && c.getAnnotation(Command.class).name().equals(args[0]))
-        .findFirst();
-    asked.map(List::<Class<?>>of).orElse(COMMANDS).forEach(cli::addSubcommand);
-    cli.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes (docs/exit-codes.md):%n")
-        .exitCodeList(exitCodeList());
-    cli.setOut(out);
-    cli.setErr(err);
-    cli.setParameterExceptionHandler((ex, a) -> {
-      err.println("berth: " + ex.getMessage() + " (see berth " + commandPath(ex.getCommandLine()) + "--help)");
-      return ExitCodes.BAD_INPUT;
-    });
-    cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-      var fileTrouble = FileTrouble.describe(ex);
-      if (fileTrouble.isPresent()) {
-        err.println("berth: " + fileTrouble.get());
-        return ExitCodes.INTERNAL;
-      }
-      err.println("berth: internal error: " + ex);
-      ex.printStackTrace(err);
-      return ExitCodes.INTERNAL;
-    });
-    return cli.execute(args);
+    try {
+      BerthCommand command = args.length == 0 ? null : Commands.named(args[0]);
+      return command != null
+          ? CommandRunner.run(args[0], command, args, 1, out, err)
+          : withoutCommand(args, out, err);
+    } finally {
+      out.flush();
+      err.flush();
+    }
   }
 
-  /** Bare {@code berth}: lists every command, and exits 2 since nothing was asked. */
-  @Override
-  public void run() {
-    command.commandLine().usage(command.commandLine().getErr());
-    throw new CommandLine.ParameterException(command.commandLine(), "a command is required");
+  /** No command first: {@code --help}, {@code --version}, or a mistake. */
+  private static int withoutCommand(String[] args, PrintWriter out, PrintWriter err) {
+    try {
+      var parsed = Parser.parse(CommandSyntax.describedAs(DESCRIPTION).build(), args, 0);
+      if (parsed.helpAsked()) {
+        out.print(BerthHelp.usage());
+      } else if (parsed.versionAsked()) {
+        out.println(version());
+      } else {
+        err.print(BerthHelp.usage());
+        err.println("berth: a command is required (see berth --help)");
+        return ExitCodes.BAD_INPUT;
+      }
+      return ExitCodes.OK;
+    } catch (BadUsage e) {
+      err.println("berth: " + e.getMessage() + didYouMean(args[0]) + " (see berth --help)");
+      return ExitCodes.BAD_INPUT;
+    }
+  }
+
+  /** {@code . Did you mean: run?} after a mistyped command; nothing when no command is close. */
+  static String didYouMean(String typed) {
+    if (typed.startsWith("-")) {
+      return "";
+    }
+    List<String> near = NearestNames.to(typed, Commands.NAMES);
+    return near.isEmpty() ? "" : ". Did you mean: " + String.join(" or ", near) + "?";
   }
 
   /** {@link ExitCodes#ALL} as {@code berth --help} lists it. */
-  static java.util.Map<String, String> exitCodeList() {
-    java.util.Map<String, String> list = new java.util.LinkedHashMap<>();
+  static Map<String, String> exitCodeList() {
+    Map<String, String> list = new LinkedHashMap<>();
     ExitCodes.ALL.forEach(c -> list.put(Integer.toString(c.code()), c.meaning()));
     return list;
   }
 
-  private static String commandPath(CommandLine cmd) {
-    StringBuilder path = new StringBuilder();
-    for (CommandLine c = cmd; c != null && c.getParent() != null; c = c.getParent()) {
-      path.insert(0, c.getCommandName() + " ");
-    }
-    return path.toString();
-  }
-
-  /** Reads the version from the jar manifest. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"berth " + (v == null ? "development build" : v)};
-    }
+  /** {@code berth} and its version, read from the jar's manifest. */
+  static String version() {
+    String v = Main.class.getPackage().getImplementationVersion();
+    return "berth " + (v == null ? "development build" : v);
   }
 }

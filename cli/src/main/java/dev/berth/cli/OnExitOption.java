@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.core.model.RunSpec;
 import dev.berth.slurm.JobsOnExit;
 import dev.berth.slurm.SlurmKeys;
@@ -7,16 +10,25 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
-import picocli.CommandLine.Option;
 
 /** {@code --on-exit ask|cancel|leave}, shared by {@code run} and {@code resume}: a setting of the session only. */
 final class OnExitOption {
 
+  static final Option ON_EXIT = Option.value("--on-exit", "ask|cancel|leave",
+      "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
+          + " running for berth resume. Overrides slurm.on-exit.");
 
-  @Option(names = "--on-exit", paramLabel = "ask|cancel|leave",
-      description = "On Slurm, what Ctrl-C does to submitted jobs: ask (on a terminal), cancel them, or leave them"
-          + " running for berth resume. Overrides slurm.on-exit.")
-  String onExit;
+  private final String onExit;
+
+  /** The choice on the command line, null when none (slurm.on-exit then decides). */
+  OnExitOption(Arguments args) {
+    this.onExit = args.value(ON_EXIT);
+  }
+
+  /** Declares the option in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.options(ON_EXIT);
+  }
 
   /** Whether the choice is valid; when not, says why on {@code err}. */
   boolean valid(PrintWriter err) {

@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.berth.core.resources.Resource;
 import dev.berth.host.HostLedgers;
@@ -14,25 +17,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code berth ps}: every Berth run on this host, whoever started it, from the host ledger. */
-@Command(name = "ps", mixinStandardHelpOptions = true, description = "List every live Berth run on this host, whoever started it: user, run, workdir,"
-    + " state, progress, running and waiting tasks, and what it holds on each device.")
-final class PsCommand implements Callable<Integer> {
+final class PsCommand implements BerthCommand {
 
-  @Option(names = {"-a", "--all"}, description = "Include runs that ended in the last day.")
-  boolean all;
-
-  @Option(names = "--json", description = "Print JSON for scripts.")
-  boolean json;
-
-  @Spec CommandSpec command;
+  private static final Option ALL = Option.flag("--all", "Include runs that ended in the last day.").alias("-a");
 
   private final UnaryOperator<String> env;
 
@@ -47,14 +37,22 @@ final class PsCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() {
-    PrintWriter out = command.commandLine().getOut();
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("List every live Berth run on this host, whoever started it: user, run,"
+        + " workdir, state, progress, running and waiting tasks, and what it holds on each device.")
+        .options(ALL, CommonArgs.JSON).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) {
+    boolean all = args.flag(ALL);
+    boolean json = args.flag(CommonArgs.JSON);
     Path dir = HostLedgers.directory(env);
     List<RunEntry> runs;
     try {
       runs = HostRuns.read(dir, all, Instant.now());
     } catch (SharedReservationsException | IllegalArgumentException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
+      err.println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
     out.print(json ? json(runs) : table(runs, all));

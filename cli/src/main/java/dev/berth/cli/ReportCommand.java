@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.core.report.RunReport;
 import dev.berth.report.EfficiencyTables;
 import dev.berth.report.WrittenReports;
@@ -10,37 +13,31 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code berth report WORKDIR}: rebuilds report.json, report.html, report.md and results.csv from the journal;
  * with {@code --efficiency}, prints what the run reserved against what its tasks used instead.
  */
-@Command(name = "report", description = "Rebuild report.json, report.html, report.md and results.csv from a run's journal.")
-final class ReportCommand implements Callable<Integer> {
+final class ReportCommand implements BerthCommand {
 
-  @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
-  Path workdir;
-
-  @Option(names = "--efficiency", description = "Print what the run reserved against what its tasks were measured"
-      + " to use (totals, per template, per task), like seff, instead of rebuilding the reports.")
-  boolean efficiency;
-
-  @Spec CommandSpec command;
+  private static final Option EFFICIENCY = Option.flag("--efficiency", "Print what the run reserved against what"
+      + " its tasks were measured to use (totals, per template, per task), like seff, instead of rebuilding the reports.");
 
   @Override
-  public Integer call() throws IOException {
-    PrintWriter out = command.commandLine().getOut();
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("Rebuild report.json, report.html, report.md and results.csv from a run's journal.")
+        .parameter(CommonArgs.WORKDIR).options(EFFICIENCY).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException {
+    Path workdir = args.path(CommonArgs.WORKDIR);
+    boolean efficiency = args.flag(EFFICIENCY);
     JournalView view;
     try {
       view = JournalView.read(workdir);
     } catch (SessionException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
+      err.println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
     RunReport report = view.report(Instant.now());

@@ -1,27 +1,28 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import java.io.IOException;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import java.io.PrintWriter;
 
 /** {@code berth resume WORKDIR}: resumes a run that did not finish, with the spec it started with. */
-@Command(name = "resume", description = "Resume a run that did not finish, with the spec it started with.")
-final class ResumeCommand implements Callable<Integer> {
+final class ResumeCommand implements BerthCommand {
 
-  @Mixin StoredRunOptions stored;
-
-  @Option(names = "--inside-allocation", hidden = true,
-      description = "Run as the engine inside a Slurm allocation that another Berth asked for.")
-  boolean insideAllocation;
-
-  @Spec CommandSpec command;
+  private static final Option INSIDE_ALLOCATION = Option.flag("--inside-allocation",
+      "Run as the engine inside a Slurm allocation that another Berth asked for.").hidden();
 
   @Override
-  public Integer call() throws InterruptedException, IOException {
-    return stored.execute(command, run -> insideAllocation ? run.insideAllocation() : run);
+  public CommandSyntax syntax() {
+    CommandSyntax.Builder syntax =
+        CommandSyntax.describedAs("Resume a run that did not finish, with the spec it started with.");
+    StoredRunOptions.declare(syntax);
+    return syntax.options(INSIDE_ALLOCATION).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws InterruptedException, IOException {
+    boolean insideAllocation = args.flag(INSIDE_ALLOCATION);
+    return new StoredRunOptions(args).execute(out, err, run -> insideAllocation ? run.insideAllocation() : run);
   }
 }

@@ -1,16 +1,12 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
+import dev.berth.cli.args.Parameter;
 import dev.berth.core.scheduling.RetrySelection;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import java.io.PrintWriter;
 
 /**
  * {@code berth retry WORKDIR [TASK|GLOB|group:NAME ...] [--failed] [--cancelled]}: reopens a run
@@ -18,26 +14,29 @@ import picocli.CommandLine.Spec;
  * became unreachable through them; successes are kept, attempt numbers count on, and each retried
  * task has its {@code retries} budget afresh.
  */
-@Command(name = "retry", description = "Run tasks of a finished run again: by default every task that did not"
-    + " succeed, with the tasks that became unreachable through them. Successes are kept, attempt numbers count"
-    + " on, and each retried task gets its retries budget afresh. The reports are rebuilt as the run ends.")
-final class RetryCommand implements Callable<Integer> {
+final class RetryCommand implements BerthCommand {
 
-  @Mixin StoredRunOptions stored;
+  private static final Parameter TASKS =
+      Parameter.rest("TASK", "Task ids, globs such as 'train-*', or group:NAME.");
 
-  @Parameters(index = "1..*", paramLabel = "TASK", description = "Task ids, globs such as 'train-*', or group:NAME.")
-  List<String> tasks = new ArrayList<>();
+  private static final Option FAILED = Option.flag("--failed", "Only tasks that failed or timed out.");
 
-  @Option(names = "--failed", description = "Only tasks that failed or timed out.")
-  boolean failed;
-
-  @Option(names = "--cancelled", description = "Only tasks that were cancelled (with --failed: those too).")
-  boolean cancelled;
-
-  @Spec CommandSpec command;
+  private static final Option CANCELLED =
+      Option.flag("--cancelled", "Only tasks that were cancelled (with --failed: those too).");
 
   @Override
-  public Integer call() throws InterruptedException, IOException {
-    return stored.execute(command, run -> run.retry(new RetrySelection(tasks, failed, cancelled)));
+  public CommandSyntax syntax() {
+    CommandSyntax.Builder syntax = CommandSyntax.describedAs("Run tasks of a finished run again: by default every"
+        + " task that did not succeed, with the tasks that became unreachable through them. Successes are kept,"
+        + " attempt numbers count on, and each retried task gets its retries budget afresh. The reports are"
+        + " rebuilt as the run ends.");
+    StoredRunOptions.declare(syntax);
+    return syntax.parameter(TASKS).options(FAILED, CANCELLED).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws InterruptedException, IOException {
+    RetrySelection selection = new RetrySelection(args.values(TASKS), args.flag(FAILED), args.flag(CANCELLED));
+    return new StoredRunOptions(args).execute(out, err, run -> run.retry(selection));
   }
 }

@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.engine.RunLayout;
@@ -7,120 +10,110 @@ import dev.berth.serve.DashboardServer;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code berth run SPEC}: runs every task of the spec and writes the report. */
-@Command(name = "run", description = "Run every task of a spec within the machine's limits and write report.json.")
-final class RunCommand implements Callable<Integer> {
+final class RunCommand implements BerthCommand {
 
-  @Mixin SpecOptions specOptions;
+  private static final Option DRY_RUN = Option.flag("--dry-run", "Print the plan (group order, every edge with its"
+      + " flags, the tasks that can never fit this host or the --gpus) and start nothing.");
 
-  @Option(names = "--dry-run", description = "Print the plan (group order, every edge with its flags, the tasks"
-      + " that can never fit this host or the --gpus) and start nothing.")
-  boolean dryRun;
+  private static final Option FRESH =
+      Option.flag("--fresh", "Start over: move an earlier run in the same workdir aside first.");
 
-  @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
-  boolean noProgress;
+  private static final Option NO_JOURNAL =
+      Option.flag("--no-journal", "Keep no journal: a little faster, but the run cannot be resumed.");
 
-  @Option(names = "--fresh", description = "Start over: move an earlier run in the same workdir aside first.")
-  boolean fresh;
+  private static final Option ALLOW_CHANGED = Option.value("--allow-changed", "stored|new",
+      "When resuming a run whose spec changed: go on with the spec it started with (stored), or"
+          + " apply the changes (new: tasks keep their history by id, finished ones do not run again).");
 
-  @Option(names = "--no-journal", description = "Keep no journal: a little faster, but the run cannot be resumed.")
-  boolean noJournal;
+  private static final Option GPUS = Option.value("--gpus", "WHICH",
+      "GPUs to use: auto (NVML, then nvidia-smi, then none), none, indices such as 0,2, or"
+          + " simulated devices such as sim:2x80GiB. Overrides the spec's gpus.");
 
-  @Option(
-      names = "--allow-changed",
-      paramLabel = "stored|new",
-      description = "When resuming a run whose spec changed: go on with the spec it started with (stored), or"
-          + " apply the changes (new: tasks keep their history by id, finished ones do not run again).")
-  String allowChangedText;
-
-  SpecChange allowChanged = SpecChange.REFUSE;
-
-  @Option(
-      names = "--gpus",
-      paramLabel = "WHICH",
-      description = "GPUs to use: auto (NVML, then nvidia-smi, then none), none, indices such as 0,2, or"
-          + " simulated devices such as sim:2x80GiB. Overrides the spec's gpus.")
-  String gpus;
-
-  @Option(names = "--executor", paramLabel = "local|slurm",
-      description = "Where tasks run: local processes, or Slurm batch jobs. Overrides the spec's executor.")
-  String executor;
-
-  @Mixin OnExitOption onExit;
-
-  @Mixin HostLedgerOption hostLedger;
-
-  @Mixin ServeOption serve;
-
-  @Spec CommandSpec command;
+  private static final Option EXECUTOR = Option.value("--executor", "local|slurm",
+      "Where tasks run: local processes, or Slurm batch jobs. Overrides the spec's executor.");
 
   @Override
-  public Integer call() throws InterruptedException, IOException {
+  public CommandSyntax syntax() {
+    CommandSyntax.Builder syntax = CommandSyntax.describedAs(
+        "Run every task of a spec within the machine's limits and write report.json.");
+    SpecOptions.declare(syntax);
+    syntax.options(DRY_RUN, CommonArgs.NO_PROGRESS, FRESH, NO_JOURNAL, ALLOW_CHANGED, GPUS, EXECUTOR);
+    OnExitOption.declare(syntax);
+    HostLedgerOption.declare(syntax);
+    ServeOption.declare(syntax);
+    return syntax.build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws InterruptedException, IOException {
+    String executor = args.value(EXECUTOR);
+    OnExitOption onExit = new OnExitOption(args);
+    HostLedgerOption hostLedger = new HostLedgerOption(args);
+    ServeOption serve = new ServeOption(args);
     if (executor != null && !executor.equals("local") && !executor.equals("slurm")) {
-      command.commandLine().getErr().println("berth: --executor must be local or slurm, not " + executor);
+      err.println("berth: --executor must be local or slurm, not " + executor);
       return ExitCodes.BAD_INPUT;
     }
-    if (!onExit.valid(command.commandLine().getErr()) || !hostLedger.valid(command.commandLine().getErr())
-        || !serve.valid(command.commandLine().getErr(), hostLedger.shared())) {
+    if (!onExit.valid(err) || !hostLedger.valid(err) || !serve.valid(err, hostLedger.shared())) {
       return ExitCodes.BAD_INPUT;
     }
+    SpecOptions specOptions = new SpecOptions(args);
     if (executor != null) {
       specOptions.overrides.add("scheduler.executor=" + executor);
     }
-    Optional<RunSpec> loaded = specOptions.loadOrReport(command.commandLine().getErr());
+    Optional<RunSpec> loaded = specOptions.loadOrReport(err);
     if (loaded.isEmpty()) {
       return ExitCodes.BAD_INPUT;
     }
     RunSpec spec = loaded.get();
+    SpecChange allowChanged = SpecChange.REFUSE;
+    String allowChangedText = args.value(ALLOW_CHANGED);
     if (allowChangedText != null) {
       if (!allowChangedText.equals("stored") && !allowChangedText.equals("new")) {
-        command.commandLine().getErr().println("berth: --allow-changed must be stored or new, not " + allowChangedText);
+        err.println("berth: --allow-changed must be stored or new, not " + allowChangedText);
         return ExitCodes.BAD_INPUT;
       }
       allowChanged = SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
     }
+    String gpus = args.value(GPUS);
     if (gpus != null) {
       try {
         DeviceSelection.parse(gpus);
       } catch (IllegalArgumentException e) {
-        command.commandLine().getErr().println("berth: --gpus: " + e.getMessage());
+        err.println("berth: --gpus: " + e.getMessage());
         return ExitCodes.BAD_INPUT;
       }
       spec = spec.withGpus(gpus);
     }
-    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
+    PrintStream stream = new PrintStream(new WriterOutputStream(out), true);
     RunLayout layout = new RunLayout(Path.of(spec.workdir()));
-    if (dryRun) {
-      DryRun.print(spec, layout.runDir(), out);
+    if (args.flag(DRY_RUN)) {
+      DryRun.print(spec, layout.runDir(), stream);
       return ExitCodes.OK;
     }
-    Optional<DashboardServer> dashboard = startDashboard();
+    Optional<DashboardServer> dashboard = startDashboard(serve, err);
     try {
-      return new LocalRun(out, command.commandLine().getErr(), !noProgress)
+      return new LocalRun(stream, err, !args.flag(CommonArgs.NO_PROGRESS))
           .adjust(onExit.adjust())
           .hostLedger(hostLedger.shared())
           .specFile(specOptions.spec)
-          .execute(spec, layout, allowChanged, fresh, !noJournal);
+          .execute(spec, layout, allowChanged, args.flag(FRESH), !args.flag(NO_JOURNAL));
     } finally {
       dashboard.ifPresent(ServeOption::stop);
     }
   }
 
-  private Optional<DashboardServer> startDashboard() {
+  private static Optional<DashboardServer> startDashboard(ServeOption serve, PrintWriter err) {
     try {
-      return serve.start(command.commandLine().getErr());
+      return serve.start(err);
     } catch (Exception e) {
-      command.commandLine().getErr().println("berth: --serve: cannot serve the dashboard: " + e.getMessage());
+      err.println("berth: --serve: cannot serve the dashboard: " + e.getMessage());
       return Optional.empty();
     }
   }

@@ -1,45 +1,53 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
 import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code berth serve}: the live dashboard and HTTP API over every Berth run on this host. */
-@Command(name = "serve", description = "Serve a live dashboard and JSON API (docs/api.md) over every Berth run on"
-    + " this host, on loopback, guarded by a token it makes at start, writes to a file only you can read, and prints"
-    + " as a link. Stays up across runs; Ctrl-C stops it.")
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand implements BerthCommand {
 
-  @Option(names = "--port", paramLabel = "N", description = "The port (default: ${DEFAULT-VALUE}; 0 for any free one).")
-  int port = 8765;
+  private static final String DEFAULT_PORT = "8765";
 
-  @Option(names = "--bind", paramLabel = "ADDR", description = "The address to listen on (default: ${DEFAULT-VALUE}).")
-  String bind = "127.0.0.1";
+  private static final String DEFAULT_BIND = "127.0.0.1";
 
-  @Option(names = "--public-read", description = "Let anyone who can reach the address read without the token;"
-      + " cancel and retry still need it.")
-  boolean publicRead;
+  private static final Option PORT = Option.value("--port", "N",
+      "The port (default: " + DEFAULT_PORT + "; 0 for any free one).").integer().defaultValue(DEFAULT_PORT);
 
-  @Option(names = "--token-file", paramLabel = "FILE", description = "Where to write the token (default: ~/.berth/serve-token).")
-  Path tokenFile;
+  private static final Option BIND = Option.value("--bind", "ADDR",
+      "The address to listen on (default: " + DEFAULT_BIND + ").").defaultValue(DEFAULT_BIND);
 
-  @Spec CommandSpec command;
+  private static final Option PUBLIC_READ = Option.flag("--public-read",
+      "Let anyone who can reach the address read without the token; cancel and retry still need it.");
+
+  private static final Option TOKEN_FILE =
+      Option.value("--token-file", "FILE", "Where to write the token (default: ~/.berth/serve-token).");
 
   @Override
-  public Integer call() throws Exception {
-    var err = command.commandLine().getErr();
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("Serve a live dashboard and JSON API (docs/api.md) over every Berth run on"
+        + " this host, on loopback, guarded by a token it makes at start, writes to a file only you can read, and"
+        + " prints as a link. Stays up across runs; Ctrl-C stops it.")
+        .options(PORT, BIND, PUBLIC_READ, TOKEN_FILE).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws Exception {
+    int port = args.integer(PORT);
+    String bind = args.value(BIND);
+    boolean publicRead = args.flag(PUBLIC_READ);
+    Path tokenFile = args.path(TOKEN_FILE);
     if (port < 0 || port > 65535) {
       err.println("berth: serve: --port: must be 0 to 65535, not " + port);
       return ExitCodes.BAD_INPUT;
@@ -69,8 +77,8 @@ final class ServeCommand implements Callable<Integer> {
       if (!address.isLoopbackAddress()) {
         err.println("berth: serve: listening on " + bind + ", reachable beyond this machine; the token guards it");
       }
-      command.commandLine().getOut().println(server.link());
-      command.commandLine().getOut().flush();
+      out.println(server.link());
+      out.flush();
       server.join();
     }
     return ExitCodes.OK;

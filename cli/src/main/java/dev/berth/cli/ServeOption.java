@@ -1,5 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
 import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
@@ -10,15 +13,28 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.util.Optional;
-import picocli.CommandLine.Option;
 
 /** {@code --serve[=PORT]} of {@code berth run}: the dashboard of just this run, on loopback, while it lives. */
 final class ServeOption {
 
-  @Option(names = "--serve", arity = "0..1", paramLabel = "PORT", fallbackValue = "8765",
-      description = "Serve a live dashboard of this run on 127.0.0.1 while it runs (port 8765 unless given;"
+  private static final String PORT_UNLESS_GIVEN = "8765";
+
+  static final Option SERVE = Option.value("--serve", "PORT",
+      "Serve a live dashboard of this run on 127.0.0.1 while it runs (port " + PORT_UNLESS_GIVEN + " unless given;"
           + " 0 for any free one); prints the link with its token (docs/api.md). Needs the host ledger.")
-  Integer port;
+      .optionalValue(PORT_UNLESS_GIVEN).integer();
+
+  private final Integer port;
+
+  /** The choice on the command line: no dashboard when {@code --serve} is not given. */
+  ServeOption(Arguments args) {
+    this.port = args.integer(SERVE);
+  }
+
+  /** Declares the option in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.options(SERVE);
+  }
 
   /** Whether the choice is valid with the host ledger choice; when not, says why on {@code err}. */
   boolean valid(PrintWriter err, boolean hostLedger) {

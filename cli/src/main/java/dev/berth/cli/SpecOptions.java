@@ -1,5 +1,9 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
+import dev.berth.cli.args.Parameter;
 import dev.berth.core.model.RunSpec;
 import dev.berth.session.AdapterTables;
 import dev.berth.spec.SpecException;
@@ -10,32 +14,42 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** The options every command that reads a spec shares: the spec, the config file and overrides. */
 final class SpecOptions {
 
-  @Parameters(index = "0", paramLabel = "SPEC", description = "The run spec (YAML).")
-  Path spec;
+  static final Parameter SPEC = Parameter.required("SPEC", "The run spec (YAML).");
 
-  @Option(
-      names = "--config",
-      paramLabel = "FILE",
-      description = "Config file (default: ./config.yaml when it exists).")
-  Path config;
+  static final Option CONFIG = Option.value("--config", "FILE", "Config file (default: ./config.yaml when it exists).");
 
-  @Option(
-      names = "--workdir",
-      paramLabel = "DIR",
-      description = "The run's folder, instead of the spec's workdir (default berth-out/<name>).")
-  String workdir;
+  static final Option WORKDIR = Option.value("--workdir", "DIR",
+      "The run's folder, instead of the spec's workdir (default berth-out/<name>).");
 
-  @Option(
-      names = "--set",
-      paramLabel = "KEY=VALUE",
-      description = "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.")
-  List<String> overrides = new ArrayList<>();
+  static final Option SET = Option.value("--set", "KEY=VALUE",
+      "Override one config key, e.g. --set scheduler.max-process=4. Repeatable.").repeatable();
+
+  final Path spec;
+  final Path config;
+  final String workdir;
+  final List<String> overrides;
+
+  /** The spec and settings given on the command line. */
+  SpecOptions(Arguments args) {
+    this(args.path(SPEC), args.path(CONFIG), args.value(WORKDIR), args.values(SET));
+  }
+
+  /** The spec with a config file (null: ./config.yaml when it exists), a workdir (null: the spec's) and overrides. */
+  SpecOptions(Path spec, Path config, String workdir, List<String> overrides) {
+    this.spec = spec;
+    this.config = config;
+    this.workdir = workdir;
+    this.overrides = new ArrayList<>(overrides);
+  }
+
+  /** Declares the spec parameter and the options in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.parameter(SPEC).options(CONFIG, WORKDIR, SET);
+  }
 
   /**
    * Loads the spec as {@link #load} does; a problem is printed to {@code err} as Berth's one-line

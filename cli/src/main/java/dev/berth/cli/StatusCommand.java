@@ -3,6 +3,9 @@ package dev.berth.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Parameter;
 import dev.berth.core.report.TaskStatus;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.DurationText;
@@ -16,46 +19,40 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code berth status [WORKDIR]}: where a run stands, read from its journal (safe while it runs):
  * per group counts and per task status, in the report's words and counted by its rule, with device,
  * attempt, run time, and why a waiting task is not placed.
  */
-@Command(name = "status", description = "Show where a run stands: per group counts and per task state, device,"
-    + " attempt, run time and why a waiting task is not placed. Safe while the run is live.")
-final class StatusCommand implements Callable<Integer> {
+final class StatusCommand implements BerthCommand {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "WORKDIR",
-      description = "The run's workdir (default: the most recent run under ./berth-out).")
-  Path workdir;
-
-  @Option(names = "--json", description = "Print JSON for scripts.")
-  boolean json;
-
-  @Spec CommandSpec command;
+  private static final Parameter WORKDIR =
+      Parameter.optional("WORKDIR", "The run's workdir (default: the most recent run under ./berth-out).");
 
   @Override
-  public Integer call() throws IOException {
-    PrintWriter out = command.commandLine().getOut();
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("Show where a run stands: per group counts and per task state, device,"
+        + " attempt, run time and why a waiting task is not placed. Safe while the run is live.")
+        .parameter(WORKDIR).options(CommonArgs.JSON).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException {
+    Path workdir = args.path(WORKDIR);
+    boolean json = args.flag(CommonArgs.JSON);
     Path dir = workdir != null ? workdir : JournalView.latest().orElse(null);
     if (dir == null) {
-      command.commandLine().getErr().println("berth: no run found under ./berth-out; name the run's workdir");
+      err.println("berth: no run found under ./berth-out; name the run's workdir");
       return ExitCodes.BAD_INPUT;
     }
     JournalView view;
     try {
       view = JournalView.read(dir);
     } catch (SessionException e) {
-      command.commandLine().getErr().println("berth: " + e.getMessage());
+      err.println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
     ClusterJobs jobs = ClusterJobs.recorded(view.state(), dir).withStates();

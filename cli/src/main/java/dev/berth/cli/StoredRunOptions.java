@@ -1,5 +1,7 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
@@ -8,10 +10,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.UnaryOperator;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * What {@code resume} and {@code retry} share: they go on with the run stored in a workdir, with the
@@ -19,27 +17,37 @@ import picocli.CommandLine.Parameters;
  */
 final class StoredRunOptions {
 
-  @Parameters(index = "0", paramLabel = "WORKDIR", description = "The run's workdir.")
-  Path workdir;
+  private final Path workdir;
+  private final boolean noProgress;
+  private final OnExitOption onExit;
+  private final HostLedgerOption hostLedger;
 
-  @Option(names = "--no-progress", description = "Plain lines instead of the live progress view.")
-  boolean noProgress;
+  /** The workdir and session settings given on the command line. */
+  StoredRunOptions(Arguments args) {
+    this.workdir = args.path(CommonArgs.WORKDIR);
+    this.noProgress = args.flag(CommonArgs.NO_PROGRESS);
+    this.onExit = new OnExitOption(args);
+    this.hostLedger = new HostLedgerOption(args);
+  }
 
-  @Mixin OnExitOption onExit;
-
-  @Mixin HostLedgerOption hostLedger;
+  /** Declares the workdir parameter and the session options in a command's syntax. */
+  static void declare(CommandSyntax.Builder syntax) {
+    syntax.parameter(CommonArgs.WORKDIR).options(CommonArgs.NO_PROGRESS);
+    OnExitOption.declare(syntax);
+    HostLedgerOption.declare(syntax);
+  }
 
   /**
    * Goes on with the stored run: checks the options (exit code 2 with the reason when they are not
    * usable), then runs what {@code prepare} makes of a local run with these session settings.
    */
-  int execute(CommandSpec command, UnaryOperator<LocalRun> prepare) throws InterruptedException, IOException {
-    PrintWriter err = command.commandLine().getErr();
+  int execute(PrintWriter out, PrintWriter err, UnaryOperator<LocalRun> prepare)
+      throws InterruptedException, IOException {
     if (!valid(err)) {
       return ExitCodes.BAD_INPUT;
     }
-    PrintStream out = new PrintStream(new WriterOutputStream(command.commandLine().getOut()), true);
-    LocalRun run = new LocalRun(out, err, !noProgress).adjust(onExit.adjust()).hostLedger(hostLedger.shared());
+    PrintStream stream = new PrintStream(new WriterOutputStream(out), true);
+    LocalRun run = new LocalRun(stream, err, !noProgress).adjust(onExit.adjust()).hostLedger(hostLedger.shared());
     return prepare.apply(run).execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
   }
 

@@ -5,7 +5,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
-/** Lets code that prints to a {@link java.io.PrintStream} write to picocli's {@link PrintWriter}. */
+/** Lets code that prints to a {@link java.io.PrintStream} write to the command's {@link PrintWriter}. */
 final class WriterOutputStream extends OutputStream {
 
   private final PrintWriter writer;

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class DevicesCommandTest {
 
@@ -21,10 +20,7 @@ class DevicesCommandTest {
   private int devices(DevicesCommand command, String... args) {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    CommandLine cli = new CommandLine(command);
-    cli.setOut(new PrintWriter(o, true));
-    cli.setErr(new PrintWriter(e, true));
-    int code = cli.execute(args);
+    int code = CommandRunner.run("devices", command, args, 0, new PrintWriter(o, true), new PrintWriter(e, true));
     out = o.toString();
     err = e.toString();
     return code;
@@ -89,7 +85,7 @@ class DevicesCommandTest {
   @Test
   void helpDescribesTheGpusValues() {
     assertThat(devices(new DevicesCommand(s -> new FakeGpuProbe()), "--help")).isZero();
-    assertThat(out).contains("Usage: devices").contains("--gpus=VALUE").contains("sim:2x80GiB").contains("--json");
+    assertThat(out).startsWith("Usage: berth devices").contains("--gpus=VALUE").contains("sim:2x80GiB").contains("--json");
   }
 
   @Test

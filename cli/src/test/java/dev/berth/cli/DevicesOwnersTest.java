@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code berth devices} names what every Berth run on the host reserved, and who runs each compute process. */
 class DevicesOwnersTest {
@@ -25,11 +24,9 @@ class DevicesOwnersTest {
 
   private String devices(FakeGpuProbe probe, String... args) {
     StringWriter o = new StringWriter();
-    CommandLine cli = new CommandLine(new DevicesCommand(s -> probe,
-        name -> name.equals(HostLedgers.ENV) ? dir.toString() : null));
-    cli.setOut(new PrintWriter(o, true));
-    cli.setErr(new PrintWriter(new StringWriter(), true));
-    assertThat(cli.execute(args)).isZero();
+    DevicesCommand command = new DevicesCommand(s -> probe, name -> name.equals(HostLedgers.ENV) ? dir.toString() : null);
+    assertThat(CommandRunner.run("devices", command, args, 0, new PrintWriter(o, true),
+        new PrintWriter(new StringWriter(), true))).isZero();
     return o.toString();
   }
 

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class PsCommandTest {
 
@@ -27,10 +26,8 @@ class PsCommandTest {
 
   private int ps(String... args) {
     StringWriter o = new StringWriter();
-    CommandLine cli = new CommandLine(new PsCommand(name -> name.equals(HostLedgers.ENV) ? dir.toString() : null));
-    cli.setOut(new PrintWriter(o, true));
-    cli.setErr(new PrintWriter(new StringWriter(), true));
-    int code = cli.execute(args);
+    PsCommand command = new PsCommand(name -> name.equals(HostLedgers.ENV) ? dir.toString() : null);
+    int code = CommandRunner.run("ps", command, args, 0, new PrintWriter(o, true), new PrintWriter(new StringWriter(), true));
     out = o.toString();
     return code;
   }
