@@ -1,5 +1,6 @@
 package dev.berth.cli.args;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -62,7 +63,7 @@ public final class Option {
 
   /** This option, also answering to {@code alias} (e.g. {@code -h} beside {@code --help}). */
   public Option alias(String alias) {
-    List<String> all = new java.util.ArrayList<>(names);
+    List<String> all = new ArrayList<>(names);
     all.add(alias);
     return new Option(all, arity, label, description, defaultValue, fallback, repeatable, integer, hidden);
   }
