@@ -2,6 +2,7 @@ package dev.berth.cli;
 
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.HelpColumns;
+import dev.berth.cli.args.Usage;
 import java.util.List;
 
 /** What {@code berth --help} prints: the synopsis, every command with what it does, and the exit codes. */
@@ -15,11 +16,7 @@ final class BerthHelp {
     text.append('\n');
     HelpColumns.wrap(Main.DESCRIPTION, HelpColumns.WIDTH).forEach(line -> text.append(line).append('\n'));
     text.append('\n');
-    HelpColumns options = new HelpColumns();
-    for (var option : List.of(CommandSyntax.HELP, CommandSyntax.VERSION)) {
-      options.row("  " + option.names().get(1) + ", " + option.name(), option.description());
-    }
-    text.append(options.render()).append("\nCommands:\n");
+    text.append(Usage.table(List.of(), List.of(CommandSyntax.HELP, CommandSyntax.VERSION))).append("\nCommands:\n");
     HelpColumns commands = new HelpColumns();
     Commands.NAMES.forEach(name -> commands.row("  " + name, Commands.named(name).syntax().description()));
     text.append(commands.render()).append("\nExit codes (docs/exit-codes.md):\n");
