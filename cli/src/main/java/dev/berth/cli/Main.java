@@ -4,9 +4,7 @@ import dev.berth.cli.args.BadUsage;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.NearestNames;
 import dev.berth.cli.args.Parser;
-import dev.berth.session.AdapterTables;
 import dev.berth.session.Warmup;
-import dev.berth.spec.SpecLoader;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +26,7 @@ public final class Main {
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
     if (args.length > 0 && RUNS_TASKS.contains(args[0])) {
-      Warmup.begin(() -> SpecLoader.prepare(AdapterTables.ALL)); // while the command line and the spec are read
+      Warmup.begin(); // while the command line and the spec are read
     }
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }

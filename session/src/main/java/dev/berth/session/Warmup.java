@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * Loads, on two daemon threads, what a local run loads before its first task and what does not
  * depend on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds
- * there is none), the C library's spawn functions and OSHI's view of the machine. A command that runs tasks
- * starts it first thing, so this work overlaps the reading of its command line and spec; the
+ * there is none), the C library's spawn functions and OSHI's view of the machine. A command that
+ * runs tasks starts it first thing, so this work overlaps the reading of its command line and spec; the
  * session's parts, made later, take what it loaded, or wait for what it is still loading. Each part
  * is best effort: a failure is met again, and reported, where the run uses that part.
  */
@@ -26,18 +26,17 @@ public final class Warmup {
   private Warmup() {}
 
   /**
-   * Starts the warm-up, once per JVM, with {@code first} before the session's parts: what the
-   * caller needs before them (the spec's reader, say).
+   * Starts the warm-up, once per JVM. The spec is not read here: the command reaches its spec as
+   * soon as this starts, and a warm-up read of its own only held the command's read up.
    */
-  public static synchronized void begin(Runnable first) {
+  public static synchronized void begin() {
     if (begun) {
       return;
     }
     begun = true;
-    // Two threads: on one, the session waited for the probes behind the spec's reader and SQLite,
-    // which it needs earlier; the probes mostly wait for the system (a library search, /proc).
+    // Two threads: on one, the session waited for the probes behind SQLite, which it needs earlier;
+    // the probes mostly wait for the system (a library search, /proc).
     start("berth-warmup", () -> {
-      quietly(first);
       quietly(SqliteJournal::prepare);
       quietly(Warmup::specCodec);
     });

@@ -21,8 +21,8 @@ class WarmupTest {
 
   @Test
   void theSessionsPartsAreMadeWhileTheWarmUpLoadsThemAndItBeginsOnce() throws Exception {
-    Warmup.begin(() -> {});
-    Warmup.begin(() -> {});
+    Warmup.begin();
+    Warmup.begin();
 
     CompletableFuture<Void> parts = CompletableFuture.runAsync(() -> {
       try {

@@ -17,19 +17,6 @@ import java.util.Objects;
  */
 public final class SpecLoader {
 
-  /** What {@link #prepare} reads. */
-  private static final String WARM_UP = """
-      name: warm-up
-      workdir: /
-      config: {scheduler: {max-process: 2}}
-      groups:
-        - name: g
-          memory: 1MiB
-          tasks:
-            - {id: "t-{i}", command: ["true", "{i}"], matrix: {i: [1, 2]}}
-            - {id: last, command: ["true"], after: "t-*"}
-      """;
-
   private SpecLoader() {}
 
   /**
@@ -86,23 +73,6 @@ public final class SpecLoader {
     RunSpec run = RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine,
         keys);
     return new Loaded(run, BitSizes.warnings(document, root));
-  }
-
-  /**
-   * Reads a spec of one task, given as text, through every step a spec file takes, and forgets it: a
-   * thread that starts early so loads and runs this code once while the command line is still being
-   * read, and the spec read next takes less time.
-   */
-  public static void prepare(List<SettingsTable<?, ?>> adapters) {
-    Field root = Field.root("(warm-up)");
-    try {
-      YamlNode document = YamlReader.readText(WARM_UP, root).orElseThrow();
-      ConfigKeys keys = ConfigKeys.of(adapters);
-      RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(Path.of("warm-up.yaml")), ConfigLayer.EMPTY,
-          ConfigLayer.EMPTY, keys);
-    } catch (SpecException e) {
-      throw new IllegalStateException("the warm-up spec is not valid: " + e.getMessage(), e);
-    }
   }
 
   /**
