@@ -194,10 +194,15 @@ final class ConfigLayer {
   private static <R, B> Object build(SettingsTable<R, B> table, Map<String, Setting> winners, Map<String, Field> fields,
       Field whole) throws SpecException {
     B builder = table.builder();
+    boolean set = false;
     for (Setting s : winners.values()) {
       if (s.entry().table() == table) {
         table.key(s.entry().name()).orElseThrow().put(builder, s.value());
+        set = true;
       }
+    }
+    if (!set) {
+      return table.defaults(); // the table's own instance, which it tells from others without comparing
     }
     try {
       return table.build(builder);

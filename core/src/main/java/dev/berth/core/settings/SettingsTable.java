@@ -139,6 +139,9 @@ public final class SettingsTable<R, B> {
    * @throws InvalidValue whose path starts with the dotted key, for an unknown key or a broken rule
    */
   public R read(Map<String, ?> written) {
+    if (written.isEmpty()) {
+      return defaults; // the table's own instance, which into() tells without comparing
+    }
     B b = builder();
     for (Map.Entry<String, ?> e : written.entrySet()) {
       ConfigKey<R, B, ?> k = key(e.getKey()).orElseThrow(() -> new InvalidValue(null, e.getKey(),
@@ -185,7 +188,9 @@ public final class SettingsTable<R, B> {
 
   /** {@code run} carrying {@code settings}; settings equal to the defaults are not carried. */
   public RunSpec into(RunSpec run, R settings) {
-    Object carried = settings.equals(defaults) ? null : settings;
+    // Identity first: a settings record's equals is made at its first call, from method handles,
+    // which was a sixth of reading a spec in a fresh JVM.
+    Object carried = settings == defaults || settings.equals(defaults) ? null : settings;
     return run.withAdapters(run.adapters().with(name, carried));
   }
 

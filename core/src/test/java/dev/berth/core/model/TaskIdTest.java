@@ -36,7 +36,8 @@ class TaskIdTest {
 
   @Test
   void idsAreEqualByValueAndSortByValue() {
-    assertThat(TaskId.of("a")).isEqualTo(new TaskId("a")).hasSameHashCodeAs(TaskId.of("a"));
+    assertThat(TaskId.of("a")).isEqualTo(new TaskId("a")).hasSameHashCodeAs(TaskId.of("a"))
+        .isNotEqualTo(TaskId.of("b")).isNotEqualTo("a");
     List<TaskId> ids = new ArrayList<>(List.of(TaskId.of("b"), TaskId.of("a10"), TaskId.of("a2")));
     Collections.sort(ids);
     assertThat(ids).extracting(TaskId::value).containsExactly("a10", "a2", "b");

@@ -82,6 +82,8 @@ class SettingsTableTest {
     assertThat(TABLE.of(plain)).isEqualTo(TABLE.defaults());
     assertThat(TABLE.of(carrying)).isEqualTo(new Mail("h", "", 0));
     assertThat(TABLE.into(carrying, TABLE.defaults())).isEqualTo(plain);
+    assertThat(TABLE.into(carrying, TABLE.read(Map.of()))).isEqualTo(plain);
+    assertThat(TABLE.into(carrying, TABLE.read(Map.of("mail.host", "")))).isEqualTo(plain); // the default, written
     assertThat(carrying).isNotEqualTo(plain);
   }
 
