@@ -1,23 +1,17 @@
 package dev.berth.session;
 
-import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.TaskSpec;
-import dev.berth.journal.SpecCodec;
 import dev.berth.journal.SqliteJournal;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.NvmlGpuProbe;
 import dev.berth.runtime.probe.OshiHostProbe;
-import java.util.List;
 
 /**
  * Loads, on two daemon threads, what a local run loads before its first task and what does not
- * depend on its spec: SQLite's native library and driver, the journal's spec codec, NVML (or finds
- * there is none), the C library's spawn functions and OSHI's view of the machine. A command that
- * runs tasks starts it first thing, so this work overlaps the reading of its command line and spec; the
- * session's parts, made later, take what it loaded, or wait for what it is still loading. Each part
- * is best effort: a failure is met again, and reported, where the run uses that part.
+ * depend on its spec: SQLite's native library and driver, NVML (or finds there is none), the C
+ * library's spawn functions and OSHI's view of the machine. A command that runs tasks starts it
+ * first thing, so this work overlaps the reading of its command line and spec; the session's parts,
+ * made later, take what it loaded, or wait for what it is still loading. Each part is best effort: a
+ * failure is met again, and reported, where the run uses that part.
  */
 public final class Warmup {
 
@@ -35,11 +29,9 @@ public final class Warmup {
     }
     begun = true;
     // Two threads: on one, the session waited for the probes behind SQLite, which it needs earlier;
-    // the probes mostly wait for the system (a library search, /proc).
-    start("berth-warmup", () -> {
-      quietly(SqliteJournal::prepare);
-      quietly(Warmup::specCodec);
-    });
+    // the probes mostly wait for the system (a library search, /proc). The journal's spec codec is
+    // left to the session: made here too, it held the session's own use of it up.
+    start("berth-warmup", () -> quietly(SqliteJournal::prepare));
     start("berth-warmup-probes", () -> {
       quietly(NvmlGpuProbe::prepare);
       quietly(LocalProcessExecutor::prepare);
@@ -51,13 +43,6 @@ public final class Warmup {
     Thread t = new Thread(work, name);
     t.setDaemon(true);
     t.start();
-  }
-
-  /** The journal's spec codec, through a spec of one task: its JSON writer builds what it needs once. */
-  private static void specCodec() {
-    TaskSpec task = TaskSpec.builder("t", "g").command("true").build();
-    RunSpec spec = new RunSpec("warmup", "/", SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(task))));
-    SpecCodec.decode(SpecCodec.encode(spec, AdapterTables.ALL), AdapterTables.ALL);
   }
 
   private static void quietly(Runnable part) {
