@@ -2,12 +2,11 @@ package dev.berth.cli;
 
 import dev.berth.cli.args.BadUsage;
 import dev.berth.cli.args.CommandSyntax;
-import dev.berth.cli.args.NearestNames;
 import dev.berth.cli.args.Parser;
+import dev.berth.core.settings.Suggestions;
 import dev.berth.session.Warmup;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -69,8 +68,7 @@ public final class Main {
     if (typed.startsWith("-")) {
       return "";
     }
-    List<String> near = NearestNames.to(typed, Commands.NAMES);
-    return near.isEmpty() ? "" : ". Did you mean: " + String.join(" or ", near) + "?";
+    return Suggestions.nearest(typed, Commands.NAMES).map(name -> ". Did you mean: " + name + "?").orElse("");
   }
 
   /** {@link ExitCodes#ALL} as {@code berth --help} lists it. */
