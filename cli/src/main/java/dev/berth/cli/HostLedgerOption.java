@@ -4,6 +4,7 @@ import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import java.io.PrintWriter;
+import java.util.Optional;
 
 /** {@code --host-ledger on|off}, shared by {@code run}, {@code resume} and {@code retry}: a setting of the session only. */
 final class HostLedgerOption {
@@ -14,10 +15,12 @@ final class HostLedgerOption {
       .defaultValue("on");
 
   private final String hostLedger;
+  private final Optional<String> problem;
 
   /** The choice on the command line, {@code on} when none. */
   HostLedgerOption(Arguments args) {
     this.hostLedger = args.value(HOST_LEDGER);
+    this.problem = args.notAChoice(HOST_LEDGER);
   }
 
   /** Declares the option in a command's syntax. */
@@ -27,11 +30,8 @@ final class HostLedgerOption {
 
   /** Whether the choice is valid; when not, says why on {@code err}. */
   boolean valid(PrintWriter err) {
-    if (hostLedger.equals("on") || hostLedger.equals("off")) {
-      return true;
-    }
-    err.println("berth: --host-ledger must be on or off, not " + hostLedger);
-    return false;
+    problem.ifPresent(p -> err.println("berth: " + p));
+    return problem.isEmpty();
   }
 
   /** Whether the run takes part. */

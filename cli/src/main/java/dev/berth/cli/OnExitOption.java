@@ -7,7 +7,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.slurm.JobsOnExit;
 import dev.berth.slurm.SlurmKeys;
 import java.io.PrintWriter;
-import java.util.Arrays;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
@@ -19,10 +19,12 @@ final class OnExitOption {
           + " running for berth resume. Overrides slurm.on-exit.");
 
   private final String onExit;
+  private final Optional<String> problem;
 
   /** The choice on the command line, null when none (slurm.on-exit then decides). */
   OnExitOption(Arguments args) {
     this.onExit = args.value(ON_EXIT);
+    this.problem = args.notAChoice(ON_EXIT);
   }
 
   /** Declares the option in a command's syntax. */
@@ -32,11 +34,8 @@ final class OnExitOption {
 
   /** Whether the choice is valid; when not, says why on {@code err}. */
   boolean valid(PrintWriter err) {
-    if (onExit == null || Arrays.stream(JobsOnExit.values()).anyMatch(c -> c.toString().equals(onExit))) {
-      return true;
-    }
-    err.println("berth: --on-exit must be ask, cancel or leave, not " + onExit);
-    return false;
+    problem.ifPresent(p -> err.println("berth: " + p));
+    return problem.isEmpty();
   }
 
   /** The run with the choice applied, for {@link LocalRun#adjust}. */

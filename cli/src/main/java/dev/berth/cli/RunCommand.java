@@ -56,8 +56,9 @@ final class RunCommand implements BerthCommand {
     OnExitOption onExit = new OnExitOption(args);
     HostLedgerOption hostLedger = new HostLedgerOption(args);
     ServeOption serve = new ServeOption(args);
-    if (executor != null && !executor.equals("local") && !executor.equals("slurm")) {
-      err.println("berth: --executor must be local or slurm, not " + executor);
+    Optional<String> badExecutor = args.notAChoice(EXECUTOR);
+    if (badExecutor.isPresent()) {
+      err.println("berth: " + badExecutor.get());
       return ExitCodes.BAD_INPUT;
     }
     if (!onExit.valid(err) || !hostLedger.valid(err) || !serve.valid(err, hostLedger.shared())) {
@@ -75,8 +76,9 @@ final class RunCommand implements BerthCommand {
     SpecChange allowChanged = SpecChange.REFUSE;
     String allowChangedText = args.value(ALLOW_CHANGED);
     if (allowChangedText != null) {
-      if (!allowChangedText.equals("stored") && !allowChangedText.equals("new")) {
-        err.println("berth: --allow-changed must be stored or new, not " + allowChangedText);
+      Optional<String> badChange = args.notAChoice(ALLOW_CHANGED);
+      if (badChange.isPresent()) {
+        err.println("berth: " + badChange.get());
         return ExitCodes.BAD_INPUT;
       }
       allowChanged = SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));

@@ -4,6 +4,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A command line as the {@link Parser} read it against a {@link CommandSyntax}: the values given
@@ -55,6 +56,21 @@ public final class Arguments {
       return List.copyOf(values);
     }
     return option.defaultValue() == null ? List.of() : List.of(option.defaultValue());
+  }
+
+  /**
+   * Why the option's value is not one of its {@link Option#choices()}, as
+   * {@code --host-ledger must be on or off, not maybe}; empty when it is one, when the option was not
+   * given, or when it takes any value.
+   */
+  public Optional<String> notAChoice(Option option) {
+    String value = value(option);
+    List<String> choices = option.choices();
+    if (value == null || choices.isEmpty() || choices.contains(value)) {
+      return Optional.empty();
+    }
+    String listed = String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + choices.get(choices.size() - 1);
+    return Optional.of(option.name() + " must be " + listed + ", not " + value);
   }
 
   /** The option's value as a whole number (declared {@link Option#integer()}), or null. */

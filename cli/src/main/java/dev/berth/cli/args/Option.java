@@ -120,6 +120,11 @@ public final class Option {
     return label;
   }
 
+  /** The values the option takes, when its label lists them ({@code on|off}); empty when any value goes. */
+  public List<String> choices() {
+    return label == null || label.indexOf('|') < 0 ? List.of() : List.of(label.split("\\|"));
+  }
+
   /** What the option does, as the help says it. */
   public String description() {
     return description;

@@ -18,9 +18,10 @@ class ParserTest {
   private static final Option PORT = Option.value("--port", "N", "Port.").integer().defaultValue("8765");
   private static final Option SERVE = Option.value("--serve", "PORT", "Serve.").optionalValue("8765").integer();
   private static final Option REASON = Option.value("--reason", "TEXT", "Why.");
+  private static final Option MODE = Option.value("--mode", "ask|cancel|leave", "Mode.");
 
   private static final CommandSyntax SYNTAX = CommandSyntax.describedAs("Test command.")
-      .parameter(SPEC).parameter(TASKS).options(CONFIG, SET, GPUS, JSON, ALL, PORT, SERVE, REASON).build();
+      .parameter(SPEC).parameter(TASKS).options(CONFIG, SET, GPUS, JSON, ALL, PORT, SERVE, REASON, MODE).build();
 
   private static Arguments parse(String... args) {
     return Parser.parse(SYNTAX, args, 0);
@@ -33,6 +34,17 @@ class ParserTest {
       return e.getMessage();
     }
     throw new AssertionError("no mistake found in " + String.join(" ", args));
+  }
+
+  @Test
+  void aValueOutsideTheChoicesItsLabelListsIsNamedWithThem() {
+    assertThat(MODE.choices()).containsExactly("ask", "cancel", "leave");
+    assertThat(CONFIG.choices()).isEmpty();
+    assertThat(parse("s.yaml", "--mode", "later").notAChoice(MODE))
+        .contains("--mode must be ask, cancel or leave, not later");
+    assertThat(parse("s.yaml", "--mode", "cancel").notAChoice(MODE)).isEmpty();
+    assertThat(parse("s.yaml").notAChoice(MODE)).isEmpty();
+    assertThat(parse("s.yaml", "--config", "x").notAChoice(CONFIG)).isEmpty();
   }
 
   @Test
