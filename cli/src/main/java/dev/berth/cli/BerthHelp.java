@@ -12,10 +12,8 @@ final class BerthHelp {
 
   /** The help of {@code berth} itself. */
   static String usage() {
-    StringBuilder text = new StringBuilder(HelpColumns.hanging("Usage: berth", List.of("[-hV]", "COMMAND")));
-    text.append('\n');
-    HelpColumns.wrap(Main.DESCRIPTION, HelpColumns.WIDTH).forEach(line -> text.append(line).append('\n'));
-    text.append('\n');
+    StringBuilder text = new StringBuilder(
+        Usage.header(HelpColumns.hanging("Usage: berth", List.of("[-hV]", "COMMAND")), Main.DESCRIPTION));
     text.append(Usage.table(List.of(), List.of(CommandSyntax.HELP, CommandSyntax.VERSION))).append("\nCommands:\n");
     HelpColumns commands = new HelpColumns();
     Commands.NAMES.forEach(name -> commands.row("  " + name, Commands.named(name).syntax().description()));

@@ -19,10 +19,14 @@ public final class Usage {
 
   /** The help of the command called {@code commandPath} (e.g. {@code berth run}). */
   public static String of(String commandPath, CommandSyntax syntax) {
-    StringBuilder text = new StringBuilder(synopsis(commandPath, syntax)).append('\n');
-    HelpColumns.wrap(syntax.description(), HelpColumns.WIDTH).forEach(line -> text.append(line).append('\n'));
-    text.append('\n');
-    return text.append(table(syntax.parameters(), syntax.options())).toString();
+    return header(synopsis(commandPath, syntax), syntax.description()) + table(syntax.parameters(), syntax.options());
+  }
+
+  /** The top of a help: the synopsis, then the description wrapped, each followed by a blank line. */
+  public static String header(String synopsis, String description) {
+    StringBuilder text = new StringBuilder(synopsis).append('\n');
+    HelpColumns.wrap(description, HelpColumns.WIDTH).forEach(line -> text.append(line).append('\n'));
+    return text.append('\n').toString();
   }
 
   /** {@code Usage: berth run [-hV] [--dry-run] ... SPEC}, broken between items to fit the width. */
