@@ -18,14 +18,9 @@ public record HtmlOptions(String title, TaskResults results, Objective objective
     Objects.requireNonNull(logs, "logs (use TaskLogs.ASSUMED)");
   }
 
-  /** Options that take every task's logs as there. */
-  public HtmlOptions(String title, TaskResults results, Objective objective) {
-    this(title, results, objective, TaskLogs.ASSUMED);
-  }
-
-  /** No title, no results, no objective. */
+  /** No title, no results, no objective, every log taken as there. */
   public static HtmlOptions defaults() {
-    return new HtmlOptions(null, TaskResults.empty(), null);
+    return new HtmlOptions(null, TaskResults.empty(), null, TaskLogs.ASSUMED);
   }
 
   /** A copy with this heading. */
