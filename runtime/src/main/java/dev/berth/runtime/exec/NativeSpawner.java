@@ -2,7 +2,6 @@ package dev.berth.runtime.exec;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
-import com.sun.jna.StringArray;
 import dev.berth.runtime.contain.Container;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
@@ -83,13 +82,12 @@ final class NativeSpawner implements Spawner {
   public Spawned spawn(LaunchRequest request, Path program, Container container, Set<String> withheld)
       throws IOException {
     Map<String, String> env = Spawner.environment(request, container, withheld);
-    String[] envp = new String[env.size()];
-    int i = 0;
+    List<String> envp = new ArrayList<>(env.size());
     for (Map.Entry<String, String> e : env.entrySet()) {
-      envp[i++] = e.getKey() + "=" + e.getValue();
+      envp.add(e.getKey() + "=" + e.getValue());
     }
     int[] pid = new int[1];
-    try (Memory actions = new Memory(LibC.FILE_ACTIONS_BYTES); StringArray vars = new StringArray(envp)) {
+    try (Memory actions = new Memory(LibC.FILE_ACTIONS_BYTES); Memory vars = NativeStrings.of(envp)) {
       check(LibC.posix_spawn_file_actions_init(actions), "file actions");
       try {
         check(LibC.posix_spawn_file_actions_addopen(actions, 0, "/dev/null", LibC.O_RDONLY, 0), "/dev/null");
@@ -125,8 +123,8 @@ final class NativeSpawner implements Spawner {
     return new NativeSpawned(pid[0]);
   }
 
-  private int spawn(int[] pid, String path, List<String> argv, Memory actions, StringArray vars) {
-    try (StringArray args = new StringArray(argv.toArray(String[]::new))) {
+  private int spawn(int[] pid, String path, List<String> argv, Memory actions, Memory vars) {
+    try (Memory args = NativeStrings.of(argv)) {
       return LibC.posix_spawn(pid, path, actions, attr, args, vars);
     }
   }
