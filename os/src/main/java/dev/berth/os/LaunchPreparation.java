@@ -97,8 +97,13 @@ public final class LaunchPreparation {
     return Optional.empty();
   }
 
+  /**
+   * Through {@link File}, whose checks answer false where {@link Files#isRegularFile} throws and
+   * catches an exception with its stack trace: one per PATH folder without the program, per start.
+   */
   private static boolean runnableFile(Path file) {
-    return Files.isRegularFile(file) && Files.isExecutable(file);
+    File f = file.toFile();
+    return f.isFile() && f.canExecute();
   }
 
   private static String reason(IOException e) {

@@ -41,6 +41,13 @@ final class AttemptLogs {
    */
   private static void link(Path shown, Path attemptFile) {
     try {
+      // The usual case, a first attempt whose executor made its files: one link, no look first.
+      Files.createLink(shown, attemptFile);
+      return;
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      // a name in the way, no attempt file yet, or no folder: the full way below
+    }
+    try {
       if (!Files.isDirectory(shown.getParent())) {
         return; // the executor keeps the attempt's files elsewhere (or made none)
       }
