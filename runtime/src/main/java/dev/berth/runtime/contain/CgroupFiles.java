@@ -46,7 +46,7 @@ final class CgroupFiles {
   /** The first number in {@code file}, or in its line starting with {@code key} when a key is given. */
   static OptionalLong read(Path file, String key) {
     try {
-      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      for (String line : lines(file)) {
         String[] words = line.trim().split("\\s+");
         if (key.isEmpty() && words.length >= 1 && !words[0].isEmpty()) {
           return words[0].equals("max") ? OptionalLong.of(Long.MAX_VALUE) : OptionalLong.of(Long.parseLong(words[0]));
@@ -61,6 +61,14 @@ final class CgroupFiles {
     return OptionalLong.empty();
   }
 
+  /**
+   * The lines of a cgroup file, read in one go: a cgroup's files are a few short ASCII lines, and
+   * the reader and decoder {@link Files#readAllLines} sets up cost more than the read, on every exit.
+   */
+  private static List<String> lines(Path file) throws IOException {
+    return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1).lines().toList();
+  }
+
   static void write(Path file, String value) throws IOException {
     Files.writeString(file, value, StandardCharsets.US_ASCII);
   }
@@ -69,7 +77,7 @@ final class CgroupFiles {
   static List<Long> procs(Path dir) {
     List<Long> pids = new ArrayList<>();
     try {
-      for (String line : Files.readAllLines(dir.resolve("cgroup.procs"), StandardCharsets.US_ASCII)) {
+      for (String line : lines(dir.resolve("cgroup.procs"))) {
         if (!line.isBlank()) {
           pids.add(Long.parseLong(line.trim()));
         }

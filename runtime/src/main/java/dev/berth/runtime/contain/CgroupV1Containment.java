@@ -101,7 +101,8 @@ final class CgroupV1Containment implements TaskContainment {
     private final List<Path> homes;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
-    /** Removed: its figures are those read just before, and no file is read again. */
+    /** Emptied: its figures are those read just before, and no file is read again. */
+    private volatile boolean emptied;
     private volatile boolean closed;
 
     V1Container(List<Path> dirs) {
@@ -148,7 +149,7 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public MeasuredUsage usage() {
-      if (closed) {
+      if (emptied) {
         return last;
       }
       OptionalLong peak = CgroupFiles.read(dirs.get(0).resolve("memory.max_usage_in_bytes"), "");
@@ -162,7 +163,7 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public boolean oomKilled() {
-      if (closed) {
+      if (emptied) {
         return oomKilled;
       }
       oomKilled |= CgroupFiles.read(dirs.get(0).resolve("memory.oom_control"), "oom_kill").orElse(0) > 0;
@@ -194,13 +195,22 @@ final class CgroupV1Containment implements TaskContainment {
     }
 
     @Override
-    public synchronized void close() {
-      if (closed) {
+    public synchronized void empty() {
+      if (emptied) {
         return;
       }
       usage();
       oomKilled();
       Containers.killUntilEmpty(this);
+      emptied = true;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (closed) {
+        return;
+      }
+      empty();
       closed = dirs.stream().map(CgroupFiles::remove).reduce(true, Boolean::logicalAnd);
     }
   }

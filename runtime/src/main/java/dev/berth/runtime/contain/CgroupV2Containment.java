@@ -115,7 +115,8 @@ final class CgroupV2Containment implements TaskContainment {
     private volatile long sampledPeak = -1;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
-    /** Removed: its figures are those read just before, and no file is read again. */
+    /** Emptied: its figures are those read just before, and no file is read again. */
+    private volatile boolean emptied;
     private volatile boolean closed;
 
     V2Container(Path dir) {
@@ -141,7 +142,7 @@ final class CgroupV2Containment implements TaskContainment {
 
     @Override
     public MeasuredUsage usage() {
-      if (closed) {
+      if (emptied) {
         return last;
       }
       OptionalLong peak = CgroupFiles.read(dir.resolve("memory.peak"), "");
@@ -159,7 +160,7 @@ final class CgroupV2Containment implements TaskContainment {
 
     @Override
     public boolean oomKilled() {
-      if (closed) {
+      if (emptied) {
         return oomKilled;
       }
       oomKilled |= CgroupFiles.read(dir.resolve("memory.events"), "oom_kill").orElse(0) > 0;
@@ -184,13 +185,22 @@ final class CgroupV2Containment implements TaskContainment {
     }
 
     @Override
-    public synchronized void close() {
-      if (closed) {
+    public synchronized void empty() {
+      if (emptied) {
         return;
       }
       usage();
       oomKilled();
       Containers.killUntilEmpty(this);
+      emptied = true;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (closed) {
+        return;
+      }
+      empty();
       closed = CgroupFiles.remove(dir);
     }
   }

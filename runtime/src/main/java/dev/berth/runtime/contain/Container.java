@@ -10,8 +10,8 @@ import java.util.Optional;
  * {@link #command(List)} and {@link #environment()}, or from a thread it moved inside with
  * {@link #enter()}, so the process is inside before it runs any of the task's code (no fork can
  * slip out first), and when the attempt's process exits it reads
- * {@link #usage()} and {@link #oomKilled()} and then {@link #close() closes} the container, which
- * ends whatever the task left running.
+ * {@link #usage()} and {@link #oomKilled()}, {@link #empty() empties} the container of whatever the
+ * task left running, reports the exit, and then {@link #close() closes} (removes) the container.
  */
 public interface Container {
 
@@ -52,6 +52,16 @@ public interface Container {
 
   /** Whether no process of the container is left. */
   boolean isEmpty();
+
+  /**
+   * Reads the container's last figures and kills every process left in it; {@link #usage()} and
+   * {@link #oomKilled()} answer those figures from then on. The container itself stays until
+   * {@link #close()}, so an exit can be reported before the kernel has removed it. Idempotent; by
+   * default the whole {@link #close()}.
+   */
+  default void empty() {
+    close();
+  }
 
   /** Kills every process left in the container and removes it. Idempotent. */
   void close();

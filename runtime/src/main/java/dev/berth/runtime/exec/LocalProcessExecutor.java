@@ -169,8 +169,8 @@ public final class LocalProcessExecutor implements Executor {
 
   /**
    * Waits for the process on this exit thread; what the task left running ends with it, and its
-   * usage is read, before the exit is reported. A thread interrupted by {@link #close()} reports
-   * nothing.
+   * usage is read, before the exit is reported; its container is removed after. A thread interrupted
+   * by {@link #close()} reports nothing.
    */
   private void awaitExit(Spawned process, LocalExecution execution, ExitListener onExit) {
     Thread self = Thread.currentThread();
@@ -193,11 +193,15 @@ public final class LocalProcessExecutor implements Executor {
       return; // closed just as the process ended
     }
     execution.ended();
-    live.remove(execution);
-    if (exitThreads.isShutdown() && live.isEmpty()) {
-      containment.close(); // the last attempt of a closed executor ended: nothing of Berth's stays
+    try {
+      onExit.exited(code);
+    } finally {
+      execution.removeContainer();
+      live.remove(execution);
+      if (exitThreads.isShutdown() && live.isEmpty()) {
+        containment.close(); // the last attempt of a closed executor ended: nothing of Berth's stays
+      }
     }
-    onExit.exited(code);
   }
 
   /**
