@@ -139,6 +139,9 @@ final class Database {
     }
     config.enforceForeignKeys(true);
     config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    // Nothing reads generated keys; with them on, the driver matches every statement against a
+    // pattern and follows each insert with a query of its own.
+    config.setGetGeneratedKeys(false);
     if (!readOnly) {
       // The journal syncs its write-ahead log itself (WalSync), as FULL would after each commit.
       config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
