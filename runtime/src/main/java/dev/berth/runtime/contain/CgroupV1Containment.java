@@ -2,14 +2,18 @@ package dev.berth.runtime.contain;
 
 import dev.berth.core.lifecycle.MeasuredUsage;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Containers as cgroups in the v1 hierarchies: {@code memory} (peak from
@@ -25,9 +29,14 @@ import java.util.OptionalLong;
  */
 final class CgroupV1Containment implements TaskContainment {
 
+  /** What a thread writes into a v1 {@code tasks} file to move itself alone. */
+  private static final byte[] THIS_THREAD = {'0'};
+
   private final Path memory;
   private final Path cpuacct;
   private final Optional<Path> freezer;
+  /** Berth's own {@code tasks} file of each hierarchy, kept open: every start goes back through each. */
+  private final Map<Path, FileChannel> homeTasks = new ConcurrentHashMap<>();
 
   private CgroupV1Containment(Path memory, Path cpuacct, Optional<Path> freezer) {
     this.memory = memory;
@@ -83,14 +92,55 @@ final class CgroupV1Containment implements TaskContainment {
     if (memoryLimitBytes > 0) {
       CgroupFiles.write(dirs.get(0).resolve("memory.limit_in_bytes"), Long.toString(memoryLimitBytes));
     }
-    return new V1Container(dirs);
+    return new V1Container(dirs, this::backInto);
+  }
+
+  /**
+   * Moves the calling thread into {@code home}, Berth's own group of one hierarchy, through its
+   * {@code tasks} file kept open: without a walk of the path and an open and close per start. A
+   * descriptor that fails is dropped and the file written by its path.
+   */
+  private void backInto(Path home) throws IOException {
+    FileChannel tasks = homeTasks.get(home);
+    if (tasks == null) {
+      FileChannel opened = FileChannel.open(home.resolve("tasks"), StandardOpenOption.WRITE);
+      tasks = homeTasks.putIfAbsent(home, opened);
+      if (tasks == null) {
+        tasks = opened;
+      } else {
+        opened.close();
+      }
+    }
+    try {
+      tasks.write(ByteBuffer.wrap(THIS_THREAD), 0);
+    } catch (IOException e) {
+      homeTasks.remove(home, tasks);
+      tasks.close();
+      CgroupFiles.write(home.resolve("tasks"), "0");
+    }
   }
 
   @Override
   public void close() {
+    homeTasks.values().forEach(CgroupV1Containment::closeQuietly);
+    homeTasks.clear();
     CgroupFiles.removeTree(memory);
     CgroupFiles.removeTree(cpuacct);
     freezer.ifPresent(CgroupFiles::removeTree);
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    try {
+      channel.close();
+    } catch (IOException e) {
+      // a descriptor of a kernel file: nothing to flush
+    }
+  }
+
+  /** How a thread goes back into Berth's own group of one hierarchy. */
+  @FunctionalInterface
+  private interface Home {
+    void backInto(Path home) throws IOException;
   }
 
   /** The cgroups of one attempt: memory, cpuacct and maybe freezer. */
@@ -99,14 +149,16 @@ final class CgroupV1Containment implements TaskContainment {
     private final List<Path> dirs;
     /** Berth's own group in each hierarchy, where an entered thread goes back to. */
     private final List<Path> homes;
+    private final Home home;
     private volatile MeasuredUsage last = MeasuredUsage.NONE;
     private volatile boolean oomKilled;
     /** Emptied: its figures are those read just before, and no file is read again. */
     private volatile boolean emptied;
     private volatile boolean closed;
 
-    V1Container(List<Path> dirs) {
+    V1Container(List<Path> dirs, Home home) {
       this.dirs = dirs;
+      this.home = home;
       this.homes = dirs.stream().map(d -> d.getParent().getParent()).toList();
     }
 
@@ -128,9 +180,9 @@ final class CgroupV1Containment implements TaskContainment {
 
     /** Moves the calling thread back into Berth's own group of the first {@code count} hierarchies. */
     private void leave(int count) {
-      for (Path home : homes.subList(0, count)) {
+      for (Path h : homes.subList(0, count)) {
         try {
-          CgroupFiles.write(home.resolve("tasks"), "0");
+          home.backInto(h);
         } catch (IOException e) {
           // the thread stays in the attempt's group, which is then not removed; it leaves when it enters the next
         }
