@@ -71,16 +71,20 @@ final class TemplatePeaks {
 
   /** Takes what an event says about memory: a success's measured peaks, or an out-of-memory. */
   void record(TaskRecord r, TaskEvent event) {
-    Family f = family(r.spec());
+    // The template is looked up only for the few events that teach it something: every event of
+    // every task passes here.
     if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.SUCCEEDED) {
       MeasuredUsage usage = end.usage();
-      usage.peakHostMemoryBytes().ifPresent(peak -> f.host.add(r.spec().params(), peak));
-      usage.peakGpuMemoryBytes().ifPresent(peak -> f.gpu.add(r.spec().params(), peak));
+      if (usage.peakHostMemoryBytes().isPresent() || usage.peakGpuMemoryBytes().isPresent()) {
+        Family f = family(r.spec());
+        usage.peakHostMemoryBytes().ifPresent(peak -> f.host.add(r.spec().params(), peak));
+        usage.peakGpuMemoryBytes().ifPresent(peak -> f.gpu.add(r.spec().params(), peak));
+      }
     } else if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.HOST_OOM) {
-      f.hostOoms.add(r);
+      family(r.spec()).hostOoms.add(r);
     } else if (event instanceof TaskEvent.Ended end && end.outcome() == Outcome.GPU_OOM
         || event instanceof TaskEvent.Reported rep && rep.outcome() == Outcome.GPU_OOM) {
-      f.gpuOoms.add(r);
+      family(r.spec()).gpuOoms.add(r);
     }
   }
 }
