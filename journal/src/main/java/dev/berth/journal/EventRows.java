@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How an event is stored in a row of the {@code event} table since schema version 3: its type and
@@ -52,6 +53,9 @@ final class EventRows {
       Map.entry("exact", "k"));
   private static final Map<String, String> LONG = inverse(SHORT);
 
+  /** The fields that hold an object of fields of their own, named and left out as the event's are. */
+  private static final Set<String> NESTED = Set.of("placement", "usage");
+
   private EventRows() {}
 
   /** The {@code json} column of the event's row. */
@@ -59,18 +63,17 @@ final class EventRows {
     if (event instanceof TaskEvent.Released) {
       return "{}"; // its type and instant say it all; a sweep's first pass releases every task
     }
-    ObjectNode f = EventCodec.toJson(event);
-    String type = f.remove("type").asText();
-    f.remove("at");
+    return CanonicalJson.write(tree(event));
+  }
+
+  /** What the {@code json} column of the event's row holds, as a tree. */
+  static ObjectNode tree(TaskEvent event) {
+    String type = EventCodec.type(event);
+    ObjectNode f = EventCodec.fields(event);
     if (type.equals("ended") && f.get("target").asText().equals(f.get("outcome").asText())) {
       f.remove("target");
     }
-    defaults(type, f).forEach((node, values) -> values.forEach((key, usual) -> {
-      if (usual.equals(node.get(key))) {
-        node.remove(key);
-      }
-    }));
-    return CanonicalJson.write(renamed(f, SHORT));
+    return shortened(f, type, usualOf(type));
   }
 
   /** The {@code at} column: nanoseconds since the epoch. */
@@ -80,8 +83,7 @@ final class EventRows {
 
   /** The event of a row written by {@link #json} and {@link #at}. */
   static TaskEvent event(String type, long atNanos, String json) {
-    ObjectNode f = renamed((ObjectNode) CanonicalJson.parse(json), LONG);
-    defaults(type, f).forEach((node, values) -> values.forEach(node::putIfAbsent));
+    ObjectNode f = lengthened((ObjectNode) CanonicalJson.parse(json), type, usualOf(type));
     if (type.equals("ended") && !f.has("target") && f.has("outcome")) {
       f.set("target", f.get("outcome"));
     }
@@ -91,17 +93,36 @@ final class EventRows {
     return EventCodec.fromJson(f);
   }
 
-  /** The object with its fields, and those of its placement and measurement, named by {@code names}. */
-  private static ObjectNode renamed(ObjectNode f, Map<String, String> names) {
-    ObjectNode out = CanonicalJson.object();
-    f.fields().forEachRemaining(field -> {
-      String name = names.getOrDefault(field.getKey(), field.getKey());
+  /**
+   * A copy of the object, and of its placement and measurement, under short names and without the
+   * fields that hold their {@code usual} value: one pass, as this is done for every event written.
+   */
+  private static ObjectNode shortened(ObjectNode f, String type, Map<String, JsonNode> usual) {
+    ObjectNode row = CanonicalJson.object();
+    for (Map.Entry<String, JsonNode> field : f.properties()) {
+      String name = field.getKey();
       JsonNode value = field.getValue();
-      boolean nested = value instanceof ObjectNode && (name.equals("p") || name.equals("u")
-          || name.equals("placement") || name.equals("usage"));
-      out.set(name, nested ? renamed((ObjectNode) value, names) : value);
-    });
-    return out;
+      JsonNode usualValue = usual.get(name);
+      if (usualValue == null || !usualValue.equals(value)) {
+        boolean nests = value instanceof ObjectNode && NESTED.contains(name);
+        row.set(SHORT.getOrDefault(name, name),
+            nests ? shortened((ObjectNode) value, type, usualIn(type, name)) : value);
+      }
+    }
+    return row;
+  }
+
+  /** A copy of a row's object, and of its placement and measurement, under full names, the usual values put back. */
+  private static ObjectNode lengthened(ObjectNode row, String type, Map<String, JsonNode> usual) {
+    ObjectNode f = CanonicalJson.object();
+    for (Map.Entry<String, JsonNode> field : row.properties()) {
+      String name = LONG.getOrDefault(field.getKey(), field.getKey());
+      JsonNode value = field.getValue();
+      boolean nests = value instanceof ObjectNode && NESTED.contains(name);
+      f.set(name, nests ? lengthened((ObjectNode) value, type, usualIn(type, name)) : value);
+    }
+    usual.forEach(f::putIfAbsent);
+    return f;
   }
 
   private static Map<String, String> inverse(Map<String, String> names) {
@@ -114,21 +135,21 @@ final class EventRows {
     return inverse;
   }
 
-  /** The usual values of the event's fields, by the object that holds them. */
-  private static Map<ObjectNode, Map<String, JsonNode>> defaults(String type, ObjectNode f) {
-    Map<ObjectNode, Map<String, JsonNode>> usual = new java.util.IdentityHashMap<>();
-    if (f.get("placement") instanceof ObjectNode p) {
-      usual.put(p, PLACEMENT);
+  /** The usual values of the fields of an event of the type. */
+  private static Map<String, JsonNode> usualOf(String type) {
+    return switch (type) {
+      case "launched" -> LAUNCHED;
+      case "ended" -> ENDED;
+      default -> Map.of();
+    };
+  }
+
+  /** The usual values of the fields of the object under {@code field} (one of {@link #NESTED}) of the type's events. */
+  private static Map<String, JsonNode> usualIn(String type, String field) {
+    if (field.equals("placement")) {
+      return PLACEMENT;
     }
-    if (type.equals("launched")) {
-      usual.put(f, LAUNCHED);
-    } else if (type.equals("ended")) {
-      usual.put(f, ENDED);
-      if (f.get("usage") instanceof ObjectNode u) {
-        usual.put(u, USAGE);
-      }
-    }
-    return usual;
+    return type.equals("ended") ? USAGE : Map.of();
   }
 
   /** The {@code json} of a row that releases several tasks at one instant (its {@code task} is {@link #MANY}). */
