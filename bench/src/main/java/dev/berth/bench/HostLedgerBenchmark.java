@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,7 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * A reservation's round trip through the host ledger's SQLite file, as an attempt makes it: take
  * 10 GiB of a simulated device before the process starts, release it when the process ends (two
- * transactions, each {@code BEGIN IMMEDIATE}); and the look a run takes at each probe tick. Three
+ * transactions, each {@code BEGIN IMMEDIATE}); a scheduling pass that releases the task that ended
+ * and claims the next in one transaction; and the look a run takes at each probe tick. Three
  * other runs hold shares and have tasks waiting, so every transaction reads what a busy host holds.
  */
 @State(Scope.Benchmark)
@@ -50,6 +52,7 @@ public class HostLedgerBenchmark {
   private final List<SharedReservations> ledgers = new ArrayList<>();
   private SharedReservations mine;
   private long sequence;
+  private final ArrayDeque<String> running = new ArrayDeque<>(); // the pass benchmark's tasks
 
   /** Makes a host ledger with three other runs that hold and wait. */
   @Setup(Level.Trial)
@@ -88,6 +91,19 @@ public class HostLedgerBenchmark {
     Optional<String> refused = mine.take(new Claim(task, 0, 1000, 64_000, List.of(DEVICE)), Instant.now());
     mine.release(task, Instant.now());
     return refused;
+  }
+
+  /**
+   * A scheduling pass of a run of short tasks two at a time: the older task ended and is released,
+   * and the next one claimed, in the one transaction the engine's pass takes.
+   */
+  @Benchmark
+  public Optional<String> releaseAndClaimPass() {
+    List<String> ended = running.size() < 2 ? List.of() : List.of(running.removeFirst());
+    String next = "p" + sequence++;
+    running.addLast(next);
+    return mine.releaseAndTakeAll(ended, List.of(new Claim(next, 0, 1000, 64_000, List.of(DEVICE))), Instant.now())
+        .get(0);
   }
 
   /** A probe tick's look: publish progress, reclaim the dead, read the others. */
