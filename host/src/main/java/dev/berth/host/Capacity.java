@@ -19,24 +19,26 @@ import java.util.TreeMap;
 final class Capacity {
 
   private final Map<String, Long> held = new TreeMap<>();
+  // Holders by run id, named only in a refusal: most claims are taken, and need no names.
   private final Map<String, Set<String>> holders = new TreeMap<>();
   private long milliCpus;
   private final Set<String> cpuHolders = new LinkedHashSet<>();
+  private final Map<String, RunRow> runs;
 
-  private Capacity() {}
+  private Capacity(Map<String, RunRow> runs) {
+    this.runs = runs;
+  }
 
   static Capacity of(Iterable<HoldRow> holds, Map<String, RunRow> runs) {
-    Capacity c = new Capacity();
+    Capacity c = new Capacity(runs);
     for (HoldRow h : holds) {
-      RunRow owner = runs.get(h.run());
-      String who = owner == null ? "run " + h.run() : "run " + owner.name() + " of user " + owner.user();
       c.held.merge(h.key(), h.bytes(), Long::sum);
       if (h.bytes() > 0) {
-        c.holders.computeIfAbsent(h.key(), k -> new LinkedHashSet<>()).add(who);
+        c.holders.computeIfAbsent(h.key(), k -> new LinkedHashSet<>()).add(h.run());
       }
       c.milliCpus += h.milliCpus();
       if (h.milliCpus() > 0) {
-        c.cpuHolders.add(who);
+        c.cpuHolders.add(h.run());
       }
     }
     return c;
@@ -44,7 +46,7 @@ final class Capacity {
 
   /** The same capacity with the claim taken too. */
   Capacity plus(Claim claim) {
-    Capacity c = new Capacity();
+    Capacity c = new Capacity(runs);
     c.held.putAll(held);
     holders.forEach((k, v) -> c.holders.put(k, new LinkedHashSet<>(v)));
     c.milliCpus = milliCpus + claim.milliCpus();
@@ -77,8 +79,7 @@ final class Capacity {
   Optional<String> refusal(Claim claim) {
     if (claim.milliCpus() > 0 && milliCpus + claim.milliCpus() > claim.cpuLimit()) {
       return Optional.of("cpus on host: asked " + Resource.CPUS.format(claim.milliCpus()) + ", free "
-          + Resource.CPUS.format(Math.max(0, claim.cpuLimit() - milliCpus)) + "; held by "
-          + String.join(", ", cpuHolders));
+          + Resource.CPUS.format(Math.max(0, claim.cpuLimit() - milliCpus)) + "; held by " + named(cpuHolders));
     }
     for (Share s : claim.shares()) {
       long free = free(s);
@@ -86,10 +87,20 @@ final class Capacity {
         Resource r = s.key().equals(SharedReservations.HOST) ? Resource.MEMORY : Resource.GPU_MEMORY;
         return Optional.of(r.key() + " on " + s.label() + ": asked " + r.format(s.bytes()) + ", free "
             + r.format(Math.max(0, free)) + " of " + r.format(s.limitBytes()) + "; held by "
-            + String.join(", ", holders.getOrDefault(s.key(), Set.of())));
+            + named(holders.getOrDefault(s.key(), Set.of())));
       }
     }
     return Optional.empty();
+  }
+
+  /** The runs as people know them, each named once (two runs may share a name and user). */
+  private String named(Set<String> runIds) {
+    Set<String> names = new LinkedHashSet<>();
+    for (String id : runIds) {
+      RunRow owner = runs.get(id);
+      names.add(owner == null ? "run " + id : "run " + owner.name() + " of user " + owner.user());
+    }
+    return String.join(", ", names);
   }
 
   /** Whether the demand would fit now. */

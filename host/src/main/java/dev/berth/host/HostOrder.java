@@ -1,6 +1,5 @@
 package dev.berth.host;
 
-import dev.berth.host.LedgerStore.Tables;
 import dev.berth.host.Rows.HoldRow;
 import dev.berth.host.Rows.RunRow;
 import dev.berth.host.Rows.WaitRow;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * The one queue across runs: tasks that wait anywhere on the host are ordered by priority (higher
@@ -24,40 +24,32 @@ import java.util.TreeMap;
 final class HostOrder {
 
   private final List<WaitRow> waits;
+  private final Supplier<Map<String, Double>> recentUsage;
   private final Map<String, RunRow> runs;
   private final List<HoldRow> holds;
-  private final Map<String, Double> usage;
+  private final Capacity held;
   private final Instant now;
+  private Map<String, Double> usage; // made only when the claim's place in the order can matter
 
-  private HostOrder(List<WaitRow> waits, Map<String, RunRow> runs, List<HoldRow> holds, Map<String, Double> usage,
-      Instant now) {
+  private HostOrder(List<WaitRow> waits, Supplier<Map<String, Double>> recentUsage, Map<String, RunRow> runs,
+      List<HoldRow> holds, Capacity held, Instant now) {
     this.waits = waits;
+    this.recentUsage = recentUsage;
     this.runs = runs;
     this.holds = holds;
-    this.usage = usage;
+    this.held = held;
     this.now = now;
   }
 
   /**
-   * The order as the ledger holds it now, for a claim of run {@code me}. The users' recent usage is
-   * read only when a task of another live run waits: otherwise nothing comes before the claim.
+   * The order as the ledger's rows, read in this transaction, give it: the waits, the live runs, their
+   * holds and what those hold together. The users' recent usage (since {@link SharedLedger#USAGE_WINDOW}
+   * ago) is asked for only when a task of another live run waits and would fit now: otherwise nothing
+   * comes before a claim.
    */
-  static HostOrder of(Tables t, String me, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
-    return of(t.waits(), t::usageSince, me, runs, holds, now);
-  }
-
-  /** The order, as {@link #of(Tables, String, Map, List, Instant)}, from rows already read. */
-  static HostOrder of(List<WaitRow> waits, java.util.function.Function<Instant, Map<String, Double>> usageSince,
-      String me, Map<String, RunRow> runs, List<HoldRow> holds, Instant now) {
-    boolean othersWait = waits.stream().anyMatch(w -> !w.run().equals(me) && runs.containsKey(w.run()));
-    Map<String, Double> usage = othersWait ? new TreeMap<>(usageSince.apply(now.minus(SharedLedger.USAGE_WINDOW)))
-        : new TreeMap<>();
-    for (HoldRow h : holds) {
-      RunRow owner = runs.get(h.run());
-      double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
-      usage.merge(owner.user(), seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0), Double::sum);
-    }
-    return new HostOrder(waits, runs, holds, usage, now);
+  static HostOrder of(List<WaitRow> waits, Supplier<Map<String, Double>> recentUsage, Map<String, RunRow> runs,
+      List<HoldRow> holds, Capacity held, Instant now) {
+    return new HostOrder(waits, recentUsage, runs, holds, held, now);
   }
 
   /**
@@ -66,15 +58,24 @@ final class HostOrder {
    * now as if it were taken; the claim must still fit in what they leave.
    */
   Optional<String> ahead(Run me, Claim claim) {
-    Instant since = waits.stream().filter(w -> w.run().equals(me.id()) && w.task().equals(claim.task()))
-        .map(WaitRow::since).findFirst().orElse(now);
-    Key mine = new Key(claim.priority(), usage.getOrDefault(me.user(), 0.0), since);
+    if (!anotherFitsNow(me.id(), claim.cpuLimit())) {
+      // None of them would be given anything, whatever their order: the usage that orders them is not read.
+      return Optional.empty();
+    }
+    Instant since = now;
+    for (WaitRow w : waits) {
+      if (w.run().equals(me.id()) && w.task().equals(claim.task())) {
+        since = w.since();
+        break;
+      }
+    }
+    Key mine = new Key(claim.priority(), usage().getOrDefault(me.user(), 0.0), since);
     List<WaitRow> before = waits.stream()
         .filter(w -> !w.run().equals(me.id()) && runs.containsKey(w.run()))
         .filter(w -> Key.ORDER.compare(key(w), mine) < 0)
         .sorted(Comparator.comparing(this::key, Key.ORDER))
         .toList();
-    Capacity left = Capacity.of(holds, runs);
+    Capacity left = held;
     WaitRow first = null;
     for (WaitRow w : before) {
       Demand d = demand(w);
@@ -90,8 +91,31 @@ final class HostOrder {
         + runs.get(first.run()).user() + " waits before it for the same resources [host-wide order]");
   }
 
+  /** Whether a task of another live run waits that would fit in what is free now, before any claim. */
+  private boolean anotherFitsNow(String me, long cpuLimit) {
+    for (WaitRow w : waits) {
+      if (!w.run().equals(me) && runs.containsKey(w.run()) && held.fits(demand(w), cpuLimit)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Each user's usage in the window: what their released holds used, and their live holds so far. */
+  private Map<String, Double> usage() {
+    if (usage == null) {
+      usage = new TreeMap<>(recentUsage.get());
+      for (HoldRow h : holds) {
+        RunRow owner = runs.get(h.run());
+        double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
+        usage.merge(owner.user(), seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0), Double::sum);
+      }
+    }
+    return usage;
+  }
+
   private Key key(WaitRow w) {
-    return new Key(w.priority(), usage.getOrDefault(runs.get(w.run()).user(), 0.0), w.since());
+    return new Key(w.priority(), usage().getOrDefault(runs.get(w.run()).user(), 0.0), w.since());
   }
 
   private static Demand demand(WaitRow w) {

@@ -55,8 +55,11 @@ interface LedgerStore extends AutoCloseable {
 
     void addHold(HoldRow hold, long uid);
 
-    /** Drops the caller's task's holds. */
-    void removeHolds(String run, String task, long uid);
+    /** Drops the caller's task's holds; true when there were any, false too when the run is not the caller's. */
+    boolean removeHolds(String run, String task, long uid);
+
+    /** Drops the caller's task's wait, leaving the run's other waits as they are. */
+    void removeWait(String run, String task, long uid);
 
     void measured(String run, String task, String key, long bytes, long uid);
 

@@ -115,9 +115,14 @@ final class MemoryStore implements LedgerStore {
     }
 
     @Override
-    public void removeHolds(String run, String task, long uid) {
+    public boolean removeHolds(String run, String task, long uid) {
+      return owns(run, uid) && holds.removeIf(h -> h.run().equals(run) && h.task().equals(task));
+    }
+
+    @Override
+    public void removeWait(String run, String task, long uid) {
       if (owns(run, uid)) {
-        holds.removeIf(h -> h.run().equals(run) && h.task().equals(task));
+        waits.removeIf(w -> w.run().equals(run) && w.task().equals(task));
       }
     }
 

@@ -13,7 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The host ledger's rules over a {@link LedgerStore}: one implementation whether the rows are in the
@@ -81,55 +84,106 @@ final class SharedLedger implements SharedReservations {
   public synchronized List<Optional<String>> releaseAndTakeAll(List<String> released, List<Claim> claims,
       Instant now) {
     Run me = joined();
+    if (released.isEmpty() && claims.isEmpty()) {
+      return List.of();
+    }
     return store.transaction(t -> {
-      release(t, me, released, now);
-      // No reclaiming here (it reads /proc for every run): a refused claim makes the run look, which
-      // reclaims, and claim again. The rows are read once; each claim taken joins them for the next.
+      // The holds are read once: what the released ones used is recorded from them, and the claims
+      // see them without the released ones. No reclaiming here (it reads /proc for every run): a
+      // refused claim makes the run look, which reclaims, and claim again.
+      List<HoldRow> read = t.holds();
+      Set<String> dropped = release(t, me, released, read, now);
+      if (claims.isEmpty()) {
+        return List.of();
+      }
       Map<String, RunRow> runs = liveRuns(t);
-      List<HoldRow> holds = new ArrayList<>(t.holds().stream().filter(h -> runs.containsKey(h.run())).toList());
-      List<WaitRow> waits = new ArrayList<>(t.waits());
-      Map<Instant, Map<String, Double>> usage = new TreeMap<>(); // read at most once, and only if another run waits
-      java.util.function.Function<Instant, Map<String, Double>> usageSince =
-          since -> usage.computeIfAbsent(since, t::usageSince);
-      List<Optional<String>> refusals = new ArrayList<>();
+      Claims pass = new Claims(t, me, now, runs, liveHoldsLeft(read, runs, me, dropped), new ArrayList<>(t.waits()));
+      List<Optional<String>> refusals = new ArrayList<>(claims.size());
       for (Claim claim : claims) {
-        refusals.add(claim(t, me, claim, now, runs, holds, waits, usageSince));
+        refusals.add(pass.claim(claim));
       }
       return refusals;
     });
   }
 
+  /** The holds of live runs as read, less those of this run's tasks whose holds the release dropped. */
+  private static List<HoldRow> liveHoldsLeft(List<HoldRow> read, Map<String, RunRow> runs, Run me,
+      Set<String> dropped) {
+    List<HoldRow> left = new ArrayList<>(read.size() + 2);
+    for (HoldRow h : read) {
+      if (runs.containsKey(h.run()) && !(h.run().equals(me.id()) && dropped.contains(h.task()))) {
+        left.add(h);
+      }
+    }
+    return left;
+  }
+
   /**
-   * Takes the claim unless a limit, the capacity or the host-wide order refuses it, seeing the rows
-   * as the claims before it in the same transaction left them (its holds join {@code holds}, its
-   * wait leaves {@code waits}).
+   * The claims of one transaction, seeing the rows as the claims before them left them: each claim
+   * taken joins {@code holds} and leaves {@code waits}, as it does the tables.
    */
-  private Optional<String> claim(Tables t, Run me, Claim claim, Instant now, Map<String, RunRow> runs,
-      List<HoldRow> holds, List<WaitRow> waits, java.util.function.Function<Instant, Map<String, Double>> usageSince) {
-    Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
-    if (why.isEmpty()) {
-      why = Capacity.of(holds, runs).refusal(claim);
+  private final class Claims {
+    private final Tables t;
+    private final Run me;
+    private final Instant now;
+    private final Map<String, RunRow> runs;
+    private final List<HoldRow> holds;
+    private final List<WaitRow> waits;
+    private Map<String, Double> recentUsage; // read at most once, and only if a task of another run may come first
+
+    Claims(Tables t, Run me, Instant now, Map<String, RunRow> runs, List<HoldRow> holds, List<WaitRow> waits) {
+      this.t = t;
+      this.me = me;
+      this.now = now;
+      this.runs = runs;
+      this.holds = holds;
+      this.waits = waits;
     }
-    if (why.isEmpty()) {
-      why = HostOrder.of(waits, usageSince, me.id(), runs, holds, now).ahead(me, claim);
-    }
-    if (why.isPresent()) {
+
+    /** Takes the claim unless a limit, the capacity or the host-wide order refuses it; empty when taken. */
+    Optional<String> claim(Claim claim) {
+      Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
+      if (why.isEmpty()) {
+        Capacity held = Capacity.of(holds, runs);
+        why = held.refusal(claim);
+        if (why.isEmpty()) {
+          why = HostOrder.of(waits, this::recentUsage, runs, holds, held, now).ahead(me, claim);
+        }
+      }
+      if (why.isEmpty()) {
+        take(claim);
+      }
       return why;
     }
-    List<HoldRow> taken = new ArrayList<>();
-    for (Share s : claim.shares()) {
-      long cpus = s.key().equals(HOST) ? claim.milliCpus() : 0;
-      taken.add(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, cpus, now));
+
+    private void take(Claim claim) {
+      boolean hostShared = false;
+      List<HoldRow> taken = new ArrayList<>(claim.shares().size() + 1);
+      for (Share s : claim.shares()) {
+        boolean host = s.key().equals(HOST);
+        hostShared |= host;
+        taken.add(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, host ? claim.milliCpus() : 0,
+            now));
+      }
+      if (!hostShared && claim.milliCpus() > 0) {
+        taken.add(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now));
+      }
+      for (HoldRow h : taken) {
+        t.addHold(h, me.uid());
+      }
+      holds.addAll(taken);
+      // Only this task's wait goes: the run's other waits are in the table as they were read.
+      if (waits.removeIf(w -> w.run().equals(me.id()) && w.task().equals(claim.task()))) {
+        t.removeWait(me.id(), claim.task(), me.uid());
+      }
     }
-    if (claim.shares().stream().noneMatch(s -> s.key().equals(HOST)) && claim.milliCpus() > 0) {
-      taken.add(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now));
+
+    private Map<String, Double> recentUsage() {
+      if (recentUsage == null) {
+        recentUsage = t.usageSince(now.minus(USAGE_WINDOW));
+      }
+      return recentUsage;
     }
-    taken.forEach(h -> t.addHold(h, me.uid()));
-    holds.addAll(taken);
-    if (waits.removeIf(w -> w.run().equals(me.id()) && w.task().equals(claim.task()))) {
-      t.replaceWaits(me.id(), waits.stream().filter(w -> w.run().equals(me.id())).toList(), me.uid());
-    }
-    return Optional.empty();
   }
 
   @Override
@@ -140,20 +194,31 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void releaseAll(List<String> tasks, Instant now) {
     Run me = joined();
-    store.transaction(t -> {
-      release(t, me, tasks, now);
-      return null;
-    });
-  }
-
-  /** Releases what these tasks of the run hold, adding what they used to its user's usage once for all. */
-  private static void release(Tables t, Run me, List<String> tasks, Instant now) {
     if (tasks.isEmpty()) {
       return;
     }
-    java.util.Set<String> released = new java.util.TreeSet<>(tasks);
-    recordUsage(t, me, h -> released.contains(h.task()), now);
-    released.forEach(task -> t.removeHolds(me.id(), task, me.uid()));
+    store.transaction(t -> release(t, me, tasks, t.holds(), now));
+  }
+
+  /**
+   * Releases what these tasks of the run hold, adding what they used, as {@code holds} (all of the
+   * ledger's, read in this transaction) show it, to its user's usage once for all.
+   *
+   * @return the tasks whose holds were dropped
+   */
+  private static Set<String> release(Tables t, Run me, List<String> tasks, List<HoldRow> holds, Instant now) {
+    if (tasks.isEmpty()) {
+      return Set.of();
+    }
+    Set<String> released = new TreeSet<>(tasks);
+    recordUsage(t, me, holds, h -> released.contains(h.task()), now);
+    Set<String> dropped = new TreeSet<>();
+    for (String task : released) {
+      if (t.removeHolds(me.id(), task, me.uid())) {
+        dropped.add(task);
+      }
+    }
+    return dropped;
   }
 
   @Override
@@ -177,7 +242,7 @@ final class SharedLedger implements SharedReservations {
     }
     Run me = run;
     store.transaction(t -> {
-      recordUsage(t, me, h -> true, now);
+      recordUsage(t, me, t.holds(), h -> true, now);
       t.end(me.id(), me.uid(), state, now);
       return null;
     });
@@ -238,9 +303,9 @@ final class SharedLedger implements SharedReservations {
   }
 
   /** Adds what the released holds used (GiB of memory plus cores, times seconds) to their user's recent usage. */
-  private static void recordUsage(Tables t, Run me, java.util.function.Predicate<HoldRow> which, Instant now) {
+  private static void recordUsage(Tables t, Run me, List<HoldRow> holds, Predicate<HoldRow> which, Instant now) {
     double amount = 0;
-    for (HoldRow h : t.holds()) {
+    for (HoldRow h : holds) {
       if (h.run().equals(me.id()) && which.test(h)) {
         double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
         amount += seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0);

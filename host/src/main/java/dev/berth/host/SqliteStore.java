@@ -206,23 +206,29 @@ final class SqliteStore implements LedgerStore {
       }
     }
 
+    // Whole constants: a statement is found again by its text, which a concatenation at each call
+    // would make anew, to be hashed and compared in full.
+    private static final String RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running,"
+        + " waiting, done, total, started_at, updated_at, ended_at FROM runs ORDER BY started_at, id";
+    private static final String LIVE_RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running,"
+        + " waiting, done, total, started_at, updated_at, ended_at FROM runs WHERE ended_at IS NULL"
+        + " ORDER BY started_at, id";
+
     @Override
     public List<RunRow> runs() {
-      return runs("");
+      return query(RUNS, List.of(), SqliteTables::run);
     }
 
     @Override
     public List<RunRow> liveRuns() {
-      return runs(" WHERE ended_at IS NULL");
+      return query(LIVE_RUNS, List.of(), SqliteTables::run);
     }
 
-    private List<RunRow> runs(String where) {
-      return query("SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running, waiting, done, total,"
-          + " started_at, updated_at, ended_at FROM runs" + where + " ORDER BY started_at, id", List.of(), rs -> new RunRow(
-              rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5), rs.getString(6),
-              rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getInt(10), rs.getInt(11), rs.getInt(12),
-              rs.getInt(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
-              rs.getObject(16) == null ? null : Instant.ofEpochMilli(rs.getLong(16))));
+    private static RunRow run(ResultSet rs) throws SQLException {
+      return new RunRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
+          rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getInt(10), rs.getInt(11), rs.getInt(12),
+          rs.getInt(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
+          rs.getObject(16) == null ? null : Instant.ofEpochMilli(rs.getLong(16)));
     }
 
     @Override
@@ -296,9 +302,16 @@ final class SqliteStore implements LedgerStore {
     }
 
     @Override
-    public void removeHolds(String run, String task, long uid) {
-      update("DELETE FROM holds WHERE run = ? AND task = ? AND run IN (SELECT id FROM runs WHERE uid = ?)", run, task,
-          uid);
+    public boolean removeHolds(String run, String task, long uid) {
+      // The caller's run is found by its id: no scan of the day of ended runs kept for people.
+      return update("DELETE FROM holds WHERE run = ? AND task = ?"
+          + " AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", run, task, run, uid) > 0;
+    }
+
+    @Override
+    public void removeWait(String run, String task, long uid) {
+      update("DELETE FROM waits WHERE run = ? AND task = ?"
+          + " AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", run, task, run, uid);
     }
 
     @Override

@@ -128,6 +128,39 @@ public abstract class SharedReservationsContractTest {
   }
 
   @Test
+  void releasingInTheStepOfAClaimFreesThisRunsTaskAndNotAnotherRunsTaskOfTheSameName() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(gpu("t1", 20), T0);
+    b.take(gpu("t1", 4), T0);
+
+    List<Optional<String>> refusals = a.releaseAndTakeAll(List.of("t1"), List.of(gpu("t2", 20), gpu("t3", 1)),
+        T0.plusSeconds(1));
+
+    assertThat(refusals.get(0)).as("a's t1 is released before the claim").isEmpty();
+    assertThat(refusals.get(1)).as("b's t1 still holds 4 GiB").hasValueSatisfying(why -> assertThat(why)
+        .contains("run b of user bob"));
+  }
+
+  @Test
+  void aRunWhoseIdWasTakenOverAfterItWasReclaimedReleasesNothingOfTheNewOwnersAndItsClaimsSeeIt() throws Exception {
+    Run gone = dead("gone", 1000, "alice");
+    SharedReservations old = joined(gone);
+    old.take(gpu("t1", 20), T0);
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    b.look(progress(), List.of(), T0); // reclaims gone
+    Run bobs = live("c", 1001, "bob");
+    SharedReservations taker = joined(new Run(gone.id(), "c", "/c", 1001, "bob", bobs.pid(), bobs.pidStart()));
+    assertThat(taker.take(gpu("t1", 20), T0)).isEmpty();
+
+    Optional<String> refused = old.releaseAndTakeAll(List.of("t1"), List.of(gpu("t2", 10)), T0.plusSeconds(1)).get(0);
+
+    assertThat(refused).as("the new owner's t1 still holds 20 GiB").isPresent();
+    assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::runName, Reservation::task,
+        Reservation::bytes).contains(org.assertj.core.groups.Tuple.tuple("c", "t1", 20 * GIB));
+  }
+
+  @Test
   void whatADeadRunHeldIsReclaimedByWhoeverLooksNext() throws Exception {
     SharedReservations gone = joined(dead("gone", 1000, "alice"));
     gone.take(gpu("t1", 20), T0);
@@ -167,6 +200,20 @@ public abstract class SharedReservationsContractTest {
 
     assertThat(refused).hasValueSatisfying(why -> assertThat(why).contains("task u1 of run b of user bob"));
     assertThat(b.take(gpu("u1", 10), T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void aTaskThatIsTakenLeavesTheHostWideOrderAndTheRunsOtherWaitingTasksKeepTheirPlace() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.waiting(List.of(waitsFor("t1", 0, 10), waitsFor("t2", 0, 10)), T0);
+    b.waiting(List.of(waitsFor("u1", 0, 10)), T0.plusSeconds(10));
+
+    assertThat(a.take(gpu("t1", 10), T0.plusSeconds(20))).isEmpty();
+
+    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(20))).as("a's t2 waits since T0, before u1")
+        .hasValueSatisfying(why -> assertThat(why).contains("task t2 of run a"));
+    assertThat(b.take(gpu("u1", 4), T0.plusSeconds(20))).as("t2 still fits beside 4 GiB").isEmpty();
   }
 
   @Test

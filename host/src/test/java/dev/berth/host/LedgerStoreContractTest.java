@@ -1,0 +1,131 @@
+package dev.berth.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.berth.host.Rows.HoldRow;
+import dev.berth.host.Rows.RunRow;
+import dev.berth.host.Rows.WaitRow;
+import dev.berth.spi.SharedReservations;
+import dev.berth.spi.SharedReservations.Share;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What both {@link LedgerStore}s do with the rows the rules ask them to change: the caller's own
+ * only, and only the rows named.
+ */
+abstract class LedgerStoreContractTest {
+
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final long ALICE = 1000;
+  private static final long BOB = 1001;
+  private static final List<Share> DEVICES = List.of(new Share("sim:24GiB#0", "cuda:0", 0, 24L << 30));
+
+  private LedgerStore store;
+
+  /** A store with no rows. */
+  protected abstract LedgerStore emptyStore();
+
+  @BeforeEach
+  void open() {
+    store = emptyStore();
+    store.transaction(t -> {
+      t.putRun(run("a", ALICE), ALICE);
+      t.putRun(run("b", BOB), BOB);
+      return null;
+    });
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private static RunRow run(String id, long uid) {
+    return new RunRow(id, "h", id, "/runs/" + id, uid, "user" + uid, 1, 1, "running", 0, 0, 0, 0, T0, T0, null);
+  }
+
+  private static HoldRow hold(String run, String task, String key) {
+    return new HoldRow(run, task, key, key, 1L << 30, 0, 1000, T0);
+  }
+
+  private static WaitRow waitRow(String run, String task) {
+    return new WaitRow(run, task, 0, T0, 1000, 0, 1L << 30, 1, DEVICES);
+  }
+
+  private void add(HoldRow... holds) {
+    store.transaction(t -> {
+      for (HoldRow h : holds) {
+        t.addHold(h, h.run().equals("a") ? ALICE : BOB);
+      }
+      return null;
+    });
+  }
+
+  private List<HoldRow> holds() {
+    return store.transaction(LedgerStore.Tables::holds);
+  }
+
+  private List<WaitRow> waits() {
+    return store.transaction(LedgerStore.Tables::waits);
+  }
+
+  private boolean removeHolds(String run, String task, long uid) {
+    return store.transaction(t -> t.removeHolds(run, task, uid));
+  }
+
+  @Test
+  void removingATasksHoldsDropsEveryShareOfItAndSaysThereWereSome() {
+    add(hold("a", "t1", SharedReservations.HOST), hold("a", "t1", "sim:24GiB#0"), hold("a", "t2", "sim:24GiB#0"),
+        hold("b", "t1", "sim:24GiB#0"));
+
+    assertThat(removeHolds("a", "t1", ALICE)).isTrue();
+    assertThat(holds()).extracting(HoldRow::run, HoldRow::task)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", "t2"),
+            org.assertj.core.groups.Tuple.tuple("b", "t1"));
+  }
+
+  @Test
+  void removingHoldsThatAreGoneOrAnotherUsersDropsNothingAndSaysSo() {
+    add(hold("a", "t1", "sim:24GiB#0"));
+
+    assertThat(removeHolds("a", "t9", ALICE)).as("no such task").isFalse();
+    assertThat(removeHolds("a", "t1", BOB)).as("bob's uid on alice's run").isFalse();
+    assertThat(holds()).containsExactly(hold("a", "t1", "sim:24GiB#0"));
+  }
+
+  @Test
+  void removingATasksWaitLeavesTheRunsOtherWaitsAndOtherRunsWaitsAsTheyWere() {
+    store.transaction(t -> {
+      t.replaceWaits("a", List.of(waitRow("a", "t1"), waitRow("a", "t2"), waitRow("a", "t3")), ALICE);
+      t.replaceWaits("b", List.of(waitRow("b", "t2")), BOB);
+      return null;
+    });
+
+    store.transaction(t -> {
+      t.removeWait("a", "t2", ALICE);
+      return null;
+    });
+
+    assertThat(waits()).containsExactlyInAnyOrder(waitRow("a", "t1"), waitRow("a", "t3"),
+        waitRow("b", "t2"));
+  }
+
+  @Test
+  void anotherUserCannotRemoveARunsWait() {
+    store.transaction(t -> {
+      t.replaceWaits("a", List.of(waitRow("a", "t1")), ALICE);
+      return null;
+    });
+
+    store.transaction(t -> {
+      t.removeWait("a", "t1", BOB);
+      return null;
+    });
+
+    assertThat(waits()).containsExactly(waitRow("a", "t1"));
+  }
+}

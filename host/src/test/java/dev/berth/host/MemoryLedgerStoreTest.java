@@ -1,0 +1,9 @@
+package dev.berth.host;
+
+class MemoryLedgerStoreTest extends LedgerStoreContractTest {
+
+  @Override
+  protected LedgerStore emptyStore() {
+    return new MemoryStore();
+  }
+}
