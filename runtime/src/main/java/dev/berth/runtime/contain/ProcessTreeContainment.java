@@ -48,11 +48,8 @@ final class ProcessTreeContainment implements TaskContainment {
     private final String marker;
     private final Map<Long, Long> cpuTicksByPid = new HashMap<>();
     private long peakBytes = -1;
-    /**
-     * A scan found no process with the marker. Then none can appear later (only a marked process
-     * can start one), so the tree stays empty without another pass over {@code /proc}.
-     */
-    private volatile boolean foundEmpty;
+    /** Emptied once: what it found then was killed, and nothing of it is looked for again. */
+    private boolean emptied;
 
     Tree(String marker) {
       this.marker = marker;
@@ -73,8 +70,9 @@ final class ProcessTreeContainment implements TaskContainment {
       if (!ProcScan.usable()) {
         return;
       }
+      // A scan that finds nothing proves nothing for later: a process in the middle of an exec shows
+      // an empty environment for a moment, and it may be the task's only one.
       List<ProcScan.Seen> seen = ProcScan.marked(MARKER + "=" + marker);
-      foundEmpty |= seen.isEmpty();
       synchronized (this) {
         long rss = 0;
         for (ProcScan.Seen p : seen) {
@@ -112,14 +110,14 @@ final class ProcessTreeContainment implements TaskContainment {
 
     @Override
     public boolean isEmpty() {
-      foundEmpty |= ProcScan.marked(MARKER + "=" + marker).isEmpty();
-      return foundEmpty;
+      return ProcScan.marked(MARKER + "=" + marker).isEmpty();
     }
 
     @Override
-    public void close() {
-      if (!foundEmpty) {
+    public synchronized void close() {
+      if (!emptied) {
         Containers.killUntilEmpty(this);
+        emptied = true;
       }
     }
   }
