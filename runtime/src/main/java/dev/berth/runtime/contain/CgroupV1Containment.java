@@ -248,13 +248,10 @@ final class CgroupV1Containment implements TaskContainment {
 
     @Override
     public synchronized void empty() {
-      if (emptied) {
-        return;
+      if (!emptied) {
+        Containers.readThenEmpty(this);
+        emptied = true;
       }
-      usage();
-      oomKilled();
-      Containers.killUntilEmpty(this);
-      emptied = true;
     }
 
     @Override

@@ -28,6 +28,16 @@ final class Containers {
   }
 
   /**
+   * Reads a container's usage and OOM record, so that its figures are the task's own and not the
+   * kill's, then kills until nothing is left.
+   */
+  static void readThenEmpty(Container c) {
+    c.usage();
+    c.oomKilled();
+    killUntilEmpty(c);
+  }
+
+  /**
    * Kills until nothing is left: a process that forks while the signals go out can add a member,
    * so each round kills what is there now and waits for those to be gone before looking again.
    */
