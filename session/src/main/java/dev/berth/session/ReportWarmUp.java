@@ -19,6 +19,7 @@ import dev.berth.runtime.exec.BackgroundThreads;
 import dev.berth.runtime.report.ReportWriter;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,6 +32,8 @@ import java.util.TreeMap;
  * priority, so it takes no time from the run's tasks either, only what they leave idle.
  */
 final class ReportWarmUp implements RunListener {
+
+  private static final int TASKS = 200;
 
   private boolean started;
 
@@ -62,15 +65,22 @@ final class ReportWarmUp implements RunListener {
     CsvResults.render(sample, Map.of());
   }
 
+  /**
+   * A made-up run of {@value #TASKS} tasks, half of them ran: enough calls of each writer's methods
+   * (a field, a string, a number per task) for the compiler to take them up, as the journal's JSON,
+   * written with another writer, no longer does during the run.
+   */
   private static RunReport sample() {
     Instant t = Instant.EPOCH;
     AttemptReport attempt = new AttemptReport(1, t, t.plusSeconds(1), 0, "cpu", 1, null, 1L << 20, 0, 1.0,
         "SUCCEEDED", null, null, null, null, 1L << 19, 0.5, null, true, null);
-    TaskReport ran = new TaskReport("t-0", "g", TaskStatus.SUCCEEDED, List.of("true"), "g/t-0",
-        new TreeMap<>(Map.of("a", "0")), null, List.of(attempt));
-    TaskReport waiting = new TaskReport("t-1", "g", TaskStatus.PENDING, List.of("true"), "g/t-1",
-        new TreeMap<>(Map.of("a", "1")), null, List.of());
-    GroupReport group = new GroupReport("g", Totals.of(List.of(ran, waiting)), List.of(ran, waiting));
+    List<TaskReport> tasks = new ArrayList<>(TASKS);
+    for (int i = 0; i < TASKS; i++) {
+      boolean ran = i % 2 == 0;
+      tasks.add(new TaskReport("t-" + i, "g", ran ? TaskStatus.SUCCEEDED : TaskStatus.PENDING, List.of("true"),
+          "g/t-" + i, new TreeMap<>(Map.of("a", Integer.toString(i))), null, ran ? List.of(attempt) : List.of()));
+    }
+    GroupReport group = new GroupReport("g", Totals.of(tasks), tasks);
     return new RunReport("warm-up", RunStatus.INTERRUPTED, t, t.plusSeconds(2), group.totals(), List.of(group));
   }
 }
