@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes the reports of a made-up two-task run into memory, on a thread of its own, once the run's
+ * Writes the reports of a made-up run into memory, on a thread of its own, once the run's
  * first task has started: the classes, JSON serializers and compiled code the reports need are then
  * ready when the run ends, instead of costing the end a fifth of a second. The run's own work is
  * under way by then, so this takes no time from its start; and the thread runs at the lowest
