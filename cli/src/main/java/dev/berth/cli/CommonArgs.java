@@ -1,7 +1,10 @@
 package dev.berth.cli;
 
+import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.Option;
 import dev.berth.cli.args.Parameter;
+import java.io.PrintWriter;
+import java.util.Optional;
 
 /** Parameters and options that several commands take with the same meaning, declared once. */
 final class CommonArgs {
@@ -16,4 +19,20 @@ final class CommonArgs {
   static final Option JSON = Option.flag("--json", "Print JSON for scripts.");
 
   private CommonArgs() {}
+
+  /**
+   * Whether each of the options, in this order, was given one of the values its label lists, or
+   * none; the first that was not is told on {@code err} in one line: {@code berth: --on-exit must be
+   * ask, cancel or leave, not later}.
+   */
+  static boolean choicesValid(Arguments args, PrintWriter err, Option... options) {
+    for (Option option : options) {
+      Optional<String> problem = args.notAChoice(option);
+      if (problem.isPresent()) {
+        err.println("berth: " + problem.get());
+        return false;
+      }
+    }
+    return true;
+  }
 }

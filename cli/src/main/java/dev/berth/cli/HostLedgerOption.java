@@ -3,8 +3,6 @@ package dev.berth.cli;
 import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
-import java.io.PrintWriter;
-import java.util.Optional;
 
 /** {@code --host-ledger on|off}, shared by {@code run}, {@code resume} and {@code retry}: a setting of the session only. */
 final class HostLedgerOption {
@@ -15,23 +13,15 @@ final class HostLedgerOption {
       .defaultValue("on");
 
   private final String hostLedger;
-  private final Optional<String> problem;
 
-  /** The choice on the command line, {@code on} when none. */
+  /** The choice on the command line, {@code on} when none; checked by {@link CommonArgs#choicesValid}. */
   HostLedgerOption(Arguments args) {
     this.hostLedger = args.value(HOST_LEDGER);
-    this.problem = args.notAChoice(HOST_LEDGER);
   }
 
   /** Declares the option in a command's syntax. */
   static void declare(CommandSyntax.Builder syntax) {
     syntax.options(HOST_LEDGER);
-  }
-
-  /** Whether the choice is valid; when not, says why on {@code err}. */
-  boolean valid(PrintWriter err) {
-    problem.ifPresent(p -> err.println("berth: " + p));
-    return problem.isEmpty();
   }
 
   /** Whether the run takes part. */

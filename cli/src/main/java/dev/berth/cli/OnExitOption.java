@@ -6,8 +6,6 @@ import dev.berth.cli.args.Option;
 import dev.berth.core.model.RunSpec;
 import dev.berth.slurm.JobsOnExit;
 import dev.berth.slurm.SlurmKeys;
-import java.io.PrintWriter;
-import java.util.Optional;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
@@ -19,23 +17,18 @@ final class OnExitOption {
           + " running for berth resume. Overrides slurm.on-exit.");
 
   private final String onExit;
-  private final Optional<String> problem;
 
-  /** The choice on the command line, null when none (slurm.on-exit then decides). */
+  /**
+   * The choice on the command line, null when none (slurm.on-exit then decides); checked by
+   * {@link CommonArgs#choicesValid}.
+   */
   OnExitOption(Arguments args) {
     this.onExit = args.value(ON_EXIT);
-    this.problem = args.notAChoice(ON_EXIT);
   }
 
   /** Declares the option in a command's syntax. */
   static void declare(CommandSyntax.Builder syntax) {
     syntax.options(ON_EXIT);
-  }
-
-  /** Whether the choice is valid; when not, says why on {@code err}. */
-  boolean valid(PrintWriter err) {
-    problem.ifPresent(p -> err.println("berth: " + p));
-    return problem.isEmpty();
   }
 
   /** The run with the choice applied, for {@link LocalRun#adjust}. */

@@ -56,12 +56,8 @@ final class RunCommand implements BerthCommand {
     OnExitOption onExit = new OnExitOption(args);
     HostLedgerOption hostLedger = new HostLedgerOption(args);
     ServeOption serve = new ServeOption(args);
-    Optional<String> badExecutor = args.notAChoice(EXECUTOR);
-    if (badExecutor.isPresent()) {
-      err.println("berth: " + badExecutor.get());
-      return ExitCodes.BAD_INPUT;
-    }
-    if (!onExit.valid(err) || !hostLedger.valid(err) || !serve.valid(err, hostLedger.shared())) {
+    if (!CommonArgs.choicesValid(args, err, EXECUTOR, OnExitOption.ON_EXIT, HostLedgerOption.HOST_LEDGER)
+        || !serve.valid(err, hostLedger.shared())) {
       return ExitCodes.BAD_INPUT;
     }
     SpecOptions specOptions = new SpecOptions(args);
@@ -76,9 +72,7 @@ final class RunCommand implements BerthCommand {
     SpecChange allowChanged = SpecChange.REFUSE;
     String allowChangedText = args.value(ALLOW_CHANGED);
     if (allowChangedText != null) {
-      Optional<String> badChange = args.notAChoice(ALLOW_CHANGED);
-      if (badChange.isPresent()) {
-        err.println("berth: " + badChange.get());
+      if (!CommonArgs.choicesValid(args, err, ALLOW_CHANGED)) {
         return ExitCodes.BAD_INPUT;
       }
       allowChanged = SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));

@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
  */
 final class StoredRunOptions {
 
+  private final Arguments args;
   private final Path workdir;
   private final boolean noProgress;
   private final OnExitOption onExit;
@@ -24,6 +25,7 @@ final class StoredRunOptions {
 
   /** The workdir and session settings given on the command line. */
   StoredRunOptions(Arguments args) {
+    this.args = args;
     this.workdir = args.path(CommonArgs.WORKDIR);
     this.noProgress = args.flag(CommonArgs.NO_PROGRESS);
     this.onExit = new OnExitOption(args);
@@ -56,6 +58,6 @@ final class StoredRunOptions {
       err.println("berth: " + workdir + ": no such run workdir");
       return false;
     }
-    return onExit.valid(err) && hostLedger.valid(err);
+    return CommonArgs.choicesValid(args, err, OnExitOption.ON_EXIT, HostLedgerOption.HOST_LEDGER);
   }
 }
