@@ -1,5 +1,6 @@
 package dev.berth.session;
 
+import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.journal.SqliteJournal;
@@ -37,7 +38,13 @@ final class RunTraces {
       }
     }
     RunLayout layout = TaskRunners.layout(spec, new RunLayout(runDir));
-    long folders = spec.tasks().stream().filter(t -> holdsFiles(layout, t)).count();
+    long folders = 0;
+    for (GroupSpec group : spec.groups()) {
+      // A group without its folder has no task folders: a fresh sweep is not looked for task by task.
+      if (Files.isDirectory(layout.tasksRoot().resolve(group.name()))) {
+        folders += group.tasks().stream().filter(t -> holdsFiles(layout, t)).count();
+      }
+    }
     if (folders > 0) {
       found.add(folders + (folders == 1 ? " task folder" : " task folders"));
     }

@@ -72,6 +72,9 @@ public final class DependencyResolver {
   }
 
   private void check(List<GroupSpec> groups, boolean groupsInParallel) {
+    if (GroupSpec.noDependencies(groups)) {
+      return; // nothing to check: a sweep need not put every task into two maps
+    }
     Map<TaskId, Integer> groupOf = new HashMap<>();
     for (int g = 0; g < groups.size(); g++) {
       for (TaskSpec t : groups.get(g).tasks()) {

@@ -26,4 +26,16 @@ public record GroupSpec(String name, List<TaskSpec> tasks) {
       }
     }
   }
+
+  /** Whether no task of {@code groups} has an {@code after} or a {@code follow}: no edge to check. */
+  public static boolean noDependencies(List<GroupSpec> groups) {
+    for (GroupSpec g : groups) {
+      for (TaskSpec t : g.tasks()) {
+        if (t.after().isPresent() || t.follow().isPresent()) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
 }

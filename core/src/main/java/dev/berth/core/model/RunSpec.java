@@ -98,7 +98,7 @@ public record RunSpec(
 
   private static void checkDependencies(List<GroupSpec> groups, boolean groupsInParallel) {
     // A sweep without edges (and every copy the with... methods make of it) is checked in one pass.
-    if (groups.stream().allMatch(g -> g.tasks().stream().allMatch(t -> t.after().isEmpty() && t.follow().isEmpty()))) {
+    if (GroupSpec.noDependencies(groups)) {
       return;
     }
     Map<TaskId, Integer> groupIndex = new HashMap<>();
