@@ -4,7 +4,6 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -19,21 +18,15 @@ public final class PlaceholderText {
   /** What a placeholder may be called: the rule for matrix variables. */
   public static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_-]*");
 
-  private static final Pattern PLACEHOLDER = Pattern.compile(
-      "\\{\\{(" + VARIABLE.pattern() + ")\\}\\}|\\{(" + VARIABLE.pattern() + ")\\}");
-
-  private static final Pattern WITH_BARE = Pattern.compile(
-      "\\{\\{(" + VARIABLE.pattern() + ")\\}\\}|\\{(" + VARIABLE.pattern() + ")\\}|(\\{\\})");
-
   private PlaceholderText() {}
 
   /** The placeholder names {@code text} uses, in order. */
   public static Set<String> names(String text) {
     Set<String> names = new LinkedHashSet<>();
-    Matcher m = PLACEHOLDER.matcher(text);
-    while (m.find()) {
-      if (m.group(2) != null) {
-        names.add(m.group(2));
+    Scan scan = new Scan(text, false);
+    while (scan.next()) {
+      if (scan.kind == Kind.NAME) {
+        names.add(scan.name());
       }
     }
     return names;
@@ -41,7 +34,13 @@ public final class PlaceholderText {
 
   /** The first placeholder of {@code text} that {@code values} holds no value for, if any. */
   public static Optional<String> missing(String text, Map<String, String> values) {
-    return names(text).stream().filter(n -> !values.containsKey(n)).findFirst();
+    Scan scan = new Scan(text, false);
+    while (scan.next()) {
+      if (scan.kind == Kind.NAME && !values.containsKey(scan.name())) {
+        return Optional.of(scan.name());
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -51,23 +50,105 @@ public final class PlaceholderText {
    * @throws IllegalArgumentException when a placeholder has no value; check with {@link #missing} first
    */
   public static String fill(String text, Map<String, String> values, String bare) {
-    Matcher m = (bare == null ? PLACEHOLDER : WITH_BARE).matcher(text);
-    StringBuilder out = new StringBuilder();
-    while (m.find()) {
-      String replacement;
-      if (m.group(1) != null) {
-        replacement = "{" + m.group(1) + "}";
-      } else if (m.group(2) != null) {
-        replacement = values.get(m.group(2));
-        if (replacement == null) {
-          throw new IllegalArgumentException("placeholder '{" + m.group(2) + "}' has no value");
+    Scan scan = new Scan(text, bare != null);
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    int copied = 0;
+    while (scan.next()) {
+      out.append(text, copied, scan.start);
+      switch (scan.kind) {
+        case KEPT -> out.append('{').append(scan.name()).append('}');
+        case NAME -> {
+          String value = values.get(scan.name());
+          if (value == null) {
+            throw new IllegalArgumentException("placeholder '{" + scan.name() + "}' has no value");
+          }
+          out.append(value);
         }
-      } else {
-        replacement = bare;
+        case BARE -> out.append(bare);
       }
-      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+      copied = scan.end;
     }
-    m.appendTail(out);
-    return out.toString();
+    return out.append(text, copied, text.length()).toString();
+  }
+
+  private enum Kind { KEPT, NAME, BARE }
+
+  /**
+   * Finds the placeholders of a text from left to right, as the {@link #VARIABLE} rule reads them:
+   * at each brace {@code {{name}}} first, then {@code {name}}, then (when allowed) {@code {}}; a
+   * brace that starts none of them is text. Written out rather than as a regular expression: a
+   * sweep fills every task's id and arguments with it.
+   */
+  private static final class Scan {
+    private final String text;
+    private final boolean bare;
+    private int from;
+    Kind kind;
+    int start;
+    int end;
+    private int nameStart;
+    private int nameEnd;
+
+    Scan(String text, boolean bare) {
+      this.text = text;
+      this.bare = bare;
+    }
+
+    /** Moves to the next placeholder; false when there is none. */
+    boolean next() {
+      for (int i = text.indexOf('{', from); i >= 0; i = text.indexOf('{', i + 1)) {
+        if (found(i)) {
+          from = end;
+          return true;
+        }
+      }
+      from = text.length();
+      return false;
+    }
+
+    String name() {
+      return text.substring(nameStart, nameEnd);
+    }
+
+    private boolean found(int at) {
+      start = at;
+      if (charAt(at + 1) == '{') {
+        int n = afterName(at + 2);
+        if (n > at + 2 && charAt(n) == '}' && charAt(n + 1) == '}') {
+          return found(Kind.KEPT, at + 2, n, n + 2);
+        }
+      }
+      int n = afterName(at + 1);
+      if (n > at + 1 && charAt(n) == '}') {
+        return found(Kind.NAME, at + 1, n, n + 1);
+      }
+      return bare && charAt(at + 1) == '}' && found(Kind.BARE, at + 1, at + 1, at + 2);
+    }
+
+    private boolean found(Kind kind, int nameStart, int nameEnd, int end) {
+      this.kind = kind;
+      this.nameStart = nameStart;
+      this.nameEnd = nameEnd;
+      this.end = end;
+      return true;
+    }
+
+    /** The end of the name that starts at {@code i}, or {@code i} when none does. */
+    private int afterName(int i) {
+      char c = charAt(i);
+      if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_')) {
+        return i;
+      }
+      int j = i + 1;
+      for (c = charAt(j); c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-';
+          c = charAt(++j)) {
+        // the name goes on
+      }
+      return j;
+    }
+
+    private char charAt(int i) {
+      return i < text.length() ? text.charAt(i) : '\0';
+    }
   }
 }

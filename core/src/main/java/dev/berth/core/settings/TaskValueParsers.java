@@ -125,14 +125,17 @@ final class TaskValueParsers {
   /** The variables with their values' placeholders filled. */
   static Map<String, String> fillEnv(Map<String, String> vars, UnaryOperator<String> fill) {
     Map<String, String> filled = new LinkedHashMap<>();
+    boolean changed = false;
     for (Map.Entry<String, String> e : vars.entrySet()) {
       try {
-        filled.put(e.getKey(), fill.apply(e.getValue()));
+        String value = fill.apply(e.getValue());
+        changed |= value != e.getValue();
+        filled.put(e.getKey(), value);
       } catch (InvalidValue problem) {
         throw problem.under(e.getKey());
       }
     }
-    return Collections.unmodifiableMap(filled);
+    return changed ? Collections.unmodifiableMap(filled) : vars; // unchanged: the caller keeps what it has
   }
 
   private static List<String> values(Object value) {

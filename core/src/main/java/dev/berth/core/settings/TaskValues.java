@@ -56,14 +56,13 @@ public final class TaskValues {
     } catch (InvalidValue e) {
       throw e.under(key.key());
     }
-    return put(key, get(key).map(old -> key.merge().apply(old, parsed)).orElse(parsed));
+    T old = raw(key);
+    return put(key, old == null ? parsed : key.merge().apply(old, parsed));
   }
 
   /** The value set for {@code key}, if any. */
   public <T> Optional<T> get(TaskKey<T> key) {
-    @SuppressWarnings("unchecked") // values only holds what the key's own parser returned
-    T value = (T) values.get(key.key());
-    return Optional.ofNullable(value);
+    return Optional.ofNullable(raw(key));
   }
 
   /** Whether {@code key} is set. */
@@ -121,31 +120,47 @@ public final class TaskValues {
     return new TaskValues(Map.copyOf(copy));
   }
 
+  // The steps below run for every key of every task of a sweep: plain nulls, no Optional or lambda per call.
+
+  private <T> T raw(TaskKey<T> key) {
+    @SuppressWarnings("unchecked") // values only holds what the key's own parser returned
+    T value = (T) values.get(key.key());
+    return value;
+  }
+
   private <T> TaskValues over(TaskKey<T> key, TaskValues task) {
-    Optional<T> own = task.get(key);
-    if (own.isEmpty()) {
+    T own = task.raw(key);
+    if (own == null) {
       return this;
     }
-    return put(key, get(key).map(group -> key.merge().apply(group, own.get())).orElse(own.get()));
+    T group = raw(key);
+    return put(key, group == null ? own : key.merge().apply(group, own));
   }
 
   private <T> TaskValues fill(TaskKey<T> key, UnaryOperator<String> fill) {
-    Optional<T> value = get(key);
-    if (value.isEmpty()) {
+    T value = raw(key);
+    if (value == null) {
       return this;
     }
+    T filled;
     try {
-      return put(key, key.filler().fill(value.get(), fill));
+      filled = key.filler().fill(value, fill);
     } catch (InvalidValue e) {
       throw e.under(key.key());
     }
+    return filled == value ? this : put(key, filled); // no placeholder: these very values, not a copy
   }
 
   private <T> void apply(TaskKey<T> key, TaskSpec.Builder task, SchedulerConfig config) {
     if (key.applier() == null) {
       return;
     }
-    Optional<T> value = get(key).or(() -> Optional.ofNullable(key.fallback()).map(f -> f.apply(config)));
-    value.ifPresent(v -> key.applier().apply(task, v));
+    T value = raw(key);
+    if (value == null && key.fallback() != null) {
+      value = key.fallback().apply(config);
+    }
+    if (value != null) {
+      key.applier().apply(task, value);
+    }
   }
 }
