@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -34,16 +35,48 @@ final class TaskChanges {
 
   private TaskChanges() {}
 
-  /** The tasks, in order, as changes. */
+  /**
+   * The tasks, in order, as changes. A task that differs from the one before only in its id and
+   * parameters, as each task of a matrix after its first does, is written from those two alone: a
+   * sweep's tasks are not each written whole to be compared field by field.
+   */
   static ArrayNode of(List<TaskSpec> tasks) {
     ArrayNode changes = CanonicalJson.object().arrayNode(tasks.size());
-    ObjectNode previous = null;
+    TaskSpec previous = null;
+    ObjectNode previousWhole = null; // made only when a task must be compared field by field
     for (TaskSpec task : tasks) {
-      ObjectNode whole = TaskCodec.toJson(task);
-      changes.add(previous == null ? whole : change(previous, whole));
-      previous = whole;
+      if (previous != null && onlyIdAndParamsDiffer(previous, task)) {
+        ObjectNode change = CanonicalJson.object().put("id", task.id().value());
+        if (!task.params().equals(previous.params())) {
+          change.set("params", CanonicalJson.strings(task.params()));
+        }
+        changes.add(change);
+        previousWhole = null;
+      } else {
+        ObjectNode whole = TaskCodec.toJson(task);
+        if (previous != null && previousWhole == null) {
+          previousWhole = TaskCodec.toJson(previous);
+        }
+        changes.add(previous == null ? whole : change(previousWhole, whole));
+        previousWhole = whole;
+      }
+      previous = task;
     }
     return changes;
+  }
+
+  /** Whether {@link TaskCodec#toJson} writes the two tasks alike but for their ids and parameters. */
+  static boolean onlyIdAndParamsDiffer(TaskSpec a, TaskSpec b) {
+    return a.command().equals(b.command()) && a.env().equals(b.env()) && a.resources().equals(b.resources())
+        && a.priority() == b.priority() && a.after().equals(b.after()) && a.follow().equals(b.follow())
+        && a.retry().equals(b.retry()) && a.queueTimeout().equals(b.queueTimeout())
+        && a.timeout().equals(b.timeout()) && a.gpu().equals(b.gpu()) && a.twoStage() == b.twoStage()
+        && a.enforceMemory().equals(b.enforceMemory()) && Objects.equals(writtenTemplate(a), writtenTemplate(b));
+  }
+
+  /** The template as {@link TaskCodec#toJson} writes it: null for a task that is its own. */
+  private static String writtenTemplate(TaskSpec t) {
+    return t.template().equals(t.id().value()) ? null : t.template();
   }
 
   private static ObjectNode change(ObjectNode previous, ObjectNode whole) {

@@ -1,0 +1,110 @@
+package dev.berth.journal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskSpec;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+class TaskChangesTest {
+
+  @Test
+  void tasksWrittenFromTheirIdAndParametersReadAsIfEveryTaskWereComparedWhole() {
+    Random random = new Random(5);
+    List<TaskSpec> pool = new ArrayList<>();
+    for (long seed = 0; pool.size() < 40; seed++) {
+      pool.addAll(new RandomSpecs(seed).run().tasks());
+    }
+    for (int round = 0; round < 200; round++) {
+      List<TaskSpec> tasks = new ArrayList<>();
+      tasks.add(withId(pool.get(random.nextInt(pool.size())), "t0", random));
+      for (int i = 1; i < 12; i++) {
+        TaskSpec previous = tasks.get(i - 1);
+        TaskSpec other = pool.get(random.nextInt(pool.size()));
+        int way = random.nextInt(4);
+        tasks.add(way < 2 ? withId(previous, "t" + i, random) // a sweep's next task
+            : way == 2 ? mixed(previous, other, random.nextInt(14), "t" + i) // one field changed
+            : withId(other, "t" + i, random)); // another task altogether
+      }
+
+      assertThat(TaskChanges.of(tasks)).as("round %d", round).isEqualTo(comparedWhole(tasks));
+    }
+  }
+
+  @Test
+  void aSweepsNextTaskIsItsIdAndOnlyTheParametersThatChanged() {
+    TaskSpec first = TaskSpec.builder("t-0", "g").command("true").params(Map.of("a", "0")).template("t-{a}").build();
+    TaskSpec same = withParams(first, "t-1", first.params());
+    TaskSpec next = withParams(first, "t-2", new TreeMap<>(Map.of("a", "2")));
+
+    ArrayNode changes = TaskChanges.of(List.of(first, same, next));
+
+    assertThat(CanonicalJson.write(changes.get(1))).isEqualTo("{\"id\":\"t-1\"}");
+    assertThat(CanonicalJson.write(changes.get(2))).isEqualTo("{\"id\":\"t-2\",\"params\":{\"a\":\"2\"}}");
+    assertThat(TaskChanges.onlyIdAndParamsDiffer(first, next)).isTrue();
+    assertThat(TaskChanges.onlyIdAndParamsDiffer(first, first.toBuilder().template("other-{a}").build())).isFalse();
+  }
+
+  /** The changes as every task written whole and compared field by field with the one before gives them. */
+  private static ArrayNode comparedWhole(List<TaskSpec> tasks) {
+    ArrayNode changes = CanonicalJson.object().arrayNode();
+    ObjectNode previous = null;
+    for (TaskSpec task : tasks) {
+      ObjectNode whole = TaskCodec.toJson(task);
+      if (previous == null) {
+        changes.add(whole);
+      } else {
+        ObjectNode change = CanonicalJson.object();
+        for (Iterator<Map.Entry<String, JsonNode>> it = whole.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> field = it.next();
+          if (!field.getValue().equals(previous.get(field.getKey()))) {
+            change.set(field.getKey(), field.getValue());
+          }
+        }
+        for (Iterator<String> it = previous.fieldNames(); it.hasNext(); ) {
+          String name = it.next();
+          if (!whole.has(name)) {
+            change.withArray("-").add(name);
+          }
+        }
+        changes.add(change);
+      }
+      previous = whole;
+    }
+    return changes;
+  }
+
+  private static TaskSpec withId(TaskSpec t, String id, Random random) {
+    TreeMap<String, String> params = new TreeMap<>(t.params());
+    if (random.nextBoolean()) {
+      params.put("p", Integer.toString(random.nextInt(3)));
+    }
+    return withParams(t, id, params);
+  }
+
+  private static TaskSpec withParams(TaskSpec t, String id, java.util.SortedMap<String, String> params) {
+    boolean own = t.template().equals(t.id().value());
+    return new TaskSpec(TaskId.of(id), "g", t.command(), t.env(), t.resources(), t.priority(), params, t.after(),
+        t.follow(), t.retry(), t.queueTimeout(), t.timeout(), t.gpu(), t.twoStage(), own ? id : t.template(),
+        t.enforceMemory());
+  }
+
+  /** {@code a} with {@code b}'s value of field number {@code f}, and the id given. */
+  private static TaskSpec mixed(TaskSpec a, TaskSpec b, int f, String id) {
+    return new TaskSpec(TaskId.of(id), "g", f == 0 ? b.command() : a.command(), f == 1 ? b.env() : a.env(),
+        f == 2 ? b.resources() : a.resources(), f == 3 ? b.priority() : a.priority(),
+        f == 4 ? b.params() : a.params(), f == 5 ? b.after() : a.after(), f == 6 ? b.follow() : a.follow(),
+        f == 7 ? b.retry() : a.retry(), f == 8 ? b.queueTimeout() : a.queueTimeout(),
+        f == 9 ? b.timeout() : a.timeout(), f == 10 ? b.gpu() : a.gpu(), f == 11 ? !a.twoStage() : a.twoStage(),
+        f == 12 ? "x-{p}" : a.template(), f == 13 ? java.util.Optional.of(true) : a.enforceMemory());
+  }
+}
