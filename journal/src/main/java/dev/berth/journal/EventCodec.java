@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -134,26 +135,35 @@ public final class EventCodec {
   }
 
   static TaskEvent fromJson(JsonNode json) {
+    return fromJson(json, null);
+  }
+
+  /**
+   * The event of {@code json}, whose instant is {@code at} when given (a row of the event table keeps
+   * it in a column of its own, so it is not formatted only to be parsed again), else read from its text.
+   */
+  static TaskEvent fromJson(JsonNode json, Instant given) {
     Fields f = Fields.of(json, "");
     String type = f.string("type");
+    Instant at = given != null ? given : f.instant("at");
     TaskEvent event = switch (type) {
-      case "released" -> new TaskEvent.Released(f.instant("at"));
+      case "released" -> new TaskEvent.Released(at);
       case "launched" -> new TaskEvent.Launched(
-          f.instant("at"), f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
+          at, f.intValue("attempt"), placement(f.object("placement")), f.longValue("pid"),
           f.bool("two-stage"), f.ifGiven("learned", k -> learned(f, k)).orElse(List.of()));
-      case "started" -> new TaskEvent.Started(f.instant("at"), f.intValue("attempt"), f.longValue("pid"));
-      case "submitted" -> new TaskEvent.Submitted(f.instant("at"), f.intValue("attempt"), f.string("cluster-id"));
-      case "staged" -> new TaskEvent.Staged(f.instant("at"), target(f));
-      case "trained" -> new TaskEvent.Trained(f.instant("at"), f.intValue("train"), placement(f.object("placement")));
+      case "started" -> new TaskEvent.Started(at, f.intValue("attempt"), f.longValue("pid"));
+      case "submitted" -> new TaskEvent.Submitted(at, f.intValue("attempt"), f.string("cluster-id"));
+      case "staged" -> new TaskEvent.Staged(at, target(f));
+      case "trained" -> new TaskEvent.Trained(at, f.intValue("train"), placement(f.object("placement")));
       case "reported" -> new TaskEvent.Reported(
-          f.instant("at"), f.enumValue("outcome", Outcome.class), f.string("stage"), f.string("message"));
+          at, f.enumValue("outcome", Outcome.class), f.string("stage"), f.string("message"));
       case "ended" -> new TaskEvent.Ended(
-          f.instant("at"), f.enumValue("outcome", Outcome.class),
+          at, f.enumValue("outcome", Outcome.class),
           f.present("exit-code") ? f.intValue("exit-code") : null, f.stringOrNull("message"),
           target(f), f.has("usage") ? usage(Fields.of(f.get("usage"), f.path("usage"))) : MeasuredUsage.NONE);
       case "settled" -> new TaskEvent.Settled(
-          f.instant("at"), target(f), f.string("reason"));
-      case "reopened" -> new TaskEvent.Reopened(f.instant("at"), f.string("reason"));
+          at, target(f), f.string("reason"));
+      case "reopened" -> new TaskEvent.Reopened(at, f.string("reason"));
       default -> throw f.wrong("type",
           "released, launched, started, submitted, staged, trained, reported, ended, settled or reopened");
     };

@@ -88,9 +88,8 @@ final class EventRows {
       f.set("target", f.get("outcome"));
     }
     f.put("type", type);
-    f.put("at", Instant.ofEpochSecond(Math.floorDiv(atNanos, 1_000_000_000L), Math.floorMod(atNanos, 1_000_000_000L))
-        .toString());
-    return EventCodec.fromJson(f);
+    return EventCodec.fromJson(f,
+        Instant.ofEpochSecond(Math.floorDiv(atNanos, 1_000_000_000L), Math.floorMod(atNanos, 1_000_000_000L)));
   }
 
   /**
