@@ -115,15 +115,26 @@ public record TaskResults(Map<String, Map<String, Object>> byTask, List<String> 
   }
 
   private static Path locate(Path runDir, TaskReport t) {
+    Path recorded = null;
     if (t.workdir() != null && !t.workdir().isBlank()) {
-      Path recorded = runDir.resolve(t.workdir()).resolve(FILE);
-      if (Files.isRegularFile(recorded)) {
+      recorded = runDir.resolve(t.workdir()).resolve(FILE);
+      if (isFile(recorded)) {
         return recorded;
       }
     }
     Path root = runDir.toAbsolutePath().normalize();
     Path layout = root.resolve(t.group()).resolve(t.id()).normalize().resolve(FILE);
-    return layout.startsWith(root) && Files.isRegularFile(layout) ? layout : null;
+    boolean triedAlready = recorded != null && layout.equals(recorded.toAbsolutePath().normalize());
+    return !triedAlready && layout.startsWith(root) && isFile(layout) ? layout : null;
+  }
+
+  /**
+   * Whether a regular file is there. {@code java.io.File}'s check answers false without an exception,
+   * where {@code Files.isRegularFile} makes and drops one with its stack trace: most tasks write no
+   * result, and an interrupted sweep's end looks for each started task's.
+   */
+  private static boolean isFile(Path p) {
+    return p.toFile().isFile();
   }
 
   static SortedMap<String, Object> parse(Path file) throws IOException {
