@@ -79,7 +79,8 @@ final class TaskChanges {
     return t.template().equals(t.id().value()) ? null : t.template();
   }
 
-  private static ObjectNode change(ObjectNode previous, ObjectNode whole) {
+  /** From one task written whole to the next: the fields that differ, and under {@code "-"} those it lacks. */
+  static ObjectNode change(ObjectNode previous, ObjectNode whole) {
     ObjectNode change = CanonicalJson.object();
     for (Iterator<Map.Entry<String, JsonNode>> it = whole.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> field = it.next();

@@ -2,13 +2,11 @@ package dev.berth.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -60,24 +58,7 @@ class TaskChangesTest {
     ObjectNode previous = null;
     for (TaskSpec task : tasks) {
       ObjectNode whole = TaskCodec.toJson(task);
-      if (previous == null) {
-        changes.add(whole);
-      } else {
-        ObjectNode change = CanonicalJson.object();
-        for (Iterator<Map.Entry<String, JsonNode>> it = whole.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> field = it.next();
-          if (!field.getValue().equals(previous.get(field.getKey()))) {
-            change.set(field.getKey(), field.getValue());
-          }
-        }
-        for (Iterator<String> it = previous.fieldNames(); it.hasNext(); ) {
-          String name = it.next();
-          if (!whole.has(name)) {
-            change.withArray("-").add(name);
-          }
-        }
-        changes.add(change);
-      }
+      changes.add(previous == null ? whole : TaskChanges.change(previous, whole));
       previous = whole;
     }
     return changes;
