@@ -139,8 +139,8 @@ public final class EventCodec {
   }
 
   /**
-   * The event of {@code json}, whose instant is {@code at} when given (a row of the event table keeps
-   * it in a column of its own, so it is not formatted only to be parsed again), else read from its text.
+   * The event of {@code json}, at the instant {@code given} when there is one (a row of the event table
+   * keeps it in a column of its own, so it is not formatted only to be parsed again), else at its text's.
    */
   static TaskEvent fromJson(JsonNode json, Instant given) {
     Fields f = Fields.of(json, "");
