@@ -6,7 +6,6 @@ import dev.berth.host.Rows.WaitRow;
 import dev.berth.spi.SharedReservations.Claim;
 import dev.berth.spi.SharedReservations.Demand;
 import dev.berth.spi.SharedReservations.Run;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -106,9 +105,7 @@ final class HostOrder {
     if (usage == null) {
       usage = new TreeMap<>(recentUsage.get());
       for (HoldRow h : holds) {
-        RunRow owner = runs.get(h.run());
-        double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
-        usage.merge(owner.user(), seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0), Double::sum);
+        usage.merge(runs.get(h.run()).user(), h.usedBy(now), Double::sum);
       }
     }
     return usage;

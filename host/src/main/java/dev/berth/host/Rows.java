@@ -1,6 +1,7 @@
 package dev.berth.host;
 
 import dev.berth.spi.SharedReservations.Share;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -21,7 +22,14 @@ final class Rows {
 
   /** One share a run's task holds: host memory and cores under {@code host}, or GPU memory on a device. */
   record HoldRow(String run, String task, String key, String label, long bytes, long measured, long milliCpus,
-      Instant since) {}
+      Instant since) {
+
+    /** What the hold has used by {@code now}: GiB of memory plus cores, times seconds held. */
+    double usedBy(Instant now) {
+      double seconds = Math.max(0, Duration.between(since, now).toMillis() / 1000.0);
+      return seconds * (bytes / (double) (1L << 30) + milliCpus / 1000.0);
+    }
+  }
 
   /** A task of a run that waits, since when, and for what. */
   record WaitRow(String run, String task, int priority, Instant since, long milliCpus, long hostMemory,

@@ -307,8 +307,7 @@ final class SharedLedger implements SharedReservations {
     double amount = 0;
     for (HoldRow h : holds) {
       if (h.run().equals(me.id()) && which.test(h)) {
-        double seconds = Math.max(0, Duration.between(h.since(), now).toMillis() / 1000.0);
-        amount += seconds * (h.bytes() / (double) (1L << 30) + h.milliCpus() / 1000.0);
+        amount += h.usedBy(now);
       }
     }
     if (amount > 0) {

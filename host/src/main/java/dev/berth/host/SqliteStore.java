@@ -211,11 +211,11 @@ final class SqliteStore implements LedgerStore {
 
     // Whole constants: a statement is found again by its text, which a concatenation at each call
     // would make anew, to be hashed and compared in full.
-    private static final String RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running,"
-        + " waiting, done, total, started_at, updated_at, ended_at FROM runs ORDER BY started_at, id";
-    private static final String LIVE_RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state, running,"
-        + " waiting, done, total, started_at, updated_at, ended_at FROM runs WHERE ended_at IS NULL"
-        + " ORDER BY started_at, id";
+    // (A concatenation of constants is itself one.)
+    private static final String SELECT_RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state,"
+        + " running, waiting, done, total, started_at, updated_at, ended_at FROM runs";
+    private static final String RUNS = SELECT_RUNS + " ORDER BY started_at, id";
+    private static final String LIVE_RUNS = SELECT_RUNS + " WHERE ended_at IS NULL ORDER BY started_at, id";
 
     @Override
     public List<RunRow> runs() {
