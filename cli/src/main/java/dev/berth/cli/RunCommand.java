@@ -69,14 +69,12 @@ final class RunCommand implements BerthCommand {
       return ExitCodes.BAD_INPUT;
     }
     RunSpec spec = loaded.get();
-    SpecChange allowChanged = SpecChange.REFUSE;
-    String allowChangedText = args.value(ALLOW_CHANGED);
-    if (allowChangedText != null) {
-      if (!CommonArgs.choicesValid(args, err, ALLOW_CHANGED)) {
-        return ExitCodes.BAD_INPUT;
-      }
-      allowChanged = SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
+    if (!CommonArgs.choicesValid(args, err, ALLOW_CHANGED)) {
+      return ExitCodes.BAD_INPUT;
     }
+    String allowChangedText = args.value(ALLOW_CHANGED);
+    SpecChange allowChanged = allowChangedText == null ? SpecChange.REFUSE
+        : SpecChange.valueOf(allowChangedText.toUpperCase(Locale.ROOT));
     String gpus = args.value(GPUS);
     if (gpus != null) {
       try {
