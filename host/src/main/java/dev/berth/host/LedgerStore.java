@@ -58,6 +58,9 @@ interface LedgerStore extends AutoCloseable {
     /** Drops the caller's task's holds; true when there were any, false too when the run is not the caller's. */
     boolean removeHolds(String run, String task, long uid);
 
+    /** Drops the caller's task's hold on one device (or the host). */
+    void removeHold(String run, String task, String key, long uid);
+
     /** Drops the caller's task's wait, leaving the run's other waits as they are. */
     void removeWait(String run, String task, long uid);
 

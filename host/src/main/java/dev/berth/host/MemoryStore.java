@@ -120,6 +120,13 @@ final class MemoryStore implements LedgerStore {
     }
 
     @Override
+    public void removeHold(String run, String task, String key, long uid) {
+      if (owns(run, uid)) {
+        holds.removeIf(h -> h.run().equals(run) && h.task().equals(task) && h.key().equals(key));
+      }
+    }
+
+    @Override
     public void removeWait(String run, String task, long uid) {
       if (owns(run, uid)) {
         waits.removeIf(w -> w.run().equals(run) && w.task().equals(task));

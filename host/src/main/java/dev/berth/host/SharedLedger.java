@@ -140,20 +140,43 @@ final class SharedLedger implements SharedReservations {
       this.waits = waits;
     }
 
-    /** Takes the claim unless a limit, the capacity or the host-wide order refuses it; empty when taken. */
+    /**
+     * Takes the claim unless a limit, the capacity or the host-wide order refuses it; empty when
+     * taken. What the claim replaces of its task's own holds is not counted against it: a retry
+     * that asks more never waits for what its own task holds.
+     */
     Optional<String> claim(Claim claim) {
-      Optional<String> why = limits.refusal(me.user(), claim, holds, runs);
+      List<HoldRow> replaced = holds.stream().filter(h -> replaces(claim, h)).toList();
+      List<HoldRow> kept = replaced.isEmpty() ? holds : holds.stream().filter(h -> !replaces(claim, h)).toList();
+      Optional<String> why = limits.refusal(me.user(), claim, kept, runs);
       if (why.isEmpty()) {
-        Capacity held = Capacity.of(holds, runs);
+        Capacity held = Capacity.of(kept, runs);
         why = held.refusal(claim);
         if (why.isEmpty()) {
-          why = HostOrder.of(waits, this::recentUsage, runs, holds, held, now).ahead(me, claim);
+          why = HostOrder.of(waits, this::recentUsage, runs, kept, held, now).ahead(me, claim);
         }
       }
       if (why.isEmpty()) {
+        if (!replaced.isEmpty()) {
+          dropHolds(t, me, replaced, h -> true, now);
+          holds.removeAll(replaced);
+        }
         take(claim);
       }
       return why;
+    }
+
+    /**
+     * Whether the claim replaces this hold: one of its own task's, on the host when the claim takes
+     * host memory or cores, or on a GPU when the claim takes any (a task holds the devices of its
+     * latest placement only, so a retry elsewhere gives the old device back).
+     */
+    private boolean replaces(Claim claim, HoldRow h) {
+      if (!h.run().equals(me.id()) || !h.task().equals(claim.task())) {
+        return false;
+      }
+      boolean host = claim.milliCpus() > 0 || claim.shares().stream().anyMatch(s -> s.key().equals(HOST));
+      return h.key().equals(HOST) ? host : claim.gpus() > 0;
     }
 
     private void take(Claim claim) {
@@ -219,6 +242,29 @@ final class SharedLedger implements SharedReservations {
       }
     }
     return dropped;
+  }
+
+  @Override
+  public synchronized void releaseDevices(List<String> tasks, Instant now) {
+    Run me = joined();
+    if (tasks.isEmpty()) {
+      return;
+    }
+    Set<String> which = new TreeSet<>(tasks);
+    store.transaction(t -> {
+      dropHolds(t, me, t.holds(), h -> which.contains(h.task()) && !h.key().equals(HOST), now);
+      return null;
+    });
+  }
+
+  /** Drops these holds of this run, adding what they used to its user's usage. */
+  private static void dropHolds(Tables t, Run me, List<HoldRow> holds, Predicate<HoldRow> which, Instant now) {
+    recordUsage(t, me, holds, which, now);
+    for (HoldRow h : holds) {
+      if (h.run().equals(me.id()) && which.test(h)) {
+        t.removeHold(me.id(), h.task(), h.key(), me.uid());
+      }
+    }
   }
 
   @Override

@@ -312,6 +312,12 @@ final class SqliteStore implements LedgerStore {
     }
 
     @Override
+    public void removeHold(String run, String task, String key, long uid) {
+      update("DELETE FROM holds WHERE run = ? AND task = ? AND key = ?"
+          + " AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", run, task, key, run, uid);
+    }
+
+    @Override
     public void removeWait(String run, String task, long uid) {
       update("DELETE FROM waits WHERE run = ? AND task = ?"
           + " AND EXISTS (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", run, task, run, uid);

@@ -68,6 +68,13 @@ public interface SharedReservations extends AutoCloseable {
     return claims.stream().map(claim -> take(claim, now)).toList();
   }
 
+  /**
+   * Releases what these tasks of this run hold on GPUs, keeping what they hold of the host: a
+   * two-stage task that stopped training (out of GPU memory, or done) keeps its process but not its
+   * device.
+   */
+  void releaseDevices(List<String> tasks, Instant now);
+
   /** Replaces this run's waiting demands (a task that keeps waiting keeps its place). */
   void waiting(List<Demand> demands, Instant now);
 

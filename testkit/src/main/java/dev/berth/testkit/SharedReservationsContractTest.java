@@ -296,4 +296,46 @@ public abstract class SharedReservationsContractTest {
     assertThat(b.take(new Claim("u1", 0, 4000, CPUS, List.of()), T0))
         .hasValueSatisfying(why -> assertThat(why).contains("cpus").contains("run a of user alice"));
   }
+
+  @Test
+  void aTasksNewClaimReplacesWhatTheTaskHoldsSoItsOwnOldShareNeverStandsInItsWay() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(a.take(gpu("t1", 10), T0)).isEmpty();
+
+    assertThat(a.take(gpu("t1", 20), T0.plusSeconds(1))).as("its 10 GiB are replaced, not added to").isEmpty();
+
+    assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).filteredOn(r -> r.label().equals("cuda:0"))
+        .extracting(Reservation::bytes).containsExactly(20 * GIB);
+    assertThat(b.take(gpu("u1", 5), T0.plusSeconds(1))).as("20 + 5 GiB do not fit in 24").isPresent();
+  }
+
+  @Test
+  void aTasksClaimOnAnotherDeviceGivesBackWhatItHeldOnTheOldOneAndKeepsItsHostMemory() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(a.take(new Claim("t1", 0, 1000, CPUS, List.of(new Share(SharedReservations.HOST, "host", 2 * GIB,
+        64 * GIB), new Share("sim:24GiB#0", "cuda:0", 10 * GIB, LIMIT))), T0)).isEmpty();
+
+    assertThat(a.take(new Claim("t1", 0, 0, CPUS, List.of(new Share("sim:24GiB#1", "cuda:1", 15 * GIB, LIMIT))),
+        T0.plusSeconds(1))).isEmpty();
+
+    assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::label, Reservation::bytes,
+        Reservation::milliCpus).containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("host", 2 * GIB, 1000L),
+        org.assertj.core.groups.Tuple.tuple("cuda:1", 15 * GIB, 0L));
+  }
+
+  @Test
+  void releasingATasksDevicesKeepsWhatItHoldsOfTheHost() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    a.take(new Claim("t1", 0, 1000, CPUS, List.of(new Share(SharedReservations.HOST, "host", 2 * GIB, 64 * GIB),
+        new Share("sim:24GiB#0", "cuda:0", 20 * GIB, LIMIT))), T0);
+
+    a.releaseDevices(List.of("t1"), T0.plusSeconds(1));
+
+    assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::label, Reservation::bytes)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("host", 2 * GIB));
+    assertThat(b.take(gpu("u1", 20), T0.plusSeconds(1))).isEmpty();
+  }
 }

@@ -56,6 +56,10 @@ final class HostShare {
   private final InstantSource clock;
   private final Set<TaskId> holding = new TreeSet<>();
   private final Set<TaskId> ended = new TreeSet<>(); // of holding: released with the next ledger step
+  private final Set<TaskId> onDevice = new TreeSet<>(); // of holding: took GPU shares with their last claim
+  // Of onDevice: stopped training (a two-stage task out of GPU memory, or done) and still have a
+  // process; their GPU shares go back after the pass, unless a claim of the pass replaced them.
+  private final Set<TaskId> offDevice = new TreeSet<>();
   private final HostSharePools pools;
   private final List<String> slotsBack = new ArrayList<>(); // pools' slots given back with the next ledger step
   private SharedReservations ledger;
@@ -153,7 +157,14 @@ final class HostShare {
       } else if (p.pool() != null) {
         pools.taken(p.name(), start.task().spec().id(), p.pool(), start.placement(), now);
       } else {
-        holding.add(start.task().spec().id());
+        TaskId id = start.task().spec().id();
+        holding.add(id);
+        offDevice.remove(id); // the claim replaced what the task held on devices
+        if (start.placement().gpuIndices().isEmpty()) {
+          onDevice.remove(id);
+        } else {
+          onDevice.add(id);
+        }
       }
     }
     return refusals;
@@ -170,6 +181,8 @@ final class HostShare {
 
   private void releasedNoted() {
     holding.removeAll(ended);
+    onDevice.removeAll(ended);
+    offDevice.removeAll(ended);
     ended.clear();
     slotsBack.clear();
   }
@@ -224,8 +237,11 @@ final class HostShare {
     }
     pools.vacate(state.occupancy()::containsKey);
     for (TaskId id : holding) {
-      if (!state.occupancy().containsKey(id)) {
+      var occupancy = state.occupancy().get(id);
+      if (occupancy == null) {
         ended.add(id);
+      } else if (occupancy.placement().gpuIndices().isEmpty() && onDevice.contains(id)) {
+        offDevice.add(id);
       }
     }
   }
@@ -240,6 +256,15 @@ final class HostShare {
       return;
     }
     slotsBack.addAll(pools.giveBack(true, clock.instant()));
+    if (!offDevice.isEmpty()) {
+      try {
+        ledger.releaseDevices(names(offDevice), clock.instant());
+        onDevice.removeAll(offDevice);
+        offDevice.clear();
+      } catch (SharedReservationsException e) {
+        // tried again after the next event; holding more than needed is the safe side
+      }
+    }
     if (ended.isEmpty() && slotsBack.isEmpty()) {
       return;
     }
@@ -294,6 +319,8 @@ final class HostShare {
       ledger.look(progress(), List.of(), clock.instant()); // berth ps -a shows how far it got
       ledger.leave(status, clock.instant());
       holding.clear();
+      onDevice.clear();
+      offDevice.clear();
       pools.clear();
       slotsBack.clear();
     } catch (SharedReservationsException e) {
