@@ -24,26 +24,35 @@ public final class ProcStat implements ProcessLiveness {
 
   /** The start time of process {@code pid}; empty when it does not exist (or {@code /proc} cannot tell). */
   public OptionalLong startTime(long pid) {
+    Stat stat = stat(pid);
+    return stat == null ? OptionalLong.empty() : OptionalLong.of(stat.start());
+  }
+
+  /** A process's state letter (field 3, e.g. {@code S}, {@code Z}) and start time. */
+  private record Stat(char state, long start) {}
+
+  /** What {@code /proc/PID/stat} says of the process; null when it does not exist or cannot be read. */
+  private Stat stat(long pid) {
     String stat;
     try {
       stat = Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"));
     } catch (IOException e) {
-      return OptionalLong.empty();
+      return null;
     }
     // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
     int close = stat.lastIndexOf(')');
     if (close < 0) {
-      return OptionalLong.empty();
+      return null;
     }
     String[] rest = stat.substring(close + 1).trim().split("\\s+");
     // rest[0] is field 3 (the state), so field 22 is rest[19].
-    if (rest.length < 20) {
-      return OptionalLong.empty();
+    if (rest.length < 20 || rest[0].isEmpty()) {
+      return null;
     }
     try {
-      return OptionalLong.of(Long.parseLong(rest[19]));
+      return new Stat(rest[0].charAt(0), Long.parseLong(rest[19]));
     } catch (NumberFormatException e) {
-      return OptionalLong.empty();
+      return null;
     }
   }
 
@@ -52,10 +61,14 @@ public final class ProcStat implements ProcessLiveness {
     return startTime(ProcessHandle.current().pid()).orElse(0);
   }
 
+  /**
+   * {@inheritDoc} A zombie ({@code Z}: exited, not yet reaped by its parent) or a dying process
+   * ({@code X}) is dead: it runs nothing and holds no memory, though its pid stays taken.
+   */
   @Override
   public boolean alive(long pid, long start) {
-    OptionalLong actual = startTime(pid);
-    return actual.isPresent() && actual.getAsLong() == start;
+    Stat stat = stat(pid);
+    return stat != null && stat.start() == start && stat.state() != 'Z' && stat.state() != 'X';
   }
 
   /** The owner uid of a process, or -1 when it cannot be read. */
