@@ -47,7 +47,7 @@ public final class HostLedgers {
       }
       SqliteStore.createIfMissing(file);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
-      return new SharedLedger(SqliteStore.open(file), hostName(), PROC, limits);
+      return new SharedLedger(SqliteStore.open(file), hostName(), PROC, new ProcTasks(), limits);
     } catch (IOException e) {
       throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -69,7 +69,7 @@ public final class HostLedgers {
 
   /** A ledger for a run that is alone on its host ({@code --host-ledger off}): nobody else sees it. */
   public static SharedReservations alone() {
-    return new SharedLedger(new MemoryStore(), hostName(), PROC, HostLimits.NONE);
+    return new SharedLedger(new MemoryStore(), hostName(), PROC, TaskProcesses.NONE, HostLimits.NONE);
   }
 
   /**
@@ -78,7 +78,7 @@ public final class HostLedgers {
    */
   public static Supplier<SharedReservations> sharedInMemory() {
     MemoryStore store = new MemoryStore();
-    return () -> new SharedLedger(store, hostName(), PROC, HostLimits.NONE);
+    return () -> new SharedLedger(store, hostName(), PROC, new ProcTasks(), HostLimits.NONE);
   }
 
   /** This process taking part as a run: a new id, this JVM's pid, start time, uid and user. */

@@ -53,6 +53,12 @@ interface LedgerStore extends AutoCloseable {
     /** Ends a run whose process is gone, whoever it belonged to. */
     void reclaim(String run, Instant at);
 
+    /**
+     * Marks a run whose process is gone, whoever it belonged to, with this state, keeping its holds
+     * (its task processes still use them) and dropping its waits (nothing of it starts any more).
+     */
+    void orphan(String run, String state, Instant at);
+
     void addHold(HoldRow hold, long uid);
 
     /** Drops the caller's task's holds; true when there were any, false too when the run is not the caller's. */

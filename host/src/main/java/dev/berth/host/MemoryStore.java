@@ -98,6 +98,14 @@ final class MemoryStore implements LedgerStore {
       ended(run, "lost", at);
     }
 
+    @Override
+    public void orphan(String run, String state, Instant at) {
+      waits.removeIf(w -> w.run().equals(run));
+      RunRow r = runs.get(run);
+      runs.put(run, new RunRow(r.id(), r.host(), r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
+          state, r.running(), 0, r.done(), r.total(), r.startedAt(), at, null));
+    }
+
     private void ended(String run, String state, Instant at) {
       holds.removeIf(h -> h.run().equals(run));
       waits.removeIf(w -> w.run().equals(run));

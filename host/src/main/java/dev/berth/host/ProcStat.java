@@ -29,10 +29,19 @@ public final class ProcStat implements ProcessLiveness {
   }
 
   /** A process's state letter (field 3, e.g. {@code S}, {@code Z}) and start time. */
-  private record Stat(char state, long start) {}
+  record Stat(char state, long start) {
+
+    /**
+     * Whether it has not exited: a zombie ({@code Z}: exited, not yet reaped by its parent) or a
+     * dying process ({@code X}) runs nothing and holds no memory, though its pid stays taken.
+     */
+    boolean running() {
+      return state != 'Z' && state != 'X';
+    }
+  }
 
   /** What {@code /proc/PID/stat} says of the process; null when it does not exist or cannot be read. */
-  private Stat stat(long pid) {
+  Stat stat(long pid) {
     String stat;
     try {
       stat = Files.readString(proc.resolve(Long.toString(pid)).resolve("stat"));
@@ -61,14 +70,11 @@ public final class ProcStat implements ProcessLiveness {
     return startTime(ProcessHandle.current().pid()).orElse(0);
   }
 
-  /**
-   * {@inheritDoc} A zombie ({@code Z}: exited, not yet reaped by its parent) or a dying process
-   * ({@code X}) is dead: it runs nothing and holds no memory, though its pid stays taken.
-   */
+  /** {@inheritDoc} A zombie is dead ({@link Stat#running}). */
   @Override
   public boolean alive(long pid, long start) {
     Stat stat = stat(pid);
-    return stat != null && stat.start() == start && stat.state() != 'Z' && stat.state() != 'X';
+    return stat != null && stat.start() == start && stat.running();
   }
 
   /** The owner uid of a process, or -1 when it cannot be read. */

@@ -20,7 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * The host ledger's rules over a {@link LedgerStore}: one implementation whether the rows are in the
- * host's SQLite file or in memory. Joining, looking and listing reclaim what runs whose process is gone held.
+ * host's SQLite file or in memory. Joining, looking and listing reclaim what runs whose process is gone held,
+ * once none of their task processes lives either.
  */
 final class SharedLedger implements SharedReservations {
 
@@ -28,17 +29,21 @@ final class SharedLedger implements SharedReservations {
   static final Duration ENDED_KEPT = Duration.ofDays(1);
   /** The window of usage the fair share between users looks at. */
   static final Duration USAGE_WINDOW = Duration.ofHours(1);
+  /** The state of a run whose Berth process is gone while task processes of it still live. */
+  static final String TASKS_LIVE = "lost, tasks live";
 
   private final LedgerStore store;
   private final String host;
   private final ProcessLiveness liveness;
+  private final TaskProcesses tasks;
   private final HostLimits limits;
   private Run run;
 
-  SharedLedger(LedgerStore store, String host, ProcessLiveness liveness, HostLimits limits) {
+  SharedLedger(LedgerStore store, String host, ProcessLiveness liveness, TaskProcesses tasks, HostLimits limits) {
     this.store = store;
     this.host = host;
     this.liveness = liveness;
+    this.tasks = tasks;
     this.limits = limits;
   }
 
@@ -46,6 +51,14 @@ final class SharedLedger implements SharedReservations {
   public synchronized void join(Run r, Instant now) {
     boolean joined = store.transaction(t -> {
       reclaimDead(t, now);
+      // A dead run of this user in this folder is the one this run resumes: it adopts the tasks
+      // that still live and takes what they hold anew.
+      for (RunRow dead : t.liveRuns()) {
+        if (dead.state().equals(TASKS_LIVE) && dead.uid() == r.uid() && dead.workdir().equals(r.workdir())
+            && dead.host().equals(host)) {
+          t.reclaim(dead.id(), now);
+        }
+      }
       t.forgetBefore(now.minus(ENDED_KEPT));
       return t.putRun(new RunRow(r.id(), host, r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
           "starting", 0, 0, 0, 0, now, now, null), r.uid());
@@ -333,11 +346,19 @@ final class SharedLedger implements SharedReservations {
     return run;
   }
 
-  /** Ends every live run on this host whose process is gone (or is another process under a reused pid). */
+  /**
+   * Ends every live run on this host whose process is gone (or is another process under a reused
+   * pid) and none of whose task processes lives; one whose tasks live keeps its holds, marked
+   * {@link #TASKS_LIVE}, until they are gone.
+   */
   private void reclaimDead(Tables t, Instant now) {
     for (RunRow r : t.liveRuns()) {
       if (r.host().equals(host) && !liveness.alive(r.pid(), r.pidStart())) {
-        t.reclaim(r.id(), now);
+        if (!tasks.anyAlive(r.workdir(), r.uid(), r.pidStart())) {
+          t.reclaim(r.id(), now);
+        } else if (!r.state().equals(TASKS_LIVE)) {
+          t.orphan(r.id(), TASKS_LIVE, now);
+        }
       }
     }
   }

@@ -298,6 +298,12 @@ final class SqliteStore implements LedgerStore {
     }
 
     @Override
+    public void orphan(String run, String state, Instant at) {
+      update("UPDATE runs SET state = ?, waiting = 0, updated_at = ? WHERE id = ?", state, at.toEpochMilli(), run);
+      update("DELETE FROM waits WHERE run = ?", run);
+    }
+
+    @Override
     public void addHold(HoldRow h, long uid) {
       update("INSERT OR REPLACE INTO holds SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
           + " (SELECT 1 FROM runs WHERE id = ? AND uid = ?)", h.run(), h.task(), h.key(), h.label(), h.bytes(),

@@ -28,7 +28,7 @@ class HostLimitsTest {
   }
 
   private SharedReservations joined(HostLimits limits, String user) {
-    SharedReservations l = new SharedLedger(new MemoryStore(), "h", proc, limits);
+    SharedReservations l = new SharedLedger(new MemoryStore(), "h", proc, TaskProcesses.NONE, limits);
     l.join(new Run(UUID.randomUUID().toString(), "r", "/r", 1000, user, ProcessHandle.current().pid(),
         proc.selfStart()), T0);
     return l;

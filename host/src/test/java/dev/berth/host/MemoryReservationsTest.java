@@ -12,7 +12,7 @@ class MemoryReservationsTest extends SharedReservationsContractTest {
 
   @Override
   protected SharedReservations ledger() {
-    return new SharedLedger(store, "test-host", proc, HostLimits.NONE);
+    return new SharedLedger(store, "test-host", proc, TaskProcesses.NONE, HostLimits.NONE);
   }
 
   @Override

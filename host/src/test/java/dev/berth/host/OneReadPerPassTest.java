@@ -62,7 +62,7 @@ class OneReadPerPassTest {
   }
 
   private SharedReservations joined(String name, long uid, String user) {
-    SharedReservations l = new SharedLedger(store, "h", proc, HostLimits.NONE);
+    SharedReservations l = new SharedLedger(store, "h", proc, TaskProcesses.NONE, HostLimits.NONE);
     l.join(new Run(UUID.randomUUID().toString(), name, "/" + name, uid, user, ProcessHandle.current().pid(),
         proc.selfStart()), T0);
     return l;

@@ -26,7 +26,7 @@ class SqliteReservationsTest extends SharedReservationsContractTest {
 
   @Override
   protected SharedReservations ledger() {
-    return new SharedLedger(SqliteStore.open(dir.resolve("ledger.db")), "test-host", proc, HostLimits.NONE);
+    return new SharedLedger(SqliteStore.open(dir.resolve("ledger.db")), "test-host", proc, TaskProcesses.NONE, HostLimits.NONE);
   }
 
   @Override

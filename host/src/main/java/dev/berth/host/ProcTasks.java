@@ -1,0 +1,87 @@
+package dev.berth.host;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Finds a run's task processes in {@code /proc}: every process Berth starts for a task, and every
+ * child it leaves (a background job, a {@code setsid} double fork), carries the task's
+ * {@code BERTH_RUN_DIR} in its environment. Only root and the process's own user may read that
+ * environment; a process of the run's user whose environment this looker cannot read, that started
+ * after that run's Berth and has not exited, may be one of its tasks, and counts as one: holding
+ * more rather than less.
+ */
+final class ProcTasks implements TaskProcesses {
+
+  private static final String VARIABLE = "BERTH_RUN_DIR=";
+
+  private final Path proc;
+  private final ProcStat stat;
+
+  /** Reads the system's {@code /proc}. */
+  ProcTasks() {
+    this(Path.of("/proc"));
+  }
+
+  ProcTasks(Path proc) {
+    this.proc = proc;
+    this.stat = new ProcStat(proc);
+  }
+
+  @Override
+  public boolean anyAlive(String runDir, long uid, long berthStart) {
+    byte[] wanted = (VARIABLE + runDir).getBytes(StandardCharsets.UTF_8);
+    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
+      for (Path p : processes) {
+        if (isTaskOf(p, wanted, uid, berthStart)) {
+          return true;
+        }
+      }
+    } catch (IOException e) {
+      return true; // cannot tell: keep what the run held
+    }
+    return false;
+  }
+
+  private boolean isTaskOf(Path process, byte[] wanted, long uid, long berthStart) {
+    long pid = Long.parseLong(process.getFileName().toString());
+    ProcStat.Stat s = stat.stat(pid);
+    if (s == null || !s.running() || s.start() < berthStart) {
+      return false;
+    }
+    byte[] environment;
+    try {
+      environment = Files.readAllBytes(process.resolve("environ"));
+    } catch (NoSuchFileException gone) {
+      return false;
+    } catch (IOException | SecurityException unreadable) {
+      return stat.uid(pid) == uid;
+    }
+    return holds(environment, wanted);
+  }
+
+  /** Whether the NUL-separated environment has the entry {@code wanted} whole. */
+  private static boolean holds(byte[] environment, byte[] wanted) {
+    int from = 0;
+    while (from < environment.length) {
+      int end = from;
+      while (end < environment.length && environment[end] != 0) {
+        end++;
+      }
+      if (end - from == wanted.length && java.util.Arrays.equals(environment, from, end, wanted, 0, wanted.length)) {
+        return true;
+      }
+      from = end + 1;
+    }
+    return false;
+  }
+
+  private static boolean isPid(Path p) {
+    String name = p.getFileName().toString();
+    return !name.isEmpty() && name.chars().allMatch(Character::isDigit);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.berth.host;
+
+/**
+ * Whether any task process of a run whose Berth process is gone still lives: the tasks of a killed
+ * run go on (so a resumed run can adopt them), and what the run reserved for them stays held
+ * while they use it.
+ */
+@FunctionalInterface
+interface TaskProcesses {
+
+  /** A host without task processes to find (a run alone, whose rows nobody else reads). */
+  TaskProcesses NONE = (runDir, uid, berthStart) -> false;
+
+  /**
+   * Whether a process of the run in {@code runDir} may still live: a process that says so, or one
+   * that cannot be told apart from one.
+   *
+   * @param runDir the run's folder, as its tasks' {@code BERTH_RUN_DIR} names it
+   * @param uid the account the run belonged to
+   * @param berthStart when its Berth process started (clock ticks after boot): its tasks started later
+   */
+  boolean anyAlive(String runDir, long uid, long berthStart);
+}

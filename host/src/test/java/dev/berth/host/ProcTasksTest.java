@@ -1,0 +1,71 @@
+package dev.berth.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Finding a dead run's task processes in a made-up {@code /proc}. */
+class ProcTasksTest {
+
+  private static final long BERTH_START = 1_000;
+
+  @TempDir Path proc;
+  private long me;
+
+  @BeforeEach
+  void owner() throws IOException {
+    me = ((Number) Files.getAttribute(proc, "unix:uid")).longValue(); // the made-up processes' owner
+  }
+
+  private Path process(long pid, char state, long start) throws IOException {
+    Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
+    StringBuilder stat = new StringBuilder(pid + " (sleep) " + state);
+    for (int field = 4; field <= 21; field++) {
+      stat.append(' ').append(field);
+    }
+    Files.writeString(dir.resolve("stat"), stat.append(' ').append(start).append(" 0\n"));
+    return dir;
+  }
+
+  private void task(long pid, char state, long start, String runDir) throws IOException {
+    Files.write(process(pid, state, start).resolve("environ"),
+        ("PATH=/bin\0BERTH_RUN_DIR=" + runDir + "\0BERTH_TASK_ID=t-1\0").getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A process whose environment this looker may not read (here: not a file at all). */
+  private void unreadable(long pid, long start) throws IOException {
+    Files.createDirectories(process(pid, 'S', start).resolve("environ"));
+  }
+
+  @Test
+  void aProcessWithTheRunsFolderInItsEnvironmentIsOneOfItsTasks() throws IOException {
+    task(7, 'S', 2_000, "/runs/r2");
+    task(8, 'S', 2_000, "/runs/r2-old");
+
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isTrue();
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r", me, BERTH_START)).as("the whole folder, not a prefix").isFalse();
+  }
+
+  @Test
+  void aZombieOrAProcessOlderThanTheRunsBerthIsNoneOfItsTasks() throws IOException {
+    task(7, 'Z', 2_000, "/runs/r2");
+    task(8, 'S', 500, "/runs/r2");
+
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isFalse();
+  }
+
+  @Test
+  void aProcessOfTheRunsUserWhoseEnvironmentCannotBeReadMayBeATaskAndKeepsTheHolds() throws IOException {
+    unreadable(7, 2_000);
+
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isTrue();
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me + 1, BERTH_START)).as("another user's").isFalse();
+    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, 3_000)).as("started before the run").isFalse();
+  }
+}
