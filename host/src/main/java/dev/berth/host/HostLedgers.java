@@ -40,19 +40,26 @@ public final class HostLedgers {
   public static SharedReservations open(Path dir) {
     Path file = dir.resolve(FILE);
     try {
-      if (!Files.isDirectory(dir)) {
-        Files.createDirectories(dir);
-        // The sticky bit has no Java API; chmod is run as an argument vector.
-        new ProcessBuilder("chmod", "1777", dir.toString()).inheritIO().start().waitFor();
-      }
+      makeFolder(dir);
       SqliteStore.createIfMissing(file);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
       return new SharedLedger(SqliteStore.open(file), hostName(), PROC, new ProcTasks(), limits);
     } catch (IOException e) {
       throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new SharedReservationsException(dir + ": interrupted while making the host folder", e);
+    }
+  }
+
+  /** Makes the host folder, sticky and world-writable, when there is none. */
+  static void makeFolder(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir);
+      // The sticky bit has no Java API; chmod is run as an argument vector.
+      try {
+        new ProcessBuilder("chmod", "1777", dir.toString()).inheritIO().start().waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SharedReservationsException(dir + ": interrupted while making the host folder", e);
+      }
     }
   }
 

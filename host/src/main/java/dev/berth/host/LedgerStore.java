@@ -22,6 +22,19 @@ interface LedgerStore extends AutoCloseable {
   /** Where the rows are, for people. */
   String where();
 
+  /**
+   * Whether the rows this store reads are no longer the host's: its file was removed, or replaced
+   * by another, while this store kept the old one open.
+   */
+  default boolean replaced() {
+    return false;
+  }
+
+  /** Another store on the host's rows as they are now, made anew when there are none; this one stays open. */
+  default LedgerStore reopened() {
+    return this;
+  }
+
   @Override
   void close();
 

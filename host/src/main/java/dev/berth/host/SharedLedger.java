@@ -32,7 +32,7 @@ final class SharedLedger implements SharedReservations {
   /** The state of a run whose Berth process is gone while task processes of it still live. */
   static final String TASKS_LIVE = "lost, tasks live";
 
-  private final LedgerStore store;
+  private volatile LedgerStore store; // another when the ledger's file was removed under this run
   private final String host;
   private final ProcessLiveness liveness;
   private final TaskProcesses tasks;
@@ -72,6 +72,7 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized List<Reservation> look(Progress p, List<Measured> measured, Instant now) {
     Run me = joined();
+    reopenIfReplaced(now);
     return store.transaction(t -> {
       reclaimDead(t, now);
       t.progress(me.id(), me.uid(), p.state(), p.running(), p.waiting(), p.done(), p.total(), now);
@@ -310,6 +311,7 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized List<RunEntry> runs(boolean ended, Instant now) {
+    reopenIfReplaced(now);
     return store.transaction(t -> {
       reclaimDead(t, now);
       List<HoldRow> holds = t.holds();
@@ -337,6 +339,54 @@ final class SharedLedger implements SharedReservations {
   @Override
   public void close() {
     store.close();
+  }
+
+  /**
+   * When the ledger's file was removed (or replaced) while this ledger kept the old one open, opens
+   * the one at its place now, made anew when there is none, and publishes there this run's row, holds
+   * and waits as the old file has them: another run that made a new ledger must not see free what
+   * this run holds, nor miss it in {@code berth ps}.
+   */
+  private void reopenIfReplaced(Instant now) {
+    LedgerStore old = store;
+    if (!old.replaced()) {
+      return;
+    }
+    LedgerStore fresh = old.reopened();
+    if (run != null) {
+      Run me = run;
+      Mine mine;
+      try {
+        mine = old.transaction(t -> Mine.of(t, me));
+      } catch (SharedReservationsException e) {
+        mine = null; // the old file cannot be read: the run is published as it joined, holding nothing yet
+      }
+      Mine copy = mine != null ? mine : new Mine(new RunRow(me.id(), host, me.name(), me.workdir(), me.uid(),
+          me.user(), me.pid(), me.pidStart(), "running", 0, 0, 0, 0, now, now, null), List.of(), List.of());
+      try {
+        fresh.transaction(t -> {
+          t.putRun(copy.run(), me.uid());
+          copy.holds().forEach(h -> t.addHold(h, me.uid()));
+          t.replaceWaits(me.id(), copy.waits(), me.uid());
+          return null;
+        });
+      } catch (RuntimeException e) {
+        fresh.close(); // the next look tries again
+        throw e;
+      }
+    }
+    store = fresh;
+    old.close();
+  }
+
+  /** A run's own rows, as one ledger file has them. */
+  private record Mine(RunRow run, List<HoldRow> holds, List<WaitRow> waits) {
+    static Mine of(Tables t, Run me) {
+      RunRow row = t.runs().stream().filter(r -> r.id().equals(me.id())).findFirst().orElseThrow(
+          () -> new SharedReservationsException("run " + me.id() + " is not in the host ledger it joined"));
+      return new Mine(row, t.holds().stream().filter(h -> h.run().equals(me.id())).toList(),
+          t.waits().stream().filter(w -> w.run().equals(me.id())).toList());
+    }
   }
 
   private Run joined() {

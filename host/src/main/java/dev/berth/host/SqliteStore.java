@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -33,6 +34,8 @@ final class SqliteStore implements LedgerStore {
   private static final int BUSY_TIMEOUT_MILLIS = 10_000;
 
   private final Path file;
+  /** The file's identity (device and inode) when it was opened, to tell when its path names another. */
+  private final Object fileKey;
   private final Connection connection;
   /** Statements prepared once per connection: preparing each again was a good part of a ledger step. */
   private final Map<String, PreparedStatement> prepared = new HashMap<>();
@@ -40,6 +43,33 @@ final class SqliteStore implements LedgerStore {
   private SqliteStore(Path file, Connection connection) {
     this.file = file;
     this.connection = connection;
+    this.fileKey = fileKey(file);
+  }
+
+  /** The identity of the file at {@code file} now; null when there is none or the file system has no such thing. */
+  private static Object fileKey(Path file) {
+    try {
+      return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  /** One stat of the path: cheap enough for every look. */
+  @Override
+  public boolean replaced() {
+    return fileKey != null && !fileKey.equals(fileKey(file));
+  }
+
+  @Override
+  public LedgerStore reopened() {
+    try {
+      HostLedgers.makeFolder(file.getParent());
+      createIfMissing(file);
+    } catch (IOException e) {
+      throw new SharedReservationsException(file + ": the host ledger cannot be made again: " + e.getMessage(), e);
+    }
+    return open(file);
   }
 
   /** Opens (creating when needed) the ledger file, in WAL mode, with its tables. */

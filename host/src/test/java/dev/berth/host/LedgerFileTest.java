@@ -57,4 +57,48 @@ class LedgerFileTest {
           .noneMatch(name -> name.endsWith(".new"));
     }
   }
+
+  @Test
+  void aLedgerRemovedUnderALiveRunIsMadeAgainWithTheRunAndWhatItHoldsAtItsNextLook() throws Exception {
+    Path host = dir.resolve("host");
+    java.time.Instant t0 = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    SharedReservations.Claim claim = new SharedReservations.Claim("t-1", 0, 0, 8000,
+        List.of(new SharedReservations.Share("sim:24GiB#0", "cuda:0", 20L << 30, 24L << 30)));
+    SharedReservations.Progress progress = new SharedReservations.Progress("running", 1, 0, 0, 2);
+    try (SharedReservations r1 = HostLedgers.open(host)) {
+      r1.join(HostLedgers.self("r1", "/runs/r1"), t0);
+      assertThat(r1.take(claim, t0)).isEmpty();
+      r1.waiting(List.of(new SharedReservations.Demand("t-2", 0, 0, 0, 20L << 30, 1, claim.shares())), t0);
+      for (String suffix : List.of("", "-wal", "-shm")) {
+        Files.deleteIfExists(host.resolve(HostLedgers.FILE + suffix));
+      }
+
+      r1.look(progress, List.of(), t0.plusSeconds(1));
+
+      try (SharedReservations r2 = HostLedgers.open(host)) {
+        r2.join(HostLedgers.self("r2", "/runs/r2"), t0.plusSeconds(1));
+        assertThat(r2.take(new SharedReservations.Claim("u-1", 0, 0, 8000, claim.shares()), t0.plusSeconds(1)))
+            .hasValueSatisfying(why -> assertThat(why).contains("held by run r1"));
+        assertThat(r2.runs(false, t0.plusSeconds(1))).extracting(SharedReservations.RunEntry::name)
+            .containsExactly("r1", "r2");
+      }
+    }
+  }
+
+  @Test
+  void aReaderOfALedgerRemovedAndMadeAgainReadsTheNewOne() throws Exception {
+    Path host = dir.resolve("host");
+    java.time.Instant t0 = java.time.Instant.parse("2026-01-01T00:00:00Z");
+    try (SharedReservations ps = HostLedgers.open(host)) {
+      assertThat(ps.runs(false, t0)).isEmpty();
+      for (String suffix : List.of("", "-wal", "-shm")) {
+        Files.deleteIfExists(host.resolve(HostLedgers.FILE + suffix));
+      }
+      try (SharedReservations r1 = HostLedgers.open(host)) {
+        r1.join(HostLedgers.self("r1", "/runs/r1"), t0);
+
+        assertThat(ps.runs(false, t0)).extracting(SharedReservations.RunEntry::name).containsExactly("r1");
+      }
+    }
+  }
 }
