@@ -162,23 +162,64 @@ class SchedulerGpuTest {
         .as("a's usage is measured, so the 8 GiB free are really free").containsExactly(Map.entry("b", "cuda:0"));
   }
 
+  /** Ends the task's running attempt in an ordinary failure, retried while its {@code retries} allow. */
+  private static void fail(RunState state, String task) {
+    state.apply(id(task), Retries.ending(state.task(id(task)), T0, 1, java.util.Optional.empty()));
+  }
+
   @Test
-  void aRetryAvoidsTheDeviceThatFailedItAndFailsWhenNoneIsLeft() {
+  void aRetryAvoidsTheDevicesThatFailedItWhileOthersAreLeftThenGoesBackToTheOneThatFailedLongestAgo() {
     TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(3).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
     carryOut(state, scheduler.decide(state, two, T0), T0);
-    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+    fail(state, "t");
 
     Decisions second = scheduler.decide(state, two, T0);
     assertThat(devicesOf(second)).containsExactly(Map.entry("t", "cuda:1"));
     carryOut(state, second, T0);
-    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+    fail(state, "t");
 
     Decisions third = scheduler.decide(state, two, T0);
-    assertThat(third.actions()).singleElement().isInstanceOf(Decision.Fail.class)
-        .extracting(a -> ((Decision.Fail) a).reason()).asString().contains("failed on every device it may use (cuda:0, cuda:1)");
+    assertThat(devicesOf(third)).as("both failed it: cuda:0 longest ago").containsExactly(Map.entry("t", "cuda:0"));
+    carryOut(state, third, T0);
+    fail(state, "t");
+
+    assertThat(devicesOf(scheduler.decide(state, two, T0))).as("now cuda:1 failed it longest ago")
+        .containsExactly(Map.entry("t", "cuda:1"));
+  }
+
+  @Test
+  void aTaskOnAOneGpuMachineGetsEveryRetryItAsksFor() {
+    TaskSpec spec = task("t").gpuMemoryBytes(4 * GIB).retries(3).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot one = host(T0, gpu(0, 24, 24));
+
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      Decisions d = scheduler.decide(state, one, T0);
+      assertThat(devicesOf(d)).as("attempt " + attempt).containsExactly(Map.entry("t", "cuda:0"));
+      carryOut(state, d, T0);
+      fail(state, "t");
+    }
+
+    assertThat(state.task(id("t")).state()).as("3 retries used").isEqualTo(TaskState.FAILED);
+    assertThat(state.task(id("t")).history().attemptCount()).isEqualTo(4);
+  }
+
+  @Test
+  void aRetryOfATaskOnWholeDevicesTakesBackTheDevicesThatFailedItLongestAgoOnlyAsFarAsItNeeds() {
+    TaskSpec spec = task("t").gpus(2).retries(2).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot three = host(T0, gpu(0, 24, 24), gpu(1, 24, 24), gpu(2, 24, 24));
+    carryOut(state, scheduler.decide(state, three, T0), T0);
+    fail(state, "t");
+
+    Decisions second = scheduler.decide(state, three, T0);
+    assertThat(devicesOf(second)).as("cuda:2 is fresh; one of those that failed comes back")
+        .containsExactly(Map.entry("t", "cuda:0,cuda:2"));
   }
 
   @Test
