@@ -58,6 +58,23 @@ public final class AttemptStage {
   }
 
   /**
+   * Where each attempt ran, by attempt (the first at index 0): its launch placement, or for a
+   * two-stage attempt that was handed a device, the placement of its last train call. A two-stage
+   * attempt loads on the CPU, so its launch alone would say {@code cpu} for a task that trained on a GPU.
+   */
+  public static List<Placement> ranOn(TaskHistory history) {
+    List<Placement> placements = new ArrayList<>();
+    for (TaskEvent e : history.events()) {
+      if (e instanceof TaskEvent.Launched l) {
+        placements.add(l.placement());
+      } else if (e instanceof TaskEvent.Trained t && !placements.isEmpty()) {
+        placements.set(placements.size() - 1, t.placement());
+      }
+    }
+    return placements;
+  }
+
+  /**
    * The events of attempt {@code number} (1-based): from its launch up to the next launch. Counted
    * by launches, not by time, because several attempts may share an instant.
    */

@@ -2,14 +2,16 @@ package dev.berth.core.scheduling;
 
 import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /** Device constraints a task's history and dependencies put on its next attempt. Pure. */
 final class DeviceRules {
@@ -18,20 +20,26 @@ final class DeviceRules {
 
   /**
    * Devices where the task failed in an ordinary way (not out of memory, not refused as busy), which
-   * a retry avoids when the task asks for it (ipyparallel's blacklist).
+   * a retry avoids when the task asks for it (ipyparallel's blacklist): the one whose last failure
+   * is oldest first, the order in which a retry that has no other device left goes back to them.
    */
-  static Set<Integer> blacklist(TaskRecord r) {
+  static List<Integer> blacklist(TaskRecord r) {
     if (!r.spec().gpu().blacklist() || !r.spec().gpu().wantsGpu() || r.history().attemptCount() == 0) {
-      return Set.of();
+      return List.of();
     }
-    Set<Integer> devices = new TreeSet<>();
-    for (Attempt a : r.history().attempts()) {
-      Outcome o = a.end().map(e -> e.outcome()).orElse(null);
+    List<Attempt> attempts = r.history().attempts();
+    List<Placement> ranOn = AttemptStage.ranOn(r.history());
+    Set<Integer> devices = new LinkedHashSet<>();
+    for (int i = 0; i < attempts.size(); i++) {
+      Outcome o = attempts.get(i).end().map(e -> e.outcome()).orElse(null);
       if (o == Outcome.FAILED || o == Outcome.KILLED) {
-        devices.addAll(a.placement().gpuIndices());
+        for (int d : ranOn.get(i).gpuIndices()) {
+          devices.remove(d); // moves to the end: it failed the task most recently
+          devices.add(d);
+        }
       }
     }
-    return devices;
+    return List.copyOf(devices);
   }
 
   /** The GPU the tasks this one follows ran on, if they ran on one. */
