@@ -122,7 +122,15 @@ public final class Attempts {
 
   /** The GPU memory the next placement reserves: the request grown once per GPU OOM, capped. */
   public long gpuMemory(TaskRecord r, long cap) {
-    return grown(r.spec().gpu().memoryBytes(), gpuOoms(r), cap);
+    return gpuMemory(r, r.spec().gpu().memoryBytes(), cap);
+  }
+
+  /**
+   * The GPU memory the next placement reserves for a task that asks for {@code request} (a follower
+   * asks for what it follows): the request grown once per GPU OOM, capped.
+   */
+  public long gpuMemory(TaskRecord r, long request, long cap) {
+    return grown(request, gpuOoms(r), cap);
   }
 
   private long grown(long bytes, int times, long cap) {

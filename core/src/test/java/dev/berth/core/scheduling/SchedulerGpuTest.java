@@ -10,11 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
 import dev.berth.core.resources.HostSnapshot;
@@ -249,5 +251,77 @@ class SchedulerGpuTest {
     Decisions d = scheduler.decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 4)), T0);
 
     assertThat(devicesOf(d)).as("most-free would pick cuda:0, follow keeps cuda:1").containsExactly(Map.entry("second", "cuda:1"));
+  }
+
+  private static dev.berth.core.model.Dependency followsAll(String... parents) {
+    return dev.berth.core.model.Dependency.allSucceeded(java.util.Arrays.stream(parents).map(SchedulingFixtures::id).toList());
+  }
+
+  /** Plays a two-stage task's whole life: loaded on the CPU, trained on {@code cuda:device}, succeeded. */
+  private static void trainedOn(RunState state, String task, int device, long gpuMemory) {
+    TaskId t = id(task);
+    state.apply(t, new TaskEvent.Released(T0));
+    state.apply(t, new TaskEvent.Launched(T0, 1, new Placement("cpu", GIB, 1000, 0), 42, true));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.LOADED));
+    state.apply(t, new TaskEvent.Trained(T0, 1, new Placement("cuda:" + device, 0, 0, gpuMemory)));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.TRAINED));
+    state.apply(t, Endings.exited(T0, 0));
+  }
+
+  @Test
+  void aFollowerWithoutGpuMemoryOfItsOwnRunsOnTheFollowedTasksGpuAndReservesWhatThatTaskReserved() {
+    TaskSpec parent = task("parent").gpuMemoryBytes(4 * GIB).build();
+    TaskSpec child = task("child").follow(followsAll("parent")).build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().placement(PlacementPolicyName.MOST_FREE).build();
+    RunState state = state(mostFree, parent, child);
+    Scheduler scheduler = new Scheduler(mostFree);
+    carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);
+    state.apply(id("parent"), Endings.exited(T0, 0));
+
+    Decisions d = scheduler.decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 20)), T0);
+
+    assertThat(d.starts()).singleElement().satisfies(start -> {
+      assertThat(start.task()).isEqualTo(id("child"));
+      assertThat(start.placement().device()).isEqualTo("cuda:1");
+      assertThat(start.placement().gpuMemoryBytes()).isEqualTo(4 * GIB);
+    });
+  }
+
+  @Test
+  void aFollowerOfAnyOfSeveralTwoStageTasksRunsOnTheGpuTheFirstOfThemTrainedOn() {
+    TaskSpec c0 = task("client-0").twoStage(true).gpuMemoryBytes(4 * GIB).build();
+    TaskSpec c1 = task("client-1").twoStage(true).gpuMemoryBytes(4 * GIB).build();
+    TaskSpec aggregate = task("aggregate").follow(new dev.berth.core.model.Dependency(
+        List.of(id("client-0"), id("client-1")), false, true, false)).build();
+    RunState state = state(LOOSE, c0, c1, aggregate);
+    trainedOn(state, "client-0", 1, 6 * GIB);
+    trainedOn(state, "client-1", 0, 4 * GIB);
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(d.starts()).singleElement().satisfies(start -> {
+      assertThat(start.placement().device()).as("client-0 trained on cuda:1, though it loaded on the CPU")
+          .isEqualTo("cuda:1");
+      assertThat(start.placement().gpuMemoryBytes()).as("client-0's train call reserved 6 GiB").isEqualTo(6 * GIB);
+    });
+  }
+
+  @Test
+  void aFollowerOfAllOfTasksThatRanOnDifferentGpusIsUnreachableNamingTheDevices() {
+    TaskSpec a = task("a").gpuMemoryBytes(GIB).device("cuda:0").build();
+    TaskSpec b = task("b").gpuMemoryBytes(GIB).device("cuda:1").build();
+    TaskSpec child = task("child").follow(followsAll("a", "b")).build();
+    RunState state = state(LOOSE, a, b, child);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
+    carryOut(state, scheduler.decide(state, two, T0), T0);
+    state.apply(id("a"), Endings.exited(T0, 0));
+    state.apply(id("b"), Endings.exited(T0, 0));
+
+    Decisions d = scheduler.decide(state, two, T0);
+
+    assertThat(d.actions()).containsExactly(new Decision.Settle(id("child"), TaskState.UNREACHABLE,
+        "follows tasks that ran on different devices: a on cuda:0, b on cuda:1"));
   }
 }
