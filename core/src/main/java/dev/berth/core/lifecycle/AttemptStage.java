@@ -74,6 +74,27 @@ public final class AttemptStage {
     return placements;
   }
 
+  /** How {@link #shownDevices} shows a two-stage attempt that has not been handed a device yet. */
+  public static final String LOADING = "loading";
+
+  /**
+   * Where each attempt runs or ran, for people, by attempt: the device of {@link #ranOn}, or
+   * {@value #LOADING} while a two-stage attempt runs and has not been handed a device yet. One that
+   * ended before that is shown on the CPU it loaded on.
+   */
+  public static List<String> shownDevices(TaskHistory history) {
+    List<String> shown = new ArrayList<>(ranOn(history).stream().map(Placement::device).toList());
+    int current = shown.size();
+    if (current > 0 && history.state().hasProcess()) {
+      List<TaskEvent> events = eventsOf(history.events(), current);
+      boolean twoStage = events.get(0) instanceof TaskEvent.Launched l && l.twoStage();
+      if (twoStage && events.stream().noneMatch(TaskEvent.Trained.class::isInstance)) {
+        shown.set(current - 1, LOADING);
+      }
+    }
+    return shown;
+  }
+
   /**
    * The events of attempt {@code number} (1-based): from its launch up to the next launch. Counted
    * by launches, not by time, because several attempts may share an instant.
