@@ -270,6 +270,30 @@ class SchedulerGpuTest {
   }
 
   @Test
+  void aRetryOfATwoStageTaskAvoidsTheDeviceItTrainedOnNotTheCpuItLoadedOn() {
+    TaskSpec spec = task("fit").twoStage(true).gpuMemoryBytes(GIB).retries(1).build();
+    RunState state = state(LOOSE, spec);
+    TaskId fit = id("fit");
+    state.apply(fit, new TaskEvent.Released(T0));
+    state.apply(fit, new TaskEvent.Launched(T0, 1, new Placement("cpu", GIB, 1000, 0), 42, true));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADED));
+    state.apply(fit, new TaskEvent.Trained(T0, 1, new Placement("cuda:0", 0, 0, GIB)));
+    state.apply(fit, new TaskEvent.Ended(T0, Outcome.FAILED, 1, "exited with code 1", TaskState.READY));
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
+    Decision.Start again = scheduler.decide(state, two, T0).starts().get(0);
+    state.apply(fit, new TaskEvent.Launched(T0, again.attempt(), again.placement(), 43, true));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADED));
+
+    Decisions d = scheduler.decide(state, two, T0);
+
+    assertThat(d.actions()).filteredOn(Decision.Train.class::isInstance).singleElement()
+        .satisfies(a -> assertThat(((Decision.Train) a).placement().device()).isEqualTo("cuda:1"));
+  }
+
+  @Test
   void aFollowerWithoutGpuMemoryOfItsOwnRunsOnTheFollowedTasksGpuAndReservesWhatThatTaskReserved() {
     TaskSpec parent = task("parent").gpuMemoryBytes(4 * GIB).build();
     TaskSpec child = task("child").follow(followsAll("parent")).build();
