@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -58,6 +59,12 @@ class TwoStageRunTest {
     assertThat(result.get("device").asText()).startsWith("cuda:");
     assertThat(result.get("slope").asDouble()).isBetween(2.9, 3.1);
     assertThat(json(dir.resolve("out/g/fit/items.json")).get("samples").asInt()).isEqualTo(2000);
+    String trainedOn = task.get("attempts").get(0).get("device").asText();
+    assertThat(trainedOn).isEqualTo(result.get("device").asText());
+    CliRunner status = CliRunner.berth("status", "--json", dir.resolve("out").toString());
+    assertThat(new ObjectMapper().readTree(status.out).get("tasks").get(0).get("device").asText())
+        .as("status names the device the task trained on, as the report does").isEqualTo(trainedOn);
+    assertThat(CliRunner.berth("status", dir.resolve("out").toString()).out).contains(trainedOn);
   }
 
   @Test

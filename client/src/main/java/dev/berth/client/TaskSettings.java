@@ -250,7 +250,10 @@ public abstract class TaskSettings<S extends TaskSettings<S>> {
     return set(TaskKeys.PLACEMENT, policy);
   }
 
-  /** Whether a retry avoids the devices where the task failed ({@code blacklist}); default true. */
+  /**
+   * Whether a retry avoids the devices where the task failed, while others are left ({@code blacklist});
+   * default true.
+   */
   public S blacklist(boolean avoid) {
     return set(TaskKeys.BLACKLIST, avoid);
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
@@ -56,9 +57,10 @@ final class TaskDetails implements StatusJson.Extras {
       }
     }
     List<Attempt> attempts = record.history().attempts();
+    List<String> devices = AttemptStage.shownDevices(record.history());
     ArrayNode array = node.putArray("attempts");
     for (Attempt a : attempts) {
-      ObjectNode o = array.addObject().put("number", a.number()).put("device", a.placement().device())
+      ObjectNode o = array.addObject().put("number", a.number()).put("device", devices.get(a.number() - 1))
           .put("startedAt", a.startedAt().toEpochMilli());
       a.end().ifPresent(e -> o.put("endedAt", e.at().toEpochMilli()).put("outcome", e.outcome().name()));
     }

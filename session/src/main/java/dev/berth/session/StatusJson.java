@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
@@ -81,7 +82,8 @@ public final class StatusJson {
       n.put("attempt", attempts.size());
       if (!attempts.isEmpty()) {
         Attempt last = attempts.get(attempts.size() - 1);
-        n.put("device", last.placement().device());
+        List<String> devices = AttemptStage.shownDevices(r.history());
+        n.put("device", devices.get(devices.size() - 1));
         Instant end = last.end().map(e -> e.at()).orElse(now);
         n.put("runtimeMs", Duration.between(last.startedAt(), end).toMillis());
       }

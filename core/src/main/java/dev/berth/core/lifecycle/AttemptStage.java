@@ -58,6 +58,44 @@ public final class AttemptStage {
   }
 
   /**
+   * Where each attempt ran, by attempt (the first at index 0): its launch placement, or for a
+   * two-stage attempt that was handed a device, the placement of its last train call. A two-stage
+   * attempt loads on the CPU, so its launch alone would say {@code cpu} for a task that trained on a GPU.
+   */
+  public static List<Placement> ranOn(TaskHistory history) {
+    List<Placement> placements = new ArrayList<>();
+    for (TaskEvent e : history.events()) {
+      if (e instanceof TaskEvent.Launched l) {
+        placements.add(l.placement());
+      } else if (e instanceof TaskEvent.Trained t && !placements.isEmpty()) {
+        placements.set(placements.size() - 1, t.placement());
+      }
+    }
+    return placements;
+  }
+
+  /** How {@link #shownDevices} shows a two-stage attempt that has not been handed a device yet. */
+  public static final String LOADING = "loading";
+
+  /**
+   * Where each attempt runs or ran, for people, by attempt: the device of {@link #ranOn}, or
+   * {@value #LOADING} while a two-stage attempt runs and has not been handed a device yet. One that
+   * ended before that is shown on the CPU it loaded on.
+   */
+  public static List<String> shownDevices(TaskHistory history) {
+    List<String> shown = new ArrayList<>(ranOn(history).stream().map(Placement::device).toList());
+    int current = shown.size();
+    if (current > 0 && history.state().hasProcess()) {
+      List<TaskEvent> events = eventsOf(history.events(), current);
+      boolean twoStage = events.get(0) instanceof TaskEvent.Launched l && l.twoStage();
+      if (twoStage && events.stream().noneMatch(TaskEvent.Trained.class::isInstance)) {
+        shown.set(current - 1, LOADING);
+      }
+    }
+    return shown;
+  }
+
+  /**
    * The events of attempt {@code number} (1-based): from its launch up to the next launch. Counted
    * by launches, not by time, because several attempts may share an instant.
    */

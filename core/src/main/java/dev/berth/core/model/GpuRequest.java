@@ -17,7 +17,8 @@ import java.util.OptionalInt;
  * @param pinned the one device the task must run on ({@code device: cuda:N}), if any
  * @param targets the devices the task may use ({@code targets: [0, 1]}); empty means all
  * @param placement the placement policy for this task, or empty for the run's
- * @param blacklist whether a retry avoids the devices where the task failed (ipyparallel's rule)
+ * @param blacklist whether a retry avoids the devices where the task failed while others are left
+ *     (ipyparallel's rule, without giving up when none is left)
  */
 public record GpuRequest(
     long memoryBytes, int wholeDevices, OptionalInt pinned, List<Integer> targets, Optional<PlacementPolicyName> placement,

@@ -15,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -75,10 +74,11 @@ public final class DeviceLedger {
   /**
    * Plans where a task goes, without reserving anything.
    *
-   * @param blacklist devices where the task failed and that a retry avoids
+   * @param blacklist devices where the task failed and that a retry avoids while enough others are
+   *     left, the one whose last failure is oldest first (see {@link #usable})
    * @param followDevice the device the task must share with the tasks it follows, if any
    */
-  public Plan plan(GpuRequest request, Set<Integer> blacklist, Optional<Integer> followDevice) {
+  public Plan plan(GpuRequest request, List<Integer> blacklist, Optional<Integer> followDevice) {
     if (!request.wantsGpu()) {
       return Plan.cpu();
     }
@@ -91,11 +91,7 @@ public final class DeviceLedger {
       return Plan.never("needs " + describeAllowed(effective) + ", but the devices are "
           + String.join(", ", slots.values().stream().map(s -> s.device.id()).toList()));
     }
-    List<Slot> usable = allowed.stream().filter(s -> !blacklist.contains(s.device.index())).toList();
-    if (usable.isEmpty()) {
-      return Plan.never("failed on every device it may use ("
-          + String.join(", ", allowed.stream().map(s -> s.device.id()).toList()) + "); a retry avoids those");
-    }
+    List<Slot> usable = usable(allowed, blacklist, Math.max(1, request.wholeDevices()));
     if (request.wholeDevices() > usable.size()) {
       return Plan.never("needs " + request.wholeDevices() + " whole GPUs, but only " + usable.size()
           + " may be used");
@@ -134,6 +130,26 @@ public final class DeviceLedger {
     List<Integer> chosen = ordered.subList(0, needed).stream().map(DeviceState::index).sorted().toList();
     long perDevice = request.wholeDevices() > 0 ? 0 : request.memoryBytes();
     return Plan.on(chosen, perDevice, request.wholeDevices() > 0);
+  }
+
+  /**
+   * The allowed devices a retry may use: those that did not fail the task, and while fewer than it
+   * needs are left, those that failed it longest ago. ipyparallel gives up instead, which would cap
+   * a task's {@code retries} at the number of devices it may use: one retry on a one-GPU machine.
+   */
+  private static List<Slot> usable(List<Slot> allowed, List<Integer> blacklist, int needed) {
+    if (blacklist.isEmpty()) {
+      return allowed;
+    }
+    List<Slot> usable = new ArrayList<>(allowed.stream().filter(s -> !blacklist.contains(s.device.index())).toList());
+    for (int failed : blacklist) {
+      if (usable.size() >= needed) {
+        break;
+      }
+      allowed.stream().filter(s -> s.device.index() == failed).forEach(usable::add);
+    }
+    usable.sort(Comparator.comparingInt(s -> s.device.index()));
+    return usable;
   }
 
   /** Reserves what a plan chose and returns the GPU memory reserved in all. */

@@ -122,7 +122,15 @@ public final class Attempts {
 
   /** The GPU memory the next placement reserves: the request grown once per GPU OOM, capped. */
   public long gpuMemory(TaskRecord r, long cap) {
-    return grown(r.spec().gpu().memoryBytes(), gpuOoms(r), cap);
+    return gpuMemory(r, r.spec().gpu().memoryBytes(), cap);
+  }
+
+  /**
+   * The GPU memory the next placement reserves for a task that asks for {@code request} (a follower
+   * asks for what it follows): the request grown once per GPU OOM, capped.
+   */
+  public long gpuMemory(TaskRecord r, long request, long cap) {
+    return grown(request, gpuOoms(r), cap);
   }
 
   private long grown(long bytes, int times, long cap) {
@@ -209,9 +217,11 @@ public final class Attempts {
   /**
    * The event that ends the running attempt, given how its process exited. A two-stage task that
    * reported its train stage finished succeeds whatever ended its process afterwards: its result is
-   * on disk. One that exits 0 before that fails, having no result. One that dies during training,
-   * out of memory or by a signal Berth did not send, is charged a train call ({@code
-   * scheduler.train-nretry}) rather than a load attempt or a retry.
+   * on disk. One that exits 0 before that fails, having no result. One that dies out of memory
+   * during training, on the evidence {@link OomClassifier} weighs for one-stage tasks too, is charged
+   * a train call ({@code scheduler.train-nretry}) rather than a load attempt or a retry; any other
+   * death during training (a segfault, a signal Berth did not send) is an ordinary failure, which
+   * only {@code retries} retries.
    *
    * @param killedFor why Berth killed it, if it did; when for an interruption, see {@link Endings#interrupted}
    * @param stderrTail the end of its standard error, to recognise an out-of-memory death
@@ -255,8 +265,8 @@ public final class Attempts {
     String what = oom.map(kind -> (kind == Outcome.GPU_OOM ? "ran out of GPU memory" : "ran out of host memory")
         + " (exit code " + exitCode + ")").orElse(null);
     TaskEvent.Ended exited = Endings.exited(at, exitCode);
-    if (stage.equals(Optional.of(AttemptStage.TRAIN)) && (oom.isPresent() || exited.outcome() == Outcome.KILLED)) {
-      return trainCallLost(r, at, exitCode, oom.orElse(Outcome.KILLED), oom.isPresent() ? what : exited.message());
+    if (stage.equals(Optional.of(AttemptStage.TRAIN)) && oom.isPresent()) {
+      return trainCallLost(r, at, exitCode, oom.get(), what);
     }
     if (oom.isPresent()) {
       return oom(r, at, exitCode, oom.get(), what);
@@ -264,7 +274,7 @@ public final class Attempts {
     return Retries.retryIfAllowed(r, exited);
   }
 
-  /** A two-stage process died during training: the task starts again while it has train calls left. */
+  /** A two-stage process ran out of memory training: the task starts again while it has train calls left. */
   private TaskEvent.Ended trainCallLost(TaskRecord r, Instant at, int exitCode, Outcome outcome, String what) {
     int used = trains(r);
     int budget = config.trainNretry();

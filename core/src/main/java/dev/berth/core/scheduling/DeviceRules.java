@@ -2,14 +2,16 @@ package dev.berth.core.scheduling;
 
 import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.AttemptStage;
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /** Device constraints a task's history and dependencies put on its next attempt. Pure. */
 final class DeviceRules {
@@ -18,65 +20,85 @@ final class DeviceRules {
 
   /**
    * Devices where the task failed in an ordinary way (not out of memory, not refused as busy), which
-   * a retry avoids when the task asks for it (ipyparallel's blacklist).
+   * a retry avoids when the task asks for it (ipyparallel's blacklist): the one whose last failure
+   * is oldest first, the order in which a retry that has no other device left goes back to them.
    */
-  static Set<Integer> blacklist(TaskRecord r) {
+  static List<Integer> blacklist(TaskRecord r) {
     if (!r.spec().gpu().blacklist() || !r.spec().gpu().wantsGpu() || r.history().attemptCount() == 0) {
-      return Set.of();
+      return List.of();
     }
-    Set<Integer> devices = new TreeSet<>();
-    for (Attempt a : r.history().attempts()) {
-      Outcome o = a.end().map(e -> e.outcome()).orElse(null);
+    List<Attempt> attempts = r.history().attempts();
+    List<Placement> ranOn = AttemptStage.ranOn(r.history());
+    Set<Integer> devices = new LinkedHashSet<>();
+    for (int i = 0; i < attempts.size(); i++) {
+      Outcome o = attempts.get(i).end().map(e -> e.outcome()).orElse(null);
       if (o == Outcome.FAILED || o == Outcome.KILLED) {
-        devices.addAll(a.placement().gpuIndices());
+        for (int d : ranOn.get(i).gpuIndices()) {
+          devices.remove(d); // moves to the end: it failed the task most recently
+          devices.add(d);
+        }
       }
     }
-    return devices;
+    return List.copyOf(devices);
   }
 
   /** The GPU the tasks this one follows ran on, if they ran on one. */
   static Optional<Integer> followDevice(TaskRecord r, RunState state) {
-    if (r.spec().follow().isEmpty()) {
-      return Optional.empty();
-    }
-    List<Integer> devices = followDevices(r, state).values().stream().distinct().toList();
-    return devices.isEmpty() ? Optional.empty() : Optional.of(devices.get(0));
+    return followPlacements(r, state).values().stream().map(p -> p.gpuIndices().get(0)).findFirst();
   }
 
-  /** Why the followed tasks cannot be followed: they ran on different GPUs and all must be followed. */
+  /**
+   * The GPU memory a follower that asks for none of its own reserves on the device it follows: the
+   * most that the last attempts of the followed tasks that ran there reserved on it, so what they
+   * loaded fits again; 0 when it follows no task that ran on a GPU.
+   */
+  static long followShare(TaskRecord r, RunState state) {
+    Optional<Integer> device = followDevice(r, state);
+    if (device.isEmpty()) {
+      return 0;
+    }
+    return followPlacements(r, state).values().stream().filter(p -> p.gpuIndices().get(0).equals(device.get()))
+        .mapToLong(p -> p.gpuMemoryBytes() / p.gpuIndices().size()).max().orElse(0);
+  }
+
+  /**
+   * Why the task can never run: it must follow all of tasks that ran on different GPUs
+   * (ipyparallel's ImpossibleDependency), naming each task's device.
+   */
   static Optional<String> followConflict(TaskRecord r, RunState state) {
-    if (r.spec().follow().isEmpty()) {
+    if (!r.spec().follow().map(Dependency::all).orElse(false)) {
       return Optional.empty();
     }
-    var devices = followDevices(r, state);
-    if (r.spec().follow().map(Dependency::all).orElse(false) && devices.values().stream().distinct().count() > 1) {
+    var placements = followPlacements(r, state);
+    if (placements.values().stream().map(p -> p.gpuIndices().get(0)).distinct().count() > 1) {
       List<String> where = new ArrayList<>();
-      devices.forEach((id, d) -> where.add(id + " on cuda:" + d));
+      placements.forEach((id, p) -> where.add(id + " on cuda:" + p.gpuIndices().get(0)));
       return Optional.of("follows tasks that ran on different devices: " + String.join(", ", where));
     }
     return Optional.empty();
   }
 
-  /** For each followed task that satisfied the edge and last ran on a GPU, that GPU. */
-  private static TreeMap<TaskId, Integer> followDevices(TaskRecord r, RunState state) {
-    TreeMap<TaskId, Integer> devices = new TreeMap<>();
+  /**
+   * For each followed task that satisfied the edge and whose last attempt ran on a GPU (trained on
+   * one, for a two-stage task), where that attempt ran.
+   */
+  private static TreeMap<TaskId, Placement> followPlacements(TaskRecord r, RunState state) {
+    TreeMap<TaskId, Placement> placements = new TreeMap<>();
     if (r.spec().follow().isEmpty()) {
-      return devices;
+      return placements;
     }
     Dependency follow = r.spec().follow().get();
     for (TaskId parent : follow.tasks()) {
       TaskRecord p = state.task(parent);
-      if (!DependencyCheck.satisfies(follow, p.state())) {
+      if (!DependencyCheck.satisfies(follow, p.state()) || p.history().attemptCount() == 0) {
         continue;
       }
-      List<Attempt> attempts = p.history().attempts();
-      if (!attempts.isEmpty()) {
-        List<Integer> gpus = attempts.get(attempts.size() - 1).placement().gpuIndices();
-        if (!gpus.isEmpty()) {
-          devices.put(parent, gpus.get(0));
-        }
+      List<Placement> ranOn = AttemptStage.ranOn(p.history());
+      Placement last = ranOn.get(ranOn.size() - 1);
+      if (!last.gpuIndices().isEmpty()) {
+        placements.put(parent, last);
       }
     }
-    return devices;
+    return placements;
   }
 }

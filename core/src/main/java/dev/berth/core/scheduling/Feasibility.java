@@ -8,9 +8,9 @@ import dev.berth.core.resources.HostLedger;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Which tasks can never be placed, by the very checks the {@link Scheduler} fails them with: the
@@ -41,7 +41,7 @@ public final class Feasibility {
       Optional<String> reason = onHost(ledger, request);
       if (reason.isEmpty() && r.spec().gpu().wantsGpu()) {
         GpuRequest gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
-        reason = devices.plan(gpu, Set.of(), Optional.empty()).never();
+        reason = devices.plan(gpu, List.of(), Optional.empty()).never();
       }
       reason.ifPresent(why -> never.put(r.spec().id(), why));
     }

@@ -1,6 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
@@ -62,11 +63,11 @@ final class ReadyAdmission {
     }
     Optional<String> conflict = DeviceRules.followConflict(r, state);
     if (conflict.isPresent()) {
-      pass.actions.add(new Decision.Fail(id, conflict.get()));
+      pass.actions.add(new Decision.Settle(id, TaskState.UNREACHABLE, conflict.get()));
       return;
     }
     Requests.Request gpuRequest = requests.gpuMemory(r, state, devices.maxShare());
-    GpuRequest gpu = r.spec().gpu().wantsGpu() ? r.spec().gpu().withMemory(gpuRequest.bytes()) : r.spec().gpu();
+    GpuRequest gpu = r.spec().gpu().withMemory(gpuRequest.bytes());
     DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
     if (plan.never().isPresent()) {
       pass.actions.add(new Decision.Fail(id, plan.never().get()));

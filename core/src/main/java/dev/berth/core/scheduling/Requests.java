@@ -56,10 +56,15 @@ public final class Requests {
         m -> attempts.memory(m, cap));
   }
 
-  /** The GPU memory the task's next placement reserves on a device, at most {@code cap} unless it declared more. */
+  /**
+   * The GPU memory the task's next placement reserves on a device, at most {@code cap} unless it
+   * declared more. A follower that declares none reserves what the task it follows reserved on the
+   * GPU it follows there (at most {@code cap}), and runs on that GPU.
+   */
   public Request gpuMemory(TaskRecord r, RunState state, long cap) {
-    long declared = r.spec().gpu().memoryBytes();
-    long own = attempts.gpuMemory(r, cap);
+    long declared = r.spec().gpu().wantsGpu() ? r.spec().gpu().memoryBytes()
+        : Math.min(DeviceRules.followShare(r, state), cap);
+    long own = attempts.gpuMemory(r, declared, cap);
     if (!config.learnGpuMemory() || r.spec().gpu().wholeDevices() > 0 || !r.spec().gpu().wantsGpu()) {
       return new Request(own, Optional.empty());
     }

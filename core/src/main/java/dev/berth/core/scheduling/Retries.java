@@ -1,7 +1,6 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.lifecycle.Attempt;
-import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
@@ -89,17 +88,14 @@ public final class Retries {
 
   /**
    * Attempts that ended in an ordinary failure since the task was last reopened by a retry (each
-   * round has the whole budget). A two-stage attempt killed by a signal during
-   * training is not one: it used a train call, which {@code scheduler.train-nretry} counts.
+   * round has the whole budget).
    */
   static int failures(TaskRecord task) {
     List<Attempt> attempts = task.history().attempts();
-    List<Optional<String>> stages = AttemptStage.ofEach(task.history());
     int n = 0;
     for (int i = task.history().attemptsBeforeThisRound(); i < attempts.size(); i++) {
       Optional<Outcome> outcome = attempts.get(i).end().map(TaskEvent.Ended::outcome);
-      boolean trainKill = outcome.equals(Optional.of(Outcome.KILLED)) && stages.get(i).equals(Optional.of(AttemptStage.TRAIN));
-      if (outcome.isPresent() && ORDINARY_FAILURES.contains(outcome.get()) && !trainKill) {
+      if (outcome.isPresent() && ORDINARY_FAILURES.contains(outcome.get())) {
         n++;
       }
     }

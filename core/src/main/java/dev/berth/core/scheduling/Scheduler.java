@@ -31,7 +31,8 @@ import java.util.Optional;
  * <ol>
  *   <li>Queued tasks whose turn has come (their group is the active one, or groups run in
  *       parallel) are released when their {@code after} and {@code follow} edges are met, settled
- *       as unreachable (or cancelled) when an edge can never be met, and timed out when they waited
+ *       as unreachable (or cancelled) when an edge can never be met or they must follow tasks that
+ *       ran on different GPUs, and timed out when they waited
  *       longer than their {@code queue-timeout}.
  *   <li>Ready tasks that no host state could ever admit fail at once; ready tasks still inside a
  *       retry delay wait for it; the others are admitted in start order against a
@@ -90,6 +91,11 @@ public final class Scheduler {
         continue;
       }
       Optional<Unmet> blocked = firstNotMet(r, state);
+      Optional<String> conflict = blocked.isEmpty() ? DeviceRules.followConflict(r, state) : Optional.empty();
+      if (conflict.isPresent()) {
+        pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.UNREACHABLE, conflict.get()));
+        continue;
+      }
       if (blocked.isEmpty()) {
         pass.actions.add(new Decision.Release(r.spec().id()));
         released.add(r);

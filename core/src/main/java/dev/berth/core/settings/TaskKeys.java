@@ -138,7 +138,7 @@ public final class TaskKeys {
 
   /** Whether a retry avoids the devices where the task failed. */
   public static final TaskKey<Boolean> BLACKLIST = TaskKey.of(new Setting<>("blacklist", "true or false",
-      Parsers.BOOLEAN, "true", "whether a retry avoids the GPUs where the task failed"), TaskSpec.Builder::blacklist);
+      Parsers.BOOLEAN, "true", "whether a retry avoids the GPUs where the task failed, while others are left"), TaskSpec.Builder::blacklist);
 
   /** Whether the task speaks the load/train protocol. */
   public static final TaskKey<Boolean> TWO_STAGE = TaskKey.of(new Setting<>("two-stage", "true or false",

@@ -55,4 +55,25 @@ class AttemptStageTest {
     assertThat(AttemptStage.ofEach(history)).containsExactly(Optional.of("TRAIN"), Optional.of("LOAD"));
     assertThat(AttemptStage.eventsOf(history.events(), 2)).hasSize(1);
   }
+
+  @Test
+  void aTwoStageAttemptIsShownLoadingUntilItIsHandedADeviceThenOnTheDeviceItTrainedOn() {
+    Placement cuda1 = new Placement("cuda:1", 0, 0, 4L << 30);
+    history.append(new TaskEvent.Released(AT));
+    launch(true);
+    history.append(new TaskEvent.Staged(AT, TaskState.LOADING));
+    history.append(new TaskEvent.Staged(AT, TaskState.LOADED));
+    assertThat(AttemptStage.shownDevices(history)).containsExactly("loading");
+    history.append(new TaskEvent.Trained(AT, 1, cuda1));
+    assertThat(AttemptStage.shownDevices(history)).containsExactly("cuda:1");
+    history.append(new TaskEvent.Ended(AT, Outcome.FAILED, 1, "exited with code 1", TaskState.READY));
+    launch(true);
+    assertThat(AttemptStage.shownDevices(history)).containsExactly("cuda:1", "loading");
+    history.append(new TaskEvent.Ended(AT, Outcome.FAILED, 1, "exited with code 1", TaskState.READY));
+    launch(false);
+
+    assertThat(AttemptStage.shownDevices(history)).as("the second never left the CPU it loaded on")
+        .containsExactly("cuda:1", "cpu", "cpu");
+    assertThat(AttemptStage.ranOn(history)).containsExactly(cuda1, CPU, CPU);
+  }
 }

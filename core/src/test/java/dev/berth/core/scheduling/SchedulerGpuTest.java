@@ -10,11 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
 import dev.berth.core.resources.HostSnapshot;
@@ -162,23 +164,64 @@ class SchedulerGpuTest {
         .as("a's usage is measured, so the 8 GiB free are really free").containsExactly(Map.entry("b", "cuda:0"));
   }
 
+  /** Ends the task's running attempt in an ordinary failure, retried while its {@code retries} allow. */
+  private static void fail(RunState state, String task) {
+    state.apply(id(task), Retries.ending(state.task(id(task)), T0, 1, java.util.Optional.empty()));
+  }
+
   @Test
-  void aRetryAvoidsTheDeviceThatFailedItAndFailsWhenNoneIsLeft() {
+  void aRetryAvoidsTheDevicesThatFailedItWhileOthersAreLeftThenGoesBackToTheOneThatFailedLongestAgo() {
     TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(3).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
     carryOut(state, scheduler.decide(state, two, T0), T0);
-    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+    fail(state, "t");
 
     Decisions second = scheduler.decide(state, two, T0);
     assertThat(devicesOf(second)).containsExactly(Map.entry("t", "cuda:1"));
     carryOut(state, second, T0);
-    state.apply(id("t"), Retries.ending(state.task(id("t")), T0, 1, java.util.Optional.empty()));
+    fail(state, "t");
 
     Decisions third = scheduler.decide(state, two, T0);
-    assertThat(third.actions()).singleElement().isInstanceOf(Decision.Fail.class)
-        .extracting(a -> ((Decision.Fail) a).reason()).asString().contains("failed on every device it may use (cuda:0, cuda:1)");
+    assertThat(devicesOf(third)).as("both failed it: cuda:0 longest ago").containsExactly(Map.entry("t", "cuda:0"));
+    carryOut(state, third, T0);
+    fail(state, "t");
+
+    assertThat(devicesOf(scheduler.decide(state, two, T0))).as("now cuda:1 failed it longest ago")
+        .containsExactly(Map.entry("t", "cuda:1"));
+  }
+
+  @Test
+  void aTaskOnAOneGpuMachineGetsEveryRetryItAsksFor() {
+    TaskSpec spec = task("t").gpuMemoryBytes(4 * GIB).retries(3).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot one = host(T0, gpu(0, 24, 24));
+
+    for (int attempt = 1; attempt <= 4; attempt++) {
+      Decisions d = scheduler.decide(state, one, T0);
+      assertThat(devicesOf(d)).as("attempt " + attempt).containsExactly(Map.entry("t", "cuda:0"));
+      carryOut(state, d, T0);
+      fail(state, "t");
+    }
+
+    assertThat(state.task(id("t")).state()).as("3 retries used").isEqualTo(TaskState.FAILED);
+    assertThat(state.task(id("t")).history().attemptCount()).isEqualTo(4);
+  }
+
+  @Test
+  void aRetryOfATaskOnWholeDevicesTakesBackTheDevicesThatFailedItLongestAgoOnlyAsFarAsItNeeds() {
+    TaskSpec spec = task("t").gpus(2).retries(2).build();
+    RunState state = state(LOOSE, spec);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot three = host(T0, gpu(0, 24, 24), gpu(1, 24, 24), gpu(2, 24, 24));
+    carryOut(state, scheduler.decide(state, three, T0), T0);
+    fail(state, "t");
+
+    Decisions second = scheduler.decide(state, three, T0);
+    assertThat(devicesOf(second)).as("cuda:2 is fresh; one of those that failed comes back")
+        .containsExactly(Map.entry("t", "cuda:0,cuda:2"));
   }
 
   @Test
@@ -208,5 +251,101 @@ class SchedulerGpuTest {
     Decisions d = scheduler.decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 4)), T0);
 
     assertThat(devicesOf(d)).as("most-free would pick cuda:0, follow keeps cuda:1").containsExactly(Map.entry("second", "cuda:1"));
+  }
+
+  private static dev.berth.core.model.Dependency followsAll(String... parents) {
+    return dev.berth.core.model.Dependency.allSucceeded(java.util.Arrays.stream(parents).map(SchedulingFixtures::id).toList());
+  }
+
+  /** Plays a two-stage task's whole life: loaded on the CPU, trained on {@code cuda:device}, succeeded. */
+  private static void trainedOn(RunState state, String task, int device, long gpuMemory) {
+    TaskId t = id(task);
+    state.apply(t, new TaskEvent.Released(T0));
+    state.apply(t, new TaskEvent.Launched(T0, 1, new Placement("cpu", GIB, 1000, 0), 42, true));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.LOADED));
+    state.apply(t, new TaskEvent.Trained(T0, 1, new Placement("cuda:" + device, 0, 0, gpuMemory)));
+    state.apply(t, new TaskEvent.Staged(T0, TaskState.TRAINED));
+    state.apply(t, Endings.exited(T0, 0));
+  }
+
+  @Test
+  void aRetryOfATwoStageTaskAvoidsTheDeviceItTrainedOnNotTheCpuItLoadedOn() {
+    TaskSpec spec = task("fit").twoStage(true).gpuMemoryBytes(GIB).retries(1).build();
+    RunState state = state(LOOSE, spec);
+    TaskId fit = id("fit");
+    state.apply(fit, new TaskEvent.Released(T0));
+    state.apply(fit, new TaskEvent.Launched(T0, 1, new Placement("cpu", GIB, 1000, 0), 42, true));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADED));
+    state.apply(fit, new TaskEvent.Trained(T0, 1, new Placement("cuda:0", 0, 0, GIB)));
+    state.apply(fit, new TaskEvent.Ended(T0, Outcome.FAILED, 1, "exited with code 1", TaskState.READY));
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
+    Decision.Start again = scheduler.decide(state, two, T0).starts().get(0);
+    state.apply(fit, new TaskEvent.Launched(T0, again.attempt(), again.placement(), 43, true));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADING));
+    state.apply(fit, new TaskEvent.Staged(T0, TaskState.LOADED));
+
+    Decisions d = scheduler.decide(state, two, T0);
+
+    assertThat(d.actions()).filteredOn(Decision.Train.class::isInstance).singleElement()
+        .satisfies(a -> assertThat(((Decision.Train) a).placement().device()).isEqualTo("cuda:1"));
+  }
+
+  @Test
+  void aFollowerWithoutGpuMemoryOfItsOwnRunsOnTheFollowedTasksGpuAndReservesWhatThatTaskReserved() {
+    TaskSpec parent = task("parent").gpuMemoryBytes(4 * GIB).build();
+    TaskSpec child = task("child").follow(followsAll("parent")).build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().placement(PlacementPolicyName.MOST_FREE).build();
+    RunState state = state(mostFree, parent, child);
+    Scheduler scheduler = new Scheduler(mostFree);
+    carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);
+    state.apply(id("parent"), Endings.exited(T0, 0));
+
+    Decisions d = scheduler.decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 20)), T0);
+
+    assertThat(d.starts()).singleElement().satisfies(start -> {
+      assertThat(start.task()).isEqualTo(id("child"));
+      assertThat(start.placement().device()).isEqualTo("cuda:1");
+      assertThat(start.placement().gpuMemoryBytes()).isEqualTo(4 * GIB);
+    });
+  }
+
+  @Test
+  void aFollowerOfAnyOfSeveralTwoStageTasksRunsOnTheGpuTheFirstOfThemTrainedOn() {
+    TaskSpec c0 = task("client-0").twoStage(true).gpuMemoryBytes(4 * GIB).build();
+    TaskSpec c1 = task("client-1").twoStage(true).gpuMemoryBytes(4 * GIB).build();
+    TaskSpec aggregate = task("aggregate").follow(new dev.berth.core.model.Dependency(
+        List.of(id("client-0"), id("client-1")), false, true, false)).build();
+    RunState state = state(LOOSE, c0, c1, aggregate);
+    trainedOn(state, "client-0", 1, 6 * GIB);
+    trainedOn(state, "client-1", 0, 4 * GIB);
+
+    Decisions d = new Scheduler(LOOSE).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(d.starts()).singleElement().satisfies(start -> {
+      assertThat(start.placement().device()).as("client-0 trained on cuda:1, though it loaded on the CPU")
+          .isEqualTo("cuda:1");
+      assertThat(start.placement().gpuMemoryBytes()).as("client-0's train call reserved 6 GiB").isEqualTo(6 * GIB);
+    });
+  }
+
+  @Test
+  void aFollowerOfAllOfTasksThatRanOnDifferentGpusIsUnreachableNamingTheDevices() {
+    TaskSpec a = task("a").gpuMemoryBytes(GIB).device("cuda:0").build();
+    TaskSpec b = task("b").gpuMemoryBytes(GIB).device("cuda:1").build();
+    TaskSpec child = task("child").follow(followsAll("a", "b")).build();
+    RunState state = state(LOOSE, a, b, child);
+    Scheduler scheduler = new Scheduler(LOOSE);
+    HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
+    carryOut(state, scheduler.decide(state, two, T0), T0);
+    state.apply(id("a"), Endings.exited(T0, 0));
+    state.apply(id("b"), Endings.exited(T0, 0));
+
+    Decisions d = scheduler.decide(state, two, T0);
+
+    assertThat(d.actions()).containsExactly(new Decision.Settle(id("child"), TaskState.UNREACHABLE,
+        "follows tasks that ran on different devices: a on cuda:0, b on cuda:1"));
   }
 }

@@ -88,20 +88,39 @@ class TwoStageEndingsTest {
   }
 
   @Test
-  void aKillDuringTrainingIsChargedToTrainNretryNotToRetriesNorLoadNretry() {
+  void aSegfaultDuringTrainingIsAnOrdinaryFailureThatOnlyRetriesMayRetry() {
+    TaskRecord none = at(task(0), TaskState.TRAINING);
+
+    TaskEvent.Ended e = exit(none, 128 + 11);
+
+    assertThat(e.outcome()).isEqualTo(Outcome.KILLED);
+    assertThat(e.message()).isEqualTo("killed by signal 11 (SIGSEGV)");
+    assertThat(none.state()).as("retries: 0, though train calls are left").isEqualTo(TaskState.FAILED);
+
+    TaskRecord one = at(task(1), TaskState.TRAINING);
+    assertThat(exit(one, 128 + 11).message()).isEqualTo("killed by signal 11 (SIGSEGV); retry 1 of 1");
+    assertThat(Retries.failures(one)).isEqualTo(1);
+    at(one, TaskState.TRAINING);
+    assertThat(exit(one, 128 + 9).message()).as("a bare SIGKILL is no evidence of running out of memory")
+        .isEqualTo("killed by signal 9 (SIGKILL)");
+    assertThat(one.state()).isEqualTo(TaskState.FAILED);
+  }
+
+  @Test
+  void anOutOfMemoryDeathDuringTrainingIsChargedToTrainNretryNotToRetries() {
     TaskRecord r = at(task(0), TaskState.TRAINING);
 
-    TaskEvent.Ended first = exit(r, 128 + 9);
+    TaskEvent.Ended first = attempts.ended(r, AT, 1, Optional.empty(), "torch.OutOfMemoryError: CUDA out of memory");
+    r.history().append(first);
     assertThat(first.message()).contains("during train call 1 of 2 [scheduler.train-nretry]; the task starts again");
     assertThat(r.state()).as("retries: 0, yet a train call is left").isEqualTo(TaskState.READY);
     assertThat(Retries.failures(r)).isZero();
-    assertThat(AttemptStage.current(r.history())).contains(AttemptStage.TRAIN);
 
     at(r, TaskState.TRAINING);
-    TaskEvent.Ended second = exit(r, 128 + 11);
-    assertThat(second.outcome()).isEqualTo(Outcome.KILLED);
-    assertThat(second.message())
-        .isEqualTo("TrainNumbersExceed: killed by signal 11 (SIGSEGV) during train call 2 of 2 [scheduler.train-nretry]");
+    TaskEvent.Ended second = attempts.ended(r, AT, 1, Optional.empty(), "CUDA out of memory");
+    r.history().append(second);
+    assertThat(second.outcome()).isEqualTo(Outcome.GPU_OOM);
+    assertThat(second.message()).startsWith("TrainNumbersExceed: ran out of GPU memory (exit code 1) during train call 2 of 2");
     assertThat(r.state()).isEqualTo(TaskState.FAILED);
   }
 

@@ -99,18 +99,20 @@ class EngineTwoStageTest {
   }
 
   @Test
-  void aSigkillDuringTrainingIsChargedToTrainNretryAndItsAttemptSaysTrain() {
+  void anOutOfMemoryDeathDuringTrainingIsChargedToTrainNretryAndItsAttemptSaysTrain() {
     Engine engine = engine(config.toBuilder().loadNretry(1).trainNretry(2).build(), twoStage(FIT).build());
     engine.start();
     trainUp(engine, FIT);
 
-    executor.exit(FIT, 137);
+    executor.writeOutput(FIT, "", "torch.OutOfMemoryError: CUDA out of memory\n");
+    executor.exit(FIT, 1);
     control.hangUp(FIT);
     engine.drain();
     assertThat(engine.state().task(FIT).state()).as("a train call is left: it starts again").isIn(
         TaskState.AVAILABLE, TaskState.READY);
     trainUp(engine, FIT);
-    executor.exit(FIT, 137);
+    executor.writeOutput(FIT, "", "torch.OutOfMemoryError: CUDA out of memory\n");
+    executor.exit(FIT, 1);
     control.hangUp(FIT);
     engine.drain();
 
@@ -120,6 +122,22 @@ class EngineTwoStageTest {
         .doesNotContain("load-nretry");
     assertThat(fit.attempts()).extracting(AttemptReport::stage).containsExactly("TRAIN", "TRAIN");
     assertThat(fit.attempts().get(0).error()).contains("train call 1 of 2 [scheduler.train-nretry]");
+  }
+
+  @Test
+  void aSegfaultDuringTrainingFailsTheTaskWithoutRetriesThoughTrainCallsAreLeft() {
+    Engine engine = engine(config.toBuilder().trainNretry(3).build(), twoStage(FIT).build());
+    engine.start();
+    trainUp(engine, FIT);
+
+    executor.exit(FIT, 128 + 11);
+    control.hangUp(FIT);
+    engine.drain();
+
+    TaskReport fit = report(engine, FIT);
+    assertThat(fit.status()).isEqualTo(TaskStatus.FAILED);
+    assertThat(fit.error()).isEqualTo("killed by signal 11 (SIGSEGV)");
+    assertThat(fit.attempts()).extracting(AttemptReport::stage).containsExactly("TRAIN");
   }
 
   @Test
