@@ -89,6 +89,33 @@ class LostJournalTest {
   }
 
   @Test
+  void aJournalThatLostItsWriteAheadLogAndCommitMarkIsRefusedWhenTheFolderShowsTasksItDoesNotKnowEnded()
+      throws Exception {
+    Path gate = dir.resolve("gate");
+    Path spec = spec("if [ {n} -gt 12 ]; then while [ -d " + dir + " ] && [ ! -e " + gate
+        + " ]; do sleep 0.05; done; fi; sleep 0.15");
+    BerthProcess berth = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (runs() < 13) {
+      assertThat(berth.process.waitFor(20, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
+      assertThat(System.nanoTime() - deadline).as("the thirteenth task started within 120 s").isNegative();
+    }
+    berth.signal("KILL");
+    assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
+    Files.createFile(gate);
+    long ran = runs();
+    Files.delete(dir.resolve("out/.berth/journal.db-wal"));
+    Files.deleteIfExists(dir.resolve("out/.berth/journal.db.committed"));
+
+    CliRunner again = CliRunner.berth("run", "--no-progress", spec.toString());
+
+    assertThat(again.exitCode).as(again.out + again.err).isEqualTo(2);
+    assertThat(again.err.strip()).contains("journal.db does not know").contains("attempt 1 (exit 0)")
+        .contains("write-ahead log").contains("--fresh").doesNotContain("\n");
+    assertThat(runs()).isEqualTo(ran);
+  }
+
+  @Test
   void aFreshStartInAFolderThatNeverHeldARunIsRefusedAndTheFolderStays() throws Exception {
     Path spec = spec();
     Files.createDirectories(dir.resolve("out"));
