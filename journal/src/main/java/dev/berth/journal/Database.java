@@ -116,8 +116,8 @@ final class Database {
     for (String suffix : SUFFIXES) {
       Path f = file.resolveSibling(file.getFileName() + suffix);
       if (!Files.isWritable(f) && Files.exists(f)) {
-        throw new JournalException(f, "cannot be written (read-only, immutable or another user's), so the journal"
-            + " cannot go on; make it writable again, then resume the run");
+        throw JournalException.unwritable(f, "cannot be written (read-only, immutable or another user's), so the"
+            + " journal cannot go on; make it writable again, then resume the run");
       }
     }
   }
@@ -133,7 +133,7 @@ final class Database {
       if (!Files.isWritable(shm) && Files.exists(shm)) {
         String me = System.getProperty("user.name");
         if (me.equals("root") || Files.getOwner(shm).getName().equals(me)) {
-          throw new JournalException(shm, "cannot be written (read-only or immutable), so SQLite cannot read the"
+          throw JournalException.unwritable(shm, "cannot be written (read-only or immutable), so SQLite cannot read the"
               + " journal safely; make it writable again");
         }
       }

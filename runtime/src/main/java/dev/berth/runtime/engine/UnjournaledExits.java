@@ -54,7 +54,10 @@ public final class UnjournaledExits {
     return lost;
   }
 
-  /** The last attempt marked in each task folder, with its exit code, from {@link ExitMarks#readAll}'s folder-and-attempt keys. */
+  /**
+   * The last attempt marked in each task folder, with its exit code, from {@link ExitMarks#readAll}'s
+   * keys (the folder, a tab, the attempt).
+   */
   private static Map<String, int[]> lastMarked(Map<String, Integer> marks) {
     Map<String, int[]> last = new HashMap<>();
     marks.forEach((key, code) -> {
