@@ -15,7 +15,6 @@ import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
-import dev.berth.core.scheduling.Waiting;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
@@ -36,7 +35,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What the user sees while a run goes on. On a terminal: a block of progress lines per group,
- * redrawn a few times a second. Elsewhere: quiet, one line per failed task and per finished group.
+ * redrawn a few times a second. Elsewhere: quiet, one line per failed task and per finished group,
+ * and one when tasks have waited a few seconds with nothing started, saying why.
  * Always: a summary at the end, printed after the report is on disk.
  */
 final class ConsoleView implements RunListener, AutoCloseable {
@@ -48,7 +48,16 @@ final class ConsoleView implements RunListener, AutoCloseable {
   private final List<GroupLine> groups = new ArrayList<>();
   private ScheduledExecutorService redraw;
   private int drawnLines;
+  /** How long tasks wait with nothing started before a console that is not redrawn says why. */
+  static final Duration STALL = Duration.ofSeconds(5);
+
   private String blockedBy = "";
+  /** {@link #kind} of what holds tasks back now, and of what a stall line last told. */
+  private String blockedKind = "";
+  private String toldKind = "";
+  /** Since when tasks have been held back without a break, and when a task last started. */
+  private Instant waitingSince;
+  private Instant lastStart;
   private List<GpuDevice> devices = List.of();
   private final Map<TaskId, Placement> placements = new TreeMap<>();
   /** The learned reservation last told per template, resource and basis, so each change is told once. */
@@ -69,6 +78,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
     for (TaskRecord r : state.tasks()) {
       groups.get(r.groupIndex()).status(r.spec().id(), TaskStatus.of(r.state()));
     }
+    lastStart = clock.instant();
     if (live) {
       redraw = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "berth-console");
@@ -81,6 +91,9 @@ final class ConsoleView implements RunListener, AutoCloseable {
 
   @Override
   public synchronized void probed(HostSnapshot snapshot) {
+    if (!live) {
+      tellStall(); // a pass may not follow every probe while nothing changes
+    }
     boolean first = devices.isEmpty() && !snapshot.gpus().devices().isEmpty();
     devices = snapshot.gpus().devices();
     if (first && !live) {
@@ -93,6 +106,7 @@ final class ConsoleView implements RunListener, AutoCloseable {
   public synchronized void taskEvent(TaskRecord task, TaskEvent event) {
     GroupLine g = groups.get(task.groupIndex());
     if (event instanceof TaskEvent.Launched l) {
+      lastStart = clock.instant();
       placements.put(task.spec().id(), l.placement());
       tellLearned(task, l);
     } else if (!task.state().hasProcess()) {
@@ -122,15 +136,38 @@ final class ConsoleView implements RunListener, AutoCloseable {
   @Override
   public synchronized void decided(Decisions decisions) {
     // The line names what holds tasks back on this machine: resources, not edges or group turns.
-    List<Waiting> forResources = decisions.waiting().stream().filter(Waiting::forResources).toList();
-    if (decisions.blockedBy().isPresent()) {
-      blockedBy = "waiting for " + decisions.blockedBy().get().describe();
-    } else if (!forResources.isEmpty()) {
-      Refusal top = forResources.get(0).refusals().get(0);
-      blockedBy = forResources.size() + " waiting for " + top.describe();
-    } else {
-      blockedBy = "";
+    blockedBy = decisions.describeHoldingBack().orElse("");
+    blockedKind = decisions.holdingBack().map(ConsoleView::kind).orElse("");
+    if (!live) {
+      tellStall();
     }
+  }
+
+  /**
+   * Says once, on a console that is not redrawn, why tasks have waited {@link #STALL} or more with
+   * nothing started, and again when what holds them back turns into something else: the figures in
+   * the reason change every pass, so a log would otherwise fill with the same wait.
+   */
+  private void tellStall() {
+    Instant now = clock.instant();
+    if (blockedBy.isEmpty()) {
+      waitingSince = null;
+      return;
+    }
+    if (waitingSince == null) {
+      waitingSince = now;
+    }
+    Instant quietSince = lastStart != null && lastStart.isAfter(waitingSince) ? lastStart : waitingSince;
+    Duration quiet = Duration.between(quietSince, now);
+    if (quiet.compareTo(STALL) >= 0 && !blockedKind.equals(toldKind)) {
+      toldKind = blockedKind;
+      message("nothing started for " + DurationText.format(quiet.withNanos(0)) + ": " + blockedBy);
+    }
+  }
+
+  /** What kind of refusal it is, without its figures: the resource, where, and the rule. */
+  private static String kind(Refusal r) {
+    return r.resource() + " " + r.device() + " " + r.rule();
   }
 
   @Override

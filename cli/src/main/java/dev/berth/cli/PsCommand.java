@@ -4,6 +4,8 @@ import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.resources.Resource;
 import dev.berth.host.HostLedgers;
 import dev.berth.session.HostRuns;
@@ -16,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
@@ -60,17 +63,23 @@ final class PsCommand implements BerthCommand {
     return ExitCodes.OK;
   }
 
-  /** The runs as a table, one line each; a line saying there are none when there are none. */
+  /**
+   * The runs as a table, one line each, and below a run whose tasks wait a line saying why; a line
+   * saying there are none when there are none.
+   */
   static String table(List<RunEntry> runs, boolean all) {
     if (runs.isEmpty()) {
       return all ? "no Berth runs on this host in the last day\n" : "no Berth runs on this host\n";
     }
     List<String[]> rows = new ArrayList<>();
+    List<Optional<String>> whys = new ArrayList<>();
     rows.add(new String[] {"USER", "RUN", "PID", "STATE", "DONE", "RUNNING", "WAITING", "HOLDS", "WORKDIR"});
+    whys.add(Optional.empty());
     for (RunEntry r : runs) {
       rows.add(new String[] {r.user(), r.name(), Long.toString(r.pid()), r.progress().state(),
           r.progress().done() + "/" + r.progress().total(), Integer.toString(r.progress().running()),
           Integer.toString(r.progress().waiting()), holds(r.reservations()), r.workdir()});
+      whys.add(HostRuns.whyWaiting(r));
     }
     int[] widths = new int[rows.get(0).length];
     rows.forEach(row -> {
@@ -79,12 +88,14 @@ final class PsCommand implements BerthCommand {
       }
     });
     StringBuilder text = new StringBuilder();
-    for (String[] row : rows) {
+    for (int i = 0; i < rows.size(); i++) {
+      String[] row = rows.get(i);
       StringBuilder line = new StringBuilder();
       for (int c = 0; c < row.length; c++) {
         line.append(c == 0 ? "" : "  ").append(c == row.length - 1 ? row[c] : pad(row[c], widths[c]));
       }
       text.append(line.toString().stripTrailing()).append('\n');
+      whys.get(i).ifPresent(why -> text.append("  why: ").append(why).append('\n'));
     }
     return text.toString();
   }
@@ -113,10 +124,19 @@ final class PsCommand implements BerthCommand {
     return parts.isEmpty() ? "-" : String.join(", ", parts);
   }
 
-  /** The runs as JSON: an array of objects with sizes in bytes and cores in thousandths. */
+  /**
+   * The runs as JSON: an array of objects with sizes in bytes and cores in thousandths, and
+   * {@code waitingFor} on a run whose tasks wait.
+   */
   static String json(List<RunEntry> runs) {
     try {
-      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(HostRuns.json(runs)) + "\n";
+      ArrayNode array = new ObjectMapper().createArrayNode();
+      for (RunEntry r : runs) {
+        ObjectNode run = HostRuns.json(r);
+        HostRuns.whyWaiting(r).ifPresent(why -> run.put("waitingFor", why));
+        array.add(run);
+      }
+      return new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(array) + "\n";
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -1,6 +1,7 @@
 package dev.berth.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -86,6 +87,72 @@ class LostJournalTest {
     assertThat(again.exitCode).as(again.out + again.err).isEqualTo(2);
     assertThat(again.err.strip()).contains("write-ahead log").contains("--fresh").doesNotContain("\n");
     assertThat(runs()).isEqualTo(ran);
+  }
+
+  @Test
+  void aJournalThatLostItsWriteAheadLogAndCommitMarkIsRefusedWhenTheFolderShowsTasksItDoesNotKnowEnded()
+      throws Exception {
+    Path gate = dir.resolve("gate");
+    Path spec = spec("if [ {n} -gt 12 ]; then while [ -d " + dir + " ] && [ ! -e " + gate
+        + " ]; do sleep 0.05; done; fi; sleep 0.15");
+    BerthProcess berth = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (runs() < 13) {
+      assertThat(berth.process.waitFor(20, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
+      assertThat(System.nanoTime() - deadline).as("the thirteenth task started within 120 s").isNegative();
+    }
+    berth.signal("KILL");
+    assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
+    Files.createFile(gate);
+    long ran = runs();
+    Files.delete(dir.resolve("out/.berth/journal.db-wal"));
+    Files.deleteIfExists(dir.resolve("out/.berth/journal.db.committed"));
+
+    CliRunner again = CliRunner.berth("run", "--no-progress", spec.toString());
+
+    assertThat(again.exitCode).as(again.out + again.err).isEqualTo(2);
+    assertThat(again.err.strip()).contains("journal.db does not know").contains("attempt 1 (exit 0)")
+        .contains("write-ahead log").contains("--fresh").doesNotContain("\n");
+    assertThat(runs()).isEqualTo(ran);
+  }
+
+  @Test
+  void aResumeWhoseJournalSharedMemoryIsImmutableStopsWithALineNamingItAndExitThree() throws Exception {
+    Path gate = dir.resolve("gate");
+    Path spec = spec("if [ {n} -gt 12 ]; then while [ -d " + dir + " ] && [ ! -e " + gate
+        + " ]; do sleep 0.05; done; fi; sleep 0.15");
+    BerthProcess berth = BerthProcess.start(dir, "run", "--no-progress", spec.toString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (runs() < 13) {
+      assertThat(berth.process.waitFor(20, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
+      assertThat(System.nanoTime() - deadline).as("the thirteenth task started within 120 s").isNegative();
+    }
+    berth.signal("KILL");
+    assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
+    Files.createFile(gate);
+    long ran = runs();
+    Path shm = dir.resolve("out/.berth/journal.db-shm");
+    assumeTrue(chattr("+i", shm) && !Files.isWritable(shm), "chattr +i does not work here");
+    CliRunner again;
+    try {
+      again = CliRunner.berth("run", "--no-progress", spec.toString());
+    } finally {
+      chattr("-i", shm);
+    }
+
+    assertThat(again.exitCode).as(again.out + again.err).isEqualTo(3);
+    assertThat(again.err.strip()).contains(shm + ": cannot be written").doesNotContain("\n");
+    assertThat(runs()).isEqualTo(ran);
+  }
+
+  private static boolean chattr(String flag, Path file) throws InterruptedException {
+    try {
+      Process p = new ProcessBuilder("chattr", flag, file.toString()).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor() == 0;
+    } catch (java.io.IOException e) {
+      return false; // no chattr here
+    }
   }
 
   @Test

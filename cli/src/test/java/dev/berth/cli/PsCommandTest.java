@@ -11,6 +11,7 @@ import dev.berth.spi.SharedReservations.Progress;
 import dev.berth.spi.SharedReservations.Share;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -64,6 +65,39 @@ class PsCommandTest {
     assertThat(json.get(0).get("reservations").get(0).get("device").asText()).isIn("cuda:0", "host");
     assertThat(json.get(1).get("state").asText()).isEqualTo("succeeded");
     assertThat(json.get(1).get("endedAt").isNull()).isFalse();
+  }
+
+  @Test
+  void aRunWhoseTasksWaitSaysWhyBelowItsLineAndInItsJson() throws Exception {
+    Path workdir = dir.resolve("gated");
+    Files.createDirectories(workdir.resolve(".berth"));
+    Files.writeString(workdir.resolve(".berth/waiting.json"), "{\"holdingBack\": \"waiting for cpu-utilization on"
+        + " host: other processes keep the CPUs 93.0% busy, limit 80.0% [utilization-limit.cpu]\", \"tasks\": {}}");
+    try (SharedReservations a = HostLedgers.open(dir)) {
+      a.join(HostLedgers.self("gated", workdir.toString()), Instant.now());
+      a.look(new Progress("waiting", 0, 3, 2, 5), List.of(), Instant.now());
+
+      assertThat(ps()).isZero();
+      assertThat(out.lines()).contains("  why: waiting for cpu-utilization on host: other processes keep the CPUs"
+          + " 93.0% busy, limit 80.0% [utilization-limit.cpu]");
+
+      assertThat(ps("--json")).isZero();
+      assertThat(read(out).get(0).get("waitingFor").asText()).startsWith("waiting for cpu-utilization on host");
+    }
+  }
+
+  @Test
+  void aRunWhoseReasonCannotBeReadFromHereSaysWhereToAsk() throws Exception {
+    Path workdir = dir.resolve("elsewhere");
+    Files.createDirectories(workdir.resolve(".berth/waiting.json")); // not a file: unreadable as one
+    try (SharedReservations a = HostLedgers.open(dir)) {
+      a.join(HostLedgers.self("elsewhere", workdir.toString()), Instant.now());
+      a.look(new Progress("waiting", 0, 1, 0, 1), List.of(), Instant.now());
+
+      assertThat(ps()).isZero();
+    }
+    assertThat(out).contains("  why: unknown here (" + workdir.resolve(".berth/waiting.json"))
+        .contains("berth status " + workdir);
   }
 
   private static JsonNode read(String text) {

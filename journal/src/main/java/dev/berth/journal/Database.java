@@ -20,6 +20,9 @@ final class Database {
   /** How long a connection waits for another one's lock before it gives up. */
   private static final int BUSY_TIMEOUT_MILLIS = 10_000;
 
+  /** The endings of the files SQLite keeps for a database in WAL mode: the database, its log, its shared memory. */
+  private static final List<String> SUFFIXES = List.of("", "-wal", "-shm");
+
   private Database() {}
 
   /**
@@ -42,7 +45,7 @@ final class Database {
     }
     Path fresh = file.resolveSibling(file.getFileName() + ".new");
     try {
-      for (String suffix : List.of("", "-wal", "-shm")) {
+      for (String suffix : SUFFIXES) {
         Files.deleteIfExists(fresh.resolveSibling(fresh.getFileName() + suffix));
       }
     } catch (IOException e) {
@@ -81,6 +84,11 @@ final class Database {
     } catch (IOException e) {
       throw new JournalException(file, "cannot read: " + e.getMessage(), e);
     }
+    if (readOnly) {
+      checkReadable(file);
+    } else {
+      checkWritable(file);
+    }
     Connection c = connect(file, readOnly, false);
     try {
       Schema.check(c, file);
@@ -95,6 +103,42 @@ final class Database {
     } catch (JournalException e) {
       close(c);
       throw e;
+    }
+  }
+
+  /**
+   * Fails, naming the file, unless the journal's database, write-ahead log and shared memory (those
+   * that exist) can all be written. SQLite maps the shared memory, and a write to a mapped page of a
+   * file that became immutable kills the whole process with SIGBUS, with no word said; so a writer
+   * asks before it opens the journal and before each commit.
+   */
+  static void checkWritable(Path file) throws JournalException {
+    for (String suffix : SUFFIXES) {
+      Path f = file.resolveSibling(file.getFileName() + suffix);
+      if (!Files.isWritable(f) && Files.exists(f)) {
+        throw JournalException.unwritable(f, "cannot be written (read-only, immutable or another user's), so the"
+            + " journal cannot go on; make it writable again, then resume the run");
+      }
+    }
+  }
+
+  /**
+   * Fails, naming the file, when the journal's shared memory is this user's (or the reader is root)
+   * and cannot be written: SQLite, reading a journal in WAL mode, maps it and dies of SIGBUS on an
+   * immutable one. Another user's, which only its owner may write, SQLite maps read-only as before.
+   */
+  private static void checkReadable(Path file) throws JournalException {
+    Path shm = file.resolveSibling(file.getFileName() + "-shm");
+    try {
+      if (!Files.isWritable(shm) && Files.exists(shm)) {
+        String me = System.getProperty("user.name");
+        if (me.equals("root") || Files.getOwner(shm).getName().equals(me)) {
+          throw JournalException.unwritable(shm, "cannot be written (read-only or immutable), so SQLite cannot read the"
+              + " journal safely; make it writable again");
+        }
+      }
+    } catch (IOException e) {
+      // its owner cannot be told: SQLite meets the file as before
     }
   }
 

@@ -273,6 +273,7 @@ public final class SqliteJournal implements Journal {
     if (last != null) {
       all.add(last);
     }
+    Database.checkWritable(file);
     try {
       nextSeq = writes.commit(all, nextSeq);
       if (!pending.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.berth.host.HostLedgers;
 import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.RunEntry;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -35,6 +36,23 @@ public final class HostRuns {
     }
     try (SharedReservations l = ledger.get()) {
       return l.runs(all, now);
+    }
+  }
+
+  /**
+   * Why a live run's ready tasks wait, as its latest decision pass said ({@link StatusFile#holdingBack}),
+   * or why that cannot be told from here (its folder is another user's, say); empty when none waits
+   * or its pass named nothing.
+   */
+  public static Optional<String> whyWaiting(RunEntry r) {
+    if (r.endedAt().isPresent() || r.progress().waiting() == 0) {
+      return Optional.empty();
+    }
+    try {
+      return StatusFile.holdingBack(Path.of(r.workdir()));
+    } catch (IOException | RuntimeException e) {
+      return Optional.of("unknown here (" + StatusFile.of(Path.of(r.workdir())) + ": " + e.getMessage()
+          + "); berth status " + r.workdir() + " as " + r.user() + " says");
     }
   }
 

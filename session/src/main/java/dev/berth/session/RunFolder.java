@@ -130,6 +130,10 @@ final class RunFolder {
       }
       throw e;
     } catch (JournalException e) {
+      if (e.unwritable()) {
+        // the machine refuses Berth a file it needs, as a full disk does: the command's exit says so
+        throw new IOException(e.getMessage(), e);
+      }
       throw new SessionException(e.missesCommits() ? SessionException.Reason.JOURNAL_LOST
           : SessionException.Reason.REFUSED, e.getMessage(), e);
     }

@@ -1,18 +1,23 @@
 package dev.berth.session;
 
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.journal.SpecCodec;
 import dev.berth.journal.SpecDiff;
 import dev.berth.journal.SqliteJournal;
+import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.engine.UnjournaledExits;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -112,6 +117,7 @@ final class RunJournal {
       if (given == null) {
         throw new SessionException(runDir + ": the run here never started; run its spec again");
       }
+      refuseUnjournaled(runDir, given, List.of());
       journal.start(given.name(), SpecCodec.encode(given, AdapterTables.ALL), now);
       return new Opened(journal, given, Optional.empty());
     }
@@ -127,6 +133,7 @@ final class RunJournal {
       throw new SessionException(SessionException.Reason.SPEC_UNREADABLE,
           file + ": the spec this run started with cannot be read (" + e.getMessage() + ")", e);
     }
+    refuseUnjournaled(runDir, stored, replay.get().events());
     if (given == null) {
       return new Opened(journal, stored, replay);
     }
@@ -145,6 +152,29 @@ final class RunJournal {
     }
     journal.close();
     return migrate(file, given, replay.get(), now);
+  }
+
+  /**
+   * A journal that lost committed events (its write-ahead log and commit mark removed together) while
+   * the run's folder shows attempts it does not know ended is refused: resuming would run them again.
+   */
+  private static void refuseUnjournaled(Path runDir, RunSpec spec, List<Journal.Entry> events)
+      throws SessionException {
+    Map<TaskId, Integer> launched = new HashMap<>();
+    for (Journal.Entry e : events) {
+      if (e.event() instanceof TaskEvent.Launched l) {
+        launched.merge(e.task(), l.attempt(), Math::max);
+      }
+    }
+    List<String> lost = UnjournaledExits.find(spec, TaskRunners.layout(spec, new RunLayout(runDir)), launched);
+    if (!lost.isEmpty()) {
+      int shown = Math.min(lost.size(), 5);
+      throw new SessionException(SessionException.Reason.JOURNAL_LOST, file(runDir) + " does not know "
+          + lost.size() + (lost.size() == 1 ? " attempt" : " attempts") + " that the run's folder shows ended ("
+          + String.join(", ", lost.subList(0, shown)) + (lost.size() > shown ? " and " + (lost.size() - shown)
+          + " more" : "") + "): its write-ahead log (journal.db-wal) and commit mark were lost, and resuming would"
+          + " run finished tasks again; restore the journal's files, or start over", null);
+    }
   }
 
   /** A journal that is gone while the run's files are there is never replaced by a fresh start over them. */

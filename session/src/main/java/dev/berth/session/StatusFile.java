@@ -7,20 +7,24 @@ import dev.berth.core.scheduling.Waiting;
 import dev.berth.os.AtomicFiles;
 import dev.berth.runtime.engine.RunListener;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Keeps {@code .berth/waiting.json} up to date for {@code berth status}: why each waiting task is
- * not placed, as the latest decision pass said, and how the run keeps its task processes together. Written at most twice a second on its own thread,
+ * Keeps {@code .berth/waiting.json} up to date for {@code berth status} and {@code berth ps}: why
+ * each waiting task is not placed and what holds the run back, as the latest decision pass said, and how the run keeps its task processes together. Written at most twice a second on its own thread,
  * so the engine never waits for it.
  */
 public final class StatusFile implements RunListener, AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String HOLDING_BACK = "holdingBack";
 
   private final Path file;
   private final AtomicReference<Decisions> latest = new AtomicReference<>();
@@ -39,6 +43,22 @@ public final class StatusFile implements RunListener, AutoCloseable {
   /** The file's location in a run folder. */
   public static Path of(Path runDir) {
     return runDir.resolve(".berth").resolve("waiting.json");
+  }
+
+  /**
+   * What held the run's ready tasks back at its latest pass, in the words of {@link
+   * Decisions#describeHoldingBack}; empty when nothing did or the run has written no such file.
+   *
+   * @throws IOException when the file is there but cannot be read or parsed
+   */
+  public static Optional<String> holdingBack(Path runDir) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(of(runDir));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(JSON.readTree(bytes).path(HOLDING_BACK).textValue());
   }
 
   /** Says, from the next write on, how the run's task processes are kept together ({@code cgroup v1 ...}). */
@@ -74,6 +94,7 @@ public final class StatusFile implements RunListener, AutoCloseable {
       root.put("containment", containment);
     }
     d.blockedBy().ifPresent(r -> root.put("blockedBy", r.describe()).put("blockedCount", d.blockedCount()));
+    d.describeHoldingBack().ifPresent(text -> root.put(HOLDING_BACK, text));
     ObjectNode tasks = root.putObject("tasks");
     for (Waiting w : d.waiting()) {
       tasks.put(w.task().value(), w.describe());

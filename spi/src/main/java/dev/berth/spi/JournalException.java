@@ -12,6 +12,7 @@ public final class JournalException extends Exception {
 
   private final transient Path file;
   private final boolean missesCommits;
+  private final boolean unwritable;
 
   /** The problem with {@code file}. */
   public JournalException(Path file, String problem) {
@@ -20,13 +21,14 @@ public final class JournalException extends Exception {
 
   /** The problem with {@code file}, caused by {@code cause}. */
   public JournalException(Path file, String problem, Throwable cause) {
-    this(file, problem, cause, false);
+    this(file, problem, cause, false, false);
   }
 
-  private JournalException(Path file, String problem, Throwable cause, boolean missesCommits) {
+  private JournalException(Path file, String problem, Throwable cause, boolean missesCommits, boolean unwritable) {
     super(oneLine(file + ": " + problem), cause);
     this.file = file;
     this.missesCommits = missesCommits;
+    this.unwritable = unwritable;
   }
 
   /**
@@ -35,7 +37,20 @@ public final class JournalException extends Exception {
    * starting over helps.
    */
   public static JournalException missingCommits(Path file, String problem) {
-    return new JournalException(file, problem, null, true);
+    return new JournalException(file, problem, null, true, false);
+  }
+
+  /**
+   * One of the journal's files cannot be written (read-only, immutable, another user's): the machine
+   * refuses Berth what it needs, rather than the journal being wrong, so making it writable again helps.
+   */
+  public static JournalException unwritable(Path file, String problem) {
+    return new JournalException(file, problem, null, false, true);
+  }
+
+  /** Whether one of the journal's files cannot be written; see {@link #unwritable}. */
+  public boolean unwritable() {
+    return unwritable;
   }
 
   /** Whether the journal ends before what was committed to it; see {@link #missingCommits}. */

@@ -30,6 +30,29 @@ public record Decisions(
     this(actions, waiting, blockedBy, blockedCount, Optional.empty());
   }
 
+  /**
+   * What holds this pass's ready tasks back on this machine: the refusal that stopped the pass, else
+   * the first refusal of the first task refused for resources. Edges and group turns are not
+   * resources: a task waiting only for them is not held back.
+   */
+  public Optional<Refusal> holdingBack() {
+    return blockedBy.or(() -> waiting.stream().filter(w -> w.forResources() && !w.refusals().isEmpty()).findFirst()
+        .map(w -> w.refusals().get(0)));
+  }
+
+  /**
+   * {@link #holdingBack} for people, as every surface that says why a run waits prints it: {@code
+   * waiting for cpu-utilization on host: ...} when the pass stopped there, else {@code 3 waiting for
+   * memory on host: ...} with the count of tasks refused for resources.
+   */
+  public Optional<String> describeHoldingBack() {
+    if (blockedBy.isPresent()) {
+      return Optional.of("waiting for " + blockedBy.get().describe());
+    }
+    long refused = waiting.stream().filter(Waiting::forResources).count();
+    return holdingBack().map(r -> refused + " waiting for " + r.describe());
+  }
+
   /** The start decisions only. */
   public List<Decision.Start> starts() {
     return actions.stream().filter(Decision.Start.class::isInstance).map(Decision.Start.class::cast).toList();

@@ -38,7 +38,8 @@ public final class SchedulerKeys {
               SchedulerConfig::trainNretry, String::valueOf, "train attempts a two-stage task gets before it fails"),
           ConfigKey.of("utilization-limit.cpu", SHARE, Parsers.FRACTION, Builder::cpuUtilizationLimit,
               SchedulerConfig::cpuUtilizationLimit, String::valueOf,
-              "no task starts while other processes keep the CPUs at least this busy, in (0, 1]"),
+              "no task starts while other processes keep the CPUs at least this busy (niced ones and Berth's own"
+                  + " tasks do not count), in (0, 1]"),
           ConfigKey.of("utilization-limit.memory", SHARE, Parsers.FRACTION, Builder::memoryUtilizationLimit,
               SchedulerConfig::memoryUtilizationLimit, String::valueOf,
               "no task starts if it would push host memory use past this fraction, in (0, 1]"),

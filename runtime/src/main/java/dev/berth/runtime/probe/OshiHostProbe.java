@@ -17,8 +17,8 @@ import oshi.hardware.GlobalMemory;
 
 /**
  * Reads the real host through OSHI. CPU utilization is the whole-host busy fraction since the
- * previous {@link #read}, so the first reading reports it as unknown; readings less than a few
- * hundred milliseconds apart repeat the figure before. Task memory is the resident
+ * previous {@link #read}, niced processes' share left out, so the first reading reports it as
+ * unknown; readings less than a few hundred milliseconds apart repeat the figure before. Task memory is the resident
  * memory of each task's process tree, taken from {@code /proc} on Linux and through OSHI elsewhere.
  * Thread-safe; a reading costs one pass over the process table.
  */
@@ -109,8 +109,10 @@ public final class OshiHostProbe implements HostProbe {
   }
 
   /**
-   * The share of CPU ticks between two readings that were not idle or waiting for I/O, or -1 when
-   * it cannot be told (no ticks passed, counters went backwards, malformed readings).
+   * The share of CPU ticks between two readings that were not idle, waiting for I/O or spent in
+   * niced processes, or -1 when it cannot be told (no ticks passed, counters went backwards,
+   * malformed readings). Niced (low-priority) load gives way to the normal-priority tasks Berth
+   * starts, so another user's {@code nice -n 19} batch job leaves the CPUs as free as idle ones.
    */
   static double busyFraction(long[] before, long[] after) {
     int count = TickType.values().length;
@@ -125,8 +127,10 @@ public final class OshiHostProbe implements HostProbe {
       }
       total += delta;
     }
-    long idle = after[TickType.IDLE.getIndex()] - before[TickType.IDLE.getIndex()]
-        + after[TickType.IOWAIT.getIndex()] - before[TickType.IOWAIT.getIndex()];
+    long idle = 0;
+    for (TickType yielding : new TickType[] {TickType.IDLE, TickType.IOWAIT, TickType.NICE}) {
+      idle += after[yielding.getIndex()] - before[yielding.getIndex()];
+    }
     if (total <= 0) {
       return -1;
     }

@@ -25,6 +25,15 @@ class BusyFractionTest {
   }
 
   @Test
+  void nicedLoadYieldsToUsAndCountsAsIdle() {
+    // Two niced busy loops of another user on a four-CPU host: they give way to any normal-priority task.
+    long[] before = {0, 0, 0, 0, 0, 0, 0, 0};
+    long[] after = {100, 2000, 100, 1800, 0, 0, 0, 0};
+
+    assertThat(OshiHostProbe.busyFraction(before, after)).isEqualTo(0.05);
+  }
+
+  @Test
   void noTicksInBetweenIsUnknownRatherThanIdle() {
     long[] ticks = {5, 5, 5, 5, 5, 5, 5, 5};
 
