@@ -67,10 +67,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# check NAME ARGS...: runs a check; one that cannot read its inputs is recorded as failed, with why.
+# check NAME ARGS...: runs a check, unless its part already failed; one that cannot read its inputs is
+# recorded as failed, with why.
 check() {
   local name="$1"
   shift
+  if [ -f "$out/checks/$name.json" ]; then return 0; fi
   if ! proof "$@" "$out" 2>"$out/check-$name.err"; then
     proof fail "$out" "$name" "the check could not read its inputs: $(tail -n 1 "$out/check-$name.err")"
   fi
@@ -82,10 +84,11 @@ berth_run() {
   timeout 240 "${berth[@]}" run --no-progress --gpus "$gpus" "$out/$1.yaml" >"$out/$1.log" 2>&1 || true
 }
 
-# start_holder NAME ARGS...: a process outside Berth that holds GPU memory until stop_holder.
+# start_holder NAME CHECK ARGS...: a process outside Berth that holds GPU memory until stop_holder;
+# when it cannot, CHECK fails with its reason.
 start_holder() {
-  local name="$1" ready="$out/$1-holder.json"
-  shift
+  local name="$1" check="$2" ready="$out/$1-holder.json"
+  shift 2
   rm -f "$ready"
   python3 -B "$hold" --device "$index" --until-signal --ready "$ready" "$@" >"$out/$name-holder.log" 2>&1 &
   holder_pid=$!
@@ -97,7 +100,7 @@ start_holder() {
     kill -0 "$holder_pid" 2>/dev/null || break
     sleep 0.1
   done
-  say "the $name holder did not start: $(tail -n 1 "$out/$name-holder.log")" >&2
+  proof fail "$out" "$check" "the $name holder did not start: $(tail -n 1 "$out/$name-holder.log")"
   stop_holder
   return 1
 }
@@ -118,7 +121,11 @@ fi
 "${berth[@]}" config --defaults >/dev/null # rebuilds a stale jar and prepares the launcher, outside the parts
 
 say "GPU $index; writing to $out"
-nvidia-smi --query-gpu=index,uuid,name,memory.total,memory.free,driver_version --format=csv >"$out/nvidia-smi.csv"
+if ! nvidia-smi --query-gpu=index,uuid,name,memory.total,memory.free,driver_version --format=csv \
+  >"$out/nvidia-smi.csv" 2>&1; then
+  say "nvidia-smi failed: $(head -n 1 "$out/nvidia-smi.csv")" >&2
+  exit 2
+fi
 if ! proof plan "$out/nvidia-smi.csv" "$index" "$out" >"$out/plan.sh"; then
   exit 2
 fi
@@ -147,7 +154,7 @@ check packing check-packing
 # waits (the holder's memory is not free to Berth), then lets the holder go.
 oom_part() {
   local kind="$1" log="$out/runs/$1/$1/$1/attempt-1.stderr.log" run_pid
-  start_holder "$kind" --leave "$oom_leave" || return 0
+  start_holder "$kind" oom --leave "$oom_leave" || return 0
   proof spec "$out" "$kind" "$hold" >"$out/$kind.yaml"
   timeout 240 "${berth[@]}" run --no-progress --gpus "$gpus" "$out/$kind.yaml" >"$out/$kind.log" 2>&1 &
   run_pid=$!
@@ -165,7 +172,7 @@ oom_part oom-two
 check oom check-oom
 
 # 4. foreign
-if start_holder foreign --bytes "$foreign_hold"; then
+if start_holder foreign foreign --bytes "$foreign_hold"; then
   "${berth[@]}" devices ${devices_args[@]+"${devices_args[@]}"} >"$out/foreign-devices.txt" 2>&1 || true
   "${berth[@]}" devices ${devices_args[@]+"${devices_args[@]}"} --json >"$out/foreign-devices.json" 2>/dev/null || true
   berth_run foreign

@@ -37,6 +37,7 @@ CUDA_SUCCESS = 0
 CUDA_ERROR_OUT_OF_MEMORY = 2
 EXIT_OOM = 1
 EXIT_USAGE = 2
+EXIT_CUDA = 3
 
 _UNITS = {"": 1, "B": 1, "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40,
           "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
@@ -331,7 +332,13 @@ def hold(args, env, driver, ordinal, sleep=time.sleep, wait_for_signal=None):
     Raises CudaOutOfMemoryError (after holding what it got for --hold-on-oom seconds) when the driver
     refused before the wanted amount was held; CudaError for any other failure.
     """
-    holding = Holding(driver, ordinal)
+    try:
+        holding = Holding(driver, ordinal)
+    except CudaError as error:
+        if error.code != CUDA_ERROR_OUT_OF_MEMORY:
+            raise
+        # Not even the context fits: as much an out of memory as a refused allocation.
+        raise CudaOutOfMemoryError("CUDA out of memory: %s making the context on device %d" % (error, ordinal))
     try:
         free_now, total = driver.mem_info()
         wanted = wanted_bytes(args, env, free_now)
@@ -417,16 +424,17 @@ def parse_args(argv):
 def one_stage(args, env, driver, sleep=time.sleep):
     """A one-stage task (or a holder by hand): returns the exit code."""
     try:
-        ordinal = device_ordinal(env, args.device)
-    except ValueError as error:
-        log(str(error))
-        return EXIT_USAGE
-    try:
-        figures = hold(args, env, driver, ordinal, sleep)
+        figures = hold(args, env, driver, device_ordinal(env, args.device), sleep)
     except CudaOutOfMemoryError as error:
         # Berth reads the attempt's stderr: this line is what makes it a GPU out of memory.
         print("RuntimeError: %s" % error, file=sys.stderr, flush=True)
         return EXIT_OOM
+    except ValueError as error:
+        log(str(error))
+        return EXIT_USAGE
+    except CudaError as error:
+        log(str(error))
+        return EXIT_CUDA
     if env.get("BERTH_TASK_DIR"):
         write_json(os.path.join(env["BERTH_TASK_DIR"], "result.json"), figures)
     return 0

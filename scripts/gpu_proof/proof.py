@@ -361,6 +361,19 @@ def check_foreign(p, holder, devices_json, devices_text, report):
                                         "max_reserved": most_reserved})
 
 
+def _refusal(name, stderr, reserve, failures):
+    """What the driver's first refusal in a task's stderr says, as a figure; a refusal missing, or
+    one before the task held more than its reservation, is a failure."""
+    m = re.search(r"refused at ([0-9.]+) GiB of [0-9.]+ GiB: .*CUDA_ERROR_OUT_OF_MEMORY", stderr)
+    if not m:
+        failures.append("%s did not get CUDA_ERROR_OUT_OF_MEMORY" % name)
+        return "no refusal"
+    held = float(m.group(1)) * GIB
+    if held <= reserve:
+        failures.append("%s was refused at %s, within its %s" % (name, gib(held), gib(reserve)))
+    return "refused at %s held" % gib(held)
+
+
 def check_oom(p, one_report, one_stderr, two_report, two_stderr, waits=None):
     """A real CUDA_ERROR_OUT_OF_MEMORY past the reservation, classified GPU_OOM and retried bigger:
     a one-stage task as a second attempt, a two-stage task as a second train call."""
@@ -371,8 +384,7 @@ def check_oom(p, one_report, one_stderr, two_report, two_stderr, waits=None):
     # one-stage
     t = task(one_report, "oom-one")
     a = t["attempts"]
-    if "CUDA_ERROR_OUT_OF_MEMORY" not in one_stderr:
-        failures.append("oom-one's first attempt did not get CUDA_ERROR_OUT_OF_MEMORY")
+    refused = _refusal("oom-one's first attempt", one_stderr, reserve, failures)
     if len(a) < 2 or a[0]["outcome"] != "GPU_OOM":
         failures.append("oom-one: attempts %s, expected GPU_OOM then a retry" % [x["outcome"] for x in a])
     elif a[1]["reservedGpuMemoryBytes"] < grown:
@@ -383,15 +395,14 @@ def check_oom(p, one_report, one_stderr, two_report, two_stderr, waits=None):
     peak1 = a[0].get("peakGpuMemoryBytes") if a else None
     if peak1 is not None and peak1 <= a[0]["reservedGpuMemoryBytes"]:
         failures.append("oom-one's first attempt peaked at %s, not past its %s" % (gib(peak1), gib(reserve)))
-    figures.append("one-stage: %s" % ", ".join(
+    figures.append("one-stage: %s, %s" % (refused, ", ".join(
         "%s reserving %s (peak %s)" % (x["outcome"], gib(x["reservedGpuMemoryBytes"]),
                                        gib(x["peakGpuMemoryBytes"]) if x.get("peakGpuMemoryBytes") else "n/a")
-        for x in a))
+        for x in a)))
     # two-stage
     t = task(two_report, "oom-two")
     calls = [c for x in t["attempts"] for c in x.get("trainCalls", [])]
-    if "CUDA_ERROR_OUT_OF_MEMORY" not in two_stderr:
-        failures.append("oom-two's train did not get CUDA_ERROR_OUT_OF_MEMORY")
+    refused = _refusal("oom-two's first train", two_stderr, reserve, failures)
     if len(calls) < 2 or calls[0]["outcome"] != "GPU_OOM" or calls[-1]["outcome"] != "TRAINED":
         failures.append("oom-two: train calls %s, expected GPU_OOM then TRAINED" % [c["outcome"] for c in calls])
     elif calls[-1]["reservedGpuMemoryBytes"] < grown:
@@ -401,8 +412,8 @@ def check_oom(p, one_report, one_stderr, two_report, two_stderr, waits=None):
         failures.append("oom-two took %d attempts; a train OOM keeps the loaded process" % len(t["attempts"]))
     if t["status"] != "SUCCEEDED":
         failures.append("oom-two ended %s" % t["status"])
-    figures.append("two-stage: train calls %s" % ", ".join(
-        "%s reserving %s" % (c["outcome"], gib(c["reservedGpuMemoryBytes"])) for c in calls))
+    figures.append("two-stage: %s, train calls %s" % (refused, ", ".join(
+        "%s reserving %s" % (c["outcome"], gib(c["reservedGpuMemoryBytes"])) for c in calls)))
     figures.append("needing %s beside a holder leaving %s" % (gib(p["oom_need"]), gib(p["oom_leave"])))
     for name, why in sorted((waits or {}).items()):
         figures.append("%s waited: %s" % (name, why))

@@ -163,6 +163,24 @@ class OneStageTest(unittest.TestCase):
         self.assertNotIn("out of memory", str(raised.exception))
         self.assertFalse(berth_task.is_out_of_memory(raised.exception))
 
+    def test_a_context_the_device_has_no_room_for_is_a_cuda_out_of_memory_too(self):
+        code, err, fake, _ = run_one_stage(["--device", "0", "--bytes", "1GiB"], {}, 100 * MIB)
+        self.assertEqual(code, cuda_hold.EXIT_OOM)
+        self.assertIn("RuntimeError: CUDA out of memory: cuCtxCreate returned CUDA_ERROR_OUT_OF_MEMORY (2) making the "
+                      "context on device 0", err)
+        self.assertEqual(fake.contexts, 0)
+
+    def test_another_driver_error_ends_the_task_with_three_and_one_line(self):
+        code, err, _, _ = run_one_stage(["--device", "1", "--bytes", "1GiB"], {}, GIB)
+        self.assertEqual(code, cuda_hold.EXIT_CUDA)
+        self.assertEqual(err, "cuda_hold: cuDeviceGet(1) returned CUDA_ERROR_INVALID_DEVICE (101)\n")
+
+    def test_a_margin_without_a_reservation_ends_the_task_with_two(self):
+        code, err, fake, _ = run_one_stage(["--device", "0"], {}, GIB)
+        self.assertEqual(code, cuda_hold.EXIT_USAGE)
+        self.assertIn("--margin needs BERTH_GPU_MEMORY_BYTES", err)
+        self.assertEqual(fake.contexts, 0)
+
     def test_a_task_on_no_gpu_exits_with_two(self):
         with contextlib.redirect_stderr(io.StringIO()) as err:
             code = cuda_hold.one_stage(cuda_hold.parse_args([]), {"CUDA_VISIBLE_DEVICES": ""}, fake_driver(GIB)[0])

@@ -259,8 +259,10 @@ class OomCheckTest(unittest.TestCase):
         passed, figures, _ = proof.check_oom(p, one, STDERR, two, STDERR,
                                              {"oom-one": "GPU memory: asked 13.2 GiB, free 10.9 GiB on cuda:0"})
         self.assertTrue(passed, figures)
-        self.assertIn("one-stage: GPU_OOM reserving 8.77 GiB (peak 10.97 GiB), SUCCEEDED reserving 13.16 GiB", figures)
-        self.assertIn("two-stage: train calls GPU_OOM reserving 8.77 GiB, TRAINED reserving 13.16 GiB", figures)
+        self.assertIn("one-stage: refused at 10.65 GiB held, GPU_OOM reserving 8.77 GiB (peak 10.97 GiB), "
+                      "SUCCEEDED reserving 13.16 GiB", figures)
+        self.assertIn("two-stage: refused at 10.65 GiB held, train calls GPU_OOM reserving 8.77 GiB, "
+                      "TRAINED reserving 13.16 GiB", figures)
         self.assertIn("oom-one waited: GPU memory: asked 13.2 GiB", figures)
 
     def test_an_oom_berth_took_for_a_plain_failure_fails(self):
@@ -279,6 +281,14 @@ class OomCheckTest(unittest.TestCase):
         self.assertFalse(passed)
         self.assertIn("oom-one's retry reserved 8.77 GiB, less than 1.5 x 8.77 GiB", figures)
         self.assertIn("oom-one's first attempt did not get CUDA_ERROR_OUT_OF_MEMORY", figures)
+
+    def test_a_refusal_within_the_reservation_proves_nothing_and_fails(self):
+        p = proof.plan(h200())
+        one, two = oom_reports(p)
+        early = STDERR.replace("refused at 10.65 GiB", "refused at 8.50 GiB")
+        passed, figures, _ = proof.check_oom(p, one, early, two, STDERR)
+        self.assertFalse(passed)
+        self.assertIn("oom-one's first attempt was refused at 8.50 GiB, within its 8.77 GiB", figures)
 
     def test_a_two_stage_task_started_again_instead_of_training_again_fails(self):
         p = proof.plan(h200())
