@@ -19,6 +19,9 @@ memory the way Berth reads one: a one-stage task prints ``CUDA out of memory`` o
 1; a two-stage task raises it from ``train``, which berth_task.py sends as an ``oom`` message, and
 waits for the next train.
 
+Exit codes: 0 once the memory was held and freed, 1 after an out of memory, 2 for a usage error (or
+a task Berth put on no GPU), 3 for another driver error.
+
 With BERTH_PROOF_FAKE_CUDA set to a size (the fake device's free memory, e.g. ``8GiB``), a
 Python stand-in for the driver is used instead of libcuda, so the logic runs on any machine.
 """
@@ -39,7 +42,9 @@ EXIT_OOM = 1
 EXIT_USAGE = 2
 EXIT_CUDA = 3
 
-_UNITS = {"": 1, "B": 1, "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40,
+MIB = 2**20
+GIB = 2**30
+_UNITS = {"": 1, "B": 1, "KIB": 2**10, "MIB": MIB, "GIB": GIB, "TIB": 2**40,
           "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12}
 
 
@@ -53,7 +58,7 @@ def parse_size(text):
 
 def gib(n):
     """A size for people, in GiB with two decimals."""
-    return "%.2f GiB" % (n / 2**30)
+    return "%.2f GiB" % (n / GIB)
 
 
 class CudaError(Exception):

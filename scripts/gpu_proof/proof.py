@@ -15,14 +15,12 @@ printed at the end and written to ``OUTDIR/table.md``.
 import csv
 import io
 import json
-import math
 import os
 import re
 import sys
 from datetime import datetime, timezone
 
-MIB = 2**20
-GIB = 2**30
+from cuda_hold import GIB, MIB, gib  # the allocator beside this file
 
 # remain-limit.cuda-memory in every spec of the proof: what Berth keeps free on the device.
 FLOOR = 512 * MIB
@@ -51,10 +49,6 @@ def mib_floor(n):
 
 def mib_ceil(n):
     return -(-int(n) // MIB) * MIB
-
-
-def gib(n):
-    return "%.2f GiB" % (n / GIB)
 
 
 def parse_smi_csv(text):
@@ -103,9 +97,10 @@ def plan(gpu):
         raise ValueError("GPU %s: nvidia-smi gives no total or free memory" % gpu["index"])
     usable = free - FLOOR
     pack = mib_floor(usable / (PACKING_FIT + 0.5))
-    oom = mib_floor(max(min(4 * GIB, free / 4), total / 16))
+    # From the free memory rather than the total: the same on an idle device, and still sound on a busy one.
+    oom = mib_floor(max(min(4 * GIB, free / 4), free / 16))
     oom_slack = mib_floor(max(oom / 4, 1.5 * GIB))
-    declared = mib_floor(max(2 * GIB, total / 16))
+    declared = mib_floor(max(2 * GIB, free / 16))
     p = {
         "index": gpu["index"], "name": gpu["name"], "uuid": gpu["uuid"], "driver": gpu["driver"],
         "total": total, "free": free, "floor": FLOOR,

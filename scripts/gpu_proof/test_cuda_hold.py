@@ -15,8 +15,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "examples", "python"))
 import berth_task  # noqa: E402
 import cuda_hold  # noqa: E402
 
-MIB = 2**20
-GIB = 2**30
+MIB = cuda_hold.MIB
+GIB = cuda_hold.GIB
 
 
 def fake_driver(free):

@@ -1,7 +1,6 @@
 """proof.py on recorded inputs: nvidia-smi's CSV, berth devices' JSON and table, made-up report.json files."""
 
 import contextlib
-import copy
 import io
 import json
 import os
@@ -103,12 +102,18 @@ class PlanTest(unittest.TestCase):
     def test_an_h200_gets_sizes_that_hold_every_parts_premise(self):
         p = proof.plan(h200())
         self.check_invariants(p)
-        self.assertEqual(p["oom_reserve"], 143771 * MIB // 16 // MIB * MIB)
+        self.assertEqual(p["oom_reserve"], 143156 * MIB // 16 // MIB * MIB)
 
     def test_a_24_gib_card_gets_sizes_that_hold_every_parts_premise(self):
         p = proof.plan(proof.parse_smi_csv(read("rtx3090-2x.query-gpu.csv"))[1])
         self.check_invariants(p)
         self.assertEqual((p["oom_reserve"], p["learn_declared"]), (4 * GIB, 2 * GIB))
+
+    def test_a_big_card_someone_else_uses_gets_sizes_from_what_is_free(self):
+        busy = dict(h200(), free=10 * GIB)
+        p = proof.plan(busy)
+        self.check_invariants(p)
+        self.assertEqual(p["oom_reserve"], 10 * GIB // 4)
 
     def test_a_nearly_full_device_is_refused_with_its_free_memory(self):
         with self.assertRaisesRegex(ValueError, "2.71 GiB free is too little"):
@@ -259,10 +264,10 @@ class OomCheckTest(unittest.TestCase):
         passed, figures, _ = proof.check_oom(p, one, STDERR, two, STDERR,
                                              {"oom-one": "GPU memory: asked 13.2 GiB, free 10.9 GiB on cuda:0"})
         self.assertTrue(passed, figures)
-        self.assertIn("one-stage: refused at 10.65 GiB held, GPU_OOM reserving 8.77 GiB (peak 10.97 GiB), "
-                      "SUCCEEDED reserving 13.16 GiB", figures)
-        self.assertIn("two-stage: refused at 10.65 GiB held, train calls GPU_OOM reserving 8.77 GiB, "
-                      "TRAINED reserving 13.16 GiB", figures)
+        self.assertIn("one-stage: refused at 10.65 GiB held, GPU_OOM reserving 8.74 GiB (peak 10.92 GiB), "
+                      "SUCCEEDED reserving 13.11 GiB", figures)
+        self.assertIn("two-stage: refused at 10.65 GiB held, train calls GPU_OOM reserving 8.74 GiB, "
+                      "TRAINED reserving 13.11 GiB", figures)
         self.assertIn("oom-one waited: GPU memory: asked 13.2 GiB", figures)
 
     def test_an_oom_berth_took_for_a_plain_failure_fails(self):
@@ -279,7 +284,7 @@ class OomCheckTest(unittest.TestCase):
         one["groups"][0]["tasks"][0]["attempts"][1]["reservedGpuMemoryBytes"] = p["oom_reserve"]
         passed, figures, _ = proof.check_oom(p, one, "", two, STDERR)
         self.assertFalse(passed)
-        self.assertIn("oom-one's retry reserved 8.77 GiB, less than 1.5 x 8.77 GiB", figures)
+        self.assertIn("oom-one's retry reserved 8.74 GiB, less than 1.5 x 8.74 GiB", figures)
         self.assertIn("oom-one's first attempt did not get CUDA_ERROR_OUT_OF_MEMORY", figures)
 
     def test_a_refusal_within_the_reservation_proves_nothing_and_fails(self):
@@ -288,7 +293,7 @@ class OomCheckTest(unittest.TestCase):
         early = STDERR.replace("refused at 10.65 GiB", "refused at 8.50 GiB")
         passed, figures, _ = proof.check_oom(p, one, early, two, STDERR)
         self.assertFalse(passed)
-        self.assertIn("oom-one's first attempt was refused at 8.50 GiB, within its 8.77 GiB", figures)
+        self.assertIn("oom-one's first attempt was refused at 8.50 GiB, within its 8.74 GiB", figures)
 
     def test_a_two_stage_task_started_again_instead_of_training_again_fails(self):
         p = proof.plan(h200())
@@ -366,7 +371,7 @@ class LearningCheckTest(unittest.TestCase):
         passed, figures, details = proof.check_learning(p, self.sweep(p, learned), self.CONSOLE)
         self.assertTrue(passed, figures)
         self.assertEqual(details["learned"], 9)
-        self.assertIn("9 reserved a learned 3.22 GiB", figures)
+        self.assertIn("9 reserved a learned 3.21 GiB", figures)
         self.assertIn("console: learn-{i}: GPU memory 3.2 GiB learned from 3 tasks", figures)
 
     def test_nothing_learned_fails_and_a_host_memory_note_is_not_a_gpu_one(self):
