@@ -155,8 +155,7 @@ check packing check-packing
 oom_part() {
   local kind="$1" log="$out/runs/$1/$1/$1/attempt-1.stderr.log" run_pid
   start_holder "$kind" oom --leave "$oom_leave" || return 0
-  proof spec "$out" "$kind" "$hold" >"$out/$kind.yaml"
-  timeout 240 "${berth[@]}" run --no-progress --gpus "$gpus" "$out/$kind.yaml" >"$out/$kind.log" 2>&1 &
+  berth_run "$kind" &
   run_pid=$!
   for _ in $(seq 1 600); do
     if grep -q "out of memory" "$log" 2>/dev/null || ! kill -0 "$run_pid" 2>/dev/null; then break; fi
