@@ -32,7 +32,7 @@ class FedAvgExamplesTest {
 
   @Test
   void thePythonExampleImprovesTheGlobalModelRoundAfterRound() throws Exception {
-    assumeTrue(onPath("python3"), "python3 is needed for this test");
+    assumeTrue(Programs.onPath("python3"), "python3 is needed for this test");
     Path spec = copySpec(REPO.resolve("examples/fedavg"), "fedavg.yaml");
 
     CliRunner run = run(spec);
@@ -43,7 +43,7 @@ class FedAvgExamplesTest {
 
   @Test
   void thePoolExampleImprovesTheGlobalModelRoundAfterRoundInTwoWarmEngines() throws Exception {
-    assumeTrue(onPath("python3"), "python3 is needed for this test");
+    assumeTrue(Programs.onPath("python3"), "python3 is needed for this test");
     Path example = REPO.resolve("examples/fedavg");
     for (String module : List.of("fedavg_pool.py", "fedavg_lib.py")) {
       Files.copy(example.resolve(module), dir.resolve(module)); // a call's module is imported from the spec's folder
@@ -120,18 +120,5 @@ class FedAvgExamplesTest {
       accuracy.add(acc);
     }
     assertThat(accuracy.get(ROUNDS - 1)).as("accuracy per round " + accuracy).isGreaterThanOrEqualTo(accuracy.get(0));
-  }
-
-  private static boolean onPath(String program) {
-    String path = System.getenv("PATH");
-    if (path == null) {
-      return false;
-    }
-    for (String entry : path.split(File.pathSeparator)) {
-      if (!entry.isEmpty() && Files.isExecutable(Path.of(entry, program))) {
-        return true;
-      }
-    }
-    return false;
   }
 }
