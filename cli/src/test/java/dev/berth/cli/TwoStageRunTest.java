@@ -68,6 +68,35 @@ class TwoStageRunTest {
   }
 
   @Test
+  void aPythonTaskWhoseTrainRetryAsksMoreThanItsDeviceHasBesideItsOldShareTrainsAgainWithTheHostLedgerOn()
+      throws Exception {
+    assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")) || Files.isExecutable(Path.of("/usr/local/bin/python3")),
+        "python3 is needed for this test");
+    Path spec = dir.resolve("oom.yaml");
+    Files.writeString(spec, """
+        name: oom
+        workdir: %s
+        gpus: sim:2x24GiB
+        config: {remain-limit: {memory: 1MiB}, utilization-limit: {cpu: 1.0}}
+        groups:
+          - name: g
+            two-stage: true
+            memory: 64MiB
+            gpu-memory: 10GiB
+            env: {PYTHONPATH: "%s", BERTH_DEMO_OOM_ONCE: "1"}
+            tasks: [{id: fit, command: [python3, "%s"]}]
+        """.formatted(dir.resolve("out"), REPO.resolve("examples/python"),
+            REPO.resolve("examples/python/two_stage_demo.py")));
+
+    // 15 GiB after the out-of-memory error, of the 19.2 GiB utilization-limit.cuda-memory leaves
+    BerthProcess run = BerthProcess.start(dir, java.util.Map.of("BERTH_HOST_DIR", dir.resolve("host").toString()),
+        "run", "--no-progress", spec.toString());
+
+    assertThat(run.await(60)).as(run.output()).isZero();
+    assertThat(json(dir.resolve("out/g/fit/result.json")).get("trains").asInt()).isEqualTo(2);
+  }
+
+  @Test
   void aPythonTaskThatExitsZeroDuringTrainingWithoutAResultFailsAndTheRunEndsWithItsReport() throws Exception {
     assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")) || Files.isExecutable(Path.of("/usr/local/bin/python3")),
         "python3 is needed for this test");

@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Finds a run's task processes in {@code /proc}: every process Berth starts for a task, and every
@@ -72,7 +73,7 @@ final class ProcTasks implements TaskProcesses {
       while (end < environment.length && environment[end] != 0) {
         end++;
       }
-      if (end - from == wanted.length && java.util.Arrays.equals(environment, from, end, wanted, 0, wanted.length)) {
+      if (end - from == wanted.length && Arrays.equals(environment, from, end, wanted, 0, wanted.length)) {
         return true;
       }
       from = end + 1;

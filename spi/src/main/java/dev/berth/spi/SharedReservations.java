@@ -14,7 +14,8 @@ import java.util.Optional;
  * what the others hold (publishing its own progress and measured usage), {@link #take takes} a
  * reservation before an attempt's process starts, {@link #release releases} it when the attempt
  * ends, says which of its tasks {@link #waiting wait} and for what, and finally {@link #leave
- * leaves}. Reservations of a run whose process died are reclaimed by whoever looks next; a run
+ * leaves}. Reservations of a run whose process died are reclaimed by whoever looks next, once no
+ * process of its tasks lives either; a run
  * never changes another live run's entries.
  *
  * <p>Every method is one transaction; implementations are safe to share between threads and, for
