@@ -156,13 +156,13 @@ class Trial:
                         if name == "KILL":
                             self.kills.setdefault(run, []).append(t)
                     self.event(run, "SIG%s after %.2fs" % (name, t - began))
-            try:
-                rc = proc.wait(timeout=self.args.stuck_after)
-            except subprocess.TimeoutExpired:
+            rc = self.wait(proc, sent is not None)
+            if rc is None:
                 proc.kill()
                 proc.wait()
-                self.fail_stuck(run, segment, "%s did not end within %ds%s" % (
-                    " ".join(argv[1:3]), self.args.stuck_after, " of SIG" + sent if sent else ""))
+                self.fail_stuck(run, segment, "%s did not end %s" % (" ".join(argv[1:3]), (
+                    "within %ds of SIG%s" % (self.args.stuck_after, sent)) if sent else
+                    "though no task of the trial started or finished for %ds" % self.args.stuck_after))
                 return
             self.event(run, "exit %d" % rc)
             if sent in EXPECTED_RC and rc != EXPECTED_RC[sent] and rc not in (0, 1):
@@ -179,6 +179,25 @@ class Trial:
                 time.sleep(0.5)
             elif rc == 3:
                 self.failures.append(("berth errors", "%s: exit 3 (%s.%02d.log)" % (self.where(run), run, segment)))
+
+    def wait(self, proc, signalled):
+        """The command's exit code, or None when it is stuck: still there --stuck-after seconds after a
+        signal, or after the trial's last task start or finish (a run may wait that long for the others)."""
+        begun = now()
+        while True:
+            try:
+                return proc.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                pass
+            since = begun
+            if not signalled:
+                for name in ("starts.log", "finishes.log"):
+                    try:
+                        since = max(since, os.stat(os.path.join(self.log_dir, name)).st_mtime)
+                    except OSError:
+                        pass
+            if now() - since > self.args.stuck_after or now() - begun > 10 * self.args.stuck_after:
+                return None
 
     def await_start(self, run, proc, since):
         """Waits until a task of RUN starts after SINCE, the command ends, or 15 s pass (adopted tasks start nothing)."""
@@ -248,12 +267,13 @@ class Trial:
                 device = env.get("BERTH_DEVICE", "")
                 if device.startswith("cuda") and "BERTH_CONTROL" not in env:
                     gib = self.declared_gib(run, key[1])
-                    per_device.setdefault(device, []).append((gib, "%s/%s#%s" % key))
+                    # One entry per attempt: a task forking its children is briefly two such processes.
+                    per_device.setdefault(device, {})["%s/%s#%s" % key] = gib
             for device, held in per_device.items():
-                total = sum(g for g, _ in held)
+                total = sum(held.values())
                 if total * GIB > DEVICE_BYTES:
                     self.over_booked("processes", dt, "%s: live tasks asked %d GiB of 24 GiB: %s" % (
-                        device, total, " ".join(w for _, w in held)))
+                        device, total, " ".join(sorted(held))))
         if connection is not None:
             connection.close()
 
@@ -341,18 +361,29 @@ class Trial:
                 mine = [s for s in starts if (s[1], s[2]) == key and s[4] == fin[4]]
                 started = mine[0][0] if mine else fin[0]
                 # Documented: an exit 0 without result.json that no live Berth saw counts as interrupted.
-                # (2 s: a loaded machine can delay Berth's sight of an exit that long)
-                kill = [k for k in self.kills.get(run, []) if started <= k <= fin[0] + 2.0]
-                if fin[5] == "noresult" and kill:
+                # Seen means its exit mark was written, "the moment a process exits" (resume.md); a SIGKILL
+                # up to 0.2 s after the exit is within that moment's reach on a loaded machine.
+                kills = [k for k in self.kills.get(run, []) if k >= started]
+                unseen = [k for k in kills if k <= fin[0] + 0.2]
+                if fin[5] == "noresult" and unseen:
                     result["re-run (documented)"] += 1
                     self.failures.append(("re-run (documented)", "%s: %s exited 0 without result.json, its run was"
                                           " SIGKILLed %+.2f s from that exit, and it started again"
-                                          % (self.where(run), task, kill[0] - fin[0])))
+                                          % (self.where(run), task, unseen[0] - fin[0])))
                 else:
                     result["re-run"] += 1
-                    self.failures.append(("re-run", "%s: %s finished (attempt %s, %s) and started again (attempt %s)"
-                                          % (self.where(run), task, fin[3], self.signal_story(run, fin[0]),
-                                             later[0][3])))
+                    mark = "%s\t0\t%s" % (fin[3], os.path.join(self.dir, run, "g", task))
+                    try:
+                        with open(os.path.join(self.dir, run, ".berth-exits")) as f:
+                            marked = mark in f.read()
+                    except OSError:
+                        marked = False
+                    self.failures.append(("re-run", "%s: %s (%s) exited 0 (attempt %s), %s, and started again"
+                                          " (attempt %s); .berth-exits %s its exit" % (
+                                              self.where(run), task, fin[5], fin[3],
+                                              "its run was SIGKILLed %.2f s later" % (kills[0] - fin[0]) if kills
+                                              else self.signal_story(run, fin[0]),
+                                              later[0][3], "holds" if marked else "lacks")))
             status = self.statuses(run).get(task)
             if status != "SUCCEEDED":
                 result["finished tasks lost"] += 1
