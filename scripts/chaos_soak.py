@@ -158,11 +158,12 @@ class Trial:
                     self.event(run, "SIG%s after %.2fs" % (name, t - began))
             rc = self.wait(proc, sent is not None)
             if rc is None:
+                why = self.stuck_state(run, segment)
                 proc.kill()
                 proc.wait()
-                self.fail_stuck(run, segment, "%s did not end %s" % (" ".join(argv[1:3]), (
+                self.fail_stuck(run, segment, "%s did not end %s; %s" % (" ".join(argv[1:3]), (
                     "within %ds of SIG%s" % (self.args.stuck_after, sent)) if sent else
-                    "though no task of the trial started or finished for %ds" % self.args.stuck_after))
+                    "though no task of the trial started or finished for %ds" % self.args.stuck_after, why))
                 return
             self.event(run, "exit %d" % rc)
             if sent in EXPECTED_RC and rc != EXPECTED_RC[sent] and rc not in (0, 1):
@@ -198,6 +199,35 @@ class Trial:
                         pass
             if now() - since > self.args.stuck_after or now() - begun > 10 * self.args.stuck_after:
                 return None
+
+    def stuck_state(self, run, segment):
+        """What a stuck run's tasks and the host ledger said just before it was killed: a short line, and
+        in full in RUN.NN.stuck.json."""
+        state = {}
+        try:
+            out = subprocess.run([self.args.berth, "status", "--json", os.path.join(self.dir, run)],
+                                 capture_output=True, text=True, timeout=60, env=self.env(), cwd=self.dir)
+            state["status"] = json.loads(out.stdout)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+            state["status"] = {"error": str(e)}
+        try:
+            db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.host_dir, "ledger.db"), uri=True, timeout=2)
+            state["holds"] = db.execute("SELECT r.name, h.task, h.label, h.bytes FROM holds h"
+                                        " LEFT JOIN runs r ON r.id = h.run WHERE h.key <> 'host'").fetchall()
+            state["runs"] = db.execute("SELECT name, state, pid FROM runs").fetchall()
+            db.close()
+        except sqlite3.Error as e:
+            state["holds"] = str(e)
+        with open(os.path.join(self.dir, "%s.%02d.stuck.json" % (run, segment)), "w") as out:
+            json.dump(state, out, indent=1)
+        tasks = state["status"].get("tasks") or []
+        open_tasks = ["%s %s%s" % (t.get("id"), t.get("state") or t.get("status"),
+                                   " (%s)" % t["reason"] if t.get("reason") else "")
+                      for t in tasks if t.get("status") not in ("SUCCEEDED", "FAILED", "CANCELLED", "UNREACHABLE")]
+        holds = state["holds"] if isinstance(state["holds"], list) else []
+        return "its open tasks: %s; ledger holds: %s" % (
+            ", ".join(open_tasks)[:400] or "none",
+            ", ".join("%s/%s %s %.0f GiB" % (r, t, d, b / GIB) for r, t, d, b in holds) or "none")
 
     def await_start(self, run, proc, since):
         """Waits until a task of RUN starts after SINCE, the command ends, or 15 s pass (adopted tasks start nothing)."""
@@ -413,8 +443,10 @@ class Trial:
 
     def report_over_booking(self):
         """Over-booked seconds from the reports' attempts (their train calls, for two-stage ones), each cut
-        at the last moment its process was seen alive: an attempt a resume settles late held nothing after."""
+        at its process's end (noted by the task, or the last moment the process was seen alive): what a
+        resume settles late held nothing after its process ended."""
         changes = {}
+        ended = {(r, t, n): at for at, r, t, n, _, _ in self.read_lines("ends.log")}
         for run in self.runs:
             try:
                 with open(os.path.join(self.dir, run, "report.json")) as f:
@@ -428,13 +460,15 @@ class Trial:
                     if not spans:
                         spans = [(a.get("device"), a.get("reservedGpuMemoryBytes") or 0, a.get("startedAt"),
                                   a.get("finishedAt"))]
-                    seen = self.seen.get((run, task.get("id"), str(a.get("number"))))
+                    key = (run, task.get("id"), str(a.get("number")))
+                    # The process's end: as the task noted it, else the last moment it was seen alive.
+                    gone = ended.get(key) or (self.seen[key][1] if key in self.seen else None)
                     for device, held, start, end in spans:
                         if not device or not device.startswith("cuda") or not held or not start:
                             continue
                         s, e = parse_instant(start), parse_instant(end) if end else None
-                        if seen:
-                            e = min(e, seen[1] + POLL_S) if e else seen[1] + POLL_S
+                        if gone:
+                            e = min(e, gone) if e else gone
                         if e is None or e <= s:
                             continue
                         who = "%s/%s#%s" % (run, task.get("id"), a.get("number"))

@@ -3,9 +3,10 @@
 
     chaos_task.py MODE SECONDS CHILD_SECONDS LOG_DIR
 
-Every start appends a line to LOG_DIR/starts.log, and every deliberate exit 0 appends one to
-LOG_DIR/finishes.log, each with one write of a file opened for appending, so the soak can tell from
-outside Berth whether a task that finished ever started again. MODE is one of
+Every start appends a line to LOG_DIR/starts.log, every deliberate exit 0 appends one to
+LOG_DIR/finishes.log, and every deliberate exit one to LOG_DIR/ends.log, each with one write of a file
+opened for appending, so the soak can tell from outside Berth whether a task that finished ever
+started again, and when a task's process ended. MODE is one of
 
     ok        forks children, sleeps, writes result.json, exits 0
     noresult  the same without result.json
@@ -59,7 +60,15 @@ def _finish(log_dir, mode):
     # Berth, and its next start a false re-run: the line and the exit happen with signals blocked.
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
     _line(log_dir, "finishes.log", mode)
-    os._exit(0)
+    _exit(log_dir, mode, 0)
+
+
+def _exit(log_dir, mode, code):
+    """Ends the process, first noting when in ends.log: the soak cuts a reservation at its process's end."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _line(log_dir, "ends.log", mode)
+    os._exit(code)
 
 
 def main():
@@ -73,12 +82,12 @@ def main():
         time.sleep(seconds / 2)
         sys.stderr.write("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (chaos soak)\n")
         sys.stderr.flush()
-        os._exit(1)
+        _exit(log_dir, mode, 1)
     time.sleep(seconds)
     if mode == "fail":
         sys.stderr.write("ValueError: failing on purpose (chaos soak)\n")
         sys.stderr.flush()
-        os._exit(1)
+        _exit(log_dir, mode, 1)
     if mode != "noresult":
         with open(os.path.join(os.environ.get("BERTH_TASK_DIR", "."), "result.json"), "w") as out:
             json.dump({"attempt": int(os.environ.get("BERTH_ATTEMPT", "0"))}, out)
@@ -107,7 +116,7 @@ def two_stage(seconds, log_dir):
         # Exit 0 after a successful train stage is the finish; any other end is not.
         if end.code in (0, None) and trained:
             _finish(log_dir, "twostage")
-        raise
+        _exit(log_dir, "twostage", end.code if isinstance(end.code, int) else 1)
 
 
 if __name__ == "__main__":
