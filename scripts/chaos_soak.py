@@ -323,7 +323,8 @@ class Trial:
         if first:
             self.failures.append(("over-booked (%s)" % source, "%s: %s" % (self.where(), what)))
 
-    def trial_processes(self):
+    def trial_processes(self, by_folder=False):
+        """The live processes that carry the trial's marker variable (or, BY_FOLDER, work in its folder)."""
         mark = "BERTH_CHAOS_TRIAL=" + self.dir
         found = []
         for name in os.listdir("/proc"):
@@ -332,7 +333,8 @@ class Trial:
             try:
                 with open("/proc/%s/environ" % name, "rb") as f:
                     raw = f.read().decode("utf-8", "replace")
-                if mark + "\0" not in raw + "\0":
+                if mark + "\0" not in raw + "\0" and not (
+                        by_folder and (os.readlink("/proc/%s/cwd" % name) + "/").startswith(self.dir + "/")):
                     continue
                 with open("/proc/%s/cmdline" % name, "rb") as f:
                     cmdline = f.read().decode("utf-8", "replace").rstrip("\0")
@@ -348,7 +350,7 @@ class Trial:
     def kill_left(self, which, record):
         """Kills (and, when RECORD, counts) the trial's processes that WHICH selects by environment text."""
         left = []
-        for pid, env, cmdline in self.trial_processes():
+        for pid, env, cmdline in self.trial_processes(by_folder=record):
             text = "\0".join("%s=%s" % kv for kv in env.items())
             if which(text):
                 run = os.path.basename(env.get("BERTH_RUN_DIR", ""))
@@ -384,8 +386,6 @@ class Trial:
             first_finish.setdefault((f[1], f[2]), f)
         for key, fin in first_finish.items():
             run, task = key
-            if run in self.abandoned:
-                continue
             later = [s for s in starts if (s[1], s[2]) == key and s[0] > fin[0]]
             if later:
                 mine = [s for s in starts if (s[1], s[2]) == key and s[4] == fin[4]]
@@ -415,7 +415,7 @@ class Trial:
                                               else self.signal_story(run, fin[0]),
                                               later[0][3], "holds" if marked else "lacks")))
             status = self.statuses(run).get(task)
-            if status != "SUCCEEDED":
+            if status != "SUCCEEDED" and run not in self.abandoned:  # a stuck run's end is unknown
                 result["finished tasks lost"] += 1
                 self.failures.append(("finished tasks lost", "%s: %s finished (attempt %s) but ended %s"
                                       % (self.where(run), task, fin[3], status)))
