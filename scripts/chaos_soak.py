@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 
 GIB = 1 << 30
 DEVICE_BYTES = 24 * GIB
@@ -167,7 +168,8 @@ class Trial:
                 return
             self.event(run, "exit %d" % rc)
             if sent in EXPECTED_RC and rc != EXPECTED_RC[sent] and rc not in (0, 1):
-                self.unexpected_rc.append("%s segment %d: SIG%s gave exit %d" % (run, segment, sent, rc))
+                self.unexpected_rc.append("trial %d %s command %d: SIG%s gave exit %d" % (
+                    self.number, run, segment, sent, rc))
             if rc in (0, 1):  # the run ended; an interrupted one exits 130, 143 or by the signal
                 return
             if rc == 2:
@@ -492,6 +494,15 @@ class Trial:
 
     # ----- the whole trial -------------------------------------------------------------------------
 
+    def failed_itself(self):
+        self.stop_polling.set()
+        self.failures.append(("soak errors", "%s: the soak itself failed (its traceback is above)" % self.where()))
+        self.figures = {"trials": 1, "soak errors": 1}
+        self.figures.update({"SIG" + k: v for k, v in self.signals.items()})
+        self.seconds = 0.0
+        self.runs = getattr(self, "runs", [])
+        self.gpus = getattr(self, "gpus", 0)
+
     def run(self):
         began = now()
         if os.path.exists(self.dir):
@@ -532,7 +543,7 @@ class Trial:
 
 
 FAILING = ["over-booked s (ledger)", "over-booked s (processes)", "over-booked s (reports)", "finished tasks lost",
-           "re-run", "processes left", "stuck resumes", "berth errors"]
+           "re-run", "processes left", "stuck resumes", "berth errors", "soak errors"]
 
 
 def main():
@@ -542,8 +553,11 @@ def main():
     parser.add_argument("--jobs", type=int, default=2, help="trials at once")
     parser.add_argument("--out", default="berth-out/chaos-soak")
     parser.add_argument("--only", type=int, help="run only this trial number (a failure's reproduction)")
-    parser.add_argument("--stuck-after", type=int, default=60, help="seconds a command may take before it is stuck")
-    parser.add_argument("--max-delay", type=float, default=4.0, help="latest interruption, in seconds after a start")
+    parser.add_argument("--stuck-after", type=int, default=60,
+                        help="seconds a command may go on after its signal, or while no task of the trial starts"
+                             " or finishes, before it counts as stuck")
+    parser.add_argument("--max-delay", type=float, default=4.0,
+                        help="latest interruption, in seconds after the command's first new task start")
     parser.add_argument("--child-seconds", type=int, default=300, help="how long each task's children sleep")
     parser.add_argument("--kinds", default=",".join(KINDS),
                         help="the task kinds drawn from, repeated to weigh them (default %(default)s)")
@@ -568,7 +582,12 @@ def main():
                 if not pending:
                     return
                 number = pending.pop(0)
-            trial = Trial(number, args).run()
+            trial = Trial(number, args)
+            try:
+                trial.run()
+            except Exception:  # the soak's own fault: counted, so that it cannot pass silently
+                traceback.print_exc()
+                trial.failed_itself()
             with lock:
                 done.append(trial)
                 f = trial.figures
