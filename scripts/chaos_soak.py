@@ -400,8 +400,9 @@ class Trial:
                 if fin[5] == "noresult" and unseen:
                     result["re-run (documented)"] += 1
                     self.failures.append(("re-run (documented)", "%s: %s exited 0 without result.json, its run was"
-                                          " SIGKILLed %+.2f s from that exit, and it started again"
-                                          % (self.where(run), task, unseen[0] - fin[0])))
+                                          " SIGKILLed %.2f s %s that exit, and it started again"
+                                          % (self.where(run), task, abs(unseen[0] - fin[0]),
+                                             "after" if unseen[0] > fin[0] else "before")))
                 else:
                     result["re-run"] += 1
                     mark = "%s\t0\t%s" % (fin[3], os.path.join(self.dir, run, "g", task))
@@ -410,11 +411,13 @@ class Trial:
                             marked = mark in f.read()
                     except OSError:
                         marked = False
+                    nearest = min(kills, key=lambda k: abs(k - fin[0])) if kills else None
                     self.failures.append(("re-run", "%s: %s (%s) exited 0 (attempt %s), %s, and started again"
                                           " (attempt %s); .berth-exits %s its exit" % (
                                               self.where(run), task, fin[5], fin[3],
-                                              "its run was SIGKILLed %.2f s later" % (kills[0] - fin[0]) if kills
-                                              else self.signal_story(run, fin[0]),
+                                              "its run was SIGKILLed %.2f s %s that exit" % (
+                                                  abs(nearest - fin[0]), "after" if nearest > fin[0] else "before")
+                                              if kills else self.signal_story(run, fin[0]),
                                               later[0][3], "holds" if marked else "lacks")))
             status = self.statuses(run).get(task)
             if status != "SUCCEEDED" and run not in self.abandoned:  # a stuck run's end is unknown
