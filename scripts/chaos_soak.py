@@ -359,12 +359,33 @@ class Trial:
                 whose = "of %s/%s#%s, whose run had %d SIGKILL(s)" % (
                     run, env.get("BERTH_TASK_ID"), env.get("BERTH_ATTEMPT"),
                     len(self.kills.get(run, []))) if run else "Berth"
-                left.append((pid, "%s (%s)" % (cmdline.replace("\0", " "), whose)))
+                frozen = self.thaw(pid)
+                left.append((pid, "%s (%s%s)" % (cmdline.replace("\0", " "), whose,
+                                                 ", frozen in " + frozen if frozen else "")))
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
         return left
+
+    @staticmethod
+    def thaw(pid):
+        """Thaws the cgroup v1 freezer group PID is frozen in, if any, and names it: a Berth killed while it
+        stopped a task's container froze it for good, and a frozen process cannot die of a SIGKILL."""
+        try:
+            with open("/proc/%d/cgroup" % pid) as f:
+                group = next((l.rstrip("\n").split(":", 2)[2] for l in f if l.split(":")[1] == "freezer"), None)
+            if not group or group == "/":
+                return None
+            state = os.path.join("/sys/fs/cgroup/freezer" + group, "freezer.state")
+            with open(state) as f:
+                if f.read().strip() == "THAWED":
+                    return None
+            with open(state, "w") as f:
+                f.write("THAWED")
+            return group
+        except (OSError, IndexError):
+            return None
 
     # ----- the checks after the trial ------------------------------------------------------------
 
