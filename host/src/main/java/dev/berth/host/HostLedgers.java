@@ -38,6 +38,14 @@ public final class HostLedgers {
    * @throws IllegalArgumentException when the limits file is not valid, naming its line and field
    */
   public static SharedReservations open(Path dir) {
+    return open(dir, PROC);
+  }
+
+  /**
+   * The ledger in {@code dir}, as {@link #open(Path)}, telling a live run from a dead one by
+   * {@code liveness}: for a stand-in of this machine's processes.
+   */
+  public static SharedReservations open(Path dir, ProcessLiveness liveness) {
     Path file = dir.resolve(FILE);
     try {
       if (!Files.isDirectory(dir)) {
@@ -47,7 +55,7 @@ public final class HostLedgers {
       }
       SqliteStore.createIfMissing(file);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
-      return new SharedLedger(SqliteStore.open(file), hostName(), PROC, limits);
+      return new SharedLedger(SqliteStore.open(file), hostName(), liveness, limits);
     } catch (IOException e) {
       throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);
     } catch (InterruptedException e) {
