@@ -63,7 +63,7 @@ final class Simulation {
   /** How long a wrong picture may last before it counts: the ledger is read once per interval. */
   static final Duration SETTLE = Duration.ofSeconds(30);
   /** Fake time the runs get, once faults stop, to end. */
-  static final Duration END_WITHIN = Duration.ofHours(3);
+  static final Duration END_WITHIN = Duration.ofHours(1);
 
   private final long seed;
   private final Set<Fault> faults;
@@ -100,7 +100,7 @@ final class Simulation {
       if (!faults.contains(Fault.SECOND_RUN)) {
         runs.forEach(r -> { if (!r.started) r.start(); });
       }
-      int steps = 150 + random.nextInt(250);
+      int steps = 100 + random.nextInt(150);
       for (step = 0; step < steps && violation == null; step++) {
         act();
         settle();
@@ -109,6 +109,7 @@ final class Simulation {
       endPhase();
     } catch (Violation v) {
       violation = v.getMessage();
+      note("at the violation: " + waitingSummary() + " live processes: " + world.alive());
     } catch (RuntimeException | Error e) {
       violation = "the simulation itself broke: " + e;
       java.io.StringWriter w = new java.io.StringWriter();
@@ -217,7 +218,7 @@ final class Simulation {
         throw new Violation("2 (no deadlock): runs did not end within " + END_WITHIN + " of fake time after the "
             + "last fault: " + waitingSummary());
       }
-      clock.advance(Duration.ofSeconds(1));
+      clock.advance(Duration.ofSeconds(2));
     }
     List<World.Proc> left = world.alive().stream().filter(p -> p.kind != World.Kind.BERTH).toList();
     if (!left.isEmpty()) {
@@ -233,7 +234,8 @@ final class Simulation {
       }
       for (TaskRecord t : r.berth.engine.state().tasks()) {
         if (!t.state().isTerminal()) {
-          s.append(r.name).append('/').append(t.spec().id()).append(' ').append(t.state());
+          s.append(r.name).append(r.berth.stopping ? " (stopping)" : "").append('/').append(t.spec().id())
+              .append(t.spec().twoStage() ? " two-stage " : " ").append(t.state());
           r.berth.waiting.stream().filter(w -> w.task().equals(t.spec().id())).findFirst()
               .ifPresent(w -> s.append(" (").append(w.describe()).append(')'));
           s.append("; ");
@@ -351,7 +353,7 @@ final class Simulation {
       }
       for (Refusal refusal : w.refusals()) {
         if (refusal.resource() == Resource.GPU_MEMORY && refusal.device().startsWith("cuda:")
-            && refusal.asked() > 0) {
+            && refusal.asked() > 0 && refusal.free() >= 0) {
           long free = GPU_BYTES - bookedOn(refusal.device());
           suspect("5 (a reason is true): " + r.name + "/" + id + " waits for '" + refusal.describe() + "' while "
               + refusal.device() + " has " + free / GIB + " GiB free of what live processes hold",

@@ -104,7 +104,17 @@ final class TaskSide implements Executor, ControlPort {
       for (World.Proc left : world.treeOf(p)) {
         world.exit(left, 137); // its container is emptied, as the real executor does
       }
+      // Its connection closes with it, before or after its exit is seen.
+      Integer attempt = connected.get(task);
+      boolean hadConnection = attempt != null && attempt == request.attempt();
+      boolean hangUpFirst = random.nextBoolean();
+      if (hadConnection && hangUpFirst) {
+        hangUp(task, attempt);
+      }
       onExit.exited(code);
+      if (hadConnection && !hangUpFirst) {
+        world.clock.schedule(Duration.ZERO, () -> hangUp(task, attempt));
+      }
     };
     played.begin();
     return new Execution() {
@@ -172,6 +182,12 @@ final class TaskSide implements Executor, ControlPort {
   @Override
   public void close() {
     closed = true;
+  }
+
+  private void hangUp(TaskId task, int attempt) {
+    if (connected.remove(task, attempt) && !dead && !closed) {
+      listener.disconnected(task, attempt);
+    }
   }
 
   private void say(Played p, TaskMessage m) {
@@ -286,28 +302,8 @@ final class TaskSide implements Executor, ControlPort {
       later(Duration.ofMillis(50), () -> exit(0));
     }
 
-    /** The process ends: its connection closes too, before or after its exit is seen. */
     void exit(int code) {
-      if (!process.alive) {
-        return;
-      }
-      boolean hangUpFirst = random.nextBoolean();
-      TaskId task = request.task();
-      Integer attempt = connected.get(task);
-      boolean hadConnection = attempt != null && attempt == request.attempt();
-      if (hadConnection && hangUpFirst) {
-        hangUp(task, attempt);
-      }
       world.exit(process, code);
-      if (hadConnection && !hangUpFirst) {
-        world.clock.schedule(Duration.ZERO, () -> hangUp(task, attempt));
-      }
-    }
-
-    private void hangUp(TaskId task, int attempt) {
-      if (connected.remove(task, attempt) && !dead && !closed) {
-        listener.disconnected(task, attempt);
-      }
     }
 
     void later(Duration after, Runnable action) {
