@@ -101,7 +101,7 @@ final class TaskSide implements Executor, ControlPort {
       if (dead) {
         return; // nobody waits for it any more
       }
-      for (World.Proc left : world.treeOf(p)) {
+      for (World.Proc left : world.containerOf(p)) {
         world.exit(left, 137); // its container is emptied, as the real executor does
       }
       // Its connection closes with it, before or after its exit is seen.
@@ -130,8 +130,7 @@ final class TaskSide implements Executor, ControlPort {
 
       @Override
       public void terminate(long graceMillis) {
-        java.util.List<World.Proc> tree = new java.util.ArrayList<>(world.treeOf(p));
-        tree.add(0, p);
+        java.util.List<World.Proc> tree = world.containerOf(p);
         tree.forEach(member -> world.signal(member, 15));
         world.clock.schedule(Duration.ofMillis(graceMillis), () -> tree.stream().filter(m -> m.alive)
             .forEach(m -> world.exit(m, 137)));

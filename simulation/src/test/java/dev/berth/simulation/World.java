@@ -50,6 +50,8 @@ final class World {
     final CompletableFuture<ProcessHandle> exit = new CompletableFuture<>();
     volatile boolean alive = true;
     long parent;
+    /** The task container it belongs to (the task process's pid), which its children stay in when re-parented. */
+    long container;
     /** What the process holds now of the machine: its reservation, or its train stage's. */
     Placement booking;
     /** Called with the exit code when the process ends, by whoever waits for it. */
@@ -185,6 +187,8 @@ final class World {
   synchronized Proc start(Kind kind, long parent, SortedMap<String, String> env, String run, TaskId task,
       int attempt) {
     Proc p = new Proc(kind, parent, env, run, task, attempt);
+    Proc up = processes.get(parent);
+    p.container = kind == Kind.CHILD && up != null ? up.container : p.pid;
     processes.put(p.pid, p);
     return p;
   }
@@ -226,9 +230,9 @@ final class World {
     return processes.values().stream().filter(p -> p.alive && run.equals(p.run) && task.equals(p.task)).toList();
   }
 
-  /** The live descendants of a process. */
-  synchronized List<Proc> treeOf(Proc root) {
-    return root.descendants().map(h -> (Proc) h).toList();
+  /** The live processes in a task's container, its own included, as a cgroup holds them whatever their parent. */
+  synchronized List<Proc> containerOf(Proc task) {
+    return processes.values().stream().filter(p -> p.alive && p.container == task.container).toList();
   }
 
   /** Forgets dead processes, so the table stays small over a long seed. */
