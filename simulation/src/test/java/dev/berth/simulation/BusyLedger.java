@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A run's host ledger whose file another process may hold locked: while {@link #busy} is set, every
- * call fails as SQLite's busy timeout makes the real store's fail.
+ * A run's host ledger whose file another process may hold locked for a few seconds: while {@link
+ * Lock#busy} is set, every call fails as SQLite's busy timeout makes the real store's fail.
  */
 final class BusyLedger implements SharedReservations {
 

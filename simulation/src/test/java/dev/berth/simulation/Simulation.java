@@ -169,9 +169,11 @@ final class Simulation {
       for (String suffix : List.of("", "-wal", "-shm")) {
         quietly(() -> Files.deleteIfExists(dir.resolve("host").resolve(HostLedgers.FILE + suffix)));
       }
-    } else if (roll < 13 && faults.contains(Fault.LEDGER_BUSY)) {
-      ledgerLock.busy = !ledgerLock.busy;
-      note(ledgerLock.busy ? "the host ledger is locked by another process" : "the host ledger is free again");
+    } else if (roll < 13 && faults.contains(Fault.LEDGER_BUSY) && !ledgerLock.busy) {
+      Duration held = Duration.ofMillis(500 + random.nextInt(8000));
+      note("the host ledger is locked by another process for " + held.toMillis() + " ms");
+      ledgerLock.busy = true;
+      clock.schedule(held, () -> ledgerLock.busy = false);
     } else if (roll < 14 && faults.contains(Fault.JOURNAL_WRITE_FAILS) && !live.isEmpty()) {
       SimRun r = pick(live);
       note(r.name + "'s next journal write fails");
@@ -249,6 +251,7 @@ final class Simulation {
 
   private void check(boolean ending) {
     capacity();
+    progress();
     for (SimRun r : runs) {
       if (r.berth != null && r.berth.started) {
         succeededStays(r);
@@ -257,6 +260,26 @@ final class Simulation {
       }
     }
   }
+
+  /**
+   * 2: when no task process does work of its own (each live one waits on Berth, as a loaded
+   * two-stage task waiting for a device does), no Berth is down or stopping, and runs have not
+   * ended, something must start or end within a few probe intervals.
+   */
+  private void progress() {
+    boolean quiet = runs.stream().allMatch(r -> r.finished || !r.started
+        || r.berth != null && r.berth.started && !r.berth.stopping && !r.berth.tasks.busy())
+        && runs.stream().anyMatch(r -> r.berth != null && r.berth.started);
+    long moves = runs.stream().filter(r -> r.berth != null && r.berth.started).mapToLong(r -> r.berth.moves).sum();
+    if (moves != lastMoves) {
+      lastMoves = moves;
+      suspectSince.remove("quiet");
+    }
+    suspect("2 (no deadlock): no task process does work of its own, none is due, and nothing starts or ends: "
+        + waitingSummary(), "quiet", quiet);
+  }
+
+  private long lastMoves = -1;
 
   /** 1: nothing is booked past what the host has, counting what live task processes hold. */
   private void capacity() {
@@ -514,6 +537,8 @@ final class Simulation {
     final Engine engine;
     List<Waiting> waiting = List.of();
     Decisions lastDecided;
+    /** Starts and ends so far: a quiet host where this stands still is stuck. */
+    long moves;
     boolean stopping;
     boolean started;
 
@@ -601,6 +626,11 @@ final class Simulation {
       journal.crash();
       ledger.close();
       world.exit(process, 137);
+    }
+
+    @Override
+    public void taskEvent(TaskRecord task, dev.berth.core.lifecycle.TaskEvent event) {
+      moves++;
     }
 
     @Override

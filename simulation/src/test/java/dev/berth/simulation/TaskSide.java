@@ -79,6 +79,15 @@ final class TaskSide implements Executor, ControlPort {
     }
   }
 
+  /**
+   * Whether any live task process this Berth started is doing work of its own: it has a step of its
+   * behaviour to come, or hangs until its timeout. A loaded two-stage process waiting for its train
+   * command waits on Berth and is not busy.
+   */
+  boolean busy() {
+    return playing.values().stream().anyMatch(p -> p.process.alive && (p.pending > 0 || p.behaviour == Behaviour.HANG));
+  }
+
   /** The live task processes this Berth started. */
   java.util.List<World.Proc> live() {
     return playing.values().stream().map(p -> p.process).filter(p -> p.alive).toList();
@@ -163,7 +172,7 @@ final class TaskSide implements Executor, ControlPort {
     if (dead || closed || p == null || !p.process.alive || !connected.containsKey(task)) {
       return;
     }
-    world.clock.schedule(Duration.ZERO, () -> p.command(command));
+    p.later(Duration.ZERO, () -> p.command(command));
   }
 
   @Override
@@ -202,6 +211,8 @@ final class TaskSide implements Executor, ControlPort {
     final Behaviour behaviour;
     final LaunchRequest request;
     int trainCalls;
+    /** Steps of its behaviour still to come. */
+    int pending;
 
     Played(World.Proc process, Behaviour behaviour, LaunchRequest request) {
       this.process = process;
@@ -306,7 +317,9 @@ final class TaskSide implements Executor, ControlPort {
     }
 
     void later(Duration after, Runnable action) {
+      pending++;
       world.clock.schedule(after, () -> {
+        pending--;
         if (process.alive) {
           action.run();
         }
