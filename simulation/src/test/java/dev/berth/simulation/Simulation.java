@@ -369,7 +369,7 @@ final class Simulation {
       Waiting w = said.get(id);
       boolean silent = w == null || (w.refusals().isEmpty() && w.edge().isEmpty() && w.activeGroup().isEmpty());
       suspect("5 (a waiting task says why): " + r.name + "/" + id + " is " + t.state()
-          + " and no reason is given", "silent " + r.name + id, silent && state.running().isEmpty()
+          + " and no reason is given", "silent " + r.berth.process.pid + id, silent && state.running().isEmpty()
           && r.berth.lastDecided != null);
       if (w == null) {
         continue;
@@ -380,7 +380,7 @@ final class Simulation {
           long free = GPU_BYTES - bookedOn(refusal.device());
           suspect("5 (a reason is true): " + r.name + "/" + id + " waits for '" + refusal.describe() + "' while "
               + refusal.device() + " has " + free / GIB + " GiB free of what live processes hold",
-              "untrue " + r.name + id, free >= refusal.asked());
+              "untrue " + r.berth.process.pid + id, free >= refusal.asked());
         }
       }
     }
