@@ -104,7 +104,7 @@ final class Simulation {
       for (step = 0; step < steps && violation == null; step++) {
         act();
         settle();
-        check(false);
+        check();
       }
       endPhase();
     } catch (Violation v) {
@@ -212,7 +212,7 @@ final class Simulation {
         }
       }
       settle();
-      check(true);
+      check();
       if (runs.stream().allMatch(r -> r.finished)) {
         break;
       }
@@ -249,7 +249,7 @@ final class Simulation {
 
   // ---- invariants
 
-  private void check(boolean ending) {
+  private void check() {
     capacity();
     progress();
     for (SimRun r : runs) {
