@@ -134,7 +134,7 @@ public final class Engine {
    * Talks to two-stage tasks through the port {@code opener} opens for the engine's listener,
    * instead of the run's socket: for a stand-in of the tasks' side. Call before starting.
    */
-  public Engine controlChannel(java.util.function.Function<ControlListener, ControlPort> opener) {
+  public Engine controlChannel(Function<ControlListener, ControlPort> opener) {
     beforeStart("the control channel");
     TwoStageChannel.Opener open = opener::apply;
     return control(open);
