@@ -38,12 +38,21 @@ public final class HostLedgers {
    * @throws IllegalArgumentException when the limits file is not valid, naming its line and field
    */
   public static SharedReservations open(Path dir) {
+    return open(dir, PROC, new ProcTasks());
+  }
+
+  /**
+   * The ledger in {@code dir}, as {@link #open(Path)}, telling a live run from a dead one by
+   * {@code liveness} and whether a dead run's tasks live on by {@code tasks}: for a stand-in of this
+   * machine's processes.
+   */
+  public static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks) {
     Path file = dir.resolve(FILE);
     try {
       makeFolder(dir);
       SqliteStore.createIfMissing(file);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
-      return new SharedLedger(SqliteStore.open(file), hostName(), PROC, new ProcTasks(), limits);
+      return new SharedLedger(SqliteStore.open(file), hostName(), liveness, tasks, limits);
     } catch (IOException e) {
       throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);
     }

@@ -6,7 +6,7 @@ package dev.berth.host;
  * while they use it.
  */
 @FunctionalInterface
-interface TaskProcesses {
+public interface TaskProcesses {
 
   /** A host without task processes to find (a run alone, whose rows nobody else reads). */
   TaskProcesses NONE = (runDir, uid, berthStart) -> false;

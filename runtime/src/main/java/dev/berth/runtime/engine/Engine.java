@@ -8,6 +8,8 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
+import dev.berth.runtime.control.channel.ControlListener;
+import dev.berth.runtime.control.channel.ControlPort;
 import dev.berth.runtime.gpu.NoGpuProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
@@ -65,6 +67,7 @@ public final class Engine {
   private RunResult result;
   private boolean open;
   private Journal.Replay restored;
+  private ProcessTable processes = ProcessTable.LOCAL;
 
   /** An engine for a run on a host without GPUs. */
   public Engine(
@@ -124,6 +127,26 @@ public final class Engine {
   /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
   Engine control(TwoStageChannel.Opener opener) {
     channel.openWith(opener);
+    return this;
+  }
+
+  /**
+   * Talks to two-stage tasks through the port {@code opener} opens for the engine's listener,
+   * instead of the run's socket: for a stand-in of the tasks' side. Call before starting.
+   */
+  public Engine controlChannel(Function<ControlListener, ControlPort> opener) {
+    beforeStart("the control channel");
+    TwoStageChannel.Opener open = opener::apply;
+    return control(open);
+  }
+
+  /**
+   * Looks for the task processes an earlier Berth of the run left running in this table instead of
+   * this machine's: for a stand-in of the machine. Call before starting.
+   */
+  public Engine processes(ProcessTable table) {
+    beforeStart("the process table");
+    processes = Objects.requireNonNull(table, "table");
     return this;
   }
 
@@ -279,7 +302,7 @@ public final class Engine {
     } else {
       if (restored != null) {
         Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt,
-            exits.marks());
+            exits.marks(), processes);
       }
       readings.read(); // after adopting, so adopted processes are measured
       share.adoptRunning(readings.snapshot());

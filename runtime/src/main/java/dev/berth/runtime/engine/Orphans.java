@@ -1,19 +1,15 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.model.TaskId;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Finds the task processes of a run that are still alive, by the variables Berth gave them
  * ({@code BERTH_RUN_DIR}, {@code BERTH_TASK_ID}, {@code BERTH_ATTEMPT}). The journal records a
  * launch before the process exists, so it holds no pid; this is how a resumed run finds the
- * process. Reads {@code /proc}; elsewhere it finds nothing.
+ * process. Looks through a {@link ProcessTable}: on this machine, {@code /proc}; elsewhere it finds nothing.
  */
 final class Orphans {
 
@@ -29,14 +25,14 @@ final class Orphans {
   private Orphans() {}
 
   /** The live top-level task processes of the run in {@code runDir}, by task. */
-  static Map<TaskId, Orphan> find(Path runDir) {
+  static Map<TaskId, Orphan> find(Path runDir, ProcessTable processes) {
     Map<TaskId, Orphan> found = new HashMap<>();
     String dir = runDir.toString();
-    ProcessHandle.allProcesses().forEach(p -> environment(p.pid()).ifPresent(env -> {
+    processes.all().forEach(p -> processes.berthVariables(p.pid()).ifPresent(env -> {
       if (!dir.equals(env.get("BERTH_RUN_DIR")) || env.get("BERTH_TASK_ID") == null) {
         return;
       }
-      boolean childOfTask = p.parent().flatMap(parent -> environment(parent.pid()))
+      boolean childOfTask = p.parent().flatMap(parent -> processes.berthVariables(parent.pid()))
           .map(penv -> dir.equals(penv.get("BERTH_RUN_DIR"))).orElse(false);
       if (childOfTask) {
         return; // the task's own children carry the same variables; the top process stands for them
@@ -49,22 +45,5 @@ final class Orphans {
       }
     }));
     return found;
-  }
-
-  private static Optional<Map<String, String>> environment(long pid) {
-    Path file = Path.of("/proc", Long.toString(pid), "environ");
-    try {
-      String raw = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-      Map<String, String> env = new HashMap<>();
-      for (String entry : raw.split("\0")) {
-        int eq = entry.indexOf('=');
-        if (eq > 0 && entry.startsWith("BERTH_")) {
-          env.put(entry.substring(0, eq), entry.substring(eq + 1));
-        }
-      }
-      return Optional.of(env);
-    } catch (IOException | SecurityException e) {
-      return Optional.empty();
-    }
   }
 }

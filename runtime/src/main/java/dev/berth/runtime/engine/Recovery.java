@@ -48,8 +48,8 @@ final class Recovery {
   private Recovery() {}
 
   static void settle(RunState state, RunLayout layout, Instant now, Attempts attempts, Recorder recorder,
-      Adopter adopter, ExitMarks marks) {
-    Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir());
+      Adopter adopter, ExitMarks marks, ProcessTable processes) {
+    Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir(), processes);
     SortedMap<String, Integer> codes = marks.readAll();
     for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
       TaskRecord r = state.task(e.getKey());
@@ -61,7 +61,7 @@ final class Recovery {
         recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
         continue;
       }
-      Optional<ProcessHandle> alive = sameProcess(launch)
+      Optional<ProcessHandle> alive = sameProcess(launch, processes)
           .or(() -> Optional.ofNullable(orphans.get(r.spec().id()))
               .filter(o -> o.attempt() == launch.attempt()).map(Orphans.Orphan::process));
       if (alive.isPresent() && !r.spec().twoStage() && r.state() == TaskState.RUNNING) {
@@ -124,11 +124,11 @@ final class Recovery {
     }
   }
 
-  private static Optional<ProcessHandle> sameProcess(TaskEvent.Launched launch) {
+  private static Optional<ProcessHandle> sameProcess(TaskEvent.Launched launch, ProcessTable processes) {
     if (launch.pid() <= 0) {
       return Optional.empty();
     }
-    return ProcessHandle.of(launch.pid())
+    return processes.of(launch.pid())
         .filter(ProcessHandle::isAlive)
         .filter(p -> p.info().startInstant()
             .map(start -> Duration.between(start, launch.at()).abs().compareTo(SAME_PROCESS) <= 0)

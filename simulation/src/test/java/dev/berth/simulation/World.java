@@ -1,0 +1,300 @@
+package dev.berth.simulation;
+
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.TaskId;
+import dev.berth.host.ProcessLiveness;
+import dev.berth.host.TaskProcesses;
+import dev.berth.runtime.engine.ProcessTable;
+import dev.berth.testkit.FakeClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
+
+/**
+ * The simulated machine: a process table of Berth processes, task processes and their children, on
+ * a fake clock. Processes live until they exit or a signal ends them; a signal takes effect at the
+ * clock's next step, never inside the call that sent it, as a real kill(2) lands later. Whatever
+ * is alive here is what Berth may find again after a crash ({@link #table()}) and what the host
+ * ledger counts as alive ({@link #liveness()}).
+ */
+final class World {
+
+  /** What a process is to the machine. */
+  enum Kind { BERTH, TASK, CHILD }
+
+  final FakeClock clock;
+  private final SortedMap<Long, Proc> processes = new TreeMap<>();
+  private long nextPid = 4000;
+
+  World(FakeClock clock) {
+    this.clock = clock;
+  }
+
+  /** A process of the simulated machine, as a {@link ProcessHandle} so that Berth's resume can hold it. */
+  final class Proc implements ProcessHandle {
+    final long pid;
+    final Kind kind;
+    final long startTicks;
+    final Instant startedAt;
+    final SortedMap<String, String> env;
+    final String run;
+    final TaskId task;
+    final int attempt;
+    final CompletableFuture<ProcessHandle> exit = new CompletableFuture<>();
+    volatile boolean alive = true;
+    long parent;
+    /** The task container it belongs to (the task process's pid), which its children stay in when re-parented. */
+    long container;
+    /** What the process holds now of the machine: its reservation, or its train stage's. */
+    Placement booking;
+    /** Called with the exit code when the process ends, by whoever waits for it. */
+    IntConsumer onExit = code -> {};
+    /** Called when a signal ends it, before it dies: a process that handles SIGTERM may clean up. */
+    boolean ignoresTerm;
+
+    Proc(Kind kind, long parent, SortedMap<String, String> env, String run, TaskId task, int attempt) {
+      this.pid = nextPid++;
+      this.kind = kind;
+      this.parent = parent;
+      this.startTicks = pid * 7;
+      this.startedAt = clock.instant();
+      this.env = env;
+      this.run = run;
+      this.task = task;
+      this.attempt = attempt;
+    }
+
+    @Override
+    public long pid() {
+      return pid;
+    }
+
+    @Override
+    public Optional<ProcessHandle> parent() {
+      synchronized (World.this) {
+        Proc p = processes.get(parent);
+        return p != null && p.alive ? Optional.of(p) : Optional.empty();
+      }
+    }
+
+    @Override
+    public Stream<ProcessHandle> children() {
+      synchronized (World.this) {
+        return processes.values().stream().filter(p -> p.alive && p.parent == pid).map(p -> (ProcessHandle) p)
+            .toList().stream();
+      }
+    }
+
+    @Override
+    public Stream<ProcessHandle> descendants() {
+      synchronized (World.this) {
+        List<ProcessHandle> all = new ArrayList<>();
+        collect(this, all);
+        return all.stream();
+      }
+    }
+
+    private void collect(Proc root, List<ProcessHandle> into) {
+      for (Proc p : processes.values()) {
+        if (p.alive && p.parent == root.pid) {
+          into.add(p);
+          collect(p, into);
+        }
+      }
+    }
+
+    @Override
+    public Info info() {
+      return new Info() {
+        @Override
+        public Optional<String> command() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> commandLine() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String[]> arguments() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<Instant> startInstant() {
+          return Optional.of(startedAt);
+        }
+
+        @Override
+        public Optional<Duration> totalCpuDuration() {
+          return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> user() {
+          return Optional.empty();
+        }
+      };
+    }
+
+    @Override
+    public CompletableFuture<ProcessHandle> onExit() {
+      return exit;
+    }
+
+    @Override
+    public boolean supportsNormalTermination() {
+      return true;
+    }
+
+    @Override
+    public boolean destroy() {
+      signal(this, 15);
+      return true;
+    }
+
+    @Override
+    public boolean destroyForcibly() {
+      signal(this, 9);
+      return true;
+    }
+
+    @Override
+    public boolean isAlive() {
+      return alive;
+    }
+
+    @Override
+    public int compareTo(ProcessHandle other) {
+      return Long.compare(pid, other.pid());
+    }
+
+    @Override
+    public String toString() {
+      return kind + " " + pid + (task != null ? " " + run + "/" + task + "#" + attempt : " " + run);
+    }
+  }
+
+  /** Starts a process now. */
+  synchronized Proc start(Kind kind, long parent, SortedMap<String, String> env, String run, TaskId task,
+      int attempt) {
+    Proc p = new Proc(kind, parent, env, run, task, attempt);
+    Proc up = processes.get(parent);
+    p.container = kind == Kind.CHILD && up != null ? up.container : p.pid;
+    processes.put(p.pid, p);
+    return p;
+  }
+
+  /** Sends signal {@code number} to the process; it lands at the clock's next step. */
+  void signal(Proc p, int number) {
+    clock.schedule(Duration.ZERO, () -> {
+      if (number == 15 && p.ignoresTerm) {
+        return;
+      }
+      exit(p, 128 + number);
+    });
+  }
+
+  /** The process ends now with this code; its children are left, re-parented to init. */
+  void exit(Proc p, int code) {
+    synchronized (this) {
+      if (!p.alive) {
+        return;
+      }
+      p.alive = false;
+      for (Proc c : processes.values()) {
+        if (c.alive && c.parent == p.pid) {
+          c.parent = 1;
+        }
+      }
+    }
+    p.exit.complete(p);
+    p.onExit.accept(code);
+  }
+
+  /** Every live process, in pid order. */
+  synchronized List<Proc> alive() {
+    return processes.values().stream().filter(p -> p.alive).toList();
+  }
+
+  /** The live processes of a task of a run, children included. */
+  synchronized List<Proc> aliveOf(String run, TaskId task) {
+    return processes.values().stream().filter(p -> p.alive && run.equals(p.run) && task.equals(p.task)).toList();
+  }
+
+  /** The live processes in a task's container, its own included, as a cgroup holds them whatever their parent. */
+  synchronized List<Proc> containerOf(Proc task) {
+    return processes.values().stream().filter(p -> p.alive && p.container == task.container).toList();
+  }
+
+  /** Forgets dead processes, so the table stays small over a long seed. */
+  synchronized void reap() {
+    processes.values().removeIf(p -> !p.alive);
+  }
+
+  /** The machine's processes as a resuming Berth looks through them. */
+  ProcessTable table() {
+    return new ProcessTable() {
+      @Override
+      public Stream<ProcessHandle> all() {
+        return alive().stream().map(p -> (ProcessHandle) p);
+      }
+
+      @Override
+      public Optional<ProcessHandle> of(long pid) {
+        synchronized (World.this) {
+          Proc p = processes.get(pid);
+          return p != null && p.alive ? Optional.of(p) : Optional.empty();
+        }
+      }
+
+      @Override
+      public Optional<Map<String, String>> berthVariables(long pid) {
+        synchronized (World.this) {
+          Proc p = processes.get(pid);
+          return p != null && p.alive ? Optional.of(p.env) : Optional.empty();
+        }
+      }
+    };
+  }
+
+  /** Whether a process the host ledger knows by pid and start is alive here. */
+  ProcessLiveness liveness() {
+    return (pid, start) -> {
+      synchronized (World.this) {
+        Proc p = processes.get(pid);
+        return p != null && p.alive && p.startTicks == start;
+      }
+    };
+  }
+
+  /** Whether a process of a dead run still lives, as the host ledger asks before it reclaims the run's holds. */
+  TaskProcesses taskProcesses() {
+    return (runDir, uid, berthStart) -> {
+      synchronized (World.this) {
+        return processes.values().stream()
+            .anyMatch(p -> p.alive && p.kind != Kind.BERTH && runDir.equals(p.env.get("BERTH_RUN_DIR")));
+      }
+    };
+  }
+
+  /** Variables of a task process: what Berth gave it, which its children inherit. */
+  static SortedMap<String, String> berthVariables(Map<String, String> env) {
+    SortedMap<String, String> kept = new TreeMap<>();
+    env.forEach((k, v) -> {
+      if (k.startsWith("BERTH_")) {
+        kept.put(k, v);
+      }
+    });
+    return kept;
+  }
+}
