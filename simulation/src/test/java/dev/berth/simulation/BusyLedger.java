@@ -68,6 +68,12 @@ final class BusyLedger implements SharedReservations {
   }
 
   @Override
+  public void releaseDevices(List<String> tasks, Instant now) {
+    check();
+    ledger.releaseDevices(tasks, now);
+  }
+
+  @Override
   public void waiting(List<Demand> demands, Instant now) {
     check();
     ledger.waiting(demands, now);
