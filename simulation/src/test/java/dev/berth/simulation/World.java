@@ -30,6 +30,9 @@ final class World {
   /** What a process is to the machine. */
   enum Kind { BERTH, TASK, CHILD }
 
+  /** The argument vector of the supervisor a real attempt runs under, as a resume reads it. */
+  private static final List<String> SUPERVISOR = List.of("/bin/sh", "-c", "trap : HUP INT TERM\n", "berth-task", "task");
+
   final FakeClock clock;
   private final SortedMap<Long, Proc> processes = new TreeMap<>();
   private long nextPid = 4000;
@@ -254,6 +257,18 @@ final class World {
         synchronized (World.this) {
           Proc p = processes.get(pid);
           return p != null && p.alive ? Optional.of(p) : Optional.empty();
+        }
+      }
+
+      @Override
+      public Optional<List<String>> commandLine(long pid) {
+        synchronized (World.this) {
+          Proc p = processes.get(pid);
+          if (p == null || !p.alive) {
+            return Optional.empty();
+          }
+          // A task process stands for the supervisor Berth starts each attempt under; its children are the command's.
+          return Optional.of(p.kind == Kind.TASK ? SUPERVISOR : List.of("sleep", "300"));
         }
       }
 

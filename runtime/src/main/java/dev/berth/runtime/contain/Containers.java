@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** What every kind of container does the same way. */
 final class Containers {
@@ -42,8 +43,20 @@ final class Containers {
    * so each round kills what is there now and waits for those to be gone before looking again.
    */
   static void killUntilEmpty(Container c) {
-    for (int round = 0; round < KILL_ROUNDS && !c.isEmpty(); round++) {
-      for (ProcessHandle p : c.signalAll(true)) {
+    killUntilGone(() -> c.isEmpty() ? List.of() : c.signalAll(true));
+  }
+
+  /**
+   * Runs {@code killRound}, which kills what it finds and returns it, until it finds nothing, waiting
+   * each time for those it killed to be gone.
+   */
+  static void killUntilGone(Supplier<List<ProcessHandle>> killRound) {
+    for (int round = 0; round < KILL_ROUNDS; round++) {
+      List<ProcessHandle> killed = killRound.get();
+      if (killed.isEmpty()) {
+        return;
+      }
+      for (ProcessHandle p : killed) {
         try {
           p.onExit().get(EXIT_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {

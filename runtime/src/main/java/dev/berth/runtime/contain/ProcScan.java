@@ -34,11 +34,21 @@ final class ProcScan {
 
   /** The live processes whose environment holds {@code entry} ({@code NAME=value}). */
   static List<Seen> marked(String entry) {
-    byte[] wanted = (entry + "\0").getBytes(StandardCharsets.UTF_8);
+    return marked(List.of(entry), List.of());
+  }
+
+  /**
+   * The live processes whose environment holds every entry of {@code all} and none of {@code none}
+   * (each {@code NAME=value}).
+   */
+  static List<Seen> marked(List<String> all, List<String> none) {
+    List<byte[]> wanted = all.stream().map(ProcScan::bytes).toList();
+    List<byte[]> unwanted = none.stream().map(ProcScan::bytes).toList();
     List<Seen> found = new ArrayList<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(PROC, ProcScan::isPidFolder)) {
       for (Path folder : entries) {
-        if (holds(folder.resolve("environ"), wanted)) {
+        byte[] env = environ(folder);
+        if (wanted.stream().allMatch(w -> holds(env, w)) && unwanted.stream().noneMatch(u -> holds(env, u))) {
           stat(folder).ifPresent(found::add);
         }
       }
@@ -46,6 +56,18 @@ final class ProcScan {
       // a partial list still ends and measures what it found
     }
     return found;
+  }
+
+  private static byte[] bytes(String entry) {
+    return (entry + "\0").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] environ(Path folder) {
+    try {
+      return Files.readAllBytes(folder.resolve("environ"));
+    } catch (IOException | RuntimeException e) {
+      return new byte[0]; // gone, or not ours to read
+    }
   }
 
   /** The process's parent, memory and CPU time, if it is still there. */
@@ -72,23 +94,18 @@ final class ProcScan {
     }
   }
 
-  private static boolean holds(Path environ, byte[] wanted) {
-    try {
-      byte[] env = Files.readAllBytes(environ);
-      outer:
-      for (int start = 0; start + wanted.length <= env.length; start++) {
-        if (start > 0 && env[start - 1] != 0) {
-          continue;
-        }
-        for (int i = 0; i < wanted.length; i++) {
-          if (env[start + i] != wanted[i]) {
-            continue outer;
-          }
-        }
-        return true;
+  private static boolean holds(byte[] env, byte[] wanted) {
+    outer:
+    for (int start = 0; start + wanted.length <= env.length; start++) {
+      if (start > 0 && env[start - 1] != 0) {
+        continue;
       }
-    } catch (IOException | RuntimeException e) {
-      // gone, or not ours to read
+      for (int i = 0; i < wanted.length; i++) {
+        if (env[start + i] != wanted[i]) {
+          continue outer;
+        }
+      }
+      return true;
     }
     return false;
   }

@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.ClusterVerdict;
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.TaskState;
@@ -17,6 +18,7 @@ import dev.berth.spi.LaunchRequest;
 import dev.berth.spi.Timers;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +66,30 @@ final class AttemptExits {
     this.clock = clock;
     this.toLoop = toLoop;
     this.marks = ExitMarks.of(layout.runDir());
+    executions.markKillsWith(this::markKill);
+  }
+
+  /**
+   * Marks that Berth ends the task's running attempt for {@code kill}, before the signal goes out:
+   * a resume that finds the attempt's exit marked but not journalled ends it as this kill, not as a
+   * failure of the task's own.
+   */
+  private void markKill(Decision.Kill kill) {
+    TaskRecord r = state.task(kill.task());
+    r.history().currentLaunch().ifPresent(l -> marks.writeKill(layout.taskDir(r.spec()), l.attempt(), kill));
+  }
+
+  /**
+   * Berth stops without its journal (it could not be written): the processes still running are
+   * about to be killed, each marked as interrupted by this stop, so that a resume runs them again
+   * rather than taking the kill for their failure.
+   */
+  void markStopping(String reason) {
+    for (TaskId id : executions.tasks()) {
+      if (state.task(id).state().hasProcess()) {
+        markKill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
+      }
+    }
   }
 
   /** The run's exit marks, which a resumed run reads to settle what was running. */
@@ -115,17 +141,21 @@ final class AttemptExits {
   void adopt(TaskId id, AdoptedExecution execution) {
     executions.put(id, execution);
     int attempt = state.task(id).history().attemptCount();
-    execution.onExit().thenRun(() -> toLoop.accept(() -> adoptedExited(id, attempt)));
+    execution.onExit().thenRun(() -> toLoop.accept(() -> adoptedExited(id, execution, attempt)));
   }
 
-  private void adoptedExited(TaskId id, int attempt) {
+  private void adoptedExited(TaskId id, AdoptedExecution execution, int attempt) {
     executions.remove(id);
+    execution.endLeftovers();
     TaskRecord r = state.task(id);
     if (r.history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false)) {
       Optional<Decision.Kill> kill = executions.takeKill(id);
-      recorder.record(id, kill.isPresent()
-          ? Recovery.unlessFinished(attempts.ended(r, clock.instant(), 143, kill, ""), r, layout)
-          : Recovery.endOfAdopted(r, layout, clock.instant(), marks.readAll()));
+      ExitMarks.Mark mark = marks.readAll().of(layout.taskDir(r.spec()), attempt);
+      Instant now = clock.instant();
+      recorder.record(id, mark.code().isPresent()
+          ? Recovery.ended(r, layout, now, attempts, mark.code().getAsInt(), kill.or(() -> mark.killOf(id)))
+          : kill.isPresent() ? Recovery.unlessFinished(attempts.ended(r, now, 143, kill, ""), r, layout)
+          : Recovery.endOfAdopted(r, layout, now));
     }
   }
 

@@ -278,12 +278,18 @@ public final class Engine {
 
   /** Runs the whole run on the calling thread and returns when every task has ended (group commit: see EventRecorder). */
   public RunResult run() throws InterruptedException {
-    start();
-    while (result == null) {
-      Runnable next = inbox.poll();
-      recorder.betweenSteps(next == null);
-      (next != null ? next : inbox.take()).run();
-      step();
+    try {
+      start();
+      while (result == null) {
+        Runnable next = inbox.poll();
+        recorder.betweenSteps(next == null);
+        (next != null ? next : inbox.take()).run();
+        step();
+      }
+    } catch (RuntimeException | Error e) {
+      // Whoever catches this kills the processes still running; the marks say it was Berth that stopped them.
+      exits.markStopping("interrupted: Berth stopped (" + e.getMessage() + ")");
+      throw e;
     }
     return result;
   }

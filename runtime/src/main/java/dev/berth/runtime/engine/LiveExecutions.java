@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The executions of the attempts under way, by task, with the kills and exit requests sent to
@@ -27,6 +28,12 @@ final class LiveExecutions {
   private final Map<TaskId, Decision.Kill> killing = new TreeMap<>();
   private final Set<TaskId> exiting = new TreeSet<>();
   private final Set<TaskId> launching = new TreeSet<>();
+  private Consumer<Decision.Kill> marker = kill -> { };
+
+  /** Has every kill marked by {@code marker} before its signal goes out. */
+  void markKillsWith(Consumer<Decision.Kill> marker) {
+    this.marker = marker;
+  }
 
   /** The task's execution; when Berth decided to end the attempt while it was starting, it is terminated now. */
   void put(TaskId id, Execution execution) {
@@ -89,7 +96,11 @@ final class LiveExecutions {
     if (e == null && !launching.contains(kill.task())) {
       return;
     }
-    if (explain(kill) && e != null) {
+    boolean first = explain(kill);
+    if (killing.get(kill.task()) == kill) {
+      marker.accept(kill);
+    }
+    if (first && e != null) {
       e.terminate(TERMINATE_GRACE_MILLIS);
     }
   }

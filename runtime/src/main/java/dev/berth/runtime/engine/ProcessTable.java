@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -26,6 +27,16 @@ public interface ProcessTable {
     @Override
     public Optional<ProcessHandle> of(long pid) {
       return ProcessHandle.of(pid);
+    }
+
+    @Override
+    public Optional<List<String>> commandLine(long pid) {
+      try {
+        byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+        return Optional.of(List.of(new String(raw, StandardCharsets.UTF_8).split("\0")));
+      } catch (IOException | SecurityException e) {
+        return Optional.empty();
+      }
     }
 
     @Override
@@ -52,6 +63,9 @@ public interface ProcessTable {
 
   /** The process with this pid, when it exists. */
   Optional<ProcessHandle> of(long pid);
+
+  /** The process's argument vector; empty when it cannot be read. */
+  Optional<List<String>> commandLine(long pid);
 
   /** The process's variables whose names start with {@code BERTH_}; empty when they cannot be read. */
   Optional<Map<String, String>> berthVariables(long pid);

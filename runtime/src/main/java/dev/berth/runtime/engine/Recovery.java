@@ -5,32 +5,37 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
+import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
+import dev.berth.runtime.contain.Leftovers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.SortedMap;
 
 /**
  * Settles the attempts that were running when the previous scheduler of a run stopped. Each one
- * is found by the variables Berth started it with (or, failing that, by a recorded pid and the
- * process's start time, so a recycled pid is not mistaken for it) and then:
+ * is found by the variables Berth started its supervisor with (or, failing that, by a recorded pid
+ * and the process's start time, so a recycled pid is not mistaken for it) and then:
  * <ul>
- *   <li>ends with its real exit code when its exit mark was written before the scheduler stopped;
- *   <li>is adopted and awaited when it is a one-stage task still running — Berth cannot learn an
- *       adopted process's exit code, so when it ends it counts as succeeded only if it left a
- *       {@code result.json} newer than its start, and otherwise as interrupted;
- *   <li>is ended as interrupted otherwise (a two-stage task's channel died with the scheduler, so
- *       its process is stopped), and runs again without using any retry budget.
+ *   <li>ends with its real exit code when its exit mark was written, by the scheduler or, while no
+ *       scheduler was alive, by its supervisor; an exit after a kill the scheduler marked (it was
+ *       stopping, or cancelling) ends as that kill does;
+ *   <li>is adopted and awaited when it is a one-stage task still running, and ends with the exit
+ *       code its supervisor marks;
+ *   <li>is ended otherwise, its exit unknown: succeeded if it left a {@code result.json} newer than
+ *       its start, else interrupted (a two-stage task's channel died with the scheduler, so its
+ *       process is stopped), and runs again without using any retry budget.
  * </ul>
+ * What the run's tasks left running (children that outlived their task's process) is killed,
+ * except what belongs to an adopted task, which is ended when that task's process ends.
  */
 final class Recovery {
 
@@ -50,27 +55,28 @@ final class Recovery {
   static void settle(RunState state, RunLayout layout, Instant now, Attempts attempts, Recorder recorder,
       Adopter adopter, ExitMarks marks, ProcessTable processes) {
     Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir(), processes);
-    SortedMap<String, Integer> codes = marks.readAll();
+    ExitMarks.Read read = marks.readAll();
+    List<String> spared = new ArrayList<>();
     for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
       TaskRecord r = state.task(e.getKey());
       TaskEvent.Launched launch = e.getValue();
-      Path dir = layout.taskDir(r.spec());
-      OptionalInt code = ExitMarks.read(codes, dir, launch.attempt());
-      if (code.isPresent()) {
-        String tail = code.getAsInt() == 0 ? "" : LogTails.read(layout.stderr(r.spec(), launch.attempt()), LogTails.STDERR_BYTES);
-        recorder.record(r.spec().id(), attempts.ended(r, now, code.getAsInt(), Optional.empty(), tail));
+      ExitMarks.Mark mark = read.of(layout.taskDir(r.spec()), launch.attempt());
+      if (mark.code().isPresent()) {
+        recorder.record(r.spec().id(), ended(r, layout, now, attempts, mark.code().getAsInt(), mark.killOf(r.spec().id())));
         continue;
       }
       Optional<ProcessHandle> alive = sameProcess(launch, processes)
           .or(() -> Optional.ofNullable(orphans.get(r.spec().id()))
               .filter(o -> o.attempt() == launch.attempt()).map(Orphans.Orphan::process));
       if (alive.isPresent() && !r.spec().twoStage() && r.state() == TaskState.RUNNING) {
-        adopter.adopt(r.spec().id(), new AdoptedExecution(alive.get()));
+        adopter.adopt(r.spec().id(), AdoptedExecution.of(alive.get(), layout.runDir(), r.spec().id(), launch.attempt()));
+        spared.add(AdoptedExecution.taskEntry(r.spec().id()));
         continue;
       }
-      alive.ifPresent(p -> new AdoptedExecution(p).terminate(2_000));
-      recorder.record(r.spec().id(), endOfAdopted(r, layout, now, codes));
+      alive.ifPresent(p -> AdoptedExecution.of(p, layout.runDir(), r.spec().id(), launch.attempt()).terminate(2_000));
+      recorder.record(r.spec().id(), endOfAdopted(r, layout, now));
     }
+    Leftovers.end(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
   }
 
   /** Tasks an earlier Berth's stop interrupted start again: each is released, to wait for resources. */
@@ -82,16 +88,25 @@ final class Recovery {
     }
   }
 
+  /**
+   * How an attempt whose exit code was marked ends: as the scheduler would have ended it on seeing
+   * the exit, after the kill it had sent, if any.
+   */
+  static TaskEvent.Ended ended(TaskRecord r, RunLayout layout, Instant now, Attempts attempts, int code,
+      Optional<Decision.Kill> kill) {
+    int attempt = r.history().currentLaunch().orElseThrow().attempt();
+    String tail = code == 0 ? "" : LogTails.read(layout.stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
+    return unlessFinished(attempts.ended(r, now, code, kill, tail), r, layout);
+  }
+
   /** How an attempt whose exit code Berth could not see ends. */
-  static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now, SortedMap<String, Integer> codes) {
-    TaskEvent.Launched launch = r.history().currentLaunch().orElseThrow();
-    OptionalInt code = ExitMarks.read(codes, layout.taskDir(r.spec()), launch.attempt());
+  static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
     if (resultKept(r, layout)) {
-      return new TaskEvent.Ended(now, Outcome.SUCCEEDED, code.isPresent() ? code.getAsInt() : null,
+      return new TaskEvent.Ended(now, Outcome.SUCCEEDED, null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }
     return new TaskEvent.Ended(now, Outcome.INTERRUPTED, null,
-        "the scheduler stopped while this attempt ran; the task runs again", TaskState.READY);
+        "the scheduler stopped while this attempt ran, and its exit is unknown; the task runs again", TaskState.READY);
   }
 
   /**

@@ -6,7 +6,6 @@ import dev.berth.core.model.TaskSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,7 @@ public final class UnjournaledExits {
    * @param journaled the last attempt the journal launched of each task; a task it never launched is absent
    */
   public static List<String> find(RunSpec spec, RunLayout layout, Map<TaskId, Integer> journaled) {
-    Map<String, int[]> marked = lastMarked(ExitMarks.of(layout.runDir()).readAll());
+    Map<String, int[]> marked = ExitMarks.of(layout.runDir()).readAll().lastExits();
     Set<String> groupsWithFolders = new HashSet<>();
     for (var group : spec.groups()) {
       if (Files.isDirectory(layout.tasksRoot().resolve(group.name()))) {
@@ -52,22 +51,5 @@ public final class UnjournaledExits {
       }
     }
     return lost;
-  }
-
-  /**
-   * The last attempt marked in each task folder, with its exit code, from {@link ExitMarks#readAll}'s
-   * keys (the folder, a tab, the attempt).
-   */
-  private static Map<String, int[]> lastMarked(Map<String, Integer> marks) {
-    Map<String, int[]> last = new HashMap<>();
-    marks.forEach((key, code) -> {
-      int tab = key.lastIndexOf('\t');
-      int attempt = Integer.parseInt(key.substring(tab + 1));
-      int[] before = last.get(key.substring(0, tab));
-      if (before == null || before[0] < attempt) {
-        last.put(key.substring(0, tab), new int[] {attempt, code});
-      }
-    });
-    return last;
   }
 }

@@ -32,9 +32,9 @@ final class JdkSpawner implements Spawner {
   }
 
   @Override
-  public Spawned spawn(LaunchRequest request, Path program, Container container, Set<String> withheld)
+  public Spawned spawn(LaunchRequest request, Supervision.Start start, Container container, Set<String> withheld)
       throws IOException {
-    ProcessBuilder builder = new ProcessBuilder(container.command(inOwnSession(request.command())))
+    ProcessBuilder builder = new ProcessBuilder(container.command(inOwnSession(start.argv())))
         .directory(request.workdir().toFile())
         .redirectInput(Redirect.from(NO_INPUT))
         .redirectOutput(Redirect.appendTo(request.stdout().toFile()))

@@ -30,7 +30,10 @@ import java.util.concurrent.TimeUnit;
  * allows, else with {@link ProcessBuilder} (see {@link Spawner}): the argument vector as given
  * (never through a shell), the request's variables added to the inherited environment (less the
  * variables that hold Berth's own secrets), standard
- * output and error appended to the request's files and standard input empty.
+ * output and error appended to the request's files and standard input empty. An attempt of a run
+ * (its request names the run folder and the attempt in {@code BERTH_RUN_DIR} and {@code BERTH_ATTEMPT})
+ * starts under its {@link Supervision supervisor}, which marks its exit in the run's exit marks
+ * even when no Berth is left to see it.
  *
  * <p>Exits are seen without polling: each process has a daemon thread of the executor's own
  * ({@code berth-exit-N}) that waits for it and reports its exit, woken directly when it ends.
@@ -149,7 +152,7 @@ public final class LocalProcessExecutor implements Executor {
     Container container = open(request);
     Spawned process;
     try {
-      process = spawner.spawn(request, program, container, withheld);
+      process = spawner.spawn(request, Supervision.of(request, program), container, withheld);
     } catch (IOException | RuntimeException e) {
       container.close();
       throw failure(request, e.getMessage(), e);

@@ -5,7 +5,6 @@ import com.sun.jna.Memory;
 import dev.berth.runtime.contain.Container;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +78,7 @@ final class NativeSpawner implements Spawner {
   }
 
   @Override
-  public Spawned spawn(LaunchRequest request, Path program, Container container, Set<String> withheld)
+  public Spawned spawn(LaunchRequest request, Supervision.Start start, Container container, Set<String> withheld)
       throws IOException {
     Map<String, String> env = Spawner.environment(request, container, withheld);
     List<String> envp = new ArrayList<>(env.size());
@@ -101,8 +100,8 @@ final class NativeSpawner implements Spawner {
         Optional<Container.Entered> entered = container.enter();
         try {
           // A thread inside the container starts the task inside; otherwise the task's command joins it.
-          List<String> argv = entered.isPresent() ? request.command() : container.command(request.command());
-          String path = argv.equals(request.command()) ? program.toString() : argv.get(0);
+          List<String> argv = entered.isPresent() ? start.argv() : container.command(start.argv());
+          String path = argv.equals(start.argv()) ? start.program().toString() : argv.get(0);
           int errno = spawn(pid, path, argv, actions, vars);
           if (errno == LibC.ENOEXEC) {
             // A script without a #! line: run by the shell, as execvp (and so ProcessBuilder through setsid) runs it.

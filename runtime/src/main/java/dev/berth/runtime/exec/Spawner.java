@@ -3,7 +3,6 @@ package dev.berth.runtime.exec;
 import dev.berth.runtime.contain.Container;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -17,13 +16,13 @@ import java.util.Set;
 interface Spawner {
 
   /**
-   * Starts {@code request}'s command in {@code container}.
+   * Starts {@code start}, {@code request}'s command or its supervisor, in {@code container}.
    *
-   * @param program the request's program as looked up on the attempt's PATH (or relative to its working directory)
    * @param withheld variables of Berth's own environment that the task does not inherit
    * @throws IOException when the process could not be started
    */
-  Spawned spawn(LaunchRequest request, Path program, Container container, Set<String> withheld) throws IOException;
+  Spawned spawn(LaunchRequest request, Supervision.Start start, Container container, Set<String> withheld)
+      throws IOException;
 
   /** How processes are started, for people: {@code posix_spawn}. */
   String describe();
