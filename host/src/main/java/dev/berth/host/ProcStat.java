@@ -28,8 +28,16 @@ public final class ProcStat implements ProcessLiveness {
     return stat == null ? OptionalLong.empty() : OptionalLong.of(stat.start());
   }
 
-  /** A process's state letter (field 3, e.g. {@code S}, {@code Z}) and start time. */
-  record Stat(char state, long start) {
+  /** A process's state letter (field 3, e.g. {@code S}, {@code Z}), its kernel flags (field 9) and start time. */
+  record Stat(char state, long flags, long start) {
+
+    /** The kernel's {@code PF_KTHREAD} flag. */
+    private static final long KERNEL_THREAD = 0x00200000;
+
+    /** Whether it is a kernel thread: owned by root, its environment unreadable, and never a task. */
+    boolean kernelThread() {
+      return (flags & KERNEL_THREAD) != 0;
+    }
 
     /**
      * Whether it has not exited: a zombie ({@code Z}: exited, not yet reaped by its parent) or a
@@ -54,12 +62,12 @@ public final class ProcStat implements ProcessLiveness {
       return null;
     }
     String[] rest = stat.substring(close + 1).trim().split("\\s+");
-    // rest[0] is field 3 (the state), so field 22 is rest[19].
+    // rest[0] is field 3 (the state), so field 9 is rest[6] and field 22 is rest[19].
     if (rest.length < 20 || rest[0].isEmpty()) {
       return null;
     }
     try {
-      return new Stat(rest[0].charAt(0), Long.parseLong(rest[19]));
+      return new Stat(rest[0].charAt(0), Long.parseLong(rest[6]), Long.parseLong(rest[19]));
     } catch (NumberFormatException e) {
       return null;
     }

@@ -51,7 +51,8 @@ final class ProcTasks implements TaskProcesses {
   private boolean isTaskOf(Path process, byte[] wanted, long uid, long berthStart) {
     long pid = Long.parseLong(process.getFileName().toString());
     ProcStat.Stat s = stat.stat(pid);
-    if (s == null || !s.running() || s.start() < berthStart) {
+    // A kernel thread's environment cannot be read either, by root too, and new ones start all the time.
+    if (s == null || !s.running() || s.kernelThread() || s.start() < berthStart) {
       return false;
     }
     byte[] environment;

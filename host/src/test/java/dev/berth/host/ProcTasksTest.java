@@ -24,10 +24,14 @@ class ProcTasksTest {
   }
 
   private Path process(long pid, char state, long start) throws IOException {
+    return process(pid, state, 0, start);
+  }
+
+  private Path process(long pid, char state, long flags, long start) throws IOException {
     Path dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
     StringBuilder stat = new StringBuilder(pid + " (sleep) " + state);
     for (int field = 4; field <= 21; field++) {
-      stat.append(' ').append(field);
+      stat.append(' ').append(field == 9 ? flags : field);
     }
     Files.writeString(dir.resolve("stat"), stat.append(' ').append(start).append(" 0\n"));
     return dir;
@@ -58,6 +62,14 @@ class ProcTasksTest {
     task(8, 'S', 500, "/runs/r2");
 
     assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isFalse();
+  }
+
+  @Test
+  void aKernelThreadStartedAfterTheRunsBerthIsNoneOfItsTasksThoughItsEnvironmentCannotBeRead() throws IOException {
+    // Kernel threads (kworkers) belong to root, start all the time, and refuse to show an environment.
+    Files.createDirectories(process(9, 'I', 0x00200040, 2_000).resolve("environ"));
+
+    assertThat(new ProcTasks(proc).anyAlive("/runs/a", me, BERTH_START)).isFalse();
   }
 
   @Test
