@@ -45,7 +45,10 @@ public final class Supervision {
       return new Start(request.command(), program);
     }
     Path marks = Path.of(runDir).toAbsolutePath().resolve(MARKS_FILE);
-    String script = "trap : HUP INT TERM\n\"$@\"\nc=$?\n"
+    // The shell's own stderr goes to /dev/null and the command gets the log as its stderr through
+    // fd 3 in a subshell it replaces: a shell reports a job a signal ended ("Terminated") on its
+    // own stderr, which would otherwise be the task's log.
+    String script = "trap : HUP INT TERM\nexec 3>&2 2>/dev/null\n(exec \"$@\" 2>&3 3>&-)\nc=$?\n"
         + "printf '%s\\t%s\\t%s\\n' " + attempt + " \"$c\" " + quoted(request.workdir().toAbsolutePath().toString())
         + " 2>/dev/null >>" + quoted(marks.toString()) + "\nexit \"$c\"\n";
     List<String> argv = new ArrayList<>(request.command().size() + 4);

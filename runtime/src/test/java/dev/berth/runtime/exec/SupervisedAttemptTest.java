@@ -78,6 +78,22 @@ class SupervisedAttemptTest {
   }
 
   @Test
+  void aCommandEndedByASignalFindsNoWordOfItsSupervisorInItsStderr() throws Exception {
+    // A shell reports a job a signal ended ("Terminated", "Killed") on its own stderr, which the task's log is.
+    Exits terminated = new Exits();
+    LaunchRequest term = request("terminated", 1, List.of("sh", "-c", "echo own >&2; kill -TERM $$"));
+    executor.launch(term, terminated);
+    Exits killed = new Exits();
+    LaunchRequest kill = request("killed", 1, List.of("sh", "-c", "kill -KILL $$"));
+    executor.launch(kill, killed);
+
+    assertThat(terminated.await()).isEqualTo(143);
+    assertThat(killed.await()).isEqualTo(137);
+    assertThat(Files.readString(term.stderr())).isEqualTo("own\n");
+    assertThat(Files.readString(kill.stderr())).isEmpty();
+  }
+
+  @Test
   void aTerminationReachesTheCommandWhichEndsAsItChooses() throws Exception {
     Fifo fifo = Fifo.open(dir.resolve("trap.fifo"));
     Exits exits = new Exits();
