@@ -49,7 +49,10 @@ class SimulationTest {
   static final List<Pinned> PINNED = List.of(
       new Pinned(9, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
           "an adopted task that ignores SIGTERM is killed for its timeout, and its SIGKILL waited on the wall clock,"
-              + " not the engine's timers"));
+              + " not the engine's timers"),
+      new Pinned(3727, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
+          "an adopted task whose exit followed the kill an earlier Berth marked on its way out stayed INTERRUPTED"
+              + " in the resumed run, which then waited for ever"));
 
   @TestFactory
   Stream<DynamicTest> everyPinnedSeedKeepsEveryInvariant() throws IOException {

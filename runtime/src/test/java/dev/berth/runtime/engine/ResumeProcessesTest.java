@@ -250,6 +250,31 @@ class ResumeProcessesTest {
         .succeedsWithin(LiveExecutions.TERMINATE_GRACE_MILLIS - 1_000, TimeUnit.MILLISECONDS);
   }
 
+  @Test
+  void anAdoptedTaskWhoseExitFollowsBerthsOwnKillRunsAgainInTheResumedRun() throws Exception {
+    Path go = fifo("killed.fifo");
+    RunSpec spec = spec(List.of("sh", "-c", "read x < \"$0\"; exit 137", go.toString()));
+    LocalProcessExecutor first = new LocalProcessExecutor();
+    Engine crashed = crashedWhileARuns(spec, first);
+    first.close();
+    // The earlier Berth marked its kill on its way out, and died before the process did.
+    ExitMarks.of(new RunLayout(dir).runDir()).writeKill(new RunLayout(dir).taskDir(crashed.state().task(A).spec()), 1,
+        new dev.berth.core.scheduling.Decision.Kill(A, Outcome.INTERRUPTED, "interrupted: Berth stopped"));
+
+    FakeExecutor second = new FakeExecutor();
+    Engine engine = resumed(spec, second);
+    engine.start(); // adopts it
+    assertThat(second.transcript()).isEmpty();
+    Files.writeString(go, "go\n"); // the adopted process ends, after the kill marked for it
+
+    waitUntil(() -> {
+      engine.drain();
+      return second.transcript().contains("launch a#2");
+    });
+    assertThat(engine.state().task(A).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+        .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+  }
+
   private static String readQuietly(Path file) {
     try {
       return Files.readString(file);
