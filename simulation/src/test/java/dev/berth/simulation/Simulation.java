@@ -268,7 +268,7 @@ final class Simulation {
    */
   private void progress() {
     boolean quiet = runs.stream().allMatch(r -> r.finished || !r.started
-        || r.berth != null && r.berth.started && !r.berth.stopping && !r.berth.tasks.busy())
+        || r.berth != null && r.berth.started && !r.berth.stopping && !world.working(r.name))
         && runs.stream().anyMatch(r -> r.berth != null && r.berth.started);
     long moves = runs.stream().filter(r -> r.berth != null && r.berth.started).mapToLong(r -> r.berth.moves).sum();
     if (moves != lastMoves) {
@@ -367,7 +367,10 @@ final class Simulation {
     for (TaskRecord t : state.ready()) {
       TaskId id = t.spec().id();
       Waiting w = said.get(id);
-      boolean silent = w == null || (w.refusals().isEmpty() && w.edge().isEmpty() && w.activeGroup().isEmpty());
+      // A task the pass held back behind a refusal that stopped it for every remaining one (blockedBy) has that reason.
+      boolean heldBack = w == null && r.berth.lastDecided != null && r.berth.lastDecided.blockedBy().isPresent();
+      boolean silent = w == null ? !heldBack
+          : w.refusals().isEmpty() && w.edge().isEmpty() && w.activeGroup().isEmpty();
       suspect("5 (a waiting task says why): " + r.name + "/" + id + " is " + t.state()
           + " and no reason is given", "silent " + r.berth.process.pid + id, silent && state.running().isEmpty()
           && r.berth.lastDecided != null);
@@ -611,7 +614,7 @@ final class Simulation {
     void stopOnFailure() {
       for (World.Proc p : tasks.live()) {
         run.killedByBerth.add(p.task + "#" + p.attempt);
-        world.exit(p, 137);
+        world.kill(p);
       }
       quietly(journal::close);
       ledger.close();

@@ -8,6 +8,7 @@ import dev.berth.protocol.TaskMessage;
 import dev.berth.protocol.TaskPhase;
 import dev.berth.runtime.control.channel.ControlListener;
 import dev.berth.runtime.control.channel.ControlPort;
+import dev.berth.runtime.exec.Supervision;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.Map;
@@ -73,19 +75,10 @@ final class TaskSide implements Executor, ControlPort {
     dead = true;
     for (Played p : playing.values()) {
       if (p.process.alive && p.behaviour.twoStage) {
-        // Its channel broke with the Berth: the task's side raises and the process exits.
-        world.clock.schedule(Duration.ofSeconds(1), () -> world.exit(p.process, 1));
+        // Its channel broke with the Berth: the task's side exits with code 2, as the protocol says.
+        world.clock.schedule(Duration.ofSeconds(1), () -> world.exit(p.process, 2));
       }
     }
-  }
-
-  /**
-   * Whether any live task process this Berth started is doing work of its own: it has a step of its
-   * behaviour to come, or hangs until its timeout. A loaded two-stage process waiting for its train
-   * command waits on Berth and is not busy.
-   */
-  boolean busy() {
-    return playing.values().stream().anyMatch(p -> p.process.alive && (p.pending > 0 || p.behaviour == Behaviour.HANG));
   }
 
   /** The live task processes this Berth started. */
@@ -107,11 +100,15 @@ final class TaskSide implements Executor, ControlPort {
     Played played = new Played(p, b, request);
     playing.put(task, played);
     p.onExit = code -> {
+      // Its supervisor marks the exit, Berth alive or not; a SIGKILL of the container mostly takes the supervisor too.
+      if (!p.killed || random.nextInt(4) == 0) {
+        mark(request, code);
+      }
       if (dead) {
         return; // nobody waits for it any more
       }
       for (World.Proc left : world.containerOf(p)) {
-        world.exit(left, 137); // its container is emptied, as the real executor does
+        world.kill(left); // its container is emptied, as the real executor does
       }
       // Its connection closes with it, before or after its exit is seen.
       Integer attempt = connected.get(task);
@@ -142,9 +139,20 @@ final class TaskSide implements Executor, ControlPort {
         java.util.List<World.Proc> tree = world.containerOf(p);
         tree.forEach(member -> world.signal(member, 15));
         world.clock.schedule(Duration.ofMillis(graceMillis), () -> tree.stream().filter(m -> m.alive)
-            .forEach(m -> world.exit(m, 137)));
+            .forEach(world::kill));
       }
     };
+  }
+
+  /** Appends the attempt's exit mark to the run's marks, as its supervisor does when its command ends. */
+  private static void mark(LaunchRequest request, int code) {
+    Path marks = Path.of(request.env().get("BERTH_RUN_DIR")).resolve(Supervision.MARKS_FILE);
+    try {
+      Files.writeString(marks, Supervision.markLine(request.attempt(), Integer.toString(code), request.workdir()),
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   // ---- ControlPort
@@ -218,6 +226,8 @@ final class TaskSide implements Executor, ControlPort {
       this.process = process;
       this.behaviour = behaviour;
       this.request = request;
+      // A loaded two-stage process waiting for its train command waits on Berth and does no work of its own.
+      process.working = () -> pending > 0 || behaviour == Behaviour.HANG;
     }
 
     void begin() {

@@ -6,15 +6,18 @@ import dev.berth.host.ProcessLiveness;
 import dev.berth.host.TaskProcesses;
 import dev.berth.runtime.engine.ProcessTable;
 import dev.berth.testkit.FakeClock;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
@@ -62,6 +65,13 @@ final class World {
     IntConsumer onExit = code -> {};
     /** Called when a signal ends it, before it dies: a process that handles SIGTERM may clean up. */
     boolean ignoresTerm;
+    /**
+     * Whether it does work of its own now: a step of its behaviour is to come, or it hangs until its
+     * timeout. Set by whoever plays it, and kept when a later Berth of its run adopts it.
+     */
+    BooleanSupplier working = () -> false;
+    /** Whether SIGKILL ended it: a task process's supervisor then died with its command, before it could mark the exit. */
+    boolean killed;
 
     Proc(Kind kind, long parent, SortedMap<String, String> env, String run, TaskId task, int attempt) {
       this.pid = nextPid++;
@@ -203,8 +213,22 @@ final class World {
       if (number == 15 && p.ignoresTerm) {
         return;
       }
-      exit(p, 128 + number);
+      if (number == 9) {
+        kill(p);
+      } else {
+        exit(p, 128 + number);
+      }
     });
+  }
+
+  /** The process is killed with SIGKILL now. */
+  void kill(Proc p) {
+    synchronized (this) {
+      if (p.alive) {
+        p.killed = true;
+      }
+    }
+    exit(p, 137);
   }
 
   /** The process ends now with this code; its children are left, re-parented to init. */
@@ -237,6 +261,12 @@ final class World {
   /** The live processes in a task's container, its own included, as a cgroup holds them whatever their parent. */
   synchronized List<Proc> containerOf(Proc task) {
     return processes.values().stream().filter(p -> p.alive && p.container == task.container).toList();
+  }
+
+  /** Whether a live task process of the run does work of its own, whichever of its Berths started it. */
+  synchronized boolean working(String run) {
+    return processes.values().stream().anyMatch(p -> p.alive && p.kind == Kind.TASK && run.equals(p.run)
+        && p.working.getAsBoolean());
   }
 
   /** Forgets dead processes, so the table stays small over a long seed. */
@@ -279,7 +309,23 @@ final class World {
           return p != null && p.alive ? Optional.of(p.env) : Optional.empty();
         }
       }
+
+      @Override
+      public void endLeftovers(List<String> all, List<String> none, Collection<Path> groups) {
+        // Every process carries its task's variables here (no child clears them), so they find all the leftovers.
+        List<Proc> found;
+        synchronized (World.this) {
+          found = processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH
+              && all.stream().allMatch(e -> holds(p, e)) && none.stream().noneMatch(e -> holds(p, e))).toList();
+        }
+        found.forEach(World.this::kill); // at once: the real one returns only once they are gone
+      }
     };
+  }
+
+  private static boolean holds(Proc p, String entry) {
+    int eq = entry.indexOf('=');
+    return entry.substring(eq + 1).equals(p.env.get(entry.substring(0, eq)));
   }
 
   /** Whether a process the host ledger knows by pid and start is alive here. */

@@ -4,11 +4,12 @@ import dev.berth.core.model.TaskId;
 import dev.berth.runtime.contain.Leftovers;
 import dev.berth.runtime.exec.ProcessTrees;
 import dev.berth.spi.Execution;
+import dev.berth.spi.Timers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A task process started by an earlier scheduler of the same run and still alive when the run
@@ -23,18 +24,29 @@ final class AdoptedExecution implements Execution {
   private final TaskId task;
   private final int attempt;
   private final List<Path> groups;
+  private final ProcessTable processes;
+  private final Timers timers;
 
-  private AdoptedExecution(ProcessHandle process, Path runDir, TaskId task, int attempt, List<Path> groups) {
+  private AdoptedExecution(ProcessHandle process, Path runDir, TaskId task, int attempt, List<Path> groups,
+      ProcessTable processes, Timers timers) {
     this.process = process;
+    this.processes = processes;
+    this.timers = timers;
     this.runDir = runDir;
     this.task = task;
     this.attempt = attempt;
     this.groups = groups;
   }
 
-  /** The process of {@code attempt} of {@code task} of the run in {@code runDir}, with the task group it is in now. */
-  static AdoptedExecution of(ProcessHandle process, Path runDir, TaskId task, int attempt) {
-    return new AdoptedExecution(process, runDir, task, attempt, Leftovers.staleGroupsOf(process.pid()));
+  /**
+   * The process of {@code attempt} of {@code task} of the run in {@code runDir}, with the task group
+   * it is in now; what it leaves is ended through {@code processes}, and a termination's grace period
+   * runs on the engine's {@code timers}.
+   */
+  static AdoptedExecution of(ProcessHandle process, Path runDir, TaskId task, int attempt, ProcessTable processes,
+      Timers timers) {
+    return new AdoptedExecution(process, runDir, task, attempt, Leftovers.staleGroupsOf(process.pid()), processes,
+        timers);
   }
 
   /** The variable that every process of the run in {@code runDir} carries. */
@@ -54,7 +66,7 @@ final class AdoptedExecution implements Execution {
 
   /** Kills what the attempt left running once its process ended. */
   void endLeftovers() {
-    Leftovers.end(List.of(runEntry(runDir), taskEntry(task), "BERTH_ATTEMPT=" + attempt), List.of(), groups);
+    processes.endLeftovers(List.of(runEntry(runDir), taskEntry(task), "BERTH_ATTEMPT=" + attempt), List.of(), groups);
   }
 
   @Override
@@ -71,10 +83,9 @@ final class AdoptedExecution implements Execution {
   public void terminate(long graceMillis) {
     Set<ProcessHandle> tree = ProcessTrees.of(process);
     ProcessTrees.terminate(tree);
-    CompletableFuture.delayedExecutor(Math.max(0, graceMillis), TimeUnit.MILLISECONDS)
-        .execute(() -> {
-          ProcessTrees.killAlive(tree);
-          endLeftovers();
-        });
+    timers.schedule(Duration.ofMillis(Math.max(0, graceMillis)), () -> {
+      ProcessTrees.killAlive(tree);
+      endLeftovers();
+    });
   }
 }

@@ -156,6 +156,10 @@ final class AttemptExits {
           ? Recovery.ended(r, layout, now, attempts, mark.code().getAsInt(), kill.or(() -> mark.killOf(id)))
           : kill.isPresent() ? Recovery.unlessFinished(attempts.ended(r, now, 143, kill, ""), r, layout)
           : Recovery.endOfAdopted(r, layout, now));
+      if (kill.isEmpty() && state.task(id).state() == TaskState.INTERRUPTED) {
+        // An earlier Berth's stop interrupted it, not this one's: it runs again, as a resume's own start releases such tasks.
+        recorder.record(id, new TaskEvent.Released(now));
+      }
     }
   }
 

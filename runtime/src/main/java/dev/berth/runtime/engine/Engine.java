@@ -68,6 +68,7 @@ public final class Engine {
   private boolean open;
   private Journal.Replay restored;
   private ProcessTable processes = ProcessTable.LOCAL;
+  private final Timers timers;
 
   /** An engine for a run on a host without GPUs. */
   public Engine(
@@ -89,6 +90,7 @@ public final class Engine {
     this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
     this.share = new HostShare(state, clock);
     this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock, share);
+    this.timers = timers;
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
     this.exits = new AttemptExits(
         state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add, readings);
@@ -278,8 +280,8 @@ public final class Engine {
 
   /** Runs the whole run on the calling thread and returns when every task has ended (group commit: see EventRecorder). */
   public RunResult run() throws InterruptedException {
+    start();
     try {
-      start();
       while (result == null) {
         Runnable next = inbox.poll();
         recorder.betweenSteps(next == null);
@@ -287,18 +289,34 @@ public final class Engine {
         step();
       }
     } catch (RuntimeException | Error e) {
-      // Whoever catches this kills the processes still running; the marks say it was Berth that stopped them.
-      exits.markStopping("interrupted: Berth stopped (" + e.getMessage() + ")");
+      markStopped(e);
       throw e;
     }
     return result;
   }
 
-  /** Takes the first reading, schedules probe ticks and makes the first decisions. */
+  /**
+   * Takes the first reading, schedules probe ticks and makes the first decisions. When it throws,
+   * the attempts still running are marked as interrupted by Berth's stop, as {@link #run} does.
+   */
   public void start() {
     if (startedAt != null) {
       throw new IllegalStateException("engine already started");
     }
+    try {
+      begin();
+    } catch (RuntimeException | Error e) {
+      markStopped(e);
+      throw e;
+    }
+  }
+
+  /** Whoever catches {@code e} kills the processes still running; the marks say it was Berth that stopped them. */
+  private void markStopped(Throwable e) {
+    exits.markStopping("interrupted: Berth stopped (" + e.getMessage() + ")");
+  }
+
+  private void begin() {
     startedAt = restored != null ? restored.run().startedAt() : clock.instant();
     state.started(startedAt);
     listener.runStarted(state);
@@ -308,7 +326,7 @@ public final class Engine {
     } else {
       if (restored != null) {
         Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt,
-            exits.marks(), processes);
+            exits.marks(), processes, timers);
       }
       readings.read(); // after adopting, so adopted processes are measured
       share.adoptRunning(readings.snapshot());
@@ -322,10 +340,18 @@ public final class Engine {
     recorder.commit();
   }
 
-  /** Processes every message waiting in the inbox, decides once and commits. Call from the loop thread. */
+  /**
+   * Processes every message waiting in the inbox, decides once and commits. Call from the loop
+   * thread. When it throws, the attempts still running are marked as {@link #run} marks them.
+   */
   public void drain() {
-    step();
-    recorder.commit();
+    try {
+      step();
+      recorder.commit();
+    } catch (RuntimeException | Error e) {
+      markStopped(e);
+      throw e;
+    }
   }
 
   private void step() { // the commit may wait: see run()

@@ -1,9 +1,11 @@
 package dev.berth.runtime.engine;
 
+import dev.berth.runtime.contain.Leftovers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,8 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * The processes a resuming run looks through for the task processes an earlier Berth of the run
- * left running: this machine's ({@link #LOCAL}), or a stand-in that models a machine, so that a
- * resume after a crash can be exercised without real processes.
+ * left running, and ends what those tasks' children left: this machine's ({@link #LOCAL}), or a
+ * stand-in that models a machine, so that a resume after a crash can be exercised without real
+ * processes.
  */
 public interface ProcessTable {
 
@@ -56,6 +59,11 @@ public interface ProcessTable {
         return Optional.empty();
       }
     }
+
+    @Override
+    public void endLeftovers(List<String> all, List<String> none, Collection<Path> groups) {
+      Leftovers.end(all, none, groups);
+    }
   };
 
   /** Every process that exists now. */
@@ -69,4 +77,12 @@ public interface ProcessTable {
 
   /** The process's variables whose names start with {@code BERTH_}; empty when they cannot be read. */
   Optional<Map<String, String>> berthVariables(long pid);
+
+  /**
+   * Kills what tasks left running once no Berth keeps their containers: every process whose
+   * variables hold each of {@code all} and none of {@code none} (entries {@code NAME=value}), with
+   * the members of {@code groups} and of the dead Berths' task groups those processes are in, as
+   * {@link Leftovers#end} does on this machine.
+   */
+  void endLeftovers(List<String> all, List<String> none, Collection<Path> groups);
 }

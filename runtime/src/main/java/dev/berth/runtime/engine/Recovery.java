@@ -9,7 +9,7 @@ import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
-import dev.berth.runtime.contain.Leftovers;
+import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ final class Recovery {
   private Recovery() {}
 
   static void settle(RunState state, RunLayout layout, Instant now, Attempts attempts, Recorder recorder,
-      Adopter adopter, ExitMarks marks, ProcessTable processes) {
+      Adopter adopter, ExitMarks marks, ProcessTable processes, Timers timers) {
     Map<TaskId, Orphans.Orphan> orphans = Orphans.find(layout.runDir(), processes);
     ExitMarks.Read read = marks.readAll();
     List<String> spared = new ArrayList<>();
@@ -69,14 +69,15 @@ final class Recovery {
           .or(() -> Optional.ofNullable(orphans.get(r.spec().id()))
               .filter(o -> o.attempt() == launch.attempt()).map(Orphans.Orphan::process));
       if (alive.isPresent() && !r.spec().twoStage() && r.state() == TaskState.RUNNING) {
-        adopter.adopt(r.spec().id(), AdoptedExecution.of(alive.get(), layout.runDir(), r.spec().id(), launch.attempt()));
+        adopter.adopt(r.spec().id(),
+            AdoptedExecution.of(alive.get(), layout.runDir(), r.spec().id(), launch.attempt(), processes, timers));
         spared.add(AdoptedExecution.taskEntry(r.spec().id()));
         continue;
       }
-      alive.ifPresent(p -> AdoptedExecution.of(p, layout.runDir(), r.spec().id(), launch.attempt()).terminate(2_000));
+      alive.ifPresent(p -> AdoptedExecution.of(p, layout.runDir(), r.spec().id(), launch.attempt(), processes, timers).terminate(2_000));
       recorder.record(r.spec().id(), endOfAdopted(r, layout, now));
     }
-    Leftovers.end(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
+    processes.endLeftovers(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
   }
 
   /** Tasks an earlier Berth's stop interrupted start again: each is released, to wait for resources. */

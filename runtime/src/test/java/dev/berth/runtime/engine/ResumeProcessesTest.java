@@ -1,6 +1,7 @@
 package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -21,6 +22,7 @@ import dev.berth.testkit.FakeHostProbe;
 import dev.berth.testkit.MemoryJournal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -199,6 +201,86 @@ class ResumeProcessesTest {
     assertThat(second.transcript()).containsExactly("launch a#2");
     assertThat(resumedEngine.state().task(A).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
         .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+  }
+
+  @Test
+  void aStepThatFailsOnTheJournalMarksTheAttemptsStillRunningAsBerthsOwnStop() throws Exception {
+    RunSpec spec = spec(List.of("work"), "b");
+    FakeExecutor first = new FakeExecutor();
+    journal.start("r", "spec", clock.instant());
+    FailingJournal failing = new FailingJournal(journal);
+    Engine engine = engine(spec, first, failing);
+    engine.start();
+    assertThat(first.isRunning(A) && first.isRunning(TaskId.of("b"))).isTrue();
+    failing.fail = true;
+    first.exit(TaskId.of("b"), 0);
+    assertThatThrownBy(engine::drain).isInstanceOf(RuntimeException.class); // the step journals the exit, and fails
+    first.exit(A, 137); // what kills the processes after a failed engine does
+
+    FakeExecutor second = new FakeExecutor();
+    Engine resumedEngine = resumed(spec, second);
+    resumedEngine.start();
+
+    assertThat(second.transcript()).containsExactly("launch a#2");
+    assertThat(resumedEngine.state().task(A).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+        .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+  }
+
+  @Test
+  void anAdoptedTaskThatIgnoresSigtermIsKilledWhenTheEnginesClockPassesTheGracePeriod() throws Exception {
+    Path go = fifo("stubborn.fifo");
+    Path pidFile = dir.resolve("stubborn.pid");
+    RunSpec spec = new RunSpec("r", dir.toString(), config, List.of(new GroupSpec("g", List.of(
+        TaskSpec.builder("a", "g").command("sh", "-c", "trap '' TERM; echo $$ > \"$1\"; read x < \"$0\"",
+            go.toString(), pidFile.toString()).memoryBytes(64 * MIB).cpus(1).retries(0)
+            .timeout(Duration.ofSeconds(30)).build()))));
+    LocalProcessExecutor first = new LocalProcessExecutor();
+    crashedWhileARuns(spec, first);
+    first.close();
+    waitUntil(() -> Files.exists(pidFile) && !readQuietly(pidFile).isBlank());
+    ProcessHandle task = ProcessHandle.of(Long.parseLong(readQuietly(pidFile).strip())).orElseThrow();
+    clock.advance(Duration.ofMinutes(1)); // past its timeout
+
+    Engine engine = resumed(spec, new FakeExecutor());
+    engine.start(); // adopts it and kills it for its timeout: it ignores SIGTERM
+    clock.advance(Duration.ofMillis(LiveExecutions.TERMINATE_GRACE_MILLIS + 1_000));
+
+    // Well within the real grace period: only the engine's timers can have sent the SIGKILL by then.
+    assertThat(task.onExit()).as("SIGKILL follows once the engine's clock passed the grace period")
+        .succeedsWithin(LiveExecutions.TERMINATE_GRACE_MILLIS - 1_000, TimeUnit.MILLISECONDS);
+  }
+
+  @Test
+  void anAdoptedTaskWhoseExitFollowsBerthsOwnKillRunsAgainInTheResumedRun() throws Exception {
+    Path go = fifo("killed.fifo");
+    RunSpec spec = spec(List.of("sh", "-c", "read x < \"$0\"; exit 137", go.toString()));
+    LocalProcessExecutor first = new LocalProcessExecutor();
+    Engine crashed = crashedWhileARuns(spec, first);
+    first.close();
+    // The earlier Berth marked its kill on its way out, and died before the process did.
+    ExitMarks.of(new RunLayout(dir).runDir()).writeKill(new RunLayout(dir).taskDir(crashed.state().task(A).spec()), 1,
+        new dev.berth.core.scheduling.Decision.Kill(A, Outcome.INTERRUPTED, "interrupted: Berth stopped"));
+
+    FakeExecutor second = new FakeExecutor();
+    Engine engine = resumed(spec, second);
+    engine.start(); // adopts it
+    assertThat(second.transcript()).isEmpty();
+    Files.writeString(go, "go\n"); // the adopted process ends, after the kill marked for it
+
+    waitUntil(() -> {
+      engine.drain();
+      return second.transcript().contains("launch a#2");
+    });
+    assertThat(engine.state().task(A).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+        .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+  }
+
+  private static String readQuietly(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return "";
+    }
   }
 
   private void taskEnvironment(Map<String, String> env, int attempt) {
