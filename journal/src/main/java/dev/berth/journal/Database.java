@@ -108,17 +108,28 @@ final class Database {
 
   /**
    * Fails, naming the file, unless the journal's database, write-ahead log and shared memory (those
-   * that exist) can all be written. SQLite maps the shared memory, and a write to a mapped page of a
-   * file that became immutable kills the whole process with SIGBUS, with no word said; so a writer
-   * asks before it opens the journal and before each commit.
+   * that exist) can all be written: a writer asks before it opens the journal.
    */
   static void checkWritable(Path file) throws JournalException {
     for (String suffix : SUFFIXES) {
-      Path f = file.resolveSibling(file.getFileName() + suffix);
-      if (!Files.isWritable(f) && Files.exists(f)) {
-        throw JournalException.unwritable(f, "cannot be written (read-only, immutable or another user's), so the"
-            + " journal cannot go on; make it writable again, then resume the run");
-      }
+      requireWritable(file.resolveSibling(file.getFileName() + suffix));
+    }
+  }
+
+  /**
+   * Fails, naming it, unless the journal's shared memory (if it exists) can be written: a writer asks
+   * before each commit. SQLite maps that file, and a write to a mapped page of a file that became
+   * immutable kills the whole process with SIGBUS, with no word said; the database and its log are
+   * written through calls that fail with an error Berth reports, so they need no look on every commit.
+   */
+  static void checkSharedMemoryWritable(Path file) throws JournalException {
+    requireWritable(file.resolveSibling(file.getFileName() + "-shm"));
+  }
+
+  private static void requireWritable(Path f) throws JournalException {
+    if (!Files.isWritable(f) && Files.exists(f)) {
+      throw JournalException.unwritable(f, "cannot be written (read-only, immutable or another user's), so the"
+          + " journal cannot go on; make it writable again, then resume the run");
     }
   }
 

@@ -273,7 +273,7 @@ public final class SqliteJournal implements Journal {
     if (last != null) {
       all.add(last);
     }
-    Database.checkWritable(file);
+    Database.checkSharedMemoryWritable(file);
     try {
       nextSeq = writes.commit(all, nextSeq);
       if (!pending.isEmpty()) {
