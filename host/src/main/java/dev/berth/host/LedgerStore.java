@@ -12,7 +12,8 @@ import java.util.function.Function;
  * Where the ledger's rows live: a SQLite file shared by the host, or memory for one run. The
  * {@link LedgerRules} decide; a store only keeps rows, one transaction at a time, and every change
  * to a run's rows names the caller's uid, so it touches the caller's own rows only, except
- * {@link Tables#reclaim}, which the rules call for runs whose process is gone.
+ * {@link Tables#reclaim}, {@link Tables#reclaimTask} and {@link Tables#orphan}, which the rules call
+ * for runs whose process is gone.
  */
 interface LedgerStore extends AutoCloseable {
 
@@ -40,6 +41,9 @@ interface LedgerStore extends AutoCloseable {
 
   /** The rows, inside one transaction. */
   interface Tables {
+    /** The state of a dead run that a resumed run took over. */
+    String RESUMED = "resumed";
+
     List<RunRow> runs();
 
     /** The runs that have not ended: what every claim and look reads, without the day of ended runs kept for people. */
@@ -65,6 +69,15 @@ interface LedgerStore extends AutoCloseable {
 
     /** Ends a run whose process is gone, whoever it belonged to. */
     void reclaim(String run, Instant at);
+
+    /** Drops what a run whose process is gone, whoever it belonged to, holds for this task. */
+    void reclaimTask(String run, String task);
+
+    /**
+     * Moves what a dead run holds to the caller's run that resumes it, and ends the dead run as
+     * {@link #RESUMED}; the rules check that the dead run is the caller's.
+     */
+    void takeOver(String dead, String run, Instant at);
 
     /**
      * Marks a run whose process is gone, whoever it belonged to, with this state, keeping its holds

@@ -82,7 +82,7 @@ final class MemoryStore implements LedgerStore {
       RunRow r = runs.get(run);
       if (owns(run, uid) && r.live()) {
         runs.put(run, new RunRow(r.id(), r.host(), r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
-            state, running, waiting, done, total, r.startedAt(), at, null));
+            state, running, waiting, done, total, r.startedAt(), at, null, r.tasksSince()));
       }
     }
 
@@ -99,11 +99,23 @@ final class MemoryStore implements LedgerStore {
     }
 
     @Override
+    public void reclaimTask(String run, String task) {
+      holds.removeIf(h -> h.run().equals(run) && h.task().equals(task));
+    }
+
+    @Override
+    public void takeOver(String dead, String run, Instant at) {
+      holds.replaceAll(h -> h.run().equals(dead)
+          ? new HoldRow(run, h.task(), h.key(), h.label(), h.bytes(), h.measured(), h.milliCpus(), h.since()) : h);
+      ended(dead, RESUMED, at);
+    }
+
+    @Override
     public void orphan(String run, String state, Instant at) {
       waits.removeIf(w -> w.run().equals(run));
       RunRow r = runs.get(run);
       runs.put(run, new RunRow(r.id(), r.host(), r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
-          state, r.running(), 0, r.done(), r.total(), r.startedAt(), at, null));
+          state, r.running(), 0, r.done(), r.total(), r.startedAt(), at, null, r.tasksSince()));
     }
 
     private void ended(String run, String state, Instant at) {
@@ -111,7 +123,7 @@ final class MemoryStore implements LedgerStore {
       waits.removeIf(w -> w.run().equals(run));
       RunRow r = runs.get(run);
       runs.put(run, new RunRow(r.id(), r.host(), r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
-          state, 0, 0, r.done(), r.total(), r.startedAt(), at, at));
+          state, 0, 0, r.done(), r.total(), r.startedAt(), at, at, r.tasksSince()));
     }
 
     @Override

@@ -7,18 +7,24 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds a run's task processes in {@code /proc}: every process Berth starts for a task, and every
  * child it leaves (a background job, a {@code setsid} double fork), carries the task's
- * {@code BERTH_RUN_DIR} in its environment. Only root and the process's own user may read that
- * environment; a process of the run's user whose environment this looker cannot read, that started
- * after that run's Berth and has not exited, may be one of its tasks, and counts as one: holding
- * more rather than less.
+ * {@code BERTH_RUN_DIR} and {@code BERTH_TASK_ID} in its environment. Only root and the process's own
+ * user may read that environment; a process of the run's user whose environment this looker cannot
+ * read, that started after that run's Berth and has not exited, may be any of its tasks, and counts
+ * as {@link #UNKNOWN}: holding more rather than less. So does a warm pool's engine, which serves
+ * many tasks.
  */
 final class ProcTasks implements TaskProcesses {
 
   private static final String VARIABLE = "BERTH_RUN_DIR=";
+  private static final byte[] TASK = "BERTH_TASK_ID=".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ENGINE = "BERTH_ENGINE=".getBytes(StandardCharsets.UTF_8);
 
   private final Path proc;
   private final ProcStat stat;
@@ -34,52 +40,78 @@ final class ProcTasks implements TaskProcesses {
   }
 
   @Override
-  public boolean anyAlive(String runDir, long uid, long berthStart) {
+  public Set<String> liveTasks(String runDir, long uid, long berthStart) {
     byte[] wanted = (VARIABLE + runDir).getBytes(StandardCharsets.UTF_8);
+    Set<String> live = new TreeSet<>();
     try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
       for (Path p : processes) {
-        if (isTaskOf(p, wanted, uid, berthStart)) {
-          return true;
+        taskOf(p, wanted, uid, berthStart).ifPresent(live::add);
+        if (live.contains(UNKNOWN)) {
+          break; // the run keeps all it holds: no need to look further
         }
       }
     } catch (IOException e) {
-      return true; // cannot tell: keep what the run held
+      return Set.of(UNKNOWN); // cannot tell: keep what the run held
     }
-    return false;
+    return live;
   }
 
-  private boolean isTaskOf(Path process, byte[] wanted, long uid, long berthStart) {
+  /** The task the process belongs to, {@link #UNKNOWN} when it may be any, empty when it is none of the run's. */
+  private Optional<String> taskOf(Path process, byte[] wanted, long uid, long berthStart) {
     long pid = Long.parseLong(process.getFileName().toString());
     ProcStat.Stat s = stat.stat(pid);
     // A kernel thread's environment cannot be read either, by root too, and new ones start all the time.
     if (s == null || !s.running() || s.kernelThread() || s.start() < berthStart) {
-      return false;
+      return Optional.empty();
     }
     byte[] environment;
     try {
       environment = Files.readAllBytes(process.resolve("environ"));
     } catch (NoSuchFileException gone) {
-      return false;
+      return Optional.empty();
     } catch (IOException | SecurityException unreadable) {
-      return stat.uid(pid) == uid;
+      return stat.uid(pid) == uid ? Optional.of(UNKNOWN) : Optional.empty();
     }
-    return holds(environment, wanted);
+    if (!holds(environment, wanted)) {
+      return Optional.empty();
+    }
+    Optional<String> task = valueOf(environment, TASK);
+    return task.isEmpty() || valueOf(environment, ENGINE).isPresent() ? Optional.of(UNKNOWN) : task;
   }
 
   /** Whether the NUL-separated environment has the entry {@code wanted} whole. */
   private static boolean holds(byte[] environment, byte[] wanted) {
     int from = 0;
     while (from < environment.length) {
-      int end = from;
-      while (end < environment.length && environment[end] != 0) {
-        end++;
-      }
+      int end = entryEnd(environment, from);
       if (end - from == wanted.length && Arrays.equals(environment, from, end, wanted, 0, wanted.length)) {
         return true;
       }
       from = end + 1;
     }
     return false;
+  }
+
+  /** The value of the NUL-separated environment's entry that starts with {@code name} ({@code NAME=}). */
+  private static Optional<String> valueOf(byte[] environment, byte[] name) {
+    int from = 0;
+    while (from < environment.length) {
+      int end = entryEnd(environment, from);
+      if (end - from >= name.length && Arrays.equals(environment, from, from + name.length, name, 0, name.length)) {
+        return Optional.of(new String(environment, from + name.length, end - from - name.length,
+            StandardCharsets.UTF_8));
+      }
+      from = end + 1;
+    }
+    return Optional.empty();
+  }
+
+  private static int entryEnd(byte[] environment, int from) {
+    int end = from;
+    while (end < environment.length && environment[end] != 0) {
+      end++;
+    }
+    return end;
   }
 
   private static boolean isPid(Path p) {

@@ -10,10 +10,22 @@ final class Rows {
 
   private Rows() {}
 
-  /** A run that joined; {@code endedAt} is null while it goes on. */
+  /**
+   * A run that joined; {@code endedAt} is null while it goes on. {@code tasksSince} is when the first
+   * of its task processes may have started (clock ticks after boot): its Berth's start, or, for a run
+   * that resumed killed runs and adopted their tasks, the earliest of theirs.
+   */
   record RunRow(String id, String host, String name, String workdir, long uid, String user, long pid, long pidStart,
       String state, int running, int waiting, int done, int total, Instant startedAt, Instant updatedAt,
-      Instant endedAt) {
+      Instant endedAt, long tasksSince) {
+
+    /** A run whose task processes all started after its Berth. */
+    RunRow(String id, String host, String name, String workdir, long uid, String user, long pid, long pidStart,
+        String state, int running, int waiting, int done, int total, Instant startedAt, Instant updatedAt,
+        Instant endedAt) {
+      this(id, host, name, workdir, uid, user, pid, pidStart, state, running, waiting, done, total, startedAt,
+          updatedAt, endedAt, pidStart);
+    }
 
     boolean live() {
       return endedAt == null;

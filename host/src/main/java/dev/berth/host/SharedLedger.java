@@ -51,17 +51,19 @@ final class SharedLedger implements SharedReservations {
   public synchronized void join(Run r, Instant now) {
     boolean joined = store.transaction(t -> {
       reclaimDead(t, now);
-      // A dead run of this user in this folder is the one this run resumes: it adopts the tasks
-      // that still live and takes what they hold anew.
-      for (RunRow dead : t.liveRuns()) {
-        if (dead.state().equals(TASKS_LIVE) && dead.uid() == r.uid() && dead.workdir().equals(r.workdir())
-            && dead.host().equals(host)) {
-          t.reclaim(dead.id(), now);
-        }
-      }
+      // A dead run of this user in this folder whose tasks live is the one this run resumes. What it
+      // held moves to this run in this transaction, so that what its task processes use is never
+      // free in between; the adoption then keeps what the tasks it adopts hold.
+      List<RunRow> resumed = t.liveRuns().stream().filter(dead -> dead.state().equals(TASKS_LIVE)
+          && dead.uid() == r.uid() && dead.workdir().equals(r.workdir()) && dead.host().equals(host)).toList();
+      long tasksSince = resumed.stream().mapToLong(RunRow::tasksSince).reduce(r.pidStart(), Math::min);
       t.forgetBefore(now.minus(ENDED_KEPT));
-      return t.putRun(new RunRow(r.id(), host, r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
-          "starting", 0, 0, 0, 0, now, now, null), r.uid());
+      if (!t.putRun(new RunRow(r.id(), host, r.name(), r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(),
+          "starting", 0, 0, 0, 0, now, now, null, tasksSince), r.uid())) {
+        return false;
+      }
+      resumed.forEach(dead -> t.takeOver(dead.id(), r.id(), now));
+      return true;
     });
     if (!joined) {
       throw new SharedReservationsException(store.where() + ": run id " + r.id() + " belongs to another user's live run");
@@ -194,17 +196,7 @@ final class SharedLedger implements SharedReservations {
     }
 
     private void take(Claim claim) {
-      boolean hostShared = false;
-      List<HoldRow> taken = new ArrayList<>(claim.shares().size() + 1);
-      for (Share s : claim.shares()) {
-        boolean host = s.key().equals(HOST);
-        hostShared |= host;
-        taken.add(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, host ? claim.milliCpus() : 0,
-            now));
-      }
-      if (!hostShared && claim.milliCpus() > 0) {
-        taken.add(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now));
-      }
+      List<HoldRow> taken = holdsOf(me, claim, now);
       for (HoldRow h : taken) {
         t.addHold(h, me.uid());
       }
@@ -221,6 +213,38 @@ final class SharedLedger implements SharedReservations {
       }
       return recentUsage;
     }
+  }
+
+  @Override
+  public synchronized void adopt(List<Claim> claims, Instant now) {
+    Run me = joined();
+    store.transaction(t -> {
+      // Everything the run holds now is what it took over when it joined: what a task it adopts
+      // holds is replaced by its claim, and what a task it did not adopt held (its process ended
+      // while no Berth watched it) goes back.
+      dropHolds(t, me, t.holds(), h -> true, now);
+      for (Claim claim : claims) {
+        holdsOf(me, claim, now).forEach(h -> t.addHold(h, me.uid()));
+        t.removeWait(me.id(), claim.task(), me.uid());
+      }
+      return null;
+    });
+  }
+
+  /** The rows that hold what the claim asks for. */
+  private static List<HoldRow> holdsOf(Run me, Claim claim, Instant now) {
+    boolean hostShared = false;
+    List<HoldRow> taken = new ArrayList<>(claim.shares().size() + 1);
+    for (Share s : claim.shares()) {
+      boolean host = s.key().equals(HOST);
+      hostShared |= host;
+      taken.add(new HoldRow(me.id(), claim.task(), s.key(), s.label(), s.bytes(), 0, host ? claim.milliCpus() : 0,
+          now));
+    }
+    if (!hostShared && claim.milliCpus() > 0) {
+      taken.add(new HoldRow(me.id(), claim.task(), HOST, HOST, 0, 0, claim.milliCpus(), now));
+    }
+    return taken;
   }
 
   @Override
@@ -398,17 +422,30 @@ final class SharedLedger implements SharedReservations {
 
   /**
    * Ends every live run on this host whose process is gone (or is another process under a reused
-   * pid) and none of whose task processes lives; one whose tasks live keeps its holds, marked
-   * {@link #TASKS_LIVE}, until they are gone.
+   * pid) and none of whose task processes lives (those it adopted from runs it resumed included);
+   * one whose tasks live is marked {@link #TASKS_LIVE} and keeps what those tasks hold until they are
+   * gone.
    */
   private void reclaimDead(Tables t, Instant now) {
+    List<HoldRow> holds = null; // read once, and only when a dead run's tasks live
     for (RunRow r : t.liveRuns()) {
-      if (r.host().equals(host) && !liveness.alive(r.pid(), r.pidStart())) {
-        if (!tasks.anyAlive(r.workdir(), r.uid(), r.pidStart())) {
-          t.reclaim(r.id(), now);
-        } else if (!r.state().equals(TASKS_LIVE)) {
-          t.orphan(r.id(), TASKS_LIVE, now);
-        }
+      if (!r.host().equals(host) || liveness.alive(r.pid(), r.pidStart())) {
+        continue;
+      }
+      Set<String> live = tasks.liveTasks(r.workdir(), r.uid(), r.tasksSince());
+      if (live.isEmpty()) {
+        t.reclaim(r.id(), now);
+        continue;
+      }
+      if (!r.state().equals(TASKS_LIVE)) {
+        t.orphan(r.id(), TASKS_LIVE, now);
+      }
+      if (!live.contains(TaskProcesses.UNKNOWN)) {
+        // What a task none of whose processes lives held goes back now, not with the run's last task.
+        holds = holds != null ? holds : t.holds();
+        Set<String> ended = new TreeSet<>();
+        holds.stream().filter(h -> h.run().equals(r.id()) && !live.contains(h.task())).forEach(h -> ended.add(h.task()));
+        ended.forEach(task -> t.reclaimTask(r.id(), task));
       }
     }
   }

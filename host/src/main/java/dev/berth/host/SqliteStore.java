@@ -234,6 +234,9 @@ final class SqliteStore implements LedgerStore {
             + " gpu_memory INTEGER NOT NULL, gpus INTEGER NOT NULL, devices TEXT NOT NULL, PRIMARY KEY (run, task))");
         s.execute("CREATE TABLE IF NOT EXISTS usage (user TEXT NOT NULL, at INTEGER NOT NULL, amount REAL NOT NULL)");
         s.execute("CREATE INDEX IF NOT EXISTS usage_by_time ON usage (at)");
+        // A table of its own rather than a column of runs: a Berth of an earlier release that shares
+        // the file writes its run rows as it always did.
+        s.execute("CREATE TABLE IF NOT EXISTS tasks_since (run TEXT PRIMARY KEY, ticks INTEGER NOT NULL)");
       } catch (SQLException e) {
         throw new Failure(e);
       }
@@ -243,7 +246,8 @@ final class SqliteStore implements LedgerStore {
     // would make anew, to be hashed and compared in full.
     // (A concatenation of constants is itself one.)
     private static final String SELECT_RUNS = "SELECT id, host, name, workdir, uid, user, pid, pid_start, state,"
-        + " running, waiting, done, total, started_at, updated_at, ended_at FROM runs";
+        + " running, waiting, done, total, started_at, updated_at, ended_at, COALESCE(ticks, pid_start)"
+        + " FROM runs LEFT JOIN tasks_since ON tasks_since.run = runs.id";
     private static final String RUNS = SELECT_RUNS + " ORDER BY started_at, id";
     private static final String LIVE_RUNS = SELECT_RUNS + " WHERE ended_at IS NULL ORDER BY started_at, id";
 
@@ -261,7 +265,7 @@ final class SqliteStore implements LedgerStore {
       return new RunRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5),
           rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getString(9), rs.getInt(10), rs.getInt(11), rs.getInt(12),
           rs.getInt(13), Instant.ofEpochMilli(rs.getLong(14)), Instant.ofEpochMilli(rs.getLong(15)),
-          rs.getObject(16) == null ? null : Instant.ofEpochMilli(rs.getLong(16)));
+          rs.getObject(16) == null ? null : Instant.ofEpochMilli(rs.getLong(16)), rs.getLong(17));
     }
 
     @Override
@@ -299,6 +303,11 @@ final class SqliteStore implements LedgerStore {
       update("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r.id(), r.host(),
           r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(), r.waiting(), r.done(),
           r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
+      if (r.tasksSince() != r.pidStart()) {
+        update("INSERT OR REPLACE INTO tasks_since VALUES (?, ?)", r.id(), r.tasksSince());
+      } else {
+        update("DELETE FROM tasks_since WHERE run = ?", r.id());
+      }
       return true;
     }
 
@@ -325,6 +334,19 @@ final class SqliteStore implements LedgerStore {
           run);
       update("DELETE FROM holds WHERE run = ?", run);
       update("DELETE FROM waits WHERE run = ?", run);
+    }
+
+    @Override
+    public void reclaimTask(String run, String task) {
+      update("DELETE FROM holds WHERE run = ? AND task = ?", run, task);
+    }
+
+    @Override
+    public void takeOver(String dead, String run, Instant at) {
+      update("UPDATE holds SET run = ? WHERE run = ?", run, dead);
+      update("UPDATE runs SET state = ?, running = 0, waiting = 0, ended_at = ? WHERE id = ?", RESUMED,
+          at.toEpochMilli(), dead);
+      update("DELETE FROM waits WHERE run = ?", dead);
     }
 
     @Override
@@ -394,6 +416,7 @@ final class SqliteStore implements LedgerStore {
     public void forgetBefore(Instant before) {
       update("DELETE FROM runs WHERE ended_at IS NOT NULL AND ended_at < ?", before.toEpochMilli());
       update("DELETE FROM usage WHERE at < ?", before.toEpochMilli());
+      update("DELETE FROM tasks_since WHERE run NOT IN (SELECT id FROM runs)");
     }
 
     private interface RowReader<T> {

@@ -1,6 +1,7 @@
 package dev.berth.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.berth.host.Rows.HoldRow;
 import dev.berth.host.Rows.RunRow;
@@ -127,5 +128,25 @@ abstract class LedgerStoreContractTest {
     });
 
     assertThat(waits()).containsExactly(waitRow("a", "t1"));
+  }
+
+  @Test
+  void aTakeOverMovesTheDeadRunsHoldsToTheResumingRunAndEndsTheDeadOne() {
+    add(hold("a", "t-1", "cuda:0"), hold("a", "t-2", "host"), hold("b", "u-1", "cuda:0"));
+    store.transaction(t -> t.putRun(new RunRow("a2", "h", "a", "/runs/a", ALICE, "user1000", 2, 20, "running", 0, 0,
+        0, 0, T0, T0, null, 1), ALICE));
+
+    store.transaction(t -> {
+      t.takeOver("a", "a2", T0.plusSeconds(1));
+      return null;
+    });
+
+    assertThat(holds()).extracting(HoldRow::run, HoldRow::task)
+        .containsExactlyInAnyOrder(tuple("a2", "t-1"), tuple("a2", "t-2"), tuple("b", "u-1"));
+    List<RunRow> runs = store.transaction(LedgerStore.Tables::runs);
+    assertThat(runs).filteredOn(r -> r.id().equals("a")).extracting(RunRow::state, RunRow::live)
+        .containsExactly(tuple(LedgerStore.Tables.RESUMED, false));
+    assertThat(runs).filteredOn(r -> r.id().equals("a2")).extracting(RunRow::tasksSince, RunRow::pidStart)
+        .as("the resumed run's tasks may have started before its Berth").containsExactly(tuple(1L, 20L));
   }
 }

@@ -38,8 +38,11 @@ class ProcTasksTest {
   }
 
   private void task(long pid, char state, long start, String runDir) throws IOException {
-    Files.write(process(pid, state, start).resolve("environ"),
-        ("PATH=/bin\0BERTH_RUN_DIR=" + runDir + "\0BERTH_TASK_ID=t-1\0").getBytes(StandardCharsets.UTF_8));
+    environment(pid, state, start, "PATH=/bin\0BERTH_RUN_DIR=" + runDir + "\0BERTH_TASK_ID=t-" + pid + "\0");
+  }
+
+  private void environment(long pid, char state, long start, String entries) throws IOException {
+    Files.write(process(pid, state, start).resolve("environ"), entries.getBytes(StandardCharsets.UTF_8));
   }
 
   /** A process whose environment this looker may not read (here: not a file at all). */
@@ -52,8 +55,8 @@ class ProcTasksTest {
     task(7, 'S', 2_000, "/runs/r2");
     task(8, 'S', 2_000, "/runs/r2-old");
 
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isTrue();
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r", me, BERTH_START)).as("the whole folder, not a prefix").isFalse();
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).containsExactly("t-7");
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r", me, BERTH_START)).as("the whole folder, not a prefix").isEmpty();
   }
 
   @Test
@@ -61,7 +64,7 @@ class ProcTasksTest {
     task(7, 'Z', 2_000, "/runs/r2");
     task(8, 'S', 500, "/runs/r2");
 
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isFalse();
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).isEmpty();
   }
 
   @Test
@@ -69,15 +72,25 @@ class ProcTasksTest {
     // Kernel threads (kworkers) belong to root, start all the time, and refuse to show an environment.
     Files.createDirectories(process(9, 'I', 0x00200040, 2_000).resolve("environ"));
 
-    assertThat(new ProcTasks(proc).anyAlive("/runs/a", me, BERTH_START)).isFalse();
+    assertThat(new ProcTasks(proc).liveTasks("/runs/a", me, BERTH_START)).isEmpty();
   }
 
   @Test
   void aProcessOfTheRunsUserWhoseEnvironmentCannotBeReadMayBeATaskAndKeepsTheHolds() throws IOException {
     unreadable(7, 2_000);
 
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, BERTH_START)).isTrue();
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me + 1, BERTH_START)).as("another user's").isFalse();
-    assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, 3_000)).as("started before the run").isFalse();
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).containsExactly(TaskProcesses.UNKNOWN);
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me + 1, BERTH_START)).as("another user's").isEmpty();
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, 3_000)).as("started before the run").isEmpty();
+  }
+
+  @Test
+  void eachLiveProcessNamesItsTaskAndAWarmPoolsEngineMayServeAny() throws IOException {
+    task(7, 'S', 2_000, "/runs/r2");
+    task(8, 'S', 2_000, "/runs/r2");
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).containsExactly("t-7", "t-8");
+
+    environment(9, 'S', 2_000, "BERTH_RUN_DIR=/runs/r2\0BERTH_TASK_ID=t-9\0BERTH_ENGINE=p-1\0");
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).contains(TaskProcesses.UNKNOWN);
   }
 }

@@ -50,6 +50,12 @@ final class BusyLedger implements SharedReservations {
   }
 
   @Override
+  public void adopt(List<Claim> claims, Instant now) {
+    check();
+    ledger.adopt(claims, now);
+  }
+
+  @Override
   public void release(String task, Instant now) {
     check();
     ledger.release(task, now);

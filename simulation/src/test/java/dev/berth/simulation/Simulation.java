@@ -389,12 +389,16 @@ final class Simulation {
     }
   }
 
+  /**
+   * What live processes may hold of the device: a task's booking while any process of its container
+   * lives. A child a task of a killed run left behind keeps what the task booked held in the ledger
+   * until the run's resume ends it (it may hold the task's memory); a refusal that names it is true.
+   */
   private long bookedOn(String device) {
     long sum = 0;
-    for (World.Proc p : world.alive()) {
-      if (p.kind == World.Kind.TASK && p.booking != null && p.booking.gpuMemoryBytes() > 0
-          && p.booking.gpuIndices().stream().anyMatch(i -> ("cuda:" + i).equals(device))) {
-        sum += p.booking.gpuMemoryBytes();
+    for (Placement booking : world.containerBookings()) {
+      if (booking.gpuMemoryBytes() > 0 && booking.gpuIndices().stream().anyMatch(i -> ("cuda:" + i).equals(device))) {
+        sum += booking.gpuMemoryBytes();
       }
     }
     return sum;

@@ -12,6 +12,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Runs seeds of the whole-system {@link Simulation}. Without settings it runs {@link #CI_SEEDS}
  * seeds with the fault kinds in {@link #CI_FAULTS}; {@code -Dsim.seed=N} runs one seed and prints its
- * steps, {@code -Dsim.seeds=COUNT -Dsim.first=N} a range, and {@code -Dsim.faults=all} (or a list,
+ * steps, {@code -Dsim.seed=N,M,...} those seeds, {@code -Dsim.seeds=COUNT -Dsim.first=N} a range, and {@code -Dsim.faults=all} (or a list,
  * e.g. {@code kill9,resume}) other fault kinds. A failing seed prints the command that runs it alone.
  */
 class SimulationTest {
@@ -79,16 +80,22 @@ class SimulationTest {
   void everySeedKeepsEveryInvariant() throws IOException {
     Set<Fault> faults = System.getProperty("sim.faults") != null
         ? Fault.parse(System.getProperty("sim.faults")) : CI_FAULTS;
-    String one = System.getProperty("sim.seed");
-    long first = one != null ? Long.parseLong(one) : Long.getLong("sim.first", 1);
-    long count = one != null ? 1 : Long.getLong("sim.seeds", CI_SEEDS);
+    String listed = System.getProperty("sim.seed");
+    List<Long> seeds = new ArrayList<>();
+    if (listed != null) {
+      Stream.of(listed.split(",")).map(String::trim).map(Long::parseLong).forEach(seeds::add);
+    } else {
+      long first = Long.getLong("sim.first", 1);
+      LongStream.range(first, first + Long.getLong("sim.seeds", CI_SEEDS)).forEach(seeds::add);
+    }
+    String one = seeds.size() == 1 ? listed : null;
     Path base = base();
     List<String> failures = new ArrayList<>();
     long began = System.nanoTime();
     java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuBefore = threads.getCurrentThreadCpuTime();
     try {
-      for (long seed = first; seed < first + count; seed++) {
+      for (long seed : seeds) {
         Path dir = base.resolve("seed-" + seed);
         Simulation.Result r = new Simulation(seed, faults, dir).run();
         if (one != null) {
@@ -109,7 +116,7 @@ class SimulationTest {
     } finally {
       delete(base);
     }
-    System.out.println("simulation: " + count + " seeds from " + first + " with faults " + Fault.names(faults) + ": "
+    System.out.println("simulation: " + seeds.size() + " seeds from " + seeds.get(0) + " with faults " + Fault.names(faults) + ": "
         + failures.size() + " failed, in " + (System.nanoTime() - began) / 1_000_000 + " ms ("
         + (threads.getCurrentThreadCpuTime() - cpuBefore) / 1_000_000 + " ms of CPU on this thread)");
     assertThat(failures).isEmpty();

@@ -15,7 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -259,6 +261,24 @@ final class World {
   }
 
   /** The live processes in a task's container, its own included, as a cgroup holds them whatever their parent. */
+  /**
+   * What the task process of each container in which a process still lives booked: also when only
+   * children it left live on, for they may hold what it used, as the host ledger assumes of a dead
+   * run.
+   */
+  synchronized List<Placement> containerBookings() {
+    SortedSet<Long> live = new TreeSet<>();
+    processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH).forEach(p -> live.add(p.container));
+    List<Placement> booked = new ArrayList<>();
+    for (long container : live) {
+      Proc task = processes.get(container);
+      if (task != null && task.kind == Kind.TASK && task.booking != null) {
+        booked.add(task.booking);
+      }
+    }
+    return booked;
+  }
+
   synchronized List<Proc> containerOf(Proc task) {
     return processes.values().stream().filter(p -> p.alive && p.container == task.container).toList();
   }
@@ -338,12 +358,14 @@ final class World {
     };
   }
 
-  /** Whether a process of a dead run still lives, as the host ledger asks before it reclaims the run's holds. */
+  /** Which tasks of a dead run still have a process, as the host ledger asks before it reclaims the run's holds. */
   TaskProcesses taskProcesses() {
     return (runDir, uid, berthStart) -> {
       synchronized (World.this) {
-        return processes.values().stream()
-            .anyMatch(p -> p.alive && p.kind != Kind.BERTH && runDir.equals(p.env.get("BERTH_RUN_DIR")));
+        SortedSet<String> live = new TreeSet<>();
+        processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.startTicks >= berthStart
+            && runDir.equals(p.env.get("BERTH_RUN_DIR"))).forEach(p -> live.add(p.env.getOrDefault("BERTH_TASK_ID", TaskProcesses.UNKNOWN)));
+        return live;
       }
     };
   }

@@ -27,8 +27,20 @@ public interface SharedReservations extends AutoCloseable {
   /** The device key of a run's host resources (memory and cores), beside the GPUs' keys. */
   String HOST = "host";
 
-  /** Registers this run, replacing what an earlier run with the same id left. */
+  /**
+   * Registers this run, replacing what an earlier run with the same id left. A dead run of the same
+   * user in the same folder whose task processes live is the run this one resumes: what it held
+   * becomes this run's at once, until {@link #adopt} says which of its tasks this run adopted.
+   */
   void join(Run run, Instant now);
+
+  /**
+   * Takes what the attempts of a resumed run hold, whose processes run already, in one step: each
+   * claim replaces what its task held, and none is refused, for a running process uses what it uses
+   * whatever the ledger says (the others see the device full and wait). What the run took over for
+   * tasks it did not adopt (their processes ended while no Berth watched them) goes back.
+   */
+  void adopt(List<Claim> claims, Instant now);
 
   /**
    * Publishes this run's progress and what its attempts were measured to use, reclaims what dead

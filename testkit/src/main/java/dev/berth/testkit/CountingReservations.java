@@ -55,6 +55,12 @@ public final class CountingReservations implements SharedReservations {
   }
 
   @Override
+  public void adopt(List<Claim> claims, Instant now) {
+    step(claims.size());
+    ledger.adopt(claims, now);
+  }
+
+  @Override
   public void release(String task, Instant now) {
     step(0);
     ledger.release(task, now);

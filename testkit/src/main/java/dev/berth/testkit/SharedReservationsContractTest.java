@@ -1,6 +1,7 @@
 package dev.berth.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.spi.SharedReservations;
@@ -80,8 +81,8 @@ public abstract class SharedReservationsContractTest {
 
     List<Reservation> seenByB = b.look(progress(), List.of(), T0);
     assertThat(seenByB).extracting(Reservation::runName, Reservation::user, Reservation::task, Reservation::label,
-        Reservation::bytes).containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("a", "alice", "t1", "cuda:0", 10 * GIB),
-        org.assertj.core.groups.Tuple.tuple("a", "alice", "t1", SharedReservations.HOST, 0L));
+        Reservation::bytes).containsExactlyInAnyOrder(tuple("a", "alice", "t1", "cuda:0", 10 * GIB),
+        tuple("a", "alice", "t1", SharedReservations.HOST, 0L));
     assertThat(a.look(progress(), List.of(), T0)).isEmpty();
   }
 
@@ -157,7 +158,7 @@ public abstract class SharedReservationsContractTest {
 
     assertThat(refused).as("the new owner's t1 still holds 20 GiB").isPresent();
     assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::runName, Reservation::task,
-        Reservation::bytes).contains(org.assertj.core.groups.Tuple.tuple("c", "t1", 20 * GIB));
+        Reservation::bytes).contains(tuple("c", "t1", 20 * GIB));
   }
 
   @Test
@@ -269,7 +270,7 @@ public abstract class SharedReservationsContractTest {
     assertThat(entry.progress()).isEqualTo(new Progress("running", 1, 2, 3, 6));
     assertThat(entry.user()).isEqualTo("alice");
     assertThat(entry.reservations()).extracting(Reservation::label, Reservation::bytes, Reservation::measuredBytes)
-        .contains(org.assertj.core.groups.Tuple.tuple("cuda:0", 10 * GIB, GIB));
+        .contains(tuple("cuda:0", 10 * GIB, GIB));
     assertThat(all).extracting(RunEntry::name).containsExactly("a", "b");
     assertThat(all.get(1).endedAt()).isPresent();
     assertThat(all.get(1).progress().state()).isEqualTo("succeeded");
@@ -321,8 +322,8 @@ public abstract class SharedReservationsContractTest {
         T0.plusSeconds(1))).isEmpty();
 
     assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::label, Reservation::bytes,
-        Reservation::milliCpus).containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("host", 2 * GIB, 1000L),
-        org.assertj.core.groups.Tuple.tuple("cuda:1", 15 * GIB, 0L));
+        Reservation::milliCpus).containsExactlyInAnyOrder(tuple("host", 2 * GIB, 1000L),
+        tuple("cuda:1", 15 * GIB, 0L));
   }
 
   @Test
@@ -335,7 +336,34 @@ public abstract class SharedReservationsContractTest {
     a.releaseDevices(List.of("t1"), T0.plusSeconds(1));
 
     assertThat(b.look(progress(), List.of(), T0.plusSeconds(1))).extracting(Reservation::label, Reservation::bytes)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("host", 2 * GIB));
+        .containsExactly(tuple("host", 2 * GIB));
     assertThat(b.take(gpu("u1", 20), T0.plusSeconds(1))).isEmpty();
+  }
+
+  @Test
+  void anAdoptedAttemptHoldsWhatItUsesEvenWhereAnotherRunFilledTheDevice() throws Exception {
+    SharedReservations other = joined(live("other", 1001, "bob"));
+    assertThat(other.take(gpu("u-1", 20), T0)).isEmpty();
+    SharedReservations resumed = joined(live("resumed", 1000, "alice"));
+
+    resumed.adopt(List.of(gpu("t-1", 10)), T0);
+
+    assertThat(other.look(progress(), List.of(), T0)).filteredOn(r -> !r.key().equals(SharedReservations.HOST))
+        .extracting(Reservation::task).containsExactly("t-1");
+    assertThat(other.take(gpu("u-2", 1), T0)).as("30 GiB booked of 24").isPresent();
+  }
+
+  @Test
+  void anAdoptionGivesBackWhatItsRunHeldForTasksItDidNotAdopt() throws Exception {
+    SharedReservations resumed = joined(live("resumed", 1000, "alice"));
+    assertThat(resumed.take(gpu("t-1", 10), T0)).isEmpty();
+    assertThat(resumed.take(gpu("t-2", 10), T0)).isEmpty();
+    SharedReservations other = joined(live("other", 1001, "bob"));
+
+    resumed.adopt(List.of(gpu("t-2", 12)), T0.plusSeconds(1));
+
+    assertThat(other.look(progress(), List.of(), T0.plusSeconds(1)))
+        .filteredOn(r -> !r.key().equals(SharedReservations.HOST)).extracting(Reservation::task, Reservation::bytes)
+        .containsExactly(tuple("t-2", 12 * GIB));
   }
 }

@@ -329,7 +329,9 @@ public final class Engine {
             exits.marks(), processes, timers);
       }
       readings.read(); // after adopting, so adopted processes are measured
-      share.adoptRunning(readings.snapshot());
+      if (restored != null) {
+        share.adoptRunning(readings.snapshot());
+      }
     }
     if (restored != null) {
       Recovery.releaseInterrupted(state, clock.instant(), recorder::record);

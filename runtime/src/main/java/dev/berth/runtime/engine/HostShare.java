@@ -127,6 +127,35 @@ final class HostShare {
       return refusals;
     }
     Instant now = clock.instant();
+    List<Pending> pending = pending(starts, snapshot, now);
+    if (pending.isEmpty()) {
+      return refusals;
+    }
+    slotsBack.addAll(pools.giveBack(false, now));
+    List<Optional<String>> why;
+    try {
+      why = ledger.releaseAndTakeAll(released(), claims(pending), now);
+      releasedNoted();
+    } catch (SharedReservationsException e) {
+      why = pending.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
+    }
+    for (int j = 0; j < pending.size(); j++) {
+      Pending p = pending.get(j);
+      Placement placement = starts.get(p.index()).placement();
+      if (why.get(j).isPresent()) {
+        refusals.set(p.index(), why.get(j).map(line -> refusal(placement, line)));
+      } else {
+        taken(p, now);
+      }
+    }
+    return refusals;
+  }
+
+  /** A start claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */
+  private record Pending(int index, Start start, String name, String pool, Claim claim) {}
+
+  /** The starts that need a ledger step: all but the pools' calls that a free slot of their pool seats. */
+  private List<Pending> pending(List<Start> starts, HostSnapshot snapshot, Instant now) {
     List<Pending> pending = new ArrayList<>();
     for (int i = 0; i < starts.size(); i++) {
       Start start = starts.get(i);
@@ -136,42 +165,31 @@ final class HostShare {
         continue; // its pool holds it already: no ledger step
       }
       String name = pool.map(pools::nextName).orElse(id.value());
-      pending.add(new Pending(i, name, pool.orElse(null), claim(start, snapshot, name)));
+      pending.add(new Pending(i, start, name, pool.orElse(null), claim(start, snapshot, name)));
     }
-    if (pending.isEmpty()) {
-      return refusals;
-    }
-    slotsBack.addAll(pools.giveBack(false, now));
-    List<Optional<String>> why;
-    try {
-      why = ledger.releaseAndTakeAll(released(), pending.stream().map(Pending::claim).toList(), now);
-      releasedNoted();
-    } catch (SharedReservationsException e) {
-      why = pending.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
-    }
-    for (int j = 0; j < pending.size(); j++) {
-      Pending p = pending.get(j);
-      Start start = starts.get(p.index());
-      if (why.get(j).isPresent()) {
-        refusals.set(p.index(), why.get(j).map(line -> refusal(start.placement(), line)));
-      } else if (p.pool() != null) {
-        pools.taken(p.name(), start.task().spec().id(), p.pool(), start.placement(), now);
-      } else {
-        TaskId id = start.task().spec().id();
-        holding.add(id);
-        offDevice.remove(id); // the claim replaced what the task held on devices
-        if (start.placement().gpuIndices().isEmpty()) {
-          onDevice.remove(id);
-        } else {
-          onDevice.add(id);
-        }
-      }
-    }
-    return refusals;
+    return pending;
   }
 
-  /** A start claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */
-  private record Pending(int index, String name, String pool, Claim claim) {}
+  private static List<Claim> claims(List<Pending> pending) {
+    return pending.stream().map(Pending::claim).toList();
+  }
+
+  /** Notes what a start's claim took: a slot of its pool, or its task's own hold. */
+  private void taken(Pending p, Instant now) {
+    Start start = p.start();
+    TaskId id = start.task().spec().id();
+    if (p.pool() != null) {
+      pools.taken(p.name(), id, p.pool(), start.placement(), now);
+      return;
+    }
+    holding.add(id);
+    offDevice.remove(id); // the claim replaced what the task held on devices
+    if (start.placement().gpuIndices().isEmpty()) {
+      onDevice.remove(id);
+    } else {
+      onDevice.add(id);
+    }
+  }
 
   private List<String> released() {
     List<String> names = new ArrayList<>(names(ended));
@@ -217,13 +235,26 @@ final class HostShare {
   }
 
   /**
-   * Takes what the attempts a resumed run adopted hold: their processes run already, so a refusal
-   * (another run took the resources meanwhile) changes nothing but what the others are told.
+   * Takes what the attempts a resumed run adopted hold, in one ledger step that also gives back what
+   * the run took over from its killed predecessor for tasks that ended meanwhile. Their processes run
+   * already, so the ledger never refuses them: another run that took the resources meanwhile sees
+   * the device full until they end.
    */
   void adoptRunning(HostSnapshot snapshot) {
+    if (ledger == null) {
+      return;
+    }
     List<Start> adopted = new ArrayList<>();
     state.occupancy().forEach((id, occupancy) -> adopted.add(new Start(state.task(id), occupancy.placement())));
-    takeAll(adopted, snapshot); // one ledger step for all of them
+    Instant now = clock.instant();
+    List<Pending> pending = pending(adopted, snapshot, now);
+    try {
+      ledger.adopt(claims(pending), now);
+    } catch (SharedReservationsException e) {
+      // The run keeps what it took over when it joined, the safe side; its adopted tasks count as
+      // holding, so that their ends give it back.
+    }
+    pending.forEach(p -> taken(p, now));
   }
 
   /**

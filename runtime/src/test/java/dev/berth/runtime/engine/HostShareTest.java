@@ -85,6 +85,25 @@ class HostShareTest {
   }
 
   @Test
+  void anAdoptedAttemptIsHeldThoughAnotherRunFilledItsDeviceAndGoesBackWhenItEnds() {
+    SharedReservations filler = host.get();
+    filler.join(HostLedgers.self("filler", "/runs/filler"), clock.instant());
+    assertThat(filler.take(new SharedReservations.Claim("f0", 0, 0, 8000, List.of(new SharedReservations.Share(
+        "sim:24GiB#0", "cuda:0", 20 * GIB, 24 * GIB))), clock.instant())).isEmpty();
+    RunState state = state(1);
+    launch(state, "t0");
+    HostShare share = joined(state);
+
+    share.adoptRunning(snapshot);
+
+    assertThat(seenByAnother()).extracting(Reservation::task).containsExactly("f0", "t0");
+    state.apply(TaskId.of("t0"), new TaskEvent.Ended(clock.instant(), Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+    share.releaseEnded();
+    share.releaseNoted();
+    assertThat(seenByAnother()).extracting(Reservation::task).containsExactly("f0");
+  }
+
+  @Test
   void anAttemptThatEndedIsReleasedAtTheEndOfTheNextPass() {
     RunState state = state(1);
     HostShare share = joined(state);
