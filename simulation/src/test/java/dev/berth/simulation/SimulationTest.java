@@ -53,7 +53,13 @@ class SimulationTest {
               + " not the engine's timers"),
       new Pinned(3727, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
           "an adopted task whose exit followed the kill an earlier Berth marked on its way out stayed INTERRUPTED"
-              + " in the resumed run, which then waited for ever"));
+              + " in the resumed run, which then waited for ever"),
+      new Pinned(526, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
+          "a resume dropped its killed predecessor's holds when it joined and claimed them anew for the tasks it"
+              + " adopted; another run took them in between, and the adopted tasks ran holding nothing"),
+      new Pinned(1091, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
+          "a killed run kept every hold while one child a task left behind lived, and another run waited on"
+              + " memory of tasks long ended"));
 
   @TestFactory
   Stream<DynamicTest> everyPinnedSeedKeepsEveryInvariant() throws IOException {
