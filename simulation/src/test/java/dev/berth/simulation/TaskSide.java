@@ -95,6 +95,7 @@ final class TaskSide implements Executor, ControlPort {
     SortedMap<String, String> env = World.berthVariables(request.env());
     World.Proc p = world.start(World.Kind.TASK, berth.pid, env, run, task, request.attempt());
     p.booking = request.reservation();
+    p.claimed = p.booking;
     boolean twoStage = env.containsKey("BERTH_CONTROL");
     Behaviour b = Behaviour.draw(random, twoStage, request.env().containsKey("SIM_TIMEOUT"), faults);
     Played played = new Played(p, b, request);
@@ -290,6 +291,7 @@ final class TaskSide implements Executor, ControlPort {
         Placement placed = placements.apply(request.task(), request.attempt());
         if (placed != null) {
           process.booking = placed;
+          process.claimed = placed;
         }
         say(this, new TaskMessage.Status(TaskPhase.TRAINING));
         later(Duration.ofMillis(100 + random.nextInt(10_000)), this::trained);

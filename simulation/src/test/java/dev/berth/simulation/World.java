@@ -61,8 +61,15 @@ final class World {
     long parent;
     /** The task container it belongs to (the task process's pid), which its children stay in when re-parented. */
     long container;
+    /** The task process of that container, also once it is reaped. */
+    Proc containerTask;
     /** What the process holds now of the machine: its reservation, or its train stage's. */
     Placement booking;
+    /**
+     * What Berth last reserved for it: its booking, kept when the process frees its GPU memory
+     * itself (after a train-stage OOM), which its Berth's ledger learns only when Berth acts on it.
+     */
+    Placement claimed;
     /** Called with the exit code when the process ends, by whoever waits for it. */
     IntConsumer onExit = code -> {};
     /** Called when a signal ends it, before it dies: a process that handles SIGTERM may clean up. */
@@ -205,6 +212,7 @@ final class World {
     Proc p = new Proc(kind, parent, env, run, task, attempt);
     Proc up = processes.get(parent);
     p.container = kind == Kind.CHILD && up != null ? up.container : p.pid;
+    p.containerTask = kind == Kind.CHILD && up != null ? up.containerTask : p;
     processes.put(p.pid, p);
     return p;
   }
@@ -264,16 +272,23 @@ final class World {
   /**
    * What the task process of each container in which a process still lives booked: also when only
    * children it left live on, for they may hold what it used, as the host ledger assumes of a dead
-   * run.
+   * run. For a run whose Berth is dead, what Berth last reserved for the task, which its ledger
+   * keeps, as nothing of the run is left to release it.
    */
   synchronized List<Placement> containerBookings() {
-    SortedSet<Long> live = new TreeSet<>();
-    processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH).forEach(p -> live.add(p.container));
+    SortedMap<Long, Proc> live = new TreeMap<>();
+    processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH)
+        .forEach(p -> live.put(p.container, p.containerTask));
     List<Placement> booked = new ArrayList<>();
-    for (long container : live) {
-      Proc task = processes.get(container);
-      if (task != null && task.kind == Kind.TASK && task.booking != null) {
-        booked.add(task.booking);
+    for (Proc task : live.values()) {
+      if (task == null || task.kind != Kind.TASK) {
+        continue;
+      }
+      boolean berthAlive = processes.values().stream()
+          .anyMatch(p -> p.alive && p.kind == Kind.BERTH && p.run.equals(task.run));
+      Placement booking = berthAlive || task.claimed == null ? task.booking : task.claimed;
+      if (booking != null) {
+        booked.add(booking);
       }
     }
     return booked;
