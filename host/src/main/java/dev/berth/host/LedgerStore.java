@@ -10,7 +10,7 @@ import java.util.function.Function;
 
 /**
  * Where the ledger's rows live: a SQLite file shared by the host, or memory for one run. The
- * {@link LedgerRules} decide; a store only keeps rows, one transaction at a time, and every change
+ * {@link SharedLedger} rules decide; a store only keeps rows, one transaction at a time, and every change
  * to a run's rows names the caller's uid, so it touches the caller's own rows only, except
  * {@link Tables#reclaim}, {@link Tables#reclaimTask} and {@link Tables#orphan}, which the rules call
  * for runs whose process is gone.
