@@ -19,6 +19,8 @@ import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeGpuProbe;
 import dev.berth.testkit.FakeHostProbe;
+import dev.berth.testkit.MemoryJournal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -173,6 +175,36 @@ class EngineTwoStageTest {
 
     assertThat(report(engine, FIT).status()).isEqualTo(TaskStatus.SUCCEEDED);
     assertThat(dir.resolve("g/fit/result.json")).exists();
+  }
+
+  @Test
+  void aTaskThatFinishedAndExitedZeroSucceedsOnResumeThoughBerthDiedBeforeItJournalledTheFinish() throws Exception {
+    MemoryJournal journal = new MemoryJournal();
+    journal.start("r", "spec", clock.instant());
+    Engine engine = engine(config, twoStage(FIT).build()).journal(journal);
+    engine.start();
+    trainUp(engine, FIT);
+    // 'finished' came: Berth wrote result.json and was killed before the commit of the task's
+    // TRAINED; the task exited 0 and its supervisor marked the exit.
+    RunLayout layout = new RunLayout(dir);
+    Path taskDir = layout.taskDir(engine.state().task(FIT).spec());
+    Files.createDirectories(taskDir);
+    Files.writeString(taskDir.resolve("result.json"), "{\"accuracy\": 0.9}");
+    engine.leaveAsCrashed();
+    ExitMarks marks = ExitMarks.of(layout.runDir());
+    marks.write(taskDir, 1, 0);
+    marks.close();
+
+    FakeExecutor second = new FakeExecutor();
+    MemoryJournal after = journal.reopen();
+    Engine resumed = new Engine(engine.state().spec(), layout, second, probe, gpus, clock, clock, RunListener.NONE)
+        .control(new FakeControl().opener()).journal(after).resume(after.replay().orElseThrow());
+    resumed.start();
+
+    assertThat(resumed.state().task(FIT).state()).isEqualTo(TaskState.SUCCEEDED);
+    assertThat(second.transcript()).as("it does not run again").isEmpty();
+    assertThat(resumed.result()).as("the run ended").isNotNull();
+    assertThat(report(resumed, FIT).status()).isEqualTo(TaskStatus.SUCCEEDED);
   }
 
   @Test
