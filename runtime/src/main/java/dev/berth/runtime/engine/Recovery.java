@@ -113,6 +113,12 @@ final class Recovery {
    */
   static TaskEvent.Ended ended(TaskRecord r, RunLayout layout, Instant now, Attempts attempts, int code,
       Optional<Decision.Kill> kill) {
+    if (code == 0 && kill.isEmpty() && r.spec().twoStage() && r.state() == TaskState.TRAINING) {
+      // A task exits 0 in its train stage once it sent its result and 'finished' (no result.json
+      // says a Berth read them): they went to the Berth that died, and are lost with it.
+      return new TaskEvent.Ended(now, Outcome.INTERRUPTED, 0, "exited 0 during training while Berth was stopped:"
+          + " its result went to the Berth that stopped and is lost; the task runs again", TaskState.READY);
+    }
     int attempt = r.history().currentLaunch().orElseThrow().attempt();
     String tail = code == 0 ? "" : LogTails.read(layout.stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
     return unlessFinished(attempts.ended(r, now, code, kill, tail), r, layout);

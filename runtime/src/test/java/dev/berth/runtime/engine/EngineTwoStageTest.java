@@ -2,6 +2,8 @@ package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
@@ -205,6 +207,32 @@ class EngineTwoStageTest {
     assertThat(second.transcript()).as("it does not run again").isEmpty();
     assertThat(resumed.result()).as("the run ended").isNotNull();
     assertThat(report(resumed, FIT).status()).isEqualTo(TaskStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aTaskThatExitedZeroDuringTrainingWhileItsBerthWasDeadRunsAgainOnResumeInsteadOfFailing() throws Exception {
+    MemoryJournal journal = new MemoryJournal();
+    journal.start("r", "spec", clock.instant());
+    Engine engine = engine(config, twoStage(FIT).retries(0).build()).journal(journal);
+    engine.start();
+    trainUp(engine, FIT);
+    // Berth was killed; the task's 'finished' went to a channel no Berth read, and it exited 0.
+    engine.leaveAsCrashed();
+    RunLayout layout = new RunLayout(dir);
+    ExitMarks marks = ExitMarks.of(layout.runDir());
+    marks.write(layout.taskDir(engine.state().task(FIT).spec()), 1, 0);
+    marks.close();
+
+    FakeExecutor second = new FakeExecutor();
+    MemoryJournal after = journal.reopen();
+    Engine resumed = new Engine(engine.state().spec(), layout, second, probe, gpus, clock, clock, RunListener.NONE)
+        .control(new FakeControl().opener()).journal(after).resume(after.replay().orElseThrow());
+    resumed.start();
+
+    assertThat(resumed.state().task(FIT).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+        .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+    assertThat(second.transcript()).as("its result was lost with Berth: it runs again, without a retry")
+        .containsExactly("launch fit#2");
   }
 
   @Test
