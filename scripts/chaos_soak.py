@@ -415,14 +415,17 @@ class Trial:
                 started = mine[0][0] if mine else fin[0]
                 # Documented: an exit 0 without result.json that no live Berth saw counts as interrupted.
                 # Seen means its exit mark was written, "the moment a process exits" (resume.md); a SIGKILL
-                # up to 0.2 s after the exit is within that moment's reach on a loaded machine.
+                # up to 0.2 s after the exit is within that moment's reach on a loaded machine. A two-stage
+                # task's result travels on its channel: one that went to a Berth killed before it read it
+                # is lost, and the task runs again (resume.md).
                 kills = [k for k in self.kills.get(run, []) if k >= started]
                 unseen = [k for k in kills if k <= fin[0] + 0.2]
-                if fin[5] == "noresult" and unseen:
+                if fin[5] in ("noresult", "twostage") and unseen:
                     result["re-run (documented)"] += 1
-                    self.failures.append(("re-run (documented)", "%s: %s exited 0 without result.json, its run was"
+                    self.failures.append(("re-run (documented)", "%s: %s exited 0 %s, its run was"
                                           " SIGKILLed %.2f s %s that exit, and it started again"
-                                          % (self.where(run), task, abs(unseen[0] - fin[0]),
+                                          % (self.where(run), task, "without result.json" if fin[5] == "noresult"
+                                             else "after sending its result", abs(unseen[0] - fin[0]),
                                              "after" if unseen[0] > fin[0] else "before")))
                 else:
                     result["re-run"] += 1

@@ -2,6 +2,7 @@ package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.control.RunLock;
+import dev.berth.runtime.report.ReportWriter;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
@@ -113,8 +114,8 @@ final class RunFolder {
 
   /**
    * Opens the run's journal (or none, when the options keep none) and says when the run resumes.
-   * A run that finished already is refused; when its scheduler stopped before writing its reports,
-   * they are rebuilt from the journal first.
+   * A run that finished already is refused; when its scheduler stopped before writing its reports
+   * (none are there, or those of an earlier, interrupted segment), they are rebuilt from the journal first.
    */
   static RunJournal.Opened journal(Path runDir, SessionOptions o, Instant now) throws SessionException, IOException {
     if (!o.journaled()) {
@@ -124,7 +125,7 @@ final class RunFolder {
     try {
       opened = RunJournal.open(runDir, o.spec().orElse(null), o.specChange(), o.keepOpen(), o.retry().orElse(null), now);
     } catch (RunFinishedException e) {
-      if (!Files.exists(e.reportJson())) {
+      if (!ReportWriter.reportsEnd(e.reportJson(), e.status(), e.finishedAt())) {
         JournalView view = JournalView.read(runDir);
         RunReports.rebuild(view, view.report(now));
       }

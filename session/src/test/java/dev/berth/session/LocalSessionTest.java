@@ -223,6 +223,30 @@ class LocalSessionTest {
   }
 
   @Test
+  void aRunKilledAfterJournallingItsEndButBeforeWritingItsReportGetsItsReportsRebuiltOverAnEarlierSegments()
+      throws Exception {
+    try (LocalSession session = LocalSession.open(options(executor, seen).build())) {
+      session.start(failure -> said.add("failed: " + failure));
+      seen.awaitLaunches("b", 1);
+      executor.exit(TaskId.of("a"), 0);
+      executor.exit(TaskId.of("b"), 1);
+      seen.awaitFinished();
+    }
+    // What the folder holds when the run's last Berth was killed between the two: the report.json
+    // of the segment before, which an interruption ended.
+    Path report = workdir().resolve("report.json");
+    String ended = Files.readString(report);
+    String earlier = ended.replaceFirst("\"status\" : \"FAILED\"", "\"status\" : \"INTERRUPTED\"")
+        .replaceFirst("\"finishedAt\" : \"[^\"]*\"", "\"finishedAt\" : \"2020-01-01T00:00:00.000Z\"");
+    assertThat(earlier).isNotEqualTo(ended);
+    Files.writeString(report, earlier);
+
+    assertThatThrownBy(() -> LocalSession.open(options(new FakeExecutor(), new Seen()).build()))
+        .isInstanceOfSatisfying(RunFinishedException.class, e -> assertThat(e.status()).isEqualTo(RunStatus.FAILED));
+    assertThat(Files.readString(report)).contains("\"status\" : \"FAILED\"").doesNotContain("2020-01-01");
+  }
+
+  @Test
   void aSpecThatChangedIsRefusedNamingTheDifferenceUnlessTheStoredOneIsKept() throws Exception {
     LocalSession first = LocalSession.open(options(executor, seen).onJvmExit(SessionOptions.JvmExit.LEAVE_RESUMABLE)
         .build());

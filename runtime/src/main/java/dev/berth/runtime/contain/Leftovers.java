@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -30,7 +32,8 @@ public final class Leftovers {
   /**
    * Kills, until none is left, every process whose environment holds each of {@code all} and none
    * of {@code none} (entries {@code NAME=value}), with every member of the task groups of Berths no
-   * longer running that those processes are in and of {@code groups}; then removes those groups.
+   * longer running that those processes are in and of {@code groups}, thawing those groups when a
+   * dead Berth left them frozen ({@link #thaw}); then removes those groups.
    * Reads {@code /proc}; elsewhere it does nothing.
    */
   public static void end(List<String> all, List<String> none, Collection<Path> groups) {
@@ -40,24 +43,46 @@ public final class Leftovers {
     Set<Path> stale = new LinkedHashSet<>(groups);
     long self = ProcessHandle.current().pid();
     Containers.killUntilGone(() -> {
-      List<ProcessHandle> found = new ArrayList<>();
+      // By pid: a process is found by its variables and in each hierarchy's group, and is waited for once.
+      Map<Long, ProcessHandle> found = new LinkedHashMap<>();
       for (ProcScan.Seen p : ProcScan.marked(all, none)) {
         if (p.pid() != self) {
           stale.addAll(staleGroupsOf(p.pid()));
-          ProcessHandle.of(p.pid()).ifPresent(found::add);
+          ProcessHandle.of(p.pid()).ifPresent(h -> found.put(h.pid(), h));
         }
       }
       for (Path group : stale) {
         CgroupFiles.procs(group).stream().filter(pid -> pid != self)
-            .map(ProcessHandle::of).flatMap(Optional::stream).forEach(found::add);
+            .map(ProcessHandle::of).flatMap(Optional::stream).forEach(h -> found.put(h.pid(), h));
       }
-      Containers.signal(found, true);
-      return found;
+      List<ProcessHandle> killed = List.copyOf(found.values());
+      Containers.signal(killed, true);
+      thaw(stale); // after the signal: a frozen process thawed dies of it before it runs again
+      return killed;
     });
     stale.forEach(group -> {
       CgroupFiles.remove(group);
       CgroupFiles.remove(group.getParent()); // the dead Berth's own group, once its last task group is gone
     });
+  }
+
+  /**
+   * Thaws those of {@code groups} that are frozen freezer groups. A Berth freezes a task's container
+   * while it signals its processes (so that none forks past the signal) and thaws it after; killed
+   * in between, it leaves the group frozen for good, and a frozen process neither runs nor dies,
+   * even of SIGKILL, until the group is thawed. Groups of other hierarchies are left as they are.
+   */
+  public static void thaw(Collection<Path> groups) {
+    for (Path group : groups) {
+      Path state = group.resolve("freezer.state");
+      try {
+        if (Files.isRegularFile(state) && !Files.readString(state).strip().equals("THAWED")) {
+          CgroupFiles.write(state, "THAWED");
+        }
+      } catch (IOException | RuntimeException e) {
+        // gone already, or not ours to thaw: its processes then die when whoever froze it thaws it
+      }
+    }
   }
 
   /** The task groups of Berths no longer running that the process is in, one per hierarchy. */

@@ -41,12 +41,14 @@ final class AdoptedExecution implements Execution {
   /**
    * The process of {@code attempt} of {@code task} of the run in {@code runDir}, with the task group
    * it is in now; what it leaves is ended through {@code processes}, and a termination's grace period
-   * runs on the engine's {@code timers}.
+   * runs on the engine's {@code timers}. A group the earlier Berth left frozen (it died while it
+   * signalled the task's container) is thawed: a frozen process neither exits nor dies of a signal.
    */
   static AdoptedExecution of(ProcessHandle process, Path runDir, TaskId task, int attempt, ProcessTable processes,
       Timers timers) {
-    return new AdoptedExecution(process, runDir, task, attempt, Leftovers.staleGroupsOf(process.pid()), processes,
-        timers);
+    List<Path> groups = Leftovers.staleGroupsOf(process.pid());
+    Leftovers.thaw(groups);
+    return new AdoptedExecution(process, runDir, task, attempt, groups, processes, timers);
   }
 
   /** The variable that every process of the run in {@code runDir} carries. */

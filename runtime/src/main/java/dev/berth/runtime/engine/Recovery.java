@@ -60,6 +60,7 @@ final class Recovery {
     for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
       TaskRecord r = state.task(e.getKey());
       TaskEvent.Launched launch = e.getValue();
+      recoverFinish(r, layout, now, recorder);
       ExitMarks.Mark mark = read.of(layout.taskDir(r.spec()), launch.attempt());
       if (mark.code().isPresent()) {
         recorder.record(r.spec().id(), ended(r, layout, now, attempts, mark.code().getAsInt(), mark.killOf(r.spec().id())));
@@ -80,6 +81,23 @@ final class Recovery {
     processes.endLeftovers(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
   }
 
+  /**
+   * Records the finished train stage of a two-stage task that the earlier Berth heard but did not
+   * journal: it writes {@code result.json} when {@code finished} arrives, before the task counts as
+   * trained, so a {@code result.json} written since the current train call began is that finish
+   * (the task then exits 0, which a journal still at training would take for a failure).
+   */
+  private static void recoverFinish(TaskRecord r, RunLayout layout, Instant now, Recorder recorder) {
+    if (!r.spec().twoStage() || r.state() != TaskState.TRAINING) {
+      return;
+    }
+    Optional<Instant> trainCall = r.history().events().stream().filter(TaskEvent.Trained.class::isInstance)
+        .map(TaskEvent::at).reduce((first, last) -> last);
+    if (trainCall.isPresent() && resultWrittenSince(layout.taskDir(r.spec()), trainCall.get())) {
+      recorder.record(r.spec().id(), new TaskEvent.Staged(now, TaskState.TRAINED));
+    }
+  }
+
   /** Tasks an earlier Berth's stop interrupted start again: each is released, to wait for resources. */
   static void releaseInterrupted(RunState state, Instant now, Recorder recorder) {
     for (TaskRecord r : state.tasks()) {
@@ -95,6 +113,12 @@ final class Recovery {
    */
   static TaskEvent.Ended ended(TaskRecord r, RunLayout layout, Instant now, Attempts attempts, int code,
       Optional<Decision.Kill> kill) {
+    if (code == 0 && kill.isEmpty() && r.spec().twoStage() && r.state() == TaskState.TRAINING) {
+      // A task exits 0 in its train stage once it sent its result and 'finished' (no result.json
+      // says a Berth read them): they went to the Berth that died, and are lost with it.
+      return new TaskEvent.Ended(now, Outcome.INTERRUPTED, 0, "exited 0 during training while Berth was stopped:"
+          + " its result went to the Berth that stopped and is lost; the task runs again", TaskState.READY);
+    }
     int attempt = r.history().currentLaunch().orElseThrow().attempt();
     String tail = code == 0 ? "" : LogTails.read(layout.stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
     return unlessFinished(attempts.ended(r, now, code, kill, tail), r, layout);

@@ -1,12 +1,15 @@
 package dev.berth.runtime.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import dev.berth.core.report.RunReport;
+import dev.berth.core.report.RunStatus;
 import dev.berth.os.AtomicFiles;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -40,6 +43,35 @@ public final class ReportWriter {
    */
   public static void warmUp(RunReport sample) throws IOException {
     JSON.writeValue(OutputStream.nullOutputStream(), sample);
+  }
+
+  /**
+   * Whether {@code file} is a report of the run's end with this status and time: a Berth killed
+   * after it journalled its run's end and before it wrote the report leaves the report of the
+   * run's segment before (an interrupted one), or none. Reads only the top-level fields it needs.
+   */
+  public static boolean reportsEnd(Path file, RunStatus status, Instant finishedAt) {
+    try (JsonParser p = JSON.getFactory().createParser(file.toFile())) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return false;
+      }
+      String endedAs = null;
+      String endedAt = null;
+      while ((endedAs == null || endedAt == null) && p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        p.nextToken();
+        if (field.equals("status")) {
+          endedAs = p.getValueAsString();
+        } else if (field.equals("finishedAt")) {
+          endedAt = p.getValueAsString();
+        } else {
+          p.skipChildren();
+        }
+      }
+      return status.name().equals(endedAs) && TIMESTAMP.format(finishedAt).equals(endedAt);
+    } catch (IOException e) {
+      return false; // missing or unreadable: not this end's report
+    }
   }
 
   /** The report as indented JSON text. */

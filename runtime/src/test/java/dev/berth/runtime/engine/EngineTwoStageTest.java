@@ -2,6 +2,8 @@ package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.lifecycle.Outcome;
+import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
@@ -19,6 +21,8 @@ import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeGpuProbe;
 import dev.berth.testkit.FakeHostProbe;
+import dev.berth.testkit.MemoryJournal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -173,6 +177,62 @@ class EngineTwoStageTest {
 
     assertThat(report(engine, FIT).status()).isEqualTo(TaskStatus.SUCCEEDED);
     assertThat(dir.resolve("g/fit/result.json")).exists();
+  }
+
+  @Test
+  void aTaskThatFinishedAndExitedZeroSucceedsOnResumeThoughBerthDiedBeforeItJournalledTheFinish() throws Exception {
+    MemoryJournal journal = new MemoryJournal();
+    journal.start("r", "spec", clock.instant());
+    Engine engine = engine(config, twoStage(FIT).build()).journal(journal);
+    engine.start();
+    trainUp(engine, FIT);
+    // 'finished' came: Berth wrote result.json and was killed before the commit of the task's
+    // TRAINED; the task exited 0 and its supervisor marked the exit.
+    RunLayout layout = new RunLayout(dir);
+    Path taskDir = layout.taskDir(engine.state().task(FIT).spec());
+    Files.createDirectories(taskDir);
+    Files.writeString(taskDir.resolve("result.json"), "{\"accuracy\": 0.9}");
+    engine.leaveAsCrashed();
+    ExitMarks marks = ExitMarks.of(layout.runDir());
+    marks.write(taskDir, 1, 0);
+    marks.close();
+
+    FakeExecutor second = new FakeExecutor();
+    MemoryJournal after = journal.reopen();
+    Engine resumed = new Engine(engine.state().spec(), layout, second, probe, gpus, clock, clock, RunListener.NONE)
+        .control(new FakeControl().opener()).journal(after).resume(after.replay().orElseThrow());
+    resumed.start();
+
+    assertThat(resumed.state().task(FIT).state()).isEqualTo(TaskState.SUCCEEDED);
+    assertThat(second.transcript()).as("it does not run again").isEmpty();
+    assertThat(resumed.result()).as("the run ended").isNotNull();
+    assertThat(report(resumed, FIT).status()).isEqualTo(TaskStatus.SUCCEEDED);
+  }
+
+  @Test
+  void aTaskThatExitedZeroDuringTrainingWhileItsBerthWasDeadRunsAgainOnResumeInsteadOfFailing() throws Exception {
+    MemoryJournal journal = new MemoryJournal();
+    journal.start("r", "spec", clock.instant());
+    Engine engine = engine(config, twoStage(FIT).retries(0).build()).journal(journal);
+    engine.start();
+    trainUp(engine, FIT);
+    // Berth was killed; the task's 'finished' went to a channel no Berth read, and it exited 0.
+    engine.leaveAsCrashed();
+    RunLayout layout = new RunLayout(dir);
+    ExitMarks marks = ExitMarks.of(layout.runDir());
+    marks.write(layout.taskDir(engine.state().task(FIT).spec()), 1, 0);
+    marks.close();
+
+    FakeExecutor second = new FakeExecutor();
+    MemoryJournal after = journal.reopen();
+    Engine resumed = new Engine(engine.state().spec(), layout, second, probe, gpus, clock, clock, RunListener.NONE)
+        .control(new FakeControl().opener()).journal(after).resume(after.replay().orElseThrow());
+    resumed.start();
+
+    assertThat(resumed.state().task(FIT).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+        .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+    assertThat(second.transcript()).as("its result was lost with Berth: it runs again, without a retry")
+        .containsExactly("launch fit#2");
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -12,6 +13,7 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunStatus;
+import dev.berth.runtime.contain.FrozenTaskGroup;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Executor;
 import dev.berth.spi.Journal;
@@ -248,6 +250,37 @@ class ResumeProcessesTest {
     // Well within the real grace period: only the engine's timers can have sent the SIGKILL by then.
     assertThat(task.onExit()).as("SIGKILL follows once the engine's clock passed the grace period")
         .succeedsWithin(LiveExecutions.TERMINATE_GRACE_MILLIS - 1_000, TimeUnit.MILLISECONDS);
+  }
+
+  @Test
+  void anAdoptedTaskThatItsDeadBerthLeftFrozenIsThawedSoThatAnInterruptEndsIt() throws Exception {
+    assumeThat(FrozenTaskGroup.available()).as("a writable cgroup v1 freezer hierarchy on this machine").isTrue();
+    Path go = fifo("frozen.fifo");
+    Path pidFile = dir.resolve("frozen.pid");
+    RunSpec spec = spec(List.of("sh", "-c", "echo $$ $PPID > \"$1\"; read x < \"$0\"", go.toString(),
+        pidFile.toString()));
+    LocalProcessExecutor first = new LocalProcessExecutor();
+    crashedWhileARuns(spec, first);
+    first.close();
+    waitUntil(() -> readQuietly(pidFile).strip().contains(" "));
+    long[] commandAndSupervisor = java.util.Arrays.stream(readQuietly(pidFile).strip().split(" "))
+        .mapToLong(Long::parseLong).toArray();
+    // The earlier Berth died while it signalled the task's container, which it had frozen.
+    try (FrozenTaskGroup frozen = FrozenTaskGroup.create().freeze(commandAndSupervisor)) {
+      Engine engine = resumed(spec, new FakeExecutor());
+      CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> {
+        try {
+          return engine.run();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      engine.interrupt("interrupted by SIGTERM"); // the task's command dies of the SIGTERM once it can
+
+      assertThat(run.get(WAIT_SECONDS, TimeUnit.SECONDS).report().status()).isEqualTo(RunStatus.INTERRUPTED);
+      assertThat(engine.state().task(A).history().events()).filteredOn(TaskEvent.Ended.class::isInstance)
+          .extracting(e -> ((TaskEvent.Ended) e).outcome()).containsExactly(Outcome.INTERRUPTED);
+    }
   }
 
   @Test
