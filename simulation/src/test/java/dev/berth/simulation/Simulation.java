@@ -76,6 +76,8 @@ final class Simulation {
   private final List<SimRun> runs = new ArrayList<>();
   private final List<String> log = new ArrayList<>();
   private final Map<String, Instant> suspectSince = new TreeMap<>();
+  /** The suspicions the current check looked at: one it did not look at has not held all along. */
+  private final Set<String> suspectLookedAt = new TreeSet<>();
   private int step;
   private String violation;
 
@@ -109,7 +111,8 @@ final class Simulation {
       endPhase();
     } catch (Violation v) {
       violation = v.getMessage();
-      note("at the violation: " + waitingSummary() + " live processes: " + world.alive());
+      note("at the violation: " + waitingSummary() + " live processes: " + world.alive() + "; ledger: "
+          + ledgerSummary());
     } catch (RuntimeException | Error e) {
       violation = "the simulation itself broke: " + e;
       java.io.StringWriter w = new java.io.StringWriter();
@@ -228,6 +231,22 @@ final class Simulation {
     }
   }
 
+  /** The host ledger's live runs and holds, as {@code berth ps} would show them. */
+  private String ledgerSummary() {
+    try (SharedReservations view = HostLedgers.open(dir.resolve("host"), world.liveness(), world.taskProcesses())) {
+      StringBuilder s = new StringBuilder();
+      for (SharedReservations.RunEntry r : view.runs(false, clock.instant())) {
+        s.append(r.run()).append(" (").append(r.progress().state()).append("):");
+        r.reservations().forEach(h -> s.append(' ').append(h.task()).append(' ').append(h.label()).append(' ')
+            .append(h.bytes() / GIB).append('G'));
+        s.append("; ");
+      }
+      return s.toString();
+    } catch (RuntimeException e) {
+      return "cannot be read: " + e.getMessage();
+    }
+  }
+
   private String waitingSummary() {
     StringBuilder s = new StringBuilder();
     for (SimRun r : runs) {
@@ -250,6 +269,7 @@ final class Simulation {
   // ---- invariants
 
   private void check() {
+    suspectLookedAt.clear();
     capacity();
     progress();
     for (SimRun r : runs) {
@@ -259,6 +279,8 @@ final class Simulation {
         waitsAreTrue(r);
       }
     }
+    // E.g. a task that waited, then ran, then waits again: its wait is new.
+    suspectSince.keySet().retainAll(suspectLookedAt);
   }
 
   /**
@@ -406,6 +428,7 @@ final class Simulation {
 
   /** A condition that is a violation once it has held for {@link #SETTLE}. */
   private void suspect(String description, String key, boolean holds) {
+    suspectLookedAt.add(key);
     if (!holds) {
       suspectSince.remove(key);
       return;
