@@ -76,7 +76,11 @@ final class Recovery {
         continue;
       }
       alive.ifPresent(p -> AdoptedExecution.of(p, layout.runDir(), r.spec().id(), launch.attempt(), processes, timers).terminate(2_000));
-      recorder.record(r.spec().id(), endOfAdopted(r, layout, now));
+      // Never seen to start, no process, no exit mark: its supervisor never ran (once it runs, it
+      // marks the exit), so it used nothing, and the reports do not show it holding its
+      // reservation while no Berth was alive.
+      boolean neverRan = alive.isEmpty() && r.history().startedAt().isEmpty() && !resultKept(r, layout);
+      recorder.record(r.spec().id(), endOfAdopted(r, layout, neverRan ? launch.at() : now));
     }
     processes.endLeftovers(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
   }
