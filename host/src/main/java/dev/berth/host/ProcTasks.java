@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Finds a run's task processes in {@code /proc}: every process Berth starts for a task, and every
@@ -46,6 +49,38 @@ final class ProcTasks implements TaskProcesses {
       return true; // cannot tell: keep what the run held
     }
     return false;
+  }
+
+  @Override
+  public Set<String> runFolders() {
+    Set<String> folders = new TreeSet<>();
+    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
+      for (Path p : processes) {
+        ProcStat.Stat s = stat.stat(Long.parseLong(p.getFileName().toString()));
+        if (s == null || !s.running() || s.kernelThread()) {
+          continue;
+        }
+        try {
+          runFolder(Files.readAllBytes(p.resolve("environ"))).ifPresent(folders::add);
+        } catch (IOException | SecurityException goneOrUnreadable) {
+          // another user's process, or gone: nothing this looker can tell
+        }
+      }
+    } catch (IOException e) {
+      // cannot list the processes: none to tell
+    }
+    return folders;
+  }
+
+  /** The value of the NUL-separated environment's {@code BERTH_RUN_DIR}, when it has one. */
+  private static Optional<String> runFolder(byte[] environment) {
+    String all = new String(environment, StandardCharsets.UTF_8);
+    for (String entry : all.split("\0")) {
+      if (entry.startsWith(VARIABLE)) {
+        return Optional.of(entry.substring(VARIABLE.length()));
+      }
+    }
+    return Optional.empty();
   }
 
   private boolean isTaskOf(Path process, byte[] wanted, long uid, long berthStart) {

@@ -1,5 +1,7 @@
 package dev.berth.host;
 
+import java.util.Set;
+
 /**
  * Whether any task process of a run whose Berth process is gone still lives: the tasks of a killed
  * run go on (so a resumed run can adopt them), and what the run reserved for them stays held
@@ -20,4 +22,13 @@ public interface TaskProcesses {
    * @param berthStart when its Berth process started (clock ticks after boot): its tasks started later
    */
   boolean anyAlive(String runDir, long uid, long berthStart);
+
+  /**
+   * The run folders ({@code BERTH_RUN_DIR}) of the live task processes this looker can tell: those
+   * whose environment it may read (its own user's; every one for root). A ledger made anew after
+   * its file was removed asks it, to find tasks of runs whose rows nobody could carry.
+   */
+  default Set<String> runFolders() {
+    return Set.of();
+  }
 }

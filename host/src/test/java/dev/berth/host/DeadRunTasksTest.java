@@ -82,4 +82,17 @@ class DeadRunTasksTest {
     assertThat(resumed.take(gpu("t-1", 20), T0.plusSeconds(2))).as("the adopted task takes its share anew").isEmpty();
     assertThat(resumed.runs(false, T0.plusSeconds(2))).extracting(RunEntry::run).doesNotContain("r2-42");
   }
+
+  @Test
+  void anAttemptAResumedRunAdoptedIsTakenThoughATaskOfAnotherRunComesBeforeItInTheHostWideOrder() {
+    SharedReservations other = joined("r1", 43);
+    other.waiting(List.of(new SharedReservations.Demand("u-1", 10, 0, 0, 20 * GIB, 1, gpu("u-1", 20).shares())), T0);
+    SharedReservations resumed = joined("r2", 44);
+    Claim start = gpu("t-1", 10);
+    Claim adopted = new Claim(start.task(), start.priority(), start.milliCpus(), start.cpuLimit(), start.shares(), true);
+
+    assertThat(resumed.take(start, T0)).as("a start waits its turn")
+        .hasValueSatisfying(why -> assertThat(why).contains("[host-wide order]"));
+    assertThat(resumed.take(adopted, T0)).as("its process runs already: it has no turn to wait").isEmpty();
+  }
 }

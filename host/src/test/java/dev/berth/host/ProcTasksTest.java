@@ -80,4 +80,15 @@ class ProcTasksTest {
     assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me + 1, BERTH_START)).as("another user's").isFalse();
     assertThat(new ProcTasks(proc).anyAlive("/runs/r2", me, 3_000)).as("started before the run").isFalse();
   }
+
+  @Test
+  void theRunFoldersOfLiveTaskProcessesAreThoseWhoseEnvironmentCanBeRead() throws IOException {
+    task(7, 'S', 2_000, "/runs/r2");
+    task(8, 'S', 500, "/runs/r1");
+    task(9, 'Z', 2_000, "/runs/r3");
+    Files.write(process(10, 'S', 2_000).resolve("environ"), "PATH=/bin\0".getBytes(StandardCharsets.UTF_8));
+    unreadable(11, 2_000);
+
+    assertThat(new ProcTasks(proc).runFolders()).containsExactly("/runs/r1", "/runs/r2");
+  }
 }

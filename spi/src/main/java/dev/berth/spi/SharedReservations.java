@@ -140,12 +140,21 @@ public interface SharedReservations extends AutoCloseable {
    * @param milliCpus cores, in thousandths
    * @param cpuLimit cores the host has, in thousandths
    * @param shares host memory (under {@link #HOST}) and GPU memory per device
+   * @param running whether the attempt's process runs already (a resumed run adopts it): a refusal
+   *     then changes nothing but what other runs are told, so it waits neither for its turn in the
+   *     host-wide order nor for rows still to come (a ledger made anew); only a limit or what the
+   *     rows hold refuses it
    */
-  record Claim(String task, int priority, long milliCpus, long cpuLimit, List<Share> shares) {
+  record Claim(String task, int priority, long milliCpus, long cpuLimit, List<Share> shares, boolean running) {
     /** Copies. */
     public Claim {
       Objects.requireNonNull(task, "task");
       shares = List.copyOf(shares);
+    }
+
+    /** What an attempt that is yet to start is to hold. */
+    public Claim(String task, int priority, long milliCpus, long cpuLimit, List<Share> shares) {
+      this(task, priority, milliCpus, cpuLimit, shares, false);
     }
 
     /** The GPUs the claim holds (its shares other than host memory). */

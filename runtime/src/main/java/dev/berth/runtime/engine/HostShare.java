@@ -122,6 +122,11 @@ final class HostShare {
    * @return for each start, in order, why not (see {@link #take}), or empty when taken
    */
   List<Optional<Refusal>> takeAll(List<Start> starts, HostSnapshot snapshot) {
+    return takeAll(starts, snapshot, false);
+  }
+
+  /** As {@link #takeAll(List, HostSnapshot)}; {@code running} when the starts' processes run already. */
+  private List<Optional<Refusal>> takeAll(List<Start> starts, HostSnapshot snapshot, boolean running) {
     List<Optional<Refusal>> refusals = new ArrayList<>(Collections.nCopies(starts.size(), Optional.<Refusal>empty()));
     if (ledger == null || starts.isEmpty()) {
       return refusals;
@@ -136,7 +141,7 @@ final class HostShare {
         continue; // its pool holds it already: no ledger step
       }
       String name = pool.map(pools::nextName).orElse(id.value());
-      pending.add(new Pending(i, name, pool.orElse(null), claim(start, snapshot, name)));
+      pending.add(new Pending(i, name, pool.orElse(null), claim(start, snapshot, name, running)));
     }
     if (pending.isEmpty()) {
       return refusals;
@@ -187,7 +192,7 @@ final class HostShare {
     slotsBack.clear();
   }
 
-  private Claim claim(Start start, HostSnapshot snapshot, String name) {
+  private Claim claim(Start start, HostSnapshot snapshot, String name, boolean running) {
     Placement placement = start.placement();
     List<Share> shares = new ArrayList<>();
     if (placement.memoryBytes() > 0) {
@@ -202,7 +207,7 @@ final class HostShare {
     // scheduler.cores may promise more cores than the host has; the run's own cap is core's to keep.
     long cpuLimit = Math.max(snapshot.logicalCpus(), state.spec().config().cores()) * 1000L;
     TaskSpec spec = start.task().spec();
-    return new Claim(name, spec.priority(), placement.milliCpus(), cpuLimit, shares);
+    return new Claim(name, spec.priority(), placement.milliCpus(), cpuLimit, shares, running);
   }
 
   /** The refusal of a claim for {@code placement}, with the ledger's line, which says what is free. */
@@ -223,7 +228,7 @@ final class HostShare {
   void adoptRunning(HostSnapshot snapshot) {
     List<Start> adopted = new ArrayList<>();
     state.occupancy().forEach((id, occupancy) -> adopted.add(new Start(state.task(id), occupancy.placement())));
-    takeAll(adopted, snapshot); // one ledger step for all of them
+    takeAll(adopted, snapshot, true); // one ledger step for all of them
   }
 
   /**

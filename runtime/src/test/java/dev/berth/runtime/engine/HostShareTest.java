@@ -85,6 +85,32 @@ class HostShareTest {
   }
 
   @Test
+  void theClaimsOfAdoptedAttemptsSayTheirProcessesRunAlreadyAndAStartsClaimDoesNot() {
+    RunState state = state(2);
+    launch(state, "t0");
+    List<SharedReservations.Claim> claims = new ArrayList<>();
+    SharedReservations inner = host.get();
+    SharedReservations recording = (SharedReservations) java.lang.reflect.Proxy.newProxyInstance(
+        SharedReservations.class.getClassLoader(), new Class<?>[] {SharedReservations.class}, (proxy, method, args) -> {
+          if (method.getName().equals("releaseAndTakeAll")) {
+            @SuppressWarnings("unchecked")
+            List<SharedReservations.Claim> taken = (List<SharedReservations.Claim>) args[1];
+            claims.addAll(taken);
+          }
+          return method.invoke(inner, args);
+        });
+    recording.join(HostLedgers.self("mine", "/runs/mine"), clock.instant());
+    HostShare share = new HostShare(state, clock);
+    share.use(recording);
+
+    share.adoptRunning(snapshot);
+    share.take(state.task(TaskId.of("t1")), new Placement("cuda:0", 0, 0, 10 * GIB), snapshot);
+
+    assertThat(claims).extracting(SharedReservations.Claim::task, SharedReservations.Claim::running)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("t0", true), org.assertj.core.groups.Tuple.tuple("t1", false));
+  }
+
+  @Test
   void anAttemptThatEndedIsReleasedAtTheEndOfTheNextPass() {
     RunState state = state(1);
     HostShare share = joined(state);
