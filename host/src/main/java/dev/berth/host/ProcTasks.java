@@ -1,5 +1,6 @@
 package dev.berth.host;
 
+import dev.berth.spi.SharedReservations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -52,7 +53,7 @@ final class ProcTasks implements TaskProcesses {
   }
 
   @Override
-  public Set<String> runFolders() {
+  public Set<String> runFolders(String ledger) {
     Set<String> folders = new TreeSet<>();
     try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
       for (Path p : processes) {
@@ -61,7 +62,7 @@ final class ProcTasks implements TaskProcesses {
           continue;
         }
         try {
-          runFolder(Files.readAllBytes(p.resolve("environ"))).ifPresent(folders::add);
+          runFolder(Files.readAllBytes(p.resolve("environ")), ledger).ifPresent(folders::add);
         } catch (IOException | SecurityException goneOrUnreadable) {
           // another user's process, or gone: nothing this looker can tell
         }
@@ -72,15 +73,17 @@ final class ProcTasks implements TaskProcesses {
     return folders;
   }
 
-  /** The value of the NUL-separated environment's {@code BERTH_RUN_DIR}, when it has one. */
-  private static Optional<String> runFolder(byte[] environment) {
-    String all = new String(environment, StandardCharsets.UTF_8);
-    for (String entry : all.split("\0")) {
+  /** The NUL-separated environment's {@code BERTH_RUN_DIR}, when it has one and names {@code ledger} as its host's. */
+  private static Optional<String> runFolder(byte[] environment, String ledger) {
+    Optional<String> folder = Optional.empty();
+    boolean inLedger = false;
+    for (String entry : new String(environment, StandardCharsets.UTF_8).split("\0")) {
       if (entry.startsWith(VARIABLE)) {
-        return Optional.of(entry.substring(VARIABLE.length()));
+        folder = Optional.of(entry.substring(VARIABLE.length()));
       }
+      inLedger |= entry.equals(SharedReservations.LEDGER_VARIABLE + "=" + ledger);
     }
-    return Optional.empty();
+    return inLedger ? folder : Optional.empty();
   }
 
   private boolean isTaskOf(Path process, byte[] wanted, long uid, long berthStart) {

@@ -373,7 +373,7 @@ final class SharedLedger implements SharedReservations {
       return Optional.of("the host ledger was made anew after its file was removed: starts wait " + seconds
           + " s more for the runs on this host to publish there what they hold [host ledger made anew]");
     }
-    Set<String> unknown = new TreeSet<>(tasks.runFolders());
+    Set<String> unknown = new TreeSet<>(tasks.runFolders(store.where()));
     t.runs().forEach(r -> unknown.remove(r.workdir()));
     if (!unknown.isEmpty()) {
       return Optional.of("the host ledger was made anew after its file was removed, and tasks of runs it does not"

@@ -24,11 +24,12 @@ public interface TaskProcesses {
   boolean anyAlive(String runDir, long uid, long berthStart);
 
   /**
-   * The run folders ({@code BERTH_RUN_DIR}) of the live task processes this looker can tell: those
-   * whose environment it may read (its own user's; every one for root). A ledger made anew after
-   * its file was removed asks it, to find tasks of runs whose rows nobody could carry.
+   * The run folders ({@code BERTH_RUN_DIR}) of the live task processes of runs that take part in the
+   * host ledger {@code ledger} (their {@link dev.berth.spi.SharedReservations#LEDGER_VARIABLE}) that this looker can tell: those whose
+   * environment it may read (its own user's; every one for root). A ledger made anew after its
+   * file was removed asks it, to find tasks of runs whose rows nobody could carry.
    */
-  default Set<String> runFolders() {
+  default Set<String> runFolders(String ledger) {
     return Set.of();
   }
 }

@@ -133,7 +133,7 @@ class LedgerFileTest {
       }
 
       @Override
-      public Set<String> runFolders() {
+      public Set<String> runFolders(String ledger) {
         return Set.copyOf(taskDirs);
       }
     });

@@ -27,6 +27,13 @@ public interface SharedReservations extends AutoCloseable {
   /** The device key of a run's host resources (memory and cores), beside the GPUs' keys. */
   String HOST = "host";
 
+  /**
+   * The variable that names, to each attempt of a run that takes part in a ledger, that ledger's
+   * {@link #where()}: a ledger made anew after its file was removed finds by it the tasks of its
+   * runs that nobody could publish there.
+   */
+  String LEDGER_VARIABLE = "BERTH_HOST_LEDGER";
+
   /** Registers this run, replacing what an earlier run with the same id left. */
   void join(Run run, Instant now);
 
