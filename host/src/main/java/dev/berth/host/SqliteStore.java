@@ -332,10 +332,14 @@ final class SqliteStore implements LedgerStore {
       }
       update("DELETE FROM holds WHERE run = ?", r.id());
       update("DELETE FROM waits WHERE run = ?", r.id());
-      update("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r.id(), r.host(),
-          r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(), r.waiting(), r.done(),
-          r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
+      insertRun("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r, uid);
       return true;
+    }
+
+    /** Writes a live run's row, as the caller's uid's. */
+    private void insertRun(String sql, RunRow r, long uid) {
+      update(sql, r.id(), r.host(), r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(),
+          r.waiting(), r.done(), r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
     }
 
     @Override
@@ -422,9 +426,7 @@ final class SqliteStore implements LedgerStore {
       if (!query("SELECT 1 FROM runs WHERE id = ?", List.of(r.id()), rs -> 1).isEmpty()) {
         return false;
       }
-      update("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r.id(), r.host(), r.name(),
-          r.workdir(), r.uid(), r.user(), r.pid(), r.pidStart(), r.state(), r.running(), r.waiting(), r.done(),
-          r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
+      insertRun("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r, r.uid());
       // OR IGNORE: no row of a run is ever without its run's row, but a carry never replaces one.
       for (HoldRow h : holds) {
         update("INSERT OR IGNORE INTO holds VALUES (?, ?, ?, ?, ?, ?, ?, ?)", h.run(), h.task(), h.key(), h.label(),
