@@ -32,9 +32,9 @@ final class SharedLedger implements SharedReservations {
   /** The state of a run whose Berth process is gone while task processes of it still live. */
   static final String TASKS_LIVE = "lost, tasks live";
   /**
-   * How long a ledger made anew in place of a removed one refuses claims: many times the runs' look
-   * interval (1 s by default), in which every live run publishes there what it holds, and the first
-   * to look carries there every run its old file had.
+   * How long a ledger made anew in place of a removed one refuses claims unless a run carries there
+   * every run its old file had first: many times the runs' look interval (1 s by default), in which
+   * every live run that had the old file open looks, and carries.
    */
   static final Duration REMADE_GRACE = Duration.ofSeconds(10);
 
@@ -350,13 +350,14 @@ final class SharedLedger implements SharedReservations {
   }
 
   /**
-   * Why claims of attempts yet to start wait in rows made anew in place of a removed ledger. First
-   * for {@link #REMADE_GRACE} after the first run saw them: the live runs that held in the removed
-   * file publish their holds in the new one at their next look, and until then a claim would see
-   * what they hold as free. Then while task processes live of runs the new rows do not know: their
-   * Berth died before any run could carry them, and what they hold is not known; they are known again
-   * once they end or their run is resumed. Empty for rows made where no ledger was before, and once
-   * both are over, after which no run asks again.
+   * Why claims of attempts yet to start wait in rows made anew in place of a removed ledger, until
+   * a run that had the removed file open carried its runs there. First for {@link #REMADE_GRACE}
+   * after the first run saw them: the live runs that held in the removed file publish their holds in
+   * the new one at their next call, and until then a claim would see what they hold as free. Then
+   * while task processes live of runs the new rows do not know: their Berth died while no live run
+   * had the file open to carry them, and what they hold is not known; they are known again once they
+   * end or their run is resumed. Empty for rows made where no ledger was before, and once it is all
+   * over, after which no run asks again.
    */
   private Optional<String> remadeRefusal(Tables t, Instant now) {
     if (settled) {
@@ -422,7 +423,7 @@ final class SharedLedger implements SharedReservations {
     LedgerStore fresh = old.reopened();
     Live live;
     try {
-      live = old.transaction(Live::of);
+      live = old.transaction(t -> Live.of(t, now));
     } catch (SharedReservationsException e) {
       live = Live.NONE; // the old file cannot be read: this run is published as it joined, holding nothing yet
     }
@@ -443,6 +444,9 @@ final class SharedLedger implements SharedReservations {
             t.carry(other, carried.holdsOf(other.id()), carried.waitsOf(other.id()));
           }
         }
+        if (carried.whole()) {
+          t.remadeOver(); // every run on the host is here again: nothing left to wait for
+        }
         return null;
       });
     } catch (RuntimeException e) {
@@ -454,12 +458,15 @@ final class SharedLedger implements SharedReservations {
     old.close();
   }
 
-  /** The live runs of one ledger file, with their holds and waits. */
-  private record Live(List<RunRow> runs, List<HoldRow> holds, List<WaitRow> waits) {
-    static final Live NONE = new Live(List.of(), List.of(), List.of());
+  /**
+   * The live runs of one ledger file, with their holds and waits; {@code whole} when that file had
+   * every run on the host: it was read, and was not itself made anew and waiting for runs still.
+   */
+  private record Live(List<RunRow> runs, List<HoldRow> holds, List<WaitRow> waits, boolean whole) {
+    static final Live NONE = new Live(List.of(), List.of(), List.of(), false);
 
-    static Live of(Tables t) {
-      return new Live(t.liveRuns(), t.holds(), t.waits());
+    static Live of(Tables t, Instant now) {
+      return new Live(t.liveRuns(), t.holds(), t.waits(), t.remade(now).isEmpty());
     }
 
     List<HoldRow> holdsOf(String run) {

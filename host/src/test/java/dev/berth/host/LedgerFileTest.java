@@ -167,13 +167,9 @@ class LedgerFileTest {
       assertThat(r1.take(gpu("t-1", 10), T0)).isEmpty();
       removeTheLedger(host);
 
-      assertThat(r1.take(gpu("t-2", 10), T0.plusSeconds(1))).as("the claim goes to a ledger made anew")
-          .hasValueSatisfying(why -> assertThat(why).contains("made anew"));
-      assertThat(heldNow(host, T0.plusSeconds(1))).containsExactly("r1 t-1 cuda:0");
+      assertThat(r1.take(gpu("t-2", 10), T0.plusSeconds(1))).as("it carried the whole removed file first").isEmpty();
 
-      Instant later = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
-      assertThat(r1.take(gpu("t-2", 10), later)).isEmpty();
-      assertThat(heldNow(host, later)).containsExactly("r1 t-1 cuda:0", "r1 t-2 cuda:0");
+      assertThat(heldNow(host, T0.plusSeconds(1))).containsExactly("r1 t-1 cuda:0", "r1 t-2 cuda:0");
     }
   }
 
@@ -254,13 +250,13 @@ class LedgerFileTest {
                     + SharedLedger.REMADE_GRACE.toSeconds() + " s more for the runs on this host to publish there"
                     + " what they hold [host ledger made anew]"));
 
-        Instant later = T0.plusSeconds(2);
-        r1.look(RUNNING, List.of(), later);
-        assertThat(r2.take(gpu("u-1", 10), later)).as("still in the grace")
+        assertThat(r2.take(gpu("u-1", 10), T0.plusSeconds(2))).as("still in the grace")
             .hasValueSatisfying(why -> assertThat(why).contains("wait " + (SharedLedger.REMADE_GRACE.toSeconds() - 1) + " s more"));
-        Instant after = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
-        assertThat(r2.take(gpu("u-1", 10), after)).hasValueSatisfying(why -> assertThat(why).contains("held by run r1"));
-        assertThat(r2.take(gpu("u-1", 4), after)).isEmpty();
+
+        Instant later = T0.plusSeconds(3);
+        r1.look(RUNNING, List.of(), later); // carries what the removed file had: nothing left to wait for
+        assertThat(r2.take(gpu("u-1", 10), later)).hasValueSatisfying(why -> assertThat(why).contains("held by run r1"));
+        assertThat(r2.take(gpu("u-1", 4), later)).isEmpty();
       }
     }
   }
@@ -302,6 +298,25 @@ class LedgerFileTest {
 
       taskDirs.remove("/runs/r1");
       assertThat(r2.take(gpu("u-1", 10), later.plusSeconds(1))).isEmpty();
+    }
+  }
+
+  @Test
+  void aRunThatCarriesALedgerThatWasItselfMadeAnewAndStillWaitsKeepsTheNewOneWaiting() throws Exception {
+    Path host = dir.resolve("host");
+    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
+    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
+    taskDirs.add("/runs/r1");
+    berths.remove(41L);
+    r1.close();
+    removeTheLedger(host);
+
+    try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
+      removeTheLedger(host); // again: r2 carries a file that never had r1
+      r2.look(RUNNING, List.of(), T0.plusSeconds(2));
+
+      Instant later = T0.plusSeconds(2).plus(SharedLedger.REMADE_GRACE);
+      assertThat(r2.take(gpu("u-1", 10), later)).hasValueSatisfying(why -> assertThat(why).contains("/runs/r1"));
     }
   }
 
