@@ -14,8 +14,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -340,10 +342,23 @@ final class World {
 
   /** Whether a process of a dead run still lives, as the host ledger asks before it reclaims the run's holds. */
   TaskProcesses taskProcesses() {
-    return (runDir, uid, berthStart) -> {
-      synchronized (World.this) {
-        return processes.values().stream()
-            .anyMatch(p -> p.alive && p.kind != Kind.BERTH && runDir.equals(p.env.get("BERTH_RUN_DIR")));
+    return new TaskProcesses() {
+      @Override
+      public boolean anyAlive(String runDir, long uid, long berthStart) {
+        synchronized (World.this) {
+          return processes.values().stream()
+              .anyMatch(p -> p.alive && p.kind != Kind.BERTH && runDir.equals(p.env.get("BERTH_RUN_DIR")));
+        }
+      }
+
+      @Override
+      public Set<String> runFolders(String ledger) {
+        synchronized (World.this) {
+          Set<String> folders = new TreeSet<>();
+          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.env.containsKey("BERTH_RUN_DIR")
+              && ledger.equals(p.env.get(dev.berth.spi.SharedReservations.LEDGER_VARIABLE))).forEach(p -> folders.add(p.env.get("BERTH_RUN_DIR")));
+          return folders;
+        }
       }
     };
   }
