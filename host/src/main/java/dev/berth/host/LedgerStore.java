@@ -110,6 +110,13 @@ interface LedgerStore extends AutoCloseable {
     /** Forgets that these rows were made anew: their runs are all in them again. */
     void remadeOver();
 
+    /**
+     * Says these rows were made anew, waiting for runs since {@code at} at the latest: they were
+     * carried from a removed ledger that was itself made anew at {@code at} and still waited, and the
+     * wait goes on from when it began.
+     */
+    void remadeSince(Instant at);
+
     /** Forgets runs that ended before then and usage older than then. */
     void forgetBefore(Instant before);
   }

@@ -180,6 +180,9 @@ final class MemoryStore implements LedgerStore {
     public void remadeOver() {}
 
     @Override
+    public void remadeSince(Instant at) {}
+
+    @Override
     public void addUsage(String user, Instant at, double amount) {
       usage.add(new Usage(user, at, amount));
     }

@@ -444,8 +444,12 @@ final class SharedLedger implements SharedReservations {
             t.carry(other, carried.holdsOf(other.id()), carried.waitsOf(other.id()));
           }
         }
-        if (carried.whole()) {
-          t.remadeOver(); // every run on the host is here again: nothing left to wait for
+        if (carried.read()) {
+          if (carried.waitingSince().isEmpty()) {
+            t.remadeOver(); // every run on the host is here again: nothing left to wait for
+          } else {
+            t.remadeSince(carried.waitingSince().get());
+          }
         }
         return null;
       });
@@ -459,14 +463,16 @@ final class SharedLedger implements SharedReservations {
   }
 
   /**
-   * The live runs of one ledger file, with their holds and waits; {@code whole} when that file had
-   * every run on the host: it was read, and was not itself made anew and waiting for runs still.
+   * The live runs of one ledger file, with their holds and waits, when it could be read; and since
+   * when it waited for runs when it was itself made anew and still waiting, or empty when it had
+   * every run on the host.
    */
-  private record Live(List<RunRow> runs, List<HoldRow> holds, List<WaitRow> waits, boolean whole) {
-    static final Live NONE = new Live(List.of(), List.of(), List.of(), false);
+  private record Live(boolean read, List<RunRow> runs, List<HoldRow> holds, List<WaitRow> waits,
+      Optional<Instant> waitingSince) {
+    static final Live NONE = new Live(false, List.of(), List.of(), List.of(), Optional.empty());
 
     static Live of(Tables t, Instant now) {
-      return new Live(t.liveRuns(), t.holds(), t.waits(), t.remade(now).isEmpty());
+      return new Live(true, t.liveRuns(), t.holds(), t.waits(), t.remade(now));
     }
 
     List<HoldRow> holdsOf(String run) {

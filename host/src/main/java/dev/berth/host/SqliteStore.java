@@ -457,6 +457,13 @@ final class SqliteStore implements LedgerStore {
       update("DELETE FROM remade");
     }
 
+    @Override
+    public void remadeSince(Instant at) {
+      Optional<Instant> since = remade(at);
+      remadeOver();
+      update("INSERT INTO remade VALUES (?)", since.filter(s -> s.isBefore(at)).orElse(at).toEpochMilli());
+    }
+
     /**
      * Adds to the user's row of that instant, when there is one: the ledger gives {@link SharedLedger}
      * whole minutes, so the table keeps a row per user and minute of the window, however many tasks

@@ -321,6 +321,21 @@ class LedgerFileTest {
   }
 
   @Test
+  void aLedgerRemovedAgainAndAgainWaitsForRunsOnlyFromWhenTheFirstWasMadeAnew() throws Exception {
+    Path host = dir.resolve("host");
+    joined(host, "r1", 1000, 41, T0).close(); // the host's first ledger
+    removeTheLedger(host);
+    try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0)) {
+      for (int s = 1; s < SharedLedger.REMADE_GRACE.toSeconds(); s += 3) {
+        removeTheLedger(host);
+        r2.look(RUNNING, List.of(), T0.plusSeconds(s));
+      }
+
+      assertThat(r2.take(gpu("u-1", 10), T0.plus(SharedLedger.REMADE_GRACE))).isEmpty();
+    }
+  }
+
+  @Test
   void theFirstLedgerOfAHostTakesClaimsAtOnce() {
     Path host = dir.resolve("host");
     try (SharedReservations r1 = joined(host, "r1", 1000, 41, T0)) {
