@@ -56,6 +56,8 @@ class SimulationTest {
           + " what a killed run's tasks held"),
       new Pinned(1418, "all", "the ledger's files deleted every few seconds kept a lone run that had carried everything"
           + " into each new file from starting anything"),
+      new Pinned(1488, "all", "the ledger's files deleted every few seconds after a lone run resumed restarted each new"
+          + " file's wait, and the run started nothing"),
       new Pinned(355, "all", "a resumed run's claim for an attempt it adopted waited its turn in the host-wide order,"
           + " so the attempt ran holding nothing"));
 
