@@ -6,6 +6,7 @@ import dev.berth.host.Rows.WaitRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -13,7 +14,8 @@ import java.util.function.Function;
  * {@link SharedLedger} rules decide; a store only keeps rows, one transaction at a time, and every change
  * to a run's rows names the caller's uid, so it touches the caller's own rows only, except
  * {@link Tables#reclaim}, {@link Tables#reclaimTask} and {@link Tables#orphan}, which the rules call
- * for runs whose process is gone.
+ * for runs whose process is gone, and {@link Tables#carry}, which adds a run missing from a ledger
+ * made anew.
  */
 interface LedgerStore extends AutoCloseable {
 
@@ -103,6 +105,30 @@ interface LedgerStore extends AutoCloseable {
 
     /** Adds usage (share-seconds) of the user at that instant, to the row of that instant and user when there is one. */
     void addUsage(String user, Instant at, double amount);
+
+    /**
+     * Adds a live run read from a removed ledger file, whoever it belongs to, with its holds and
+     * waits, when these rows have no row of that run at all; false, adding nothing, when they have one.
+     * The one change a caller makes to rows not its own besides reclaiming: see {@code SharedLedger}.
+     */
+    boolean carry(RunRow run, List<HoldRow> holds, List<WaitRow> waits);
+
+    /**
+     * When these rows were made anew in place of a removed ledger, as the first caller to ask saw
+     * it: the first call stamps its {@code now}, later ones give that stamp. Empty for rows made
+     * where no ledger was before.
+     */
+    Optional<Instant> remade(Instant now);
+
+    /** Forgets that these rows were made anew: their runs are all in them again. */
+    void remadeOver();
+
+    /**
+     * Says these rows were made anew, waiting for runs since {@code at} at the latest: they were
+     * carried from a removed ledger that was itself made anew at {@code at} and still waited, and the
+     * wait goes on from when it began.
+     */
+    void remadeSince(Instant at);
 
     /** Forgets runs that ended before then and usage older than then. */
     void forgetBefore(Instant before);

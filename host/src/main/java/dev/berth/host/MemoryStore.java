@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -169,6 +170,29 @@ final class MemoryStore implements LedgerStore {
         waits.addAll(rows);
       }
     }
+
+    @Override
+    public boolean carry(RunRow run, List<HoldRow> holds, List<WaitRow> waits) {
+      if (runs.containsKey(run.id())) {
+        return false;
+      }
+      runs.put(run.id(), run);
+      MemoryStore.this.holds.addAll(holds);
+      MemoryStore.this.waits.addAll(waits);
+      return true;
+    }
+
+    /** Rows in memory are never removed under their runs. */
+    @Override
+    public Optional<Instant> remade(Instant now) {
+      return Optional.empty();
+    }
+
+    @Override
+    public void remadeOver() {}
+
+    @Override
+    public void remadeSince(Instant at) {}
 
     @Override
     public void addUsage(String user, Instant at, double amount) {

@@ -1,5 +1,6 @@
 package dev.berth.host;
 
+import dev.berth.spi.SharedReservations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -23,6 +24,7 @@ import java.util.TreeSet;
 final class ProcTasks implements TaskProcesses {
 
   private static final String VARIABLE = "BERTH_RUN_DIR=";
+  private static final byte[] RUN_DIR = VARIABLE.getBytes(StandardCharsets.UTF_8);
   private static final byte[] TASK = "BERTH_TASK_ID=".getBytes(StandardCharsets.UTF_8);
   private static final byte[] ENGINE = "BERTH_ENGINE=".getBytes(StandardCharsets.UTF_8);
 
@@ -54,6 +56,33 @@ final class ProcTasks implements TaskProcesses {
       return Set.of(UNKNOWN); // cannot tell: keep what the run held
     }
     return live;
+  }
+
+  @Override
+  public Set<String> runFolders(String ledger) {
+    Set<String> folders = new TreeSet<>();
+    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
+      for (Path p : processes) {
+        ProcStat.Stat s = stat.stat(Long.parseLong(p.getFileName().toString()));
+        if (s == null || !s.running() || s.kernelThread()) {
+          continue;
+        }
+        try {
+          runFolder(Files.readAllBytes(p.resolve("environ")), ledger).ifPresent(folders::add);
+        } catch (IOException | SecurityException goneOrUnreadable) {
+          // another user's process, or gone: nothing this looker can tell
+        }
+      }
+    } catch (IOException e) {
+      // cannot list the processes: none to tell
+    }
+    return folders;
+  }
+
+  /** The environment's {@code BERTH_RUN_DIR}, when it has one and names {@code ledger} as its host's. */
+  private static Optional<String> runFolder(byte[] environment, String ledger) {
+    byte[] inLedger = (SharedReservations.LEDGER_VARIABLE + "=" + ledger).getBytes(StandardCharsets.UTF_8);
+    return holds(environment, inLedger) ? valueOf(environment, RUN_DIR) : Optional.empty();
   }
 
   /** The task the process belongs to, {@link #UNKNOWN} when it may be any, empty when it is none of the run's. */

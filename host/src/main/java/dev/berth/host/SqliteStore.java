@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.sqlite.SQLiteConfig;
@@ -32,6 +34,8 @@ import org.sqlite.SQLiteConfig;
 final class SqliteStore implements LedgerStore {
 
   private static final int BUSY_TIMEOUT_MILLIS = 10_000;
+  /** The marker beside the ledger that says a ledger was made in its folder before. */
+  static final String MADE = ".ledger-made";
 
   private final Path file;
   /** The file's identity (device and inode) when it was opened, to tell when its path names another. */
@@ -101,14 +105,35 @@ final class SqliteStore implements LedgerStore {
    * readable and writable by every local user, then linked into place, so no other run or reader
    * ever opens an empty file whose journal mode two connections would race to change (SQLite then
    * refuses one of them as busy). When another run made it first, its file is kept.
+   *
+   * <p>A file made where the {@link #MADE} marker says a ledger was made before replaces a removed
+   * one, and says so from its first instant ({@link Tables#remade}): the runs that held there have
+   * not published their holds in it yet. The marker is left beside the ledger, and its name does not
+   * begin with the ledger's, so {@code rm ledger.db*} leaves it.
    */
   static void createIfMissing(Path file) throws IOException {
-    if (Files.exists(file)) {
-      return;
+    Path made = file.resolveSibling(MADE);
+    if (!Files.exists(file)) {
+      make(file, Files.exists(made));
     }
+    if (!Files.exists(made)) {
+      try {
+        Files.writeString(made, "A Berth host ledger was made in this folder: one made here again waits for the"
+            + " runs to publish what they hold before it takes claims.\n", StandardOpenOption.CREATE_NEW);
+      } catch (FileAlreadyExistsException raced) {
+        // another run made it at the same time
+      }
+    }
+  }
+
+  private static void make(Path file, boolean remade) throws IOException {
     Path fresh = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".new");
     try {
-      open(fresh).close(); // the last connection folds the write-ahead log back into the file
+      try (SqliteStore store = open(fresh)) { // the last connection folds the write-ahead log back into the file
+        if (remade) {
+          store.markRemade();
+        }
+      }
       Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-rw-rw-"));
       try {
         Files.createLink(file, fresh);
@@ -125,6 +150,15 @@ final class SqliteStore implements LedgerStore {
       for (String suffix : List.of("", "-wal", "-shm")) {
         Files.deleteIfExists(fresh.resolveSibling(fresh.getFileName() + suffix));
       }
+    }
+  }
+
+  /** Marks a file made in place of a removed ledger, before anyone else can open it. */
+  private void markRemade() {
+    try (Statement s = connection.createStatement()) {
+      s.execute("INSERT INTO remade VALUES (NULL)");
+    } catch (SQLException e) {
+      throw problem(file, e);
     }
   }
 
@@ -237,6 +271,8 @@ final class SqliteStore implements LedgerStore {
         // A table of its own rather than a column of runs: a Berth of an earlier release that shares
         // the file writes its run rows as it always did.
         s.execute("CREATE TABLE IF NOT EXISTS tasks_since (run TEXT PRIMARY KEY, ticks INTEGER NOT NULL)");
+        // One row when the file was made in place of a removed one; its time once a run first asks.
+        s.execute("CREATE TABLE IF NOT EXISTS remade (at INTEGER)");
       } catch (SQLException e) {
         throw new Failure(e);
       }
@@ -300,15 +336,19 @@ final class SqliteStore implements LedgerStore {
       }
       update("DELETE FROM holds WHERE run = ?", r.id());
       update("DELETE FROM waits WHERE run = ?", r.id());
-      update("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r.id(), r.host(),
-          r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(), r.waiting(), r.done(),
-          r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
+      insertRun("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r, uid);
+      return true;
+    }
+
+    /** Writes a live run's row, as the caller's uid's. */
+    private void insertRun(String sql, RunRow r, long uid) {
+      update(sql, r.id(), r.host(), r.name(), r.workdir(), uid, r.user(), r.pid(), r.pidStart(), r.state(), r.running(),
+          r.waiting(), r.done(), r.total(), r.startedAt().toEpochMilli(), r.updatedAt().toEpochMilli());
       if (r.tasksSince() != r.pidStart()) {
         update("INSERT OR REPLACE INTO tasks_since VALUES (?, ?)", r.id(), r.tasksSince());
       } else {
         update("DELETE FROM tasks_since WHERE run = ?", r.id());
       }
-      return true;
     }
 
     @Override
@@ -394,10 +434,56 @@ final class SqliteStore implements LedgerStore {
       }
       update("DELETE FROM waits WHERE run = ?", run);
       for (WaitRow w : rows) {
-        update("INSERT OR REPLACE INTO waits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", w.run(), w.task(), w.priority(),
-            w.since().toEpochMilli(), w.milliCpus(), w.hostMemory(), w.gpuMemory(), w.gpus(),
-            ShareText.encode(w.devices()));
+        insertWait("INSERT OR REPLACE INTO waits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", w);
       }
+    }
+
+    private void insertWait(String sql, WaitRow w) {
+      update(sql, w.run(), w.task(), w.priority(), w.since().toEpochMilli(), w.milliCpus(), w.hostMemory(),
+          w.gpuMemory(), w.gpus(), ShareText.encode(w.devices()));
+    }
+
+    @Override
+    public boolean carry(RunRow r, List<HoldRow> holds, List<WaitRow> waits) {
+      if (!query("SELECT 1 FROM runs WHERE id = ?", List.of(r.id()), rs -> 1).isEmpty()) {
+        return false;
+      }
+      insertRun("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", r, r.uid());
+      // OR IGNORE: no row of a run is ever without its run's row, but a carry never replaces one.
+      for (HoldRow h : holds) {
+        update("INSERT OR IGNORE INTO holds VALUES (?, ?, ?, ?, ?, ?, ?, ?)", h.run(), h.task(), h.key(), h.label(),
+            h.bytes(), h.measured(), h.milliCpus(), h.since().toEpochMilli());
+      }
+      for (WaitRow w : waits) {
+        insertWait("INSERT OR IGNORE INTO waits VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", w);
+      }
+      return true;
+    }
+
+    @Override
+    public Optional<Instant> remade(Instant now) {
+      List<Optional<Instant>> rows = query("SELECT at FROM remade", List.of(),
+          rs -> rs.getObject(1) == null ? Optional.empty() : Optional.of(Instant.ofEpochMilli(rs.getLong(1))));
+      if (rows.isEmpty()) {
+        return Optional.empty();
+      }
+      if (rows.get(0).isPresent()) {
+        return rows.get(0);
+      }
+      update("UPDATE remade SET at = ?", now.toEpochMilli());
+      return Optional.of(now);
+    }
+
+    @Override
+    public void remadeOver() {
+      update("DELETE FROM remade");
+    }
+
+    @Override
+    public void remadeSince(Instant at) {
+      Optional<Instant> since = remade(at);
+      remadeOver();
+      update("INSERT INTO remade VALUES (?)", since.filter(s -> s.isBefore(at)).orElse(at).toEpochMilli());
     }
 
     /**

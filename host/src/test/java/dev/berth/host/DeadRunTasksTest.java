@@ -173,4 +173,17 @@ class DeadRunTasksTest {
         .containsExactly("t-1");
     assertThat(other.take(gpu("u-1", 14), T0.plusSeconds(1))).isEmpty();
   }
+
+  @Test
+  void anAttemptAResumedRunAdoptedIsTakenThoughATaskOfAnotherRunComesBeforeItInTheHostWideOrder() {
+    SharedReservations other = joined("r1", 43);
+    other.waiting(List.of(new SharedReservations.Demand("u-1", 10, 0, 0, 20 * GIB, 1, gpu("u-1", 20).shares())), T0);
+    SharedReservations resumed = joined("r2", 44);
+
+    assertThat(resumed.take(gpu("t-1", 10), T0)).as("a start waits its turn")
+        .hasValueSatisfying(why -> assertThat(why).contains("[host-wide order]"));
+    resumed.adopt(List.of(gpu("t-1", 10)), T0);
+    assertThat(other.look(progress(), List.of(), T0)).as("its process runs already: it has no turn to wait")
+        .extracting(Reservation::task).containsExactly("t-1");
+  }
 }

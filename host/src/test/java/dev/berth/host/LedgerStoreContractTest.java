@@ -149,4 +149,40 @@ abstract class LedgerStoreContractTest {
     assertThat(runs).filteredOn(r -> r.id().equals("a2")).extracting(RunRow::tasksSince, RunRow::pidStart)
         .as("the resumed run's tasks may have started before its Berth").containsExactly(tuple(1L, 20L));
   }
+
+  @Test
+  void aRunCarriedFromARemovedFileIsAddedWithItsHoldsAndWaitsWhoseverItIs() {
+    RunRow c = run("c", BOB);
+
+    boolean carried = store.transaction(t -> t.carry(c, List.of(hold("c", "t1", "sim:24GiB#0")),
+        List.of(waitRow("c", "t2"))));
+
+    assertThat(carried).isTrue();
+    assertThat(store.transaction(LedgerStore.Tables::liveRuns)).extracting(RunRow::id).contains("c");
+    assertThat(holds()).containsExactly(hold("c", "t1", "sim:24GiB#0"));
+    assertThat(waits()).containsExactly(waitRow("c", "t2"));
+  }
+
+  @Test
+  void carryingARunTheLedgerHasARowOfAltersNothingOfIt() {
+    add(hold("a", "t1", "sim:24GiB#0"));
+    RunRow stale = new RunRow("a", "h", "a", "/runs/a", ALICE, "user" + ALICE, 1, 1, "waiting", 0, 9, 0, 0, T0, T0,
+        null);
+
+    boolean carried = store.transaction(t -> t.carry(stale, List.of(hold("a", "t9", "sim:24GiB#0")),
+        List.of(waitRow("a", "t2"))));
+
+    assertThat(carried).isFalse();
+    assertThat(store.transaction(LedgerStore.Tables::liveRuns)).filteredOn(r -> r.id().equals("a"))
+        .extracting(RunRow::state).containsExactly("running");
+    assertThat(holds()).containsExactly(hold("a", "t1", "sim:24GiB#0"));
+    assertThat(waits()).isEmpty();
+  }
+
+  @Test
+  void aLedgerMadeWhereNoneWasBeforeWasNeverRemade() {
+    java.util.Optional<Instant> remade = store.transaction(t -> t.remade(T0));
+
+    assertThat(remade).isEmpty();
+  }
 }

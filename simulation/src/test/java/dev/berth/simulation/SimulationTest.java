@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +29,8 @@ class SimulationTest {
   /** Seeds the build runs. */
   static final int CI_SEEDS = 500;
 
-  /**
-   * The fault kinds the build's seeds inject: every kind but {@link Fault#LEDGER_DELETED}, whose
-   * defect is still open (docs/reliability.md lists the defects and their seeds); add it once fixed.
-   */
-  static final Set<Fault> CI_FAULTS = EnumSet.complementOf(EnumSet.of(Fault.LEDGER_DELETED));
+  /** The fault kinds the build's seeds inject: every kind. */
+  static final Set<Fault> CI_FAULTS = Fault.ALL;
 
   /**
    * A seed that once broke an invariant through a defect of Berth's, with the fault kinds it broke it
@@ -59,7 +55,18 @@ class SimulationTest {
               + " adopted; another run took them in between, and the adopted tasks ran holding nothing"),
       new Pinned(1091, "second-run,kill9,sigterm,resume,children,train-gpu-oom,ledger-busy,journal-write-fails,disk-full",
           "a killed run kept every hold while one child a task left behind lived, and another run waited on"
-              + " memory of tasks long ended"));
+              + " memory of tasks long ended"),
+      new Pinned(2, "all", "a claim in a ledger made anew after its files were deleted booked what runs that had not"
+          + " published there yet held"),
+      new Pinned(30, "all", "a killed run whose tasks live had no Berth left to publish its holds in a ledger made anew"),
+      new Pinned(45, "all", "the ledger's files were deleted while no live Berth had them open, and a new ledger booked"
+          + " what a killed run's tasks held"),
+      new Pinned(1418, "all", "the ledger's files deleted every few seconds kept a lone run that had carried everything"
+          + " into each new file from starting anything"),
+      new Pinned(1488, "all", "the ledger's files deleted every few seconds after a lone run resumed restarted each new"
+          + " file's wait, and the run started nothing"),
+      new Pinned(355, "all", "a resumed run's claim for an attempt it adopted waited its turn in the host-wide order,"
+          + " so the attempt ran holding nothing"));
 
   @TestFactory
   Stream<DynamicTest> everyPinnedSeedKeepsEveryInvariant() throws IOException {

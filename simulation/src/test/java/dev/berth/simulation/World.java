@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
@@ -375,12 +376,27 @@ final class World {
 
   /** Which tasks of a dead run still have a process, as the host ledger asks before it reclaims the run's holds. */
   TaskProcesses taskProcesses() {
-    return (runDir, uid, berthStart) -> {
-      synchronized (World.this) {
-        SortedSet<String> live = new TreeSet<>();
-        processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.startTicks >= berthStart
-            && runDir.equals(p.env.get("BERTH_RUN_DIR"))).forEach(p -> live.add(p.env.getOrDefault("BERTH_TASK_ID", TaskProcesses.UNKNOWN)));
-        return live;
+    return new TaskProcesses() {
+      @Override
+      public Set<String> liveTasks(String runDir, long uid, long berthStart) {
+        synchronized (World.this) {
+          SortedSet<String> live = new TreeSet<>();
+          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.startTicks >= berthStart
+              && runDir.equals(p.env.get("BERTH_RUN_DIR")))
+              .forEach(p -> live.add(p.env.getOrDefault("BERTH_TASK_ID", TaskProcesses.UNKNOWN)));
+          return live;
+        }
+      }
+
+      @Override
+      public Set<String> runFolders(String ledger) {
+        synchronized (World.this) {
+          Set<String> folders = new TreeSet<>();
+          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.env.containsKey("BERTH_RUN_DIR")
+              && ledger.equals(p.env.get(dev.berth.spi.SharedReservations.LEDGER_VARIABLE)))
+              .forEach(p -> folders.add(p.env.get("BERTH_RUN_DIR")));
+          return folders;
+        }
       }
     };
   }

@@ -28,6 +28,13 @@ public interface SharedReservations extends AutoCloseable {
   String HOST = "host";
 
   /**
+   * The variable that names, to each attempt of a run that takes part in a ledger, that ledger's
+   * {@link #where()}: a ledger made anew after its file was removed finds by it the tasks of its
+   * runs that nobody could publish there.
+   */
+  String LEDGER_VARIABLE = "BERTH_HOST_LEDGER";
+
+  /**
    * Registers this run, replacing what an earlier run with the same id left. A dead run of the same
    * user in the same folder whose task processes live is the run this one resumes: what it held
    * becomes this run's at once, until {@link #adopt} says which of its tasks this run adopted.

@@ -19,6 +19,7 @@ import dev.berth.spi.Executor;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
+import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Upstream;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -52,6 +53,7 @@ import java.util.function.Supplier;
  */
 final class AttemptLauncher {
 
+  private String hostLedger; // the host ledger the run takes part in, null when none
   private final RunState state;
   private final RunLayout layout;
   private final Executor executor;
@@ -63,6 +65,11 @@ final class AttemptLauncher {
   private final Supplier<HostSnapshot> snapshot;
   private final Consumer<Runnable> toLoop;
   private java.util.concurrent.Executor threads;
+
+  /** Names the host ledger the run takes part in to its attempts, which a ledger made anew looks for. */
+  void hostLedger(String where) {
+    this.hostLedger = where;
+  }
 
   AttemptLauncher(RunState state, RunLayout layout, Executor executor, TwoStageChannel channel, EventRecorder recorder,
       LiveExecutions executions, AttemptExits exits, InstantSource clock, Supplier<HostSnapshot> snapshot,
@@ -251,6 +258,9 @@ final class AttemptLauncher {
     SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(spec.id(), attempt) : new TreeMap<>();
     SortedMap<String, String> env = TaskEnvironment.of(
         state, layout, spec, attempt, placement, channelEnv, !snapshot.get().gpus().devices().isEmpty());
+    if (hostLedger != null) {
+      env.put(SharedReservations.LEDGER_VARIABLE, hostLedger);
+    }
     LaunchRequest request = new LaunchRequest(
         spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
         layout.stderr(spec, attempt))

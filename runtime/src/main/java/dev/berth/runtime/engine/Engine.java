@@ -162,6 +162,7 @@ public final class Engine {
   public Engine shareHost(SharedReservations ledger) {
     beforeStart("the host ledger");
     share.use(Objects.requireNonNull(ledger, "ledger"));
+    launcher.hostLedger(ledger.where());
     return this;
   }
 

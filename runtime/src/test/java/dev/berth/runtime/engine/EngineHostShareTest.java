@@ -101,6 +101,15 @@ class EngineHostShareTest {
   }
 
   @Test
+  void anAttemptOfARunThatSharesTheHostLedgerIsToldWhichLedgerItIs() {
+    Run a = new Run("a", 0, "a1");
+    a.engine.start();
+
+    assertThat(a.executor.lastLaunch(TaskId.of("a1")).env())
+        .containsEntry(SharedReservations.LEDGER_VARIABLE, a.ledger.where());
+  }
+
+  @Test
   void aFreedShareGoesToTheTaskFirstInTheHostWideOrderNotToTheRunThatLooksFirst() {
     Run a = new Run("a", 0, "a1", "a2", "a3");
     a.engine.start();
