@@ -574,6 +574,11 @@ FAILING = ["over-booked s (ledger)", "over-booked s (processes)", "over-booked s
 
 
 def main():
+    # Started in the background of a non-interactive shell (`... &`), the soak inherits SIGINT
+    # ignored, and so would every command it starts (an ignored signal stays ignored across exec):
+    # its SIGINTs would do nothing. With a handler here, the commands start with the default.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
