@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * The one queue across runs: tasks that wait anywhere on the host are ordered by priority (higher
  * first), then by their user's recent usage (less first: fair share between users), then by how
  * long they have waited; a claim is refused while the tasks before it in that order that fit in
- * what is free now would leave too little for it.
+ * what is free now would leave too little for it. A claim stands where its run's longest wait
+ * stands: which of its tasks a run starts first is its own queue's to say.
  */
 final class HostOrder {
 
@@ -61,11 +62,15 @@ final class HostOrder {
       // None of them would be given anything, whatever their order: the usage that orders them is not read.
       return Optional.empty();
     }
+    // A run starts its waiting tasks in its own order, which may hold one back behind another (a
+    // loaded two-stage task's train share before new starts): its claim takes the place of its
+    // run's longest wait at the claim's priority or below. Were it placed by its own task's wait, a
+    // task another run's queue held back could stand before it while that run's claim stood behind
+    // a wait of this run: a circle in which nobody starts.
     Instant since = now;
     for (WaitRow w : waits) {
-      if (w.run().equals(me.id()) && w.task().equals(claim.task())) {
+      if (w.run().equals(me.id()) && w.priority() <= claim.priority() && w.since().isBefore(since)) {
         since = w.since();
-        break;
       }
     }
     Key mine = new Key(claim.priority(), usage().getOrDefault(me.user(), 0.0), since);

@@ -64,4 +64,27 @@ class HostOrderTest {
     assertThat(order(waits, Map.of("bob", 1e6)).ahead(ALICE, aliceClaims(30))).as("bob used more lately").isEmpty();
     assertThat(usageReads).hasValue(2);
   }
+
+  @Test
+  void aClaimTakesThePlaceOfItsRunsLongestWaitSoThatNoCircleFormsBetweenTwoRunsQueues() {
+    // Alice's run waited first, for a task its own queue holds back behind the one it claims now
+    // (a loaded task's train share before new starts): the claim keeps the run's place.
+    WaitRow aliceHeldBack = new WaitRow("a", "t9", 0, T0, 0, 0, 10 * GIB, 1, List.of(DEVICE));
+    WaitRow bobLater = new WaitRow("b", "u1", 0, T0.plusSeconds(30), 0, 0, 30 * GIB, 1, List.of(DEVICE));
+
+    assertThat(order(List.of(aliceHeldBack, bobLater), Map.of()).ahead(ALICE, aliceClaims(30))).isEmpty();
+    assertThat(order(List.of(bobLater), Map.of()).ahead(ALICE, aliceClaims(30))).as("alice's run waited for nothing")
+        .isPresent();
+  }
+
+  @Test
+  void aRunsWaitOfALowerPriorityThanTheClaimLendsItsPlaceButNotOneOfAHigher() {
+    WaitRow aliceLow = new WaitRow("a", "t9", -1, T0, 0, 0, 10 * GIB, 1, List.of(DEVICE));
+    WaitRow bobLater = new WaitRow("b", "u1", 0, T0.plusSeconds(30), 0, 0, 30 * GIB, 1, List.of(DEVICE));
+    WaitRow aliceHighWait = new WaitRow("a", "t8", 1, T0, 0, 0, 10 * GIB, 1, List.of(DEVICE));
+
+    assertThat(order(List.of(aliceLow, bobLater), Map.of()).ahead(ALICE, aliceClaims(30))).isEmpty();
+    assertThat(order(List.of(aliceHighWait, bobLater), Map.of()).ahead(ALICE, aliceClaims(30)))
+        .as("a priority-1 wait does not lend its place to a priority-0 claim").isPresent();
+  }
 }
