@@ -17,9 +17,9 @@ import java.util.TreeSet;
  * child it leaves (a background job, a {@code setsid} double fork), carries the task's
  * {@code BERTH_RUN_DIR} and {@code BERTH_TASK_ID} in its environment. Only root and the process's own
  * user may read that environment; a process of the run's user whose environment this looker cannot
- * read, that started after that run's Berth and has not exited, may be any of its tasks, and counts
- * as {@link #UNKNOWN}: holding more rather than less. So does a warm pool's engine, which serves
- * many tasks.
+ * read, that started after the run's first task could and has not exited, may be any of its tasks,
+ * and counts as {@link #UNKNOWN}: holding more rather than less. So does a warm pool's engine, which
+ * serves many tasks.
  */
 final class ProcTasks implements TaskProcesses {
 
@@ -90,7 +90,7 @@ final class ProcTasks implements TaskProcesses {
     long pid = Long.parseLong(process.getFileName().toString());
     ProcStat.Stat s = stat.stat(pid);
     // A kernel thread's environment cannot be read either, by root too, and new ones start all the time.
-    if (s == null || !s.running() || s.kernelThread() || s.start() < berthStart) {
+    if (s == null || !s.running() || s.kernelThread()) {
       return Optional.empty();
     }
     byte[] environment;
@@ -99,7 +99,11 @@ final class ProcTasks implements TaskProcesses {
     } catch (NoSuchFileException gone) {
       return Optional.empty();
     } catch (IOException | SecurityException unreadable) {
-      return stat.uid(pid) == uid ? Optional.of(UNKNOWN) : Optional.empty();
+      // Only its start tells: one that started before the run's tasks could is none of them. One
+      // whose environment names the run's folder is the run's, whenever it started: a task a
+      // resume adopted started before that resume's Berth, and a ledger made anew may not know
+      // the run that started it.
+      return stat.uid(pid) == uid && s.start() >= berthStart ? Optional.of(UNKNOWN) : Optional.empty();
     }
     if (!holds(environment, wanted)) {
       return Optional.empty();

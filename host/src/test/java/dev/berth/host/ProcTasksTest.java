@@ -60,11 +60,12 @@ class ProcTasksTest {
   }
 
   @Test
-  void aZombieOrAProcessOlderThanTheRunsBerthIsNoneOfItsTasks() throws IOException {
+  void aZombieIsNoneOfItsTasksAndAProcessOlderThanTheRunsBerthThatNamesItsFolderIsOne() throws IOException {
     task(7, 'Z', 2_000, "/runs/r2");
-    task(8, 'S', 500, "/runs/r2");
-
     assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).isEmpty();
+
+    task(8, 'S', 500, "/runs/r2"); // a task the run's resume adopted, started by the Berth before it
+    assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).containsExactly("t-8");
   }
 
   @Test

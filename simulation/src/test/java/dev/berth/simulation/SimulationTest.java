@@ -66,7 +66,9 @@ class SimulationTest {
       new Pinned(1488, "all", "the ledger's files deleted every few seconds after a lone run resumed restarted each new"
           + " file's wait, and the run started nothing"),
       new Pinned(355, "all", "a resumed run's claim for an attempt it adopted waited its turn in the host-wide order,"
-          + " so the attempt ran holding nothing"));
+          + " so the attempt ran holding nothing"),
+      new Pinned(21194, "all", "a resumed run whose join found no row of its killed predecessor in a ledger made anew, killed"
+          + " in turn, lost the hold of a task it had adopted: the task started before its own Berth"));
 
   @TestFactory
   Stream<DynamicTest> everyPinnedSeedKeepsEveryInvariant() throws IOException {

@@ -381,7 +381,8 @@ final class World {
       public Set<String> liveTasks(String runDir, long uid, long berthStart) {
         synchronized (World.this) {
           SortedSet<String> live = new TreeSet<>();
-          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.startTicks >= berthStart
+          // Every looker of this world reads every process's variables: the start does not matter.
+          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH
               && runDir.equals(p.env.get("BERTH_RUN_DIR")))
               .forEach(p -> live.add(p.env.getOrDefault("BERTH_TASK_ID", TaskProcesses.UNKNOWN)));
           return live;
