@@ -45,60 +45,72 @@ final class ProcTasks implements TaskProcesses {
   public Set<String> liveTasks(String runDir, long uid, long berthStart) {
     byte[] wanted = (VARIABLE + runDir).getBytes(StandardCharsets.UTF_8);
     Set<String> live = new TreeSet<>();
-    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
-      for (Path p : processes) {
-        taskOf(p, wanted, uid, berthStart).ifPresent(live::add);
-        if (live.contains(UNKNOWN)) {
-          break; // the run keeps all it holds: no need to look further
-        }
-      }
-    } catch (IOException e) {
-      return Set.of(UNKNOWN); // cannot tell: keep what the run held
-    }
-    return live;
+    boolean listed = eachProcess((pid, s, environment) -> {
+      taskOf(pid, s, environment, wanted, uid, berthStart).ifPresent(live::add);
+      return !live.contains(UNKNOWN); // the run keeps all it holds: no need to look further
+    });
+    return listed ? live : Set.of(UNKNOWN); // cannot tell: keep what the run held
   }
 
   @Override
   public Set<String> runFolders(String ledger) {
+    byte[] inLedger = (SharedReservations.LEDGER_VARIABLE + "=" + ledger).getBytes(StandardCharsets.UTF_8);
     Set<String> folders = new TreeSet<>();
-    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
-      for (Path p : processes) {
-        ProcStat.Stat s = stat.stat(Long.parseLong(p.getFileName().toString()));
-        if (s == null || !s.running() || s.kernelThread()) {
-          continue;
-        }
-        try {
-          runFolder(Files.readAllBytes(p.resolve("environ")), ledger).ifPresent(folders::add);
-        } catch (IOException | SecurityException goneOrUnreadable) {
-          // another user's process, or gone: nothing this looker can tell
-        }
+    eachProcess((pid, s, environment) -> {
+      // another user's process (environment unread) is nothing this looker can tell
+      if (environment != null && holds(environment, inLedger)) {
+        valueOf(environment, RUN_DIR).ifPresent(folders::add);
       }
-    } catch (IOException e) {
-      // cannot list the processes: none to tell
-    }
+      return true;
+    });
     return folders;
   }
 
-  /** The environment's {@code BERTH_RUN_DIR}, when it has one and names {@code ledger} as its host's. */
-  private static Optional<String> runFolder(byte[] environment, String ledger) {
-    byte[] inLedger = (SharedReservations.LEDGER_VARIABLE + "=" + ledger).getBytes(StandardCharsets.UTF_8);
-    return holds(environment, inLedger) ? valueOf(environment, RUN_DIR) : Optional.empty();
+  /** Looks at one live process; false to look no further. */
+  private interface Visit {
+    boolean visit(long pid, ProcStat.Stat stat, byte[] environment);
   }
 
-  /** The task the process belongs to, {@link #UNKNOWN} when it may be any, empty when it is none of the run's. */
-  private Optional<String> taskOf(Path process, byte[] wanted, long uid, long berthStart) {
-    long pid = Long.parseLong(process.getFileName().toString());
-    ProcStat.Stat s = stat.stat(pid);
-    // A kernel thread's environment cannot be read either, by root too, and new ones start all the time.
-    if (s == null || !s.running() || s.kernelThread()) {
-      return Optional.empty();
+  /**
+   * Shows every live process but kernel threads to {@code visit}, with its environment, or null when
+   * this looker may not read it (a kernel thread's cannot be read either, by root too, and new ones
+   * start all the time).
+   *
+   * @return false when the processes cannot be listed
+   */
+  private boolean eachProcess(Visit visit) {
+    try (DirectoryStream<Path> processes = Files.newDirectoryStream(proc, ProcTasks::isPid)) {
+      for (Path p : processes) {
+        long pid = Long.parseLong(p.getFileName().toString());
+        ProcStat.Stat s = stat.stat(pid);
+        if (s == null || !s.running() || s.kernelThread()) {
+          continue;
+        }
+        byte[] environment;
+        try {
+          environment = Files.readAllBytes(p.resolve("environ"));
+        } catch (NoSuchFileException gone) {
+          continue;
+        } catch (IOException | SecurityException unreadable) {
+          environment = null;
+        }
+        if (!visit.visit(pid, s, environment)) {
+          break;
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      return false;
     }
-    byte[] environment;
-    try {
-      environment = Files.readAllBytes(process.resolve("environ"));
-    } catch (NoSuchFileException gone) {
-      return Optional.empty();
-    } catch (IOException | SecurityException unreadable) {
+  }
+
+  /**
+   * The task the process belongs to, {@link #UNKNOWN} when it may be any, empty when it is none of the
+   * run's; {@code environment} is null when it cannot be read.
+   */
+  private Optional<String> taskOf(long pid, ProcStat.Stat s, byte[] environment, byte[] wanted, long uid,
+      long berthStart) {
+    if (environment == null) {
       // Only its start tells: one that started before the run's tasks could is none of them. One
       // whose environment names the run's folder is the run's, whenever it started: a task a
       // resume adopted started before that resume's Berth, and a ledger made anew may not know

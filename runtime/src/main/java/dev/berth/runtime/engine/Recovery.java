@@ -79,8 +79,8 @@ final class Recovery {
       // Never seen to start, no process, no exit mark: its supervisor never ran (once it runs, it
       // marks the exit), so it used nothing, and the reports do not show it holding its
       // reservation while no Berth was alive.
-      boolean neverRan = alive.isEmpty() && r.history().startedAt().isEmpty() && !resultKept(r, layout);
-      recorder.record(r.spec().id(), endOfAdopted(r, layout, neverRan ? launch.at() : now));
+      boolean neverStarted = alive.isEmpty() && r.history().startedAt().isEmpty();
+      recorder.record(r.spec().id(), endOfAdopted(r, layout, now, neverStarted ? launch.at() : now));
     }
     processes.endLeftovers(List.of(AdoptedExecution.runEntry(layout.runDir())), spared, List.of());
   }
@@ -130,11 +130,19 @@ final class Recovery {
 
   /** How an attempt whose exit code Berth could not see ends. */
   static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now) {
+    return endOfAdopted(r, layout, now, now);
+  }
+
+  /**
+   * As {@link #endOfAdopted(TaskRecord, RunLayout, Instant)}, an interruption ending at
+   * {@code interruptedAt} (a success, which a result.json shows ran, ends {@code now}).
+   */
+  private static TaskEvent.Ended endOfAdopted(TaskRecord r, RunLayout layout, Instant now, Instant interruptedAt) {
     if (resultKept(r, layout)) {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }
-    return new TaskEvent.Ended(now, Outcome.INTERRUPTED, null,
+    return new TaskEvent.Ended(interruptedAt, Outcome.INTERRUPTED, null,
         "the scheduler stopped while this attempt ran, and its exit is unknown; the task runs again", TaskState.READY);
   }
 
