@@ -109,6 +109,7 @@ class SimulationTest {
     long began = System.nanoTime();
     java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
     long cpuBefore = threads.getCurrentThreadCpuTime();
+    int done = 0;
     try {
       for (long seed : seeds) {
         Path dir = base.resolve("seed-" + seed);
@@ -127,6 +128,10 @@ class SimulationTest {
           failures.add(line);
         });
         delete(dir);
+        if (one == null && ++done % 1000 == 0) {
+          System.out.println("simulation: " + done + " of " + seeds.size() + " seeds done (up to " + seed + "), "
+              + failures.size() + " failed, " + (System.nanoTime() - began) / 1_000_000_000 + " s");
+        }
       }
     } finally {
       delete(base);
