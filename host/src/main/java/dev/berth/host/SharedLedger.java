@@ -40,6 +40,7 @@ final class SharedLedger implements SharedReservations {
 
   private volatile LedgerStore store; // another when the ledger's file was removed under this run
   private boolean settled; // the store's rows were not made anew, or every run is back in them: claims need not ask
+  private Optional<String> untold = Optional.empty(); // as the last look found it
   private final String host;
   private final ProcessLiveness liveness;
   private final TaskProcesses tasks;
@@ -85,6 +86,7 @@ final class SharedLedger implements SharedReservations {
     return current(now).transaction(t -> {
       stampRemade(t, now);
       reclaimDead(t, now);
+      untold = remadeRefusal(t, now);
       t.progress(me.id(), me.uid(), p.state(), p.running(), p.waiting(), p.done(), p.total(), now);
       measured.forEach(m -> t.measured(me.id(), m.task(), m.key(), m.bytes(), me.uid()));
       Map<String, RunRow> runs = liveRuns(t);
@@ -97,6 +99,11 @@ final class SharedLedger implements SharedReservations {
       }
       return others;
     });
+  }
+
+  @Override
+  public synchronized Optional<String> untold() {
+    return untold;
   }
 
   @Override

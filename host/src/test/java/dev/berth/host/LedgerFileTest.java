@@ -262,6 +262,28 @@ class LedgerFileTest {
   }
 
   @Test
+  void aLookInALedgerMadeAnewSaysThatItCannotTellWhatOtherRunsHoldUntilItCan() throws Exception {
+    Path host = dir.resolve("host");
+    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
+    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
+    taskDirs.add("/runs/r1");
+    berths.remove(41L); // kill -9: nobody is left to carry its hold into the new file
+    r1.close();
+    removeTheLedger(host);
+
+    try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
+      assertThat(r2.untold()).as("before any look").isEmpty();
+      Instant later = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
+      r2.look(RUNNING, List.of(), later);
+      assertThat(r2.untold()).hasValueSatisfying(why -> assertThat(why).contains("/runs/r1"));
+
+      taskDirs.remove("/runs/r1");
+      r2.look(RUNNING, List.of(), later.plusSeconds(1));
+      assertThat(r2.untold()).isEmpty();
+    }
+  }
+
+  @Test
   void anAttemptWhoseProcessRunsAlreadyIsAdoptedInALedgerMadeAnew() throws Exception {
     Path host = dir.resolve("host");
     try (SharedReservations r1 = joined(host, "r1", 1000, 41, T0)) {

@@ -44,6 +44,11 @@ final class BusyLedger implements SharedReservations {
   }
 
   @Override
+  public Optional<String> untold() {
+    return ledger.untold(); // what the last look found: no transaction, never busy
+  }
+
+  @Override
   public Optional<String> take(Claim claim, Instant now) {
     check();
     return ledger.take(claim, now);

@@ -75,6 +75,8 @@ final class Simulation {
   private final CrashableJournal.Disk disk = new CrashableJournal.Disk();
   private final List<SimRun> runs = new ArrayList<>();
   private final List<String> log = new ArrayList<>();
+  /** {@code -Dsim.trace=true}: a seed's steps also list every task event and every change of the reasons a run gives. */
+  private static final boolean TRACE = Boolean.getBoolean("sim.trace");
   private final Map<String, Instant> suspectSince = new TreeMap<>();
   /** The suspicions the current check looked at: one it did not look at has not held all along. */
   private final Set<String> suspectLookedAt = new TreeSet<>();
@@ -661,11 +663,17 @@ final class Simulation {
     @Override
     public void taskEvent(TaskRecord task, dev.berth.core.lifecycle.TaskEvent event) {
       moves++;
+      if (TRACE) {
+        note(run.name + "/" + task.spec().id() + ": " + event);
+      }
     }
 
     @Override
     public void decided(Decisions d) {
       lastDecided = d;
+      if (TRACE && !d.waiting().equals(waiting)) {
+        note(run.name + " decides: " + d.waiting().stream().map(w -> w.task() + " " + w.describe()).toList());
+      }
       waiting = List.copyOf(d.waiting());
     }
   }

@@ -68,7 +68,10 @@ class SimulationTest {
       new Pinned(355, "all", "a resumed run's claim for an attempt it adopted waited its turn in the host-wide order,"
           + " so the attempt ran holding nothing"),
       new Pinned(21194, "all", "a resumed run whose join found no row of its killed predecessor in a ledger made anew, killed"
-          + " in turn, lost the hold of a task it had adopted: the task started before its own Berth"));
+          + " in turn, lost the hold of a task it had adopted: the task started before its own Berth"),
+      new Pinned(23640, "all", "in a ledger made anew that waited for a killed run's tasks, a task gave as its reason"
+          + " the GPU memory that tasks planned before it in the same pass would have taken, had the ledger not refused"
+          + " them"));
 
   @TestFactory
   Stream<DynamicTest> everyPinnedSeedKeepsEveryInvariant() throws IOException {

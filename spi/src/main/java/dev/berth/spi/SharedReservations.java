@@ -56,6 +56,13 @@ public interface SharedReservations extends AutoCloseable {
   List<Reservation> look(Progress progress, List<Measured> measured, Instant now);
 
   /**
+   * Why, as the last {@link #look} found, the ledger cannot tell all that other runs hold, so that
+   * every claim is refused whatever it asks: it was made anew after its file was removed, and runs
+   * it does not know yet may hold anything. One line; empty while the ledger can tell.
+   */
+  Optional<String> untold();
+
+  /**
    * Takes the claim if the shares still fit under each device's limit with what every run holds,
    * no per-user limit of the host forbids it, and no task of another run waits before it in the
    * host-wide order (priority, then the user with less recent usage, then the earlier) for

@@ -49,6 +49,11 @@ public final class CountingReservations implements SharedReservations {
   }
 
   @Override
+  public Optional<String> untold() {
+    return ledger.untold(); // what the last look found: no step of its own
+  }
+
+  @Override
   public Optional<String> take(Claim claim, Instant now) {
     step(1);
     return ledger.take(claim, now);

@@ -87,6 +87,17 @@ public abstract class SharedReservationsContractTest {
   }
 
   @Test
+  void aLedgerWhoseRowsWereNeverLostTellsAllThatOtherRunsHold() throws Exception {
+    SharedReservations a = joined(live("a", 1000, "alice"));
+    SharedReservations b = joined(live("b", 1001, "bob"));
+    assertThat(a.take(gpu("t1", 10), T0)).isEmpty();
+
+    b.look(progress(), List.of(), T0);
+
+    assertThat(b.untold()).isEmpty();
+  }
+
+  @Test
   void aDeviceIsNeverHandedOutPastItsLimitAndTheRefusalNamesWhoHoldsIt() throws Exception {
     SharedReservations a = joined(live("a", 1000, "alice"));
     SharedReservations b = joined(live("b", 1001, "bob"));

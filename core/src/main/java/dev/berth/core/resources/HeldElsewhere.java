@@ -12,8 +12,11 @@ import java.util.Optional;
  * decision pass sees as free, and a refusal names who holds it.
  *
  * @param holdings every other run's holdings, sorted by device, run and user
+ * @param untold why the ledger cannot tell now all that other runs hold (it was made anew after its
+ *     file was removed, and tasks of runs it does not know yet run on), in one line; while present
+ *     no start may take anything, and every task that would start waits for this
  */
-public record HeldElsewhere(List<Holding> holdings) {
+public record HeldElsewhere(List<Holding> holdings, Optional<String> untold) {
 
   private static final Comparator<Holding> ORDER = Comparator.comparing(Holding::device)
       .thenComparing(Holding::run).thenComparing(Holding::user);
@@ -24,6 +27,17 @@ public record HeldElsewhere(List<Holding> holdings) {
   /** Sorts and copies. */
   public HeldElsewhere {
     holdings = holdings.stream().sorted(ORDER).toList();
+    java.util.Objects.requireNonNull(untold, "untold");
+  }
+
+  /** What the other runs hold, all of it told. */
+  public HeldElsewhere(List<Holding> holdings) {
+    this(holdings, Optional.empty());
+  }
+
+  /** The refusal every start gets while what other runs hold cannot all be told; empty otherwise. */
+  public Optional<Refusal> untoldRefusal() {
+    return untold.map(line -> new Refusal(Resource.HOST_LEDGER, HostLedger.HOST, Refusal.ANY, 0, 0, line));
   }
 
   /** Memory other runs hold on this device ({@code host} or a device id), in bytes. */

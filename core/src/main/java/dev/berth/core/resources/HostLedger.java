@@ -78,9 +78,14 @@ public final class HostLedger {
   }
 
   /**
-   * A refusal that holds for every task this pass (process cap, CPU utilization), if any.
+   * A refusal that holds for every task this pass (a host ledger that cannot tell what other runs
+   * hold, process cap, CPU utilization), if any.
    */
   public Optional<Refusal> globalRefusal() {
+    Optional<Refusal> untold = elsewhere.untoldRefusal();
+    if (untold.isPresent()) {
+      return untold;
+    }
     if (config.maxProcess() > 0 && processes >= config.maxProcess()) {
       return Optional.of(new Refusal(Resource.PROCESSES, HOST, 1, 0, processes, "scheduler.max-process"));
     }

@@ -33,6 +33,9 @@ public record Refusal(Resource resource, String device, long asked, long free, l
       return "cpu-utilization on " + device + ": other processes keep the CPUs " + resource.format(free)
           + " busy, limit " + resource.format(asked) + " [" + rule + "]";
     }
+    if (resource == Resource.HOST_LEDGER) {
+      return rule; // the ledger's own line says what it waits for
+    }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";
     }

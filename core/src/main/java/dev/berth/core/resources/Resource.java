@@ -20,7 +20,9 @@ public enum Resource {
   /** Berth tasks on one device, a count. */
   DEVICE_TASKS("tasks-per-device", Long::toString),
   /** CPU utilization, in thousandths. */
-  CPU_UTILIZATION("cpu-utilization", amount -> String.format(Locale.ROOT, "%.1f%%", amount / 10.0));
+  CPU_UTILIZATION("cpu-utilization", amount -> String.format(Locale.ROOT, "%.1f%%", amount / 10.0)),
+  /** The host ledger as a whole: it cannot tell now what other runs hold, so no start may take anything. */
+  HOST_LEDGER("host-ledger", Long::toString);
 
   private final String key;
   private final LongFunction<String> format;

@@ -70,7 +70,7 @@ public final class Scheduler {
     }
     DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
     Processes processes = scanProcesses(state, pass);
-    trainLoaded(processes.loaded(), state, devices, pass);
+    trainLoaded(processes.loaded(), state, devices, snapshot.elsewhere().untoldRefusal(), pass);
     admitReady(state, snapshot, devices, released, processes.loading(), pass);
     killOverdue(state, pass);
     return pass.decisions();
@@ -179,10 +179,18 @@ public final class Scheduler {
 
   /**
    * Loaded two-stage tasks get devices before new tasks do, and never wait for a process slot:
-   * their process already exists (fedflow deadlocks here when every slot holds a loaded task).
+   * their process already exists (fedflow deadlocks here when every slot holds a loaded task). While
+   * the host ledger cannot tell what other runs hold ({@code untold}), none does: a device planned
+   * here that the ledger then refuses would stand, in the reasons of the tasks after it, as memory
+   * Berth reserved.
    */
-  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Pass pass) {
+  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Optional<Refusal> untold,
+      Pass pass) {
     for (TaskRecord r : loaded) {
+      if (untold.isPresent()) {
+        pass.waiting.add(new Waiting(r.spec().id(), List.of(untold.get())));
+        continue;
+      }
       var gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
       DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {

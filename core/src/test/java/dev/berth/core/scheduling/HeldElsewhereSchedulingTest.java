@@ -76,4 +76,40 @@ class HeldElsewhereSchedulingTest {
     assertThat(byCores.describe()).contains("held by run sweep-b of user bob");
     assertThat(byMemory.describe()).contains("64 GiB held by run sweep-c of user carol");
   }
+
+  @Test
+  void whileTheHostLedgerCannotTellWhatOtherRunsHoldNoTaskIsPlacedAndEachWaitsForThatNotForWhatTheOthersWouldHaveTaken() {
+    // A pass that planned the bigger tasks first would have refused the last one for memory "reserved
+    // by Berth" that the ledger then refused to give: a reason that stays untrue as long as the ledger waits.
+    RunState state = state(
+        TaskSpec.builder("big", "g").command("x").cpus(0).gpuMemoryBytes(14 * GIB).build(),
+        TaskSpec.builder("mid", "g").command("x").cpus(0).gpuMemoryBytes(13 * GIB).build(),
+        TaskSpec.builder("small", "g").command("x").cpus(0).gpuMemoryBytes(12 * GIB).build());
+    String why = "the host ledger was made anew after its file was removed [host ledger made anew]";
+    HeldElsewhere untold = new HeldElsewhere(List.of(), java.util.Optional.of(why));
+
+    Decisions d = decide(state, host(8, untold, SimulatedDevices.device(0, 24 * GIB), SimulatedDevices.device(1, 24 * GIB)));
+
+    assertThat(d.starts()).isEmpty();
+    assertThat(d.waiting()).allSatisfy(w -> assertThat(w.describe()).contains(why));
+    assertThat(d.blockedBy()).map(Refusal::describe).contains(why);
+    assertThat(d.waiting().size() + d.blockedCount()).isEqualTo(3);
+  }
+
+  @Test
+  void aLoadedTaskIsNotGivenADeviceWhileTheHostLedgerCannotTellWhatOtherRunsHold() {
+    RunState state = state(TaskSpec.builder("fit", "g").command("x").cpus(0).twoStage(true).gpuMemoryBytes(GIB).build());
+    dev.berth.core.model.TaskId fit = new dev.berth.core.model.TaskId("fit");
+    state.apply(fit, new dev.berth.core.lifecycle.TaskEvent.Released(T0));
+    state.apply(fit, new dev.berth.core.lifecycle.TaskEvent.Launched(T0, 1,
+        new dev.berth.core.lifecycle.Placement("cpu", GIB, 0, 0), 42, true));
+    state.apply(fit, new dev.berth.core.lifecycle.TaskEvent.Staged(T0, dev.berth.core.lifecycle.TaskState.LOADING));
+    state.apply(fit, new dev.berth.core.lifecycle.TaskEvent.Staged(T0, dev.berth.core.lifecycle.TaskState.LOADED));
+    HeldElsewhere untold = new HeldElsewhere(List.of(), java.util.Optional.of("made anew [host ledger made anew]"));
+
+    Decisions d = decide(state, host(8, untold, SimulatedDevices.device(0, 24 * GIB)));
+
+    assertThat(d.actions()).noneMatch(a -> a instanceof Decision.Train);
+    assertThat(d.waiting()).singleElement().satisfies(w -> assertThat(w.describe()).contains("made anew"));
+  }
 }

@@ -98,7 +98,7 @@ final class HostShare {
         holdings.add(new Holding(r.runName(), r.user(), device, r.outstandingBytes(), r.milliCpus()));
       }
     }
-    elsewhere = new HeldElsewhere(holdings);
+    elsewhere = new HeldElsewhere(holdings, ledger.untold());
     return snapshot.withElsewhere(elsewhere);
   }
 
