@@ -1,10 +1,12 @@
 package dev.berth.core.scheduling;
 
+import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.Refusal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** What one decision pass of the {@link Scheduler} has decided so far. */
 final class Pass {
@@ -16,9 +18,12 @@ final class Pass {
   Optional<Instant> wakeAt = Optional.empty();
   /** On a cluster: queued tasks whose dependencies are pending. */
   final List<TaskRecord> held = new ArrayList<>();
+  /** Tasks the host ledger refused moments ago, which this pass neither places nor gives a reason. */
+  final Set<TaskId> heldBack;
 
-  Pass(Instant now) {
+  Pass(Instant now, Set<TaskId> heldBack) {
     this.now = now;
+    this.heldBack = heldBack;
   }
 
   void wakeAt(Instant t) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides what to start, end and kill. A pure function of the run state, a resource snapshot and
@@ -62,7 +63,17 @@ public final class Scheduler {
 
   /** Runs one decision pass. Does not change {@code state}. */
   public Decisions decide(RunState state, HostSnapshot snapshot, Instant now) {
-    Pass pass = new Pass(now);
+    return decide(state, snapshot, now, Set.of());
+  }
+
+  /**
+   * Runs one decision pass that leaves out the ready and loaded tasks in {@code heldBack}: those
+   * whose starts (or trains) the host ledger refused moments ago, in an earlier pass of the same
+   * round. What this pass would have planned for them counts against no task after them: each of
+   * those then asks for itself, and waits, if it does, for a reason that is its own.
+   */
+  public Decisions decide(RunState state, HostSnapshot snapshot, Instant now, Set<TaskId> heldBack) {
+    Pass pass = new Pass(now, heldBack);
     List<TaskRecord> released = releaseQueued(state, pass);
     if (cluster != null) {
       submitReady(state, released, pass);
@@ -187,6 +198,9 @@ public final class Scheduler {
   private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Optional<Refusal> untold,
       Pass pass) {
     for (TaskRecord r : loaded) {
+      if (pass.heldBack.contains(r.spec().id())) {
+        continue;
+      }
       if (untold.isPresent()) {
         pass.waiting.add(new Waiting(r.spec().id(), List.of(untold.get())));
         continue;
@@ -243,6 +257,9 @@ public final class Scheduler {
         pass.blockedBy = ledger.noCoreLeft();
         pass.blockedCount += ordered.size() - seen + 1;
         break;
+      }
+      if (pass.heldBack.contains(r.spec().id())) {
+        continue;
       }
       admission.consider(r);
       if (pass.blockedBy.isPresent() && lookedAtAll) {

@@ -112,4 +112,20 @@ class HeldElsewhereSchedulingTest {
     assertThat(d.actions()).noneMatch(a -> a instanceof Decision.Train);
     assertThat(d.waiting()).singleElement().satisfies(w -> assertThat(w.describe()).contains("made anew"));
   }
+
+  @Test
+  void whatAPassWouldHavePlannedForATaskTheHostLedgerJustRefusedCountsAgainstNoTaskAfterIt() {
+    RunState state = state(
+        TaskSpec.builder("first", "g").command("x").cpus(0).gpuMemoryBytes(14 * GIB).build(),
+        TaskSpec.builder("second", "g").command("x").cpus(0).gpuMemoryBytes(12 * GIB).build());
+    HostSnapshot one = host(8, HeldElsewhere.NONE, SimulatedDevices.device(0, 24 * GIB));
+
+    Decisions before = decide(state, one);
+    Decisions after = new Scheduler(LOOSE).decide(state, one, T0, java.util.Set.of(new dev.berth.core.model.TaskId("first")));
+
+    assertThat(before.starts()).extracting(s -> s.task().value()).containsExactly("first");
+    assertThat(before.waiting()).singleElement().satisfies(w -> assertThat(w.describe()).contains("14 GiB reserved by Berth"));
+    assertThat(after.starts()).extracting(s -> s.task().value()).containsExactly("second");
+    assertThat(after.waiting()).as("the held-back task's reason is the ledger's, which the runtime has").isEmpty();
+  }
 }

@@ -8,6 +8,7 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
+import dev.berth.core.scheduling.Waiting;
 import dev.berth.runtime.control.channel.ControlListener;
 import dev.berth.runtime.control.channel.ControlPort;
 import dev.berth.runtime.gpu.NoGpuProbe;
@@ -19,9 +20,12 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -418,11 +422,22 @@ public final class Engine {
     if (terminations.runCancelled()) {
       terminations.settleCancelled();
     } else if (!terminations.runInterrupted()) {
+      // A start the host ledger refuses took nothing, yet the pass judged the tasks after it with
+      // what it would have taken: they are judged again without it. Each round ends, for each new
+      // pass holds back one task more, unless the ledger could not be used at all.
+      Set<TaskId> heldBack = new TreeSet<>();
+      List<Waiting> refusedByHost = new ArrayList<>();
       boolean again = true;
       while (again) {
-        Decisions decided = scheduler.decide(state, readings.snapshot(), clock.instant());
+        Decisions decided = scheduler.decide(state, readings.snapshot(), clock.instant(), heldBack);
         again = actions.act(decided);
-        Decisions decisions = HostDeferrals.apply(decided, actions.deferred());
+        boolean held = false;
+        for (Waiting w : actions.deferred()) {
+          held |= heldBack.add(w.task());
+          refusedByHost.add(w);
+        }
+        again |= held && share.reachable();
+        Decisions decisions = HostDeferrals.apply(decided, refusedByHost);
         share.waiting(decisions.waiting(), readings.snapshot());
         recorder.announce(() -> listener.decided(decisions));
         if (!again) {

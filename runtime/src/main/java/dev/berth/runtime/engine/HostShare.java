@@ -66,6 +66,7 @@ final class HostShare {
   private List<Demand> published = List.of();
   private HeldElsewhere elsewhere = HeldElsewhere.NONE;
   private String selection;
+  private boolean reachable = true; // whether the last take reached the ledger, whatever it answered
 
   /** Shares nothing until {@link #use} gives it a ledger. */
   HostShare(RunState state, InstantSource clock) {
@@ -136,8 +137,10 @@ final class HostShare {
     try {
       why = ledger.releaseAndTakeAll(released(), claims(pending), now);
       releasedNoted();
+      reachable = true;
     } catch (SharedReservationsException e) {
       why = pending.stream().map(c -> Optional.of("the host ledger cannot be used now: " + e.getMessage())).toList();
+      reachable = false;
     }
     for (int j = 0; j < pending.size(); j++) {
       Pending p = pending.get(j);
@@ -149,6 +152,11 @@ final class HostShare {
       }
     }
     return refusals;
+  }
+
+  /** Whether the last take reached the ledger (a refused claim did; a busy or broken ledger did not). */
+  boolean reachable() {
+    return reachable;
   }
 
   /** A start claimed in the ledger under {@code name}: its task's id, or a new slot of {@code pool}. */

@@ -54,10 +54,19 @@ class EngineHostShareTest {
 
     /** A run whose tasks have these variables: with {@code BERTH_POOL}, they are a pool's calls. */
     Run(String name, int priority, Map<String, String> env, String... tasks) {
+      this(name, priority, env, java.util.Arrays.stream(tasks).map(t -> Map.entry(t, 10L)).toList());
+    }
+
+    /** A run whose tasks ask these GiB of GPU memory each. */
+    Run(String name, int priority, List<Map.Entry<String, Long>> gibByTask) {
+      this(name, priority, Map.of(), gibByTask);
+    }
+
+    Run(String name, int priority, Map<String, String> env, List<Map.Entry<String, Long>> gibByTask) {
       List<TaskSpec> specs = new ArrayList<>();
-      for (String t : tasks) {
-        specs.add(TaskSpec.builder(t, "g").command("work").cpus(0).memoryBytes(0).priority(priority)
-            .gpuMemoryBytes(10 * GIB).env(env).build());
+      for (Map.Entry<String, Long> t : gibByTask) {
+        specs.add(TaskSpec.builder(t.getKey(), "g").command("work").cpus(0).memoryBytes(0).priority(priority)
+            .gpuMemoryBytes(t.getValue() * GIB).env(env).build());
       }
       RunSpec spec = new RunSpec(name, dir.resolve(name).toString(), config, List.of(new GroupSpec("g", specs)), false,
           GPUS, dev.berth.core.model.Reporting.NONE);
@@ -129,6 +138,23 @@ class EngineHostShareTest {
     a.engine.drain();
     assertThat(b.executor.running()).containsExactly(TaskId.of("b1"));
     assertThat(a.executor.running()).doesNotContain(TaskId.of("a3"));
+  }
+
+  @Test
+  void aTaskAfterOneTheHostWideOrderHoldsBackAsksForItselfInsteadOfWaitingForWhatTheOtherWouldHaveTaken() {
+    Run c = new Run("c", 0, "c1", "c2");
+    c.engine.start();
+    Run b = new Run("b", 5, "b1");
+    b.engine.start();
+    assertThat(b.executor.running()).as("c holds 20 GiB of 24").isEmpty();
+    c.executor.exit(TaskId.of("c2"), 0);
+    c.engine.drain(); // 14 GiB free, and b1 (10 GiB, priority 5) waits first for them
+
+    Run a = new Run("a", 0, List.of(Map.entry("big", 14L), Map.entry("small", 4L)));
+    a.engine.start();
+
+    assertThat(a.whyWaiting("big")).hasValueSatisfying(why -> assertThat(why).contains("task b1 of run b"));
+    assertThat(a.executor.running()).as("b1 leaves 4 GiB, which small fits in").containsExactly(TaskId.of("small"));
   }
 
   @Test
