@@ -263,13 +263,7 @@ class LedgerFileTest {
 
   @Test
   void aLookInALedgerMadeAnewSaysThatItCannotTellWhatOtherRunsHoldUntilItCan() throws Exception {
-    Path host = dir.resolve("host");
-    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
-    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
-    taskDirs.add("/runs/r1");
-    berths.remove(41L); // kill -9: nobody is left to carry its hold into the new file
-    r1.close();
-    removeTheLedger(host);
+    Path host = killedRunsLedgerRemoved();
 
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
       assertThat(r2.untold()).as("before any look").isEmpty();
@@ -302,13 +296,7 @@ class LedgerFileTest {
 
   @Test
   void aLedgerMadeAnewWhenNoRunCouldCarryAKilledRunsRowsWaitsWhileThatRunsTasksLive() throws Exception {
-    Path host = dir.resolve("host");
-    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
-    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
-    taskDirs.add("/runs/r1");
-    berths.remove(41L); // kill -9: its ledger is closed with it, its task goes on
-    r1.close();
-    removeTheLedger(host);
+    Path host = killedRunsLedgerRemoved();
 
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
       Instant later = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
@@ -322,13 +310,7 @@ class LedgerFileTest {
 
   @Test
   void aRunThatCarriesALedgerThatWasItselfMadeAnewAndStillWaitsKeepsTheNewOneWaiting() throws Exception {
-    Path host = dir.resolve("host");
-    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
-    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
-    taskDirs.add("/runs/r1");
-    berths.remove(41L);
-    r1.close();
-    removeTheLedger(host);
+    Path host = killedRunsLedgerRemoved();
 
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
       removeTheLedger(host); // again: r2 carries a file that never had r1
@@ -372,5 +354,21 @@ class LedgerFileTest {
       }
     }
     return waits;
+  }
+
+  /**
+   * Run r1 takes 20 GiB for a task in {@code /runs/r1}, its Berth is killed (its ledger closed with
+   * it, its task going on), and the ledger's files are removed: nobody is left to carry its hold
+   * into the new file.
+   */
+  private Path killedRunsLedgerRemoved() throws Exception {
+    Path host = dir.resolve("host");
+    SharedReservations r1 = joined(host, "r1", 1000, 41, T0);
+    assertThat(r1.take(gpu("t-1", 20), T0)).isEmpty();
+    taskDirs.add("/runs/r1");
+    berths.remove(41L);
+    r1.close();
+    removeTheLedger(host);
+    return host;
   }
 }
