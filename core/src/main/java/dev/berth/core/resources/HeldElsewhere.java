@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -27,7 +28,7 @@ public record HeldElsewhere(List<Holding> holdings, Optional<String> untold) {
   /** Sorts and copies. */
   public HeldElsewhere {
     holdings = holdings.stream().sorted(ORDER).toList();
-    java.util.Objects.requireNonNull(untold, "untold");
+    Objects.requireNonNull(untold, "untold");
   }
 
   /** What the other runs hold, all of it told. */
