@@ -16,8 +16,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /** The queries that read a journal back, shared by the writer and the read-only reader. */
 final class Reads {
@@ -31,8 +29,7 @@ final class Reads {
       if (run.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new Journal.Replay(
-          run.get(), events(c, file, 0), values(c, "result", "key"), values(c, "item", "name")));
+      return Optional.of(new Journal.Replay(run.get(), events(c, file, 0)));
     });
   }
 
@@ -96,18 +93,6 @@ final class Reads {
     } else {
       into.add(new Journal.Entry(seq, TaskId.of(task), EventRows.event(type, at, json)));
     }
-  }
-
-  private static SortedMap<TaskId, SortedMap<String, String>> values(Connection c, String table, String key)
-      throws SQLException {
-    SortedMap<TaskId, SortedMap<String, String>> values = new TreeMap<>();
-    try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT task, " + key + ", json FROM " + table)) {
-      while (rs.next()) {
-        values.computeIfAbsent(TaskId.of(rs.getString(1)), t -> new TreeMap<>()).put(rs.getString(2), rs.getString(3));
-      }
-    }
-    return values;
   }
 
   /** Runs reads inside one read transaction, so that they see one flush boundary. */

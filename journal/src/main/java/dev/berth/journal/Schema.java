@@ -21,8 +21,12 @@ final class Schema {
    * The version this code writes. Version 2 has version 1's tables; its specs may write a group's
    * tasks as changes ({@link TaskChanges}), which a Berth that reads version 1 only cannot read.
    * Version 3 adds the {@code at} column of events, whose rows it writes as {@link EventRows} says.
+   * Version 4 makes new files without the {@code result} and {@code item} tables, which nothing
+   * wrote; its number rose so that a Berth that reads version 3 only refuses such a file by its
+   * version instead of calling it damaged. Older files keep theirs, rows and all, and are read and
+   * resumed as if they had none.
    */
-  static final int VERSION = 3;
+  static final int VERSION = 4;
 
   /** The oldest version this code reads, and resumes after raising the file to {@link #VERSION}. */
   static final int OLDEST = 1;
@@ -30,7 +34,8 @@ final class Schema {
   /** SQLite's {@code application_id} of a Berth journal: "BRTH" in ASCII. */
   static final int APPLICATION_ID = 0x42525448;
 
-  private static final List<String> TABLES = List.of("berth_schema", "run", "event", "result", "item");
+  /** The tables every version has; older files may hold more, which are ignored. */
+  private static final List<String> TABLES = List.of("berth_schema", "run", "event");
 
   private static final List<String> DDL = List.of(
       "CREATE TABLE berth_schema (version INTEGER NOT NULL) STRICT",
@@ -54,22 +59,6 @@ final class Schema {
         type TEXT NOT NULL,
         json TEXT NOT NULL,
         at INTEGER
-      ) STRICT""",
-      """
-      CREATE TABLE result (
-        run_id INTEGER NOT NULL REFERENCES run (id),
-        task TEXT NOT NULL,
-        key TEXT NOT NULL,
-        json TEXT NOT NULL,
-        PRIMARY KEY (task, key)
-      ) STRICT""",
-      """
-      CREATE TABLE item (
-        run_id INTEGER NOT NULL REFERENCES run (id),
-        task TEXT NOT NULL,
-        name TEXT NOT NULL,
-        json TEXT NOT NULL,
-        PRIMARY KEY (task, name)
       ) STRICT""",
       "PRAGMA application_id = " + APPLICATION_ID);
 

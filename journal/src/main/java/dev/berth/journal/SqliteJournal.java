@@ -14,11 +14,9 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 
 /**
  * A {@link Journal} in one SQLite file (WAL mode, foreign keys on). Buffered writes go to the file
@@ -149,23 +147,6 @@ public final class SqliteJournal implements Journal {
     writable();
     Objects.requireNonNull(task, "task");
     buffer.add(new Writes.Event(task, EventCodec.type(event), EventRows.at(event.at()), EventRows.json(event)));
-  }
-
-  @Override
-  public void putResult(TaskId task, Map<String, String> result) {
-    writable();
-    Objects.requireNonNull(task, "task");
-    result.forEach((key, json) -> checkJson(json, "result " + key + " of task " + task));
-    buffer.add(new Writes.Result(task, new TreeMap<>(result)));
-  }
-
-  @Override
-  public void putItem(TaskId task, String name, String json) {
-    writable();
-    Objects.requireNonNull(task, "task");
-    Objects.requireNonNull(name, "name");
-    checkJson(json, "item " + name + " of task " + task);
-    buffer.add(new Writes.Item(task, name, json));
   }
 
   /**

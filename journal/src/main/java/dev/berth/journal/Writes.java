@@ -9,7 +9,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The writer's prepared statements and the one transaction a flush is. Events are numbered here,
@@ -18,7 +17,7 @@ import java.util.Map;
 final class Writes implements AutoCloseable {
 
   /** One buffered write. */
-  sealed interface Write permits Event, Result, Item, Run, Spec {}
+  sealed interface Write permits Event, Run, Spec {}
 
   /** An event, already encoded as {@link EventRows} says. */
   record Event(TaskId task, String type, long at, String json) implements Write {
@@ -29,12 +28,6 @@ final class Writes implements AutoCloseable {
     }
   }
 
-  /** A task's whole result. */
-  record Result(TaskId task, Map<String, String> values) implements Write {}
-
-  /** One named item. */
-  record Item(TaskId task, String name, String json) implements Write {}
-
   /** A new spec for the run: its text and SHA-256 replace the stored ones. */
   record Spec(String json, String sha256) implements Write {}
 
@@ -43,9 +36,6 @@ final class Writes implements AutoCloseable {
 
   private final Statement plain;
   private final PreparedStatement insertEvent;
-  private final PreparedStatement deleteResult;
-  private final PreparedStatement insertResult;
-  private final PreparedStatement upsertItem;
   private final PreparedStatement insertRun;
   private final PreparedStatement finishRun;
   private final PreparedStatement updateSpec;
@@ -53,10 +43,6 @@ final class Writes implements AutoCloseable {
   Writes(Connection c) throws SQLException {
     plain = c.createStatement();
     insertEvent = c.prepareStatement("INSERT INTO event (seq, run_id, task, type, at, json) VALUES (?, 1, ?, ?, ?, ?)");
-    deleteResult = c.prepareStatement("DELETE FROM result WHERE task = ?");
-    insertResult = c.prepareStatement("INSERT INTO result (run_id, task, key, json) VALUES (1, ?, ?, ?)");
-    upsertItem = c.prepareStatement("INSERT INTO item (run_id, task, name, json) VALUES (1, ?, ?, ?)"
-        + " ON CONFLICT (task, name) DO UPDATE SET json = excluded.json");
     insertRun = c.prepareStatement("INSERT INTO run (id, name, spec_json, spec_sha256, started_at) VALUES (1, ?, ?, ?, ?)");
     finishRun = c.prepareStatement("UPDATE run SET status = ?, finished_at = ? WHERE id = 1");
     updateSpec = c.prepareStatement("UPDATE run SET spec_json = ?, spec_sha256 = ? WHERE id = 1");
@@ -146,21 +132,7 @@ final class Writes implements AutoCloseable {
   }
 
   private void write(Write w) throws SQLException {
-    if (w instanceof Result r) {
-      deleteResult.setString(1, r.task().value());
-      deleteResult.executeUpdate();
-      for (Map.Entry<String, String> v : r.values().entrySet()) {
-        insertResult.setString(1, r.task().value());
-        insertResult.setString(2, v.getKey());
-        insertResult.setString(3, v.getValue());
-        insertResult.executeUpdate();
-      }
-    } else if (w instanceof Item i) {
-      upsertItem.setString(1, i.task().value());
-      upsertItem.setString(2, i.name());
-      upsertItem.setString(3, i.json());
-      upsertItem.executeUpdate();
-    } else if (w instanceof Spec spec) {
+    if (w instanceof Spec spec) {
       updateSpec.setString(1, spec.json());
       updateSpec.setString(2, spec.sha256());
       updateSpec.executeUpdate();
@@ -179,7 +151,7 @@ final class Writes implements AutoCloseable {
 
   @Override
   public void close() {
-    for (Statement s : List.of(plain, insertEvent, deleteResult, insertResult, upsertItem, insertRun, finishRun, updateSpec)) {
+    for (Statement s : List.of(plain, insertEvent, insertRun, finishRun, updateSpec)) {
       try {
         s.close();
       } catch (SQLException ignored) {

@@ -7,8 +7,8 @@ import java.time.Instant;
 
 /**
  * The child process of {@link JournalCrashTest}: writes a journal flat out until it is killed.
- * Event number {@code n} is {@link #event(long)}; each flush also sets item {@code last} of task
- * {@code w} to the number of the flush's last event, then the number is printed, so every printed
+ * Event number {@code n} is {@link #event(long)}; each flush also sets the run's spec to
+ * {@link #spec(long)} of the flush's last event, then the number is printed, so every printed
  * number was durable when it was printed.
  *
  * <p>Arguments: the journal file, and how many events each flush holds.
@@ -27,6 +27,11 @@ public final class CrashingWriter {
     return new TaskEvent.Released(Instant.ofEpochSecond(1_700_000_000L + n, n % 1_000_000_000));
   }
 
+  /** The spec written with the flush whose last event is number {@code n}. */
+  static String spec(long n) {
+    return "{\"last\":" + n + "}";
+  }
+
   /** Runs until killed. */
   public static void main(String[] args) throws Exception {
     int batch = Integer.parseInt(args[1]);
@@ -36,7 +41,7 @@ public final class CrashingWriter {
         for (int i = 0; i < batch; i++, n++) {
           journal.append(task(n), event(n));
         }
-        journal.putItem(TaskId.of("w"), "last", Long.toString(n - 1));
+        journal.updateSpec(spec(n - 1));
         journal.flush();
         System.out.println(n - 1);
         System.out.flush();

@@ -2,7 +2,6 @@ package dev.berth.journal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.model.TaskId;
 import dev.berth.spi.Journal;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -72,8 +71,8 @@ class JournalCrashTest {
         long n = i + 1;
         assertThat(events.get(i)).isEqualTo(new Journal.Entry(n, CrashingWriter.task(n), CrashingWriter.event(n)));
       }
-      assertThat(replay.items().get(TaskId.of("w")))
-          .as("the item written with the last flush").containsEntry("last", Integer.toString(events.size()));
+      assertThat(replay.run().specJson())
+          .as("the spec written with the last flush").isEqualTo(CrashingWriter.spec(events.size()));
     }
   }
 

@@ -81,8 +81,6 @@ class OldJournalFixtureTest {
       assertThat(replay.events()).extracting(Journal.Entry::seq).containsExactlyElementsOf(seqs(47));
       assertThat(typeCounts(replay)).isEqualTo(new TreeMap<>(Map.of(
           "ended", 13L, "launched", 14L, "released", 12L, "reported", 1L, "settled", 1L, "staged", 4L, "trained", 2L)));
-      assertThat(replay.results()).isEmpty();
-      assertThat(replay.items()).isEmpty();
       assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expectedUnfinished());
     }
   }
@@ -186,6 +184,30 @@ class OldJournalFixtureTest {
     }
   }
 
+  @Test
+  void anOldJournalWhoseResultAndItemTablesHoldRowsResumesAndKeepsThemAsTheyWere() throws Exception {
+    Path db = copy("unfinished.db");
+    update(db, "INSERT INTO result (run_id, task, key, json) VALUES (1, 'fit', 'acc', '0.9')");
+    update(db, "INSERT INTO item (run_id, task, name, json) VALUES (1, 'fit', 'weights', '\"fit.pt\"')");
+    TaskId task = TaskId.of("still-running");
+    Instant at = Instant.parse("2026-11-24T08:00:00Z");
+
+    try (SqliteJournal journal = SqliteJournal.open(db)) {
+      assertThat(states(JournalReader.state(journal.replay().orElseThrow(), RandomSpecs.ADAPTERS)))
+          .containsExactlyEntriesOf(expectedUnfinished());
+      journal.append(task, new TaskEvent.Ended(at, Outcome.INTERRUPTED, null, "the scheduler stopped", TaskState.READY));
+      journal.finish(RunStatus.FAILED, at.plusSeconds(1));
+    }
+
+    try (JournalReader reader = JournalReader.open(db)) {
+      Journal.Replay replay = reader.read().orElseThrow();
+      assertThat(replay.events()).hasSize(48);
+      assertThat(replay.run().status()).contains(RunStatus.FAILED);
+    }
+    assertThat(sql(db, "SELECT task || ' ' || key || ' ' || json FROM result")).containsExactly("fit acc 0.9");
+    assertThat(sql(db, "SELECT task || ' ' || name || ' ' || json FROM item")).containsExactly("fit weights \"fit.pt\"");
+  }
+
   /** The event as Berth writes it now: 0.1's state names are read under their new names. */
   private static String withTodaysStateNames(String event) {
     Matcher m = Pattern.compile("\"target\":\"([A-Z_]+)\"").matcher(event);
@@ -212,6 +234,12 @@ class OldJournalFixtureTest {
       out.add(i);
     }
     return out;
+  }
+
+  private static void update(Path db, String statement) throws Exception {
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
+      s.executeUpdate(statement);
+    }
   }
 
   private static List<String> sql(Path db, String query) throws Exception {

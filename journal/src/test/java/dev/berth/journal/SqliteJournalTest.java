@@ -18,7 +18,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,10 +150,25 @@ class SqliteJournalTest {
   }
 
   @Test
+  void aNewJournalHoldsItsSchemaVersionItsRunAndItsEventsAndNoOtherTable() throws Exception {
+    SqliteJournal.create(db()).close();
+
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db()); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")) {
+      List<String> tables = new ArrayList<>();
+      while (rs.next()) {
+        tables.add(rs.getString(1));
+      }
+      assertThat(tables).containsExactly("berth_schema", "event", "run");
+    }
+    assertThat(schemaVersion()).isEqualTo(4);
+  }
+
+  @Test
   void aNewerSchemaVersionIsRefusedByWriterAndReader() throws Exception {
     SqliteJournal.create(db()).close();
-    sql(db(), "UPDATE berth_schema SET version = 4");
-    String message = db() + ": journal schema version 4 is newer than this Berth reads (3); use the Berth that wrote"
+    sql(db(), "UPDATE berth_schema SET version = 5");
+    String message = db() + ": journal schema version 5 is newer than this Berth reads (4); use the Berth that wrote"
         + " it or a newer one";
 
     assertThatThrownBy(() -> SqliteJournal.open(db())).hasMessage(message);
@@ -167,7 +183,7 @@ class SqliteJournalTest {
     JournalReader.open(db()).close();
     assertThat(schemaVersion()).isEqualTo(1);
     SqliteJournal.open(db()).close();
-    assertThat(schemaVersion()).isEqualTo(3);
+    assertThat(schemaVersion()).isEqualTo(4);
   }
 
   @Test
@@ -192,7 +208,7 @@ class SqliteJournalTest {
     try (JournalReader reader = JournalReader.open(db())) {
       assertThat(reader.read().orElseThrow().events()).extracting(Journal.Entry::event).containsExactly(old, later);
     }
-    assertThat(schemaVersion()).isEqualTo(3);
+    assertThat(schemaVersion()).isEqualTo(4);
   }
 
   @Test
@@ -251,7 +267,7 @@ class SqliteJournalTest {
     sql(db(), "UPDATE berth_schema SET version = 0");
 
     assertThatThrownBy(() -> SqliteJournal.open(db()))
-        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1 to 3)");
+        .hasMessage(db() + ": unknown journal schema version 0 (this Berth reads 1 to 4)");
   }
 
   @Test
@@ -350,24 +366,6 @@ class SqliteJournalTest {
           .hasMessageStartingWith("the spec is not JSON: ");
       journal.flush();
       assertThat(journal.replay().orElseThrow().run().specJson()).isEqualTo("{}");
-    }
-  }
-
-  @Test
-  void resultsAndItemsMustBeJson() throws Exception {
-    try (SqliteJournal journal = SqliteJournal.create(db())) {
-      journal.start("r", "{}", T0);
-
-      assertThatThrownBy(() -> journal.putResult(A, Map.of("acc", "0.9", "note", "good")))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessageStartingWith("result note of task a is not JSON: Unrecognized token 'good'")
-          .hasMessageEndingWith(" at character 1");
-      assertThatThrownBy(() -> journal.putItem(A, "w", "{"))
-          .hasMessageStartingWith("item w of task a is not JSON: Unexpected end-of-input")
-          .hasMessageEndingWith(" at character 2");
-      journal.putItem(A, "w", " [1, {\"x\": null}] ");
-      journal.flush();
-      assertThat(journal.replay().orElseThrow().items().get(A)).containsEntry("w", " [1, {\"x\": null}] ");
     }
   }
 

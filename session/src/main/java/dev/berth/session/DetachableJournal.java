@@ -6,7 +6,6 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -41,20 +40,6 @@ final class DetachableJournal implements Journal {
   public void append(TaskId task, TaskEvent event) {
     if (!detached) {
       delegate.append(task, event);
-    }
-  }
-
-  @Override
-  public void putResult(TaskId task, Map<String, String> result) {
-    if (!detached) {
-      delegate.putResult(task, result);
-    }
-  }
-
-  @Override
-  public void putItem(TaskId task, String name, String json) {
-    if (!detached) {
-      delegate.putItem(task, name, json);
     }
   }
 

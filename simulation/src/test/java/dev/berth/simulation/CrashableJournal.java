@@ -8,7 +8,6 @@ import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -55,16 +54,6 @@ final class CrashableJournal implements Journal {
   @Override
   public void append(TaskId task, TaskEvent event) {
     pending.add(() -> journal.append(task, event));
-  }
-
-  @Override
-  public void putResult(TaskId task, Map<String, String> result) {
-    pending.add(() -> journal.putResult(task, result));
-  }
-
-  @Override
-  public void putItem(TaskId task, String name, String json) {
-    pending.add(() -> journal.putItem(task, name, json));
   }
 
   @Override

@@ -8,22 +8,17 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * The durable record of one run, so that a run survives the scheduler being killed: the spec it
- * started with, every task event in the order it happened, the run's end, and the results and
- * named items tasks hand back.
+ * started with, every task event in the order it happened, and the run's end.
  *
- * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #putResult},
- * {@link #putItem} and {@link #updateSpec} only buffer; {@link #flush} writes everything buffered since the last flush as
+ * <p><b>Durability.</b> {@link #start} is durable when it returns. {@link #append}, {@link #updateSpec} and
+ * {@link #reopenRun} only buffer; {@link #flush} writes everything buffered since the last flush as
  * one unit (a group commit) and returns when it is durable; {@link #flush(Runnable)} returns once the
  * unit survives the process and says later when it is durable. {@link #finish} flushes too. What was
  * buffered but not flushed when the process dies is lost, and a new process that opens the journal
@@ -54,24 +49,6 @@ public interface Journal extends AutoCloseable {
    * @throws IllegalStateException before {@link #start}, or after {@link #close}
    */
   void append(TaskId task, TaskEvent event);
-
-  /**
-   * Buffers a task's result, replacing the one stored before: keys to JSON values such as
-   * {@code "0.93"} or {@code "{\"loss\": [1.2, 0.8]}"}. Durable with the next {@link #flush}.
-   *
-   * @throws IllegalArgumentException when a value is not JSON (implementations that parse JSON check)
-   * @throws IllegalStateException before {@link #start}, or after {@link #close}
-   */
-  void putResult(TaskId task, Map<String, String> result);
-
-  /**
-   * Buffers one named item of a task (a JSON value), replacing an item of the same name. Durable
-   * with the next {@link #flush}.
-   *
-   * @throws IllegalArgumentException when the value is not JSON (implementations that parse JSON check)
-   * @throws IllegalStateException before {@link #start}, or after {@link #close}
-   */
-  void putItem(TaskId task, String name, String json);
 
   /**
    * Buffers a new spec for the run, replacing the stored spec text and its SHA-256 with the next
@@ -243,19 +220,13 @@ public interface Journal extends AutoCloseable {
    *
    * @param run the run
    * @param events every event in append order
-   * @param results each task's result (keys to JSON values), by task
-   * @param items each task's named items (names to JSON values), by task
    */
-  record Replay(
-      RunInfo run, List<Entry> events, SortedMap<TaskId, SortedMap<String, String>> results,
-      SortedMap<TaskId, SortedMap<String, String>> items) {
+  record Replay(RunInfo run, List<Entry> events) {
 
     /** Validates and copies. */
     public Replay {
       Objects.requireNonNull(run, "run");
       events = List.copyOf(events);
-      results = deepCopy(results);
-      items = deepCopy(items);
     }
 
     /**
@@ -271,13 +242,6 @@ public interface Journal extends AutoCloseable {
     /** The sequence number of the last event, or 0 when there is none. */
     public long lastSeq() {
       return events.isEmpty() ? 0 : events.get(events.size() - 1).seq();
-    }
-
-    private static SortedMap<TaskId, SortedMap<String, String>> deepCopy(
-        Map<TaskId, ? extends Map<String, String>> byTask) {
-      SortedMap<TaskId, SortedMap<String, String>> copy = new TreeMap<>();
-      byTask.forEach((task, values) -> copy.put(task, Collections.unmodifiableSortedMap(new TreeMap<>(values))));
-      return Collections.unmodifiableSortedMap(copy);
     }
   }
 }

@@ -11,14 +11,12 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.spi.Journal;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * What every {@link Journal} must do while one process writes it, written once for the SQLite journal
  * and {@link MemoryJournal}: flushed writes replay in append order, buffered ones only after a flush,
- * results and items are kept by name, a growing spec replaces the stored one, and the run's end is
- * recorded. What a journal keeps across a crash, a resume or a retry is {@link JournalReopenContractTest}'s.
+ * a growing spec replaces the stored one, and the run's end is recorded. What a journal keeps across a crash, a resume or a retry is {@link JournalReopenContractTest}'s.
  */
 public abstract class JournalContractTest extends JournalFixture {
 
@@ -49,7 +47,6 @@ public abstract class JournalContractTest extends JournalFixture {
   @Test
   void writingBeforeTheRunStartedIsRefused() {
     assertThatThrownBy(() -> journal.append(A, released(0))).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> journal.putItem(A, "x", "1")).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> journal.finish(RunStatus.SUCCEEDED, T0)).isInstanceOf(IllegalStateException.class);
   }
 
@@ -76,18 +73,13 @@ public abstract class JournalContractTest extends JournalFixture {
   void bufferedWritesAreNotReplayedUntilFlushed() throws Exception {
     journal.start("r", SPEC, T0);
     journal.append(A, released(0));
-    journal.putResult(A, Map.of("acc", "0.9"));
-    journal.putItem(A, "model", "\"m.pt\"");
+    journal.append(B, released(1));
 
     assertThat(replay(journal).events()).isEmpty();
-    assertThat(replay(journal).results()).isEmpty();
-    assertThat(replay(journal).items()).isEmpty();
 
     journal.flush();
 
-    assertThat(replay(journal).events()).hasSize(1);
-    assertThat(replay(journal).results()).containsOnlyKeys(A);
-    assertThat(replay(journal).items()).containsOnlyKeys(A);
+    assertThat(replay(journal).events()).hasSize(2);
   }
 
   @Test
@@ -102,24 +94,6 @@ public abstract class JournalContractTest extends JournalFixture {
 
     assertThat(replay(journal).events()).extracting(Journal.Entry::seq).containsExactly(1L, 2L, 3L);
     assertThat(replay(journal).lastSeq()).isEqualTo(3);
-  }
-
-  @Test
-  void aResultReplacesTheTasksEarlierResultAndItemsAreKeptByName() throws Exception {
-    journal.start("r", SPEC, T0);
-    journal.putResult(A, Map.of("acc", "0.5", "loss", "[1.5,0.9]"));
-    journal.putItem(A, "weights", "\"a-1.pt\"");
-    journal.putItem(A, "log", "{\"lines\":3}");
-    journal.flush();
-    journal.putResult(A, Map.of("acc", "0.75"));
-    journal.putResult(B, Map.of("acc", "null"));
-    journal.putItem(A, "weights", "\"a-2.pt\"");
-    journal.flush();
-
-    Journal.Replay replay = replay(journal);
-
-    assertThat(replay.results()).isEqualTo(sorted(Map.of(A, sorted(Map.of("acc", "0.75")), B, sorted(Map.of("acc", "null")))));
-    assertThat(replay.items()).isEqualTo(sorted(Map.of(A, sorted(Map.of("weights", "\"a-2.pt\"", "log", "{\"lines\":3}")))));
   }
 
   @Test

@@ -9,9 +9,6 @@ import dev.berth.spi.Journal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -89,10 +86,5 @@ public abstract class JournalFixture {
   /** Attempt {@code attempt} launched on the CPU {@code second} seconds after {@link #T0}. */
   protected static TaskEvent launched(long second, int attempt) {
     return new TaskEvent.Launched(T0.plusSeconds(second), attempt, Placement.cpu(1L << 30, 1000), 100 + attempt, false);
-  }
-
-  /** {@code map}, sorted by key, as replays give maps. */
-  protected static <K extends Comparable<K>, V> SortedMap<K, V> sorted(Map<K, V> map) {
-    return new TreeMap<>(map);
   }
 }

@@ -13,10 +13,7 @@ import dev.berth.spi.Journal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -111,10 +108,11 @@ public abstract class JournalReopenContractTest extends JournalFixture {
 
   @Test
   void aJournalReopenedAfterCloseHoldsEverythingAndContinuesTheNumbering() throws Exception {
+    String grown = "{\"groups\":[1],\"name\":\"r\"}";
     journal.start("r", SPEC, T0);
     List<TaskEvent> life = lifeOfA();
     life.subList(0, 2).forEach(e -> journal.append(A, e));
-    journal.putItem(A, "k", "true");
+    journal.updateSpec(grown);
     journal.close();
 
     Journal again = track(reopen(journal));
@@ -124,7 +122,7 @@ public abstract class JournalReopenContractTest extends JournalFixture {
     Journal.Replay replay = replay(again);
     assertThat(replay.events()).extracting(Journal.Entry::event).containsExactlyElementsOf(life);
     assertThat(replay.events()).extracting(Journal.Entry::seq).containsExactly(1L, 2L, 3L, 4L, 5L);
-    assertThat(replay.items().get(A)).containsEntry("k", "true");
+    assertThat(replay.run().specJson()).isEqualTo(grown);
     assertThatThrownBy(() -> again.start("r", SPEC, T0)).isInstanceOf(IllegalStateException.class);
   }
 
@@ -132,21 +130,18 @@ public abstract class JournalReopenContractTest extends JournalFixture {
   void aCrashLosesExactlyWhatWasNotFlushed() throws Exception {
     journal.start("r", SPEC, T0);
     journal.append(A, released(0));
-    journal.putItem(A, "kept", "1");
+    journal.append(B, released(1));
     journal.flush();
-    journal.append(A, launched(1, 1));
-    journal.putItem(A, "lost", "2");
-    journal.putResult(A, Map.of("lost", "3"));
+    journal.append(A, launched(2, 1));
+    journal.append(B, launched(3, 1));
 
     Journal after = track(reopen(journal));
 
     Journal.Replay replay = replay(after);
-    assertThat(replay.events()).extracting(Journal.Entry::event).containsExactly(released(0));
-    assertThat(replay.items().get(A)).containsOnlyKeys("kept");
-    assertThat(replay.results()).isEmpty();
+    assertThat(replay.events()).extracting(Journal.Entry::event).containsExactly(released(0), released(1));
     after.append(A, launched(2, 1));
     after.flush();
-    assertThat(replay(after).events()).extracting(Journal.Entry::seq).containsExactly(1L, 2L);
+    assertThat(replay(after).events()).extracting(Journal.Entry::seq).containsExactly(1L, 2L, 3L);
   }
 
   @Test
@@ -173,8 +168,8 @@ public abstract class JournalReopenContractTest extends JournalFixture {
     journal.start("r", SPEC, T0);
     List<TaskEvent> expected = new ArrayList<>();
     List<TaskEvent> pending = new ArrayList<>();
-    SortedMap<String, String> expectedItems = new TreeMap<>();
-    SortedMap<String, String> pendingItems = new TreeMap<>();
+    String expectedSpec = SPEC;
+    String pendingSpec = null;
     Journal j = journal;
     for (int step = 0; step < 300; step++) {
       int op = random.nextInt(10);
@@ -183,20 +178,18 @@ public abstract class JournalReopenContractTest extends JournalFixture {
         j.append(A, e);
         pending.add(e);
       } else if (op == 6) {
-        String name = "item" + random.nextInt(4);
-        String value = Integer.toString(random.nextInt(100));
-        j.putItem(A, name, value);
-        pendingItems.put(name, value);
+        pendingSpec = "{\"groups\":[" + random.nextInt(100) + "],\"name\":\"r\"}";
+        j.updateSpec(pendingSpec);
       } else if (op < 9) {
         j.flush();
         expected.addAll(pending);
-        expectedItems.putAll(pendingItems);
+        expectedSpec = pendingSpec == null ? expectedSpec : pendingSpec;
         pending.clear();
-        pendingItems.clear();
+        pendingSpec = null;
       } else {
         j = track(reopen(j));
         pending.clear();
-        pendingItems.clear();
+        pendingSpec = null;
       }
     }
 
@@ -204,7 +197,7 @@ public abstract class JournalReopenContractTest extends JournalFixture {
     assertThat(replay.events()).extracting(Journal.Entry::event).containsExactlyElementsOf(expected);
     assertThat(replay.events()).extracting(Journal.Entry::seq)
         .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, expected.size()).boxed().toList());
-    assertThat(replay.items().getOrDefault(A, new TreeMap<>())).isEqualTo(expectedItems);
+    assertThat(replay.run().specJson()).isEqualTo(expectedSpec);
   }
 
   private static TaskEvent randomEvent(Random random, int step) {

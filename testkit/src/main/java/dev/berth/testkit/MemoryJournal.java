@@ -7,17 +7,14 @@ import dev.berth.spi.Journal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * A {@link Journal} in memory, for engine tests. It keeps the durability rule of a real journal:
  * writes are buffered until {@link #flush()}, and {@link #reopen()} plays a crash and restart,
  * handing back a journal that holds only what was flushed. It also counts flushes, so a test can
- * check that the engine commits in groups. Values are not checked to be JSON.
+ * check that the engine commits in groups. Specs are not checked to be JSON.
  */
 public final class MemoryJournal implements Journal {
 
@@ -25,8 +22,6 @@ public final class MemoryJournal implements Journal {
   private static final class Stored {
     private RunInfo run;
     private final List<Entry> events = new ArrayList<>();
-    private final SortedMap<TaskId, SortedMap<String, String>> results = new TreeMap<>();
-    private final SortedMap<TaskId, SortedMap<String, String>> items = new TreeMap<>();
     private int flushes;
   }
 
@@ -81,24 +76,6 @@ public final class MemoryJournal implements Journal {
   }
 
   @Override
-  public void putResult(TaskId task, Map<String, String> result) {
-    writable();
-    Objects.requireNonNull(task, "task");
-    SortedMap<String, String> copy = new TreeMap<>(result);
-    copy.values().forEach(v -> Objects.requireNonNull(v, "result value"));
-    buffer.add(() -> stored.results.put(task, copy));
-  }
-
-  @Override
-  public void putItem(TaskId task, String name, String json) {
-    writable();
-    Objects.requireNonNull(task, "task");
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(json, "json");
-    buffer.add(() -> stored.items.computeIfAbsent(task, t -> new TreeMap<>()).put(name, json));
-  }
-
-  @Override
   public void updateSpec(String specJson) {
     writable();
     Objects.requireNonNull(specJson, "specJson");
@@ -136,7 +113,7 @@ public final class MemoryJournal implements Journal {
     if (stored.run == null) {
       return Optional.empty();
     }
-    return Optional.of(new Replay(stored.run, stored.events, stored.results, stored.items));
+    return Optional.of(new Replay(stored.run, stored.events));
   }
 
   @Override

@@ -7,7 +7,6 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class MemoryJournalTest {
@@ -24,7 +23,7 @@ class MemoryJournalTest {
     journal.append(A, new TaskEvent.Released(T0));
     journal.append(A, new TaskEvent.Released(T0));
     journal.flush();
-    journal.putItem(A, "x", "1");
+    journal.append(A, new TaskEvent.Released(T0));
     journal.finish(RunStatus.SUCCEEDED, T0);
 
     assertThat(journal.flushes()).isEqualTo(2);
@@ -34,7 +33,7 @@ class MemoryJournalTest {
   void pendingCountsTheBufferedWrites() {
     journal.start("r", "{}", T0);
     journal.append(A, new TaskEvent.Released(T0));
-    journal.putResult(A, Map.of("acc", "1"));
+    journal.updateSpec("{}");
 
     assertThat(journal.pending()).isEqualTo(2);
     journal.flush();

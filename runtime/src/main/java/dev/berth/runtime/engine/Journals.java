@@ -5,7 +5,6 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 
 /** The journal of a run that keeps none: for tests and library use that need no resume. */
@@ -17,12 +16,6 @@ final class Journals {
 
     @Override
     public void append(TaskId task, TaskEvent event) {}
-
-    @Override
-    public void putResult(TaskId task, Map<String, String> result) {}
-
-    @Override
-    public void putItem(TaskId task, String name, String json) {}
 
     @Override
     public void flush() {}

@@ -363,16 +363,6 @@ class ResumeProcessesTest {
     }
 
     @Override
-    public void putResult(TaskId task, Map<String, String> result) {
-      delegate.putResult(task, result);
-    }
-
-    @Override
-    public void putItem(TaskId task, String name, String json) {
-      delegate.putItem(task, name, json);
-    }
-
-    @Override
     public void flush() throws JournalException {
       if (fail) {
         throw new JournalException(Path.of("journal.db"), "disk I/O error", null);
