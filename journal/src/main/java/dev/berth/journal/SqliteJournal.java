@@ -227,9 +227,24 @@ public final class SqliteJournal implements Journal {
       sync.drain();
       writes.close();
       mark.close();
-      Database.close(connection);
+      closeConnection();
       sync.close();
     }
+  }
+
+  /**
+   * Closes SQLite's connection, unless the journal's shared memory can no longer be written: the
+   * last connection's close checkpoints, which writes that mapped file, and a write to a mapped page
+   * of a file made immutable kills the process with SIGBUS before Berth can say a word. Such a
+   * connection is left for the process's end to drop; its write-ahead log stays for the resume.
+   */
+  private void closeConnection() {
+    try {
+      Database.checkSharedMemoryWritable(file);
+    } catch (JournalException e) {
+      return;
+    }
+    Database.close(connection);
   }
 
   /** The connection, for tests that look at its settings. */
@@ -244,7 +259,7 @@ public final class SqliteJournal implements Journal {
     sync.drain();
     writes.close();
     mark.close();
-    Database.close(connection);
+    closeConnection();
     sync.close();
   }
 

@@ -58,6 +58,26 @@ class UnwritableJournalTest {
   }
 
   @Test
+  void aJournalWhoseSharedMemoryBecameImmutableClosesWithoutDying() throws Exception {
+    Path db = dir.resolve("journal.db");
+    Path shm = dir.resolve("journal.db-shm");
+    SqliteJournal journal = SqliteJournal.create(db);
+    journal.start("r", "{}", T0);
+    journal.append(A, new TaskEvent.Released(T0));
+    journal.flush();
+    makeImmutable(shm);
+    new ProcessBuilder("sync").start().waitFor();
+    journal.append(A, new TaskEvent.Released(T0.plusSeconds(1)));
+
+    // Closing SQLite's connection checkpoints, which writes the mapped file: SIGBUS took this JVM with it.
+    assertThatThrownBy(journal::close).isInstanceOf(JournalException.class).hasMessageStartingWith(shm.toString());
+    chattr("-i", shm);
+    try (SqliteJournal again = SqliteJournal.open(db)) {
+      assertThat(again.replay()).hasValueSatisfying(r -> assertThat(r.events()).hasSize(1));
+    }
+  }
+
+  @Test
   void aJournalWithAnImmutableFileIsRefusedBeforeSqliteMapsIt() throws Exception {
     Path db = dir.resolve("journal.db");
     Path shm = dir.resolve("journal.db-shm");
