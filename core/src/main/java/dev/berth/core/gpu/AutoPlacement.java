@@ -18,7 +18,7 @@ import java.util.Objects;
  *
  * <p>A device placed on exactly {@code putInterval} ago, or free exactly {@code availableInterval},
  * is kept. A time after {@code now} counts as "just now". A device with no placement history or an
- * unknown {@code freeSince} (null) is not held back by that rule: the GPU ledger is expected to
+ * unknown {@code freeSince} (null) is not held back by that rule: the device budget is expected to
  * supply {@code freeSince} from the probe history. Both intervals default to FLGo's 5 seconds; 0
  * turns a rule off. The answer may be empty: the task then waits for a later pass.
  */

@@ -7,7 +7,7 @@ import java.time.Instant;
  *
  * @param index the device index ({@code cuda:<index>})
  * @param totalMemoryBytes device memory
- * @param freeMemoryBytes memory the ledger considers free: the probe's free memory minus what Berth
+ * @param freeMemoryBytes memory the device budget considers free: the probe's free memory minus what Berth
  *     reserved for its tasks on the device but the probe cannot see them use yet (clamped to
  *     [0, total])
  * @param reservedMemoryBytes memory Berth has reserved on the device for its running tasks

@@ -15,7 +15,7 @@ import java.util.List;
  *   <li>{@code fitting} is not modified.
  * </ul>
  *
- * <p>The caller passes only devices the task fits on (the GPU ledger's job, see
+ * <p>The caller passes only devices the task fits on (the device budget's job, see
  * {@link DeviceState#fits}); policies do not check memory again. Device indices in {@code fitting}
  * must be distinct.
  */

@@ -38,7 +38,7 @@ public record HeldElsewhere(List<Holding> holdings, Optional<String> untold) {
 
   /** The refusal every start gets while what other runs hold cannot all be told; empty otherwise. */
   public Optional<Refusal> untoldRefusal() {
-    return untold.map(line -> new Refusal(Resource.HOST_LEDGER, HostLedger.HOST, Refusal.ANY, 0, 0, line));
+    return untold.map(line -> new Refusal(Resource.HOST_LEDGER, HostBudget.HOST, Refusal.ANY, 0, 0, line));
   }
 
   /** Memory other runs hold on this device ({@code host} or a device id), in bytes. */
@@ -61,7 +61,7 @@ public record HeldElsewhere(List<Holding> holdings, Optional<String> untold) {
 
   /** Who holds cores on this host, e.g. {@code 4 held by run sweep-b of user alice}; empty when nobody else does. */
   public Optional<String> coreHolders() {
-    return describe(HostLedger.HOST, Resource.CPUS, Holding::milliCpus);
+    return describe(HostBudget.HOST, Resource.CPUS, Holding::milliCpus);
   }
 
   private Optional<String> describe(String device, Resource resource, java.util.function.ToLongFunction<Holding> amount) {

@@ -3,7 +3,7 @@ package dev.berth.core.resources;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
-/** The memory a utilization limit keeps free, shared by the host and the device ledgers. */
+/** The memory a utilization limit keeps free, shared by the host and the device budgets. */
 final class MemoryFloor {
 
   private MemoryFloor() {}

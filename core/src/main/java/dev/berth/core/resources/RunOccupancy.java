@@ -6,7 +6,7 @@ import java.util.SortedMap;
 
 /**
  * What a run's tasks hold on the devices now and where Berth placed them before: what the
- * {@link DeviceLedger} starts a decision pass from. The scheduler's run state answers it.
+ * {@link DeviceBudget} starts a decision pass from. The scheduler's run state answers it.
  */
 public interface RunOccupancy {
 

@@ -3,8 +3,8 @@ package dev.berth.core.scheduling;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.resources.DeviceLedger;
-import dev.berth.core.resources.HostLedger;
+import dev.berth.core.resources.DeviceBudget;
+import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Which tasks can never be placed, by the very checks the {@link Scheduler} fails them with: the
- * host's {@link HostLedger#impossible} and the GPUs' {@link DeviceLedger.Plan#never}. Pure.
+ * host's {@link HostBudget#impossible} and the GPUs' {@link DeviceBudget.Plan#never}. Pure.
  */
 public final class Feasibility {
 
@@ -33,12 +33,12 @@ public final class Feasibility {
       return never;
     }
     Requests requests = scheduler.requests();
-    HostLedger ledger = HostLedger.of(scheduler.config(), snapshot, state.running());
-    DeviceLedger devices = DeviceLedger.of(scheduler.config(), snapshot, state, now);
+    HostBudget host = HostBudget.of(scheduler.config(), snapshot, state.running());
+    DeviceBudget devices = DeviceBudget.of(scheduler.config(), snapshot, state, now);
     for (TaskRecord r : state.tasks()) {
-      Resources request = new Resources(requests.memory(r, state, ledger.maxMemory()).bytes(),
+      Resources request = new Resources(requests.memory(r, state, host.maxMemory()).bytes(),
           r.spec().resources().milliCpus());
-      Optional<String> reason = onHost(ledger, request);
+      Optional<String> reason = onHost(host, request);
       if (reason.isEmpty() && r.spec().gpu().wantsGpu()) {
         GpuRequest gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
         reason = devices.plan(gpu, List.of(), Optional.empty()).never();
@@ -49,7 +49,7 @@ public final class Feasibility {
   }
 
   /** Why the host could never admit {@code request}, as the reason its task fails with; empty if it could. */
-  static Optional<String> onHost(HostLedger ledger, Resources request) {
-    return ledger.impossible(request).map(refusal -> "can never be placed: " + refusal.describe());
+  static Optional<String> onHost(HostBudget host, Resources request) {
+    return host.impossible(request).map(refusal -> "can never be placed: " + refusal.describe());
   }
 }

@@ -8,8 +8,8 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.pool.PoolSpec;
-import dev.berth.core.resources.DeviceLedger;
-import dev.berth.core.resources.HostLedger;
+import dev.berth.core.resources.DeviceBudget;
+import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.resources.Resource;
@@ -37,7 +37,7 @@ import java.util.Set;
  *       longer than their {@code queue-timeout}.
  *   <li>Ready tasks that no host state could ever admit fail at once; ready tasks still inside a
  *       retry delay wait for it; the others are admitted in start order against a
- *       {@link HostLedger}, reserving as it goes. A task that does not fit does not stop the scan:
+ *       {@link HostBudget}, reserving as it goes. A task that does not fit does not stop the scan:
  *       smaller tasks behind it may still fit (no head-of-line blocking).
  *   <li>Running attempts past their {@code timeout} are killed.
  * </ol>
@@ -79,7 +79,7 @@ public final class Scheduler {
       submitReady(state, released, pass);
       return pass.decisions();
     }
-    DeviceLedger devices = DeviceLedger.of(config, snapshot, state, pass.now);
+    DeviceBudget devices = DeviceBudget.of(config, snapshot, state, pass.now);
     Processes processes = scanProcesses(state, pass);
     trainLoaded(processes.loaded(), state, devices, snapshot.elsewhere().untoldRefusal(), pass);
     admitReady(state, snapshot, devices, released, processes.loading(), pass);
@@ -195,7 +195,7 @@ public final class Scheduler {
    * here that the ledger then refuses would stand, in the reasons of the tasks after it, as memory
    * Berth reserved.
    */
-  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceLedger devices, Optional<Refusal> untold,
+  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceBudget devices, Optional<Refusal> untold,
       Pass pass) {
     for (TaskRecord r : loaded) {
       if (pass.heldBack.contains(r.spec().id())) {
@@ -206,7 +206,7 @@ public final class Scheduler {
         continue;
       }
       var gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
-      DeviceLedger.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+      DeviceBudget.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Exit(r.spec().id(), plan.never().get()));
         continue;
@@ -231,7 +231,7 @@ public final class Scheduler {
    * capacity) does not change while it waits. The first pass of a scheduler looks at every task,
    * so a resumed run checks what it inherited.
    */
-  private void admitReady(RunState state, HostSnapshot snapshot, DeviceLedger devices, List<TaskRecord> released,
+  private void admitReady(RunState state, HostSnapshot snapshot, DeviceBudget devices, List<TaskRecord> released,
       int waitingTwoStage, Pass pass) {
     java.util.Collection<TaskRecord> ordered = state.ready();
     if (!released.isEmpty()) {
@@ -242,8 +242,8 @@ public final class Scheduler {
       merged.sort(RunState.START_ORDER);
       ordered = merged;
     }
-    HostLedger ledger = HostLedger.of(config, snapshot, state.running());
-    ReadyAdmission admission = new ReadyAdmission(config, attempts, requests, state, ledger, devices, pass,
+    HostBudget host = HostBudget.of(config, snapshot, state.running());
+    ReadyAdmission admission = new ReadyAdmission(config, attempts, requests, state, host, devices, pass,
         waitingTwoStage);
     int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
     int seen = 0;
@@ -252,9 +252,9 @@ public final class Scheduler {
       boolean care = RunState.needsCare(r);
       if (care) {
         careLeft--;
-      } else if (careLeft == 0 && pass.blockedBy.isEmpty() && ledger.noCoreLeft().isPresent()) {
+      } else if (careLeft == 0 && pass.blockedBy.isEmpty() && host.noCoreLeft().isPresent()) {
         // Every task from here on asks for cores and none is left: stop instead of refusing each in turn.
-        pass.blockedBy = ledger.noCoreLeft();
+        pass.blockedBy = host.noCoreLeft();
         pass.blockedCount += ordered.size() - seen + 1;
         break;
       }

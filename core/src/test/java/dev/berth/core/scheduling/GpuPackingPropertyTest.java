@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Random GPU workloads under every placement policy: the ledger never lets reservations on a
+ * Random GPU workloads under every placement policy: the device budget never lets reservations on a
  * device exceed what it offers under fedflow's limits, pins and targets are obeyed, whole devices
  * are never shared, and every task that could ever fit ends.
  */

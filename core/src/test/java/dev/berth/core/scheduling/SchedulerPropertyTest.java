@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Simulates whole runs under random workloads: decide, launch what was started, end random
  * running tasks in random order, take a new (or reuse a stale) host reading, decide again. The
- * invariants are checked against figures computed here, not read back from the ledger.
+ * invariants are checked against figures computed here, not read back from the budgets.
  */
 class SchedulerPropertyTest {
 

@@ -6,10 +6,10 @@ import dev.berth.core.gpu.GpuDevices;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.resources.DeviceLedger;
+import dev.berth.core.resources.DeviceBudget;
 import dev.berth.core.resources.HeldElsewhere;
 import dev.berth.core.resources.Holding;
-import dev.berth.core.resources.HostLedger;
+import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.resources.Resource;
@@ -217,7 +217,7 @@ final class HostShare {
     Placement placement = start.placement();
     List<Share> shares = new ArrayList<>();
     if (placement.memoryBytes() > 0) {
-      shares.add(new Share(SharedReservations.HOST, HostLedger.HOST, placement.memoryBytes(), hostCapacity(snapshot)));
+      shares.add(new Share(SharedReservations.HOST, HostBudget.HOST, placement.memoryBytes(), hostCapacity(snapshot)));
     }
     List<Integer> gpus = placement.gpuIndices();
     for (int index : gpus) {
@@ -236,7 +236,7 @@ final class HostShare {
     List<Integer> gpus = placement.gpuIndices();
     Resource resource = gpus.isEmpty() ? (placement.memoryBytes() > 0 ? Resource.MEMORY : Resource.CPUS)
         : Resource.GPU_MEMORY;
-    String device = gpus.isEmpty() ? HostLedger.HOST : placement.device();
+    String device = gpus.isEmpty() ? HostBudget.HOST : placement.device();
     long asked = gpus.isEmpty() ? (resource == Resource.MEMORY ? placement.memoryBytes() : placement.milliCpus())
         : placement.gpuMemoryBytes();
     return new Refusal(resource, device, asked, -1, 0, line);
@@ -330,7 +330,7 @@ final class HostShare {
       }
       TaskRecord r = state.task(w.task());
       List<Share> devices = new ArrayList<>();
-      devices.add(new Share(SharedReservations.HOST, HostLedger.HOST, 0, hostCapacity(snapshot)));
+      devices.add(new Share(SharedReservations.HOST, HostBudget.HOST, 0, hostCapacity(snapshot)));
       if (r.spec().gpu().wantsGpu()) {
         snapshot.gpus().devices().stream().filter(d -> r.spec().gpu().allows(d.index()))
             .forEach(d -> devices.add(new Share(key(d), d.id(), 0, capacity(d))));
@@ -382,18 +382,18 @@ final class HostShare {
 
   private Map<String, String> labels(HostSnapshot snapshot) {
     Map<String, String> labels = new TreeMap<>();
-    labels.put(SharedReservations.HOST, HostLedger.HOST);
+    labels.put(SharedReservations.HOST, HostBudget.HOST);
     snapshot.gpus().devices().forEach(d -> labels.put(key(d), d.id()));
     return labels;
   }
 
   /** What this run's limits let Berth hand out on the device in all, which its claims are held to. */
   private long capacity(GpuDevice d) {
-    return DeviceLedger.capacity(state.spec().config(), d);
+    return DeviceBudget.capacity(state.spec().config(), d);
   }
 
   private long hostCapacity(HostSnapshot snapshot) {
-    return HostLedger.capacity(state.spec().config(), snapshot.totalMemoryBytes());
+    return HostBudget.capacity(state.spec().config(), snapshot.totalMemoryBytes());
   }
 
   private static Optional<GpuDevice> deviceOf(HostSnapshot snapshot, int index) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class HostLedgerTest {
+class HostBudgetTest {
 
   private static final long MIB = 1L << 20;
   private static final long GIB = 1L << 30;
@@ -52,26 +52,26 @@ class HostLedgerTest {
         READING.plusSeconds(secondsAfterReading), 1, Placement.cpu(memory, milliCpus), 100, false);
   }
 
-  private static HostLedger ledger(SchedulerConfig config, HostSnapshot snapshot) {
-    return HostLedger.of(config, snapshot, Map.of());
+  private static HostBudget budget(SchedulerConfig config, HostSnapshot snapshot) {
+    return HostBudget.of(config, snapshot, Map.of());
   }
 
-  private static HostLedger ledger(
+  private static HostBudget budget(
       SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
-    return HostLedger.of(config, snapshot, new TreeMap<>(running));
+    return HostBudget.of(config, snapshot, new TreeMap<>(running));
   }
 
   private static Resources mem(long bytes) {
     return new Resources(bytes, 0);
   }
 
-  private static Refusal onlyRefusal(HostLedger.Admission a) {
+  private static Refusal onlyRefusal(HostBudget.Admission a) {
     assertThat(a.placement()).as("expected a refusal but the request was placed").isEmpty();
     assertThat(a.refusals()).hasSize(1);
     return a.refusals().get(0);
   }
 
-  private static Placement placed(HostLedger.Admission a) {
+  private static Placement placed(HostBudget.Admission a) {
     assertThat(a.refusals()).as("expected a placement but got refusals").isEmpty();
     assertThat(a.placement()).isPresent();
     return a.placement().get();
@@ -90,23 +90,23 @@ class HostLedgerTest {
         unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(5 * GIB).build();
 
     /** A 16 GiB host with 10 GiB available. */
-    private HostLedger tenOfSixteenFree(SchedulerConfig c) {
-      return ledger(c, memorySnapshot(16 * GIB, 10 * GIB));
+    private HostBudget tenOfSixteenFree(SchedulerConfig c) {
+      return budget(c, memorySnapshot(16 * GIB, 10 * GIB));
     }
 
     @Test
     void aRequestMayUseExactlyAllAvailableMemoryWhenThereIsNoFloor() {
-      HostLedger l = tenOfSixteenFree(unlimited().build());
+      HostBudget l = tenOfSixteenFree(unlimited().build());
       assertThat(placed(l.tryReserve(mem(10 * GIB)))).isEqualTo(Placement.cpu(10 * GIB, 0));
       assertThat(l.usableMemory()).isZero();
     }
 
     @Test
     void oneByteMoreThanAvailableIsRefusedAsAvailableMemory() {
-      HostLedger l = tenOfSixteenFree(unlimited().build());
+      HostBudget l = tenOfSixteenFree(unlimited().build());
       Refusal r = onlyRefusal(l.tryReserve(mem(10 * GIB + 1)));
       assertThat(r.resource()).isEqualTo(Resource.MEMORY);
-      assertThat(r.device()).isEqualTo(HostLedger.HOST);
+      assertThat(r.device()).isEqualTo(HostBudget.HOST);
       assertThat(r.asked()).isEqualTo(10 * GIB + 1);
       assertThat(r.free()).isEqualTo(10 * GIB);
       assertThat(r.rule()).isEqualTo("available memory");
@@ -158,28 +158,28 @@ class HostLedgerTest {
       long available = total;
       SchedulerConfig c = unlimited().memoryUtilizationLimit(limit).build();
       long atLimit = available - floor;
-      assertThat(ledger(c, memorySnapshot(total, available)).usableMemory())
+      assertThat(budget(c, memorySnapshot(total, available)).usableMemory())
           .as("limit %s of %d bytes keeps %d bytes free", limit, total, floor)
           .isEqualTo(atLimit);
-      placed(ledger(c, memorySnapshot(total, available)).tryReserve(mem(atLimit)));
-      onlyRefusal(ledger(c, memorySnapshot(total, available)).tryReserve(mem(atLimit + 1)));
+      placed(budget(c, memorySnapshot(total, available)).tryReserve(mem(atLimit)));
+      onlyRefusal(budget(c, memorySnapshot(total, available)).tryReserve(mem(atLimit + 1)));
     }
 
     @Test
     void aFractionalFloorRoundsUpSoTheRuleIsNeverBroken() {
       // total 1001 bytes, limit 0.5: total*(1-limit) = 500.5, so after must be >= 501.
       SchedulerConfig c = unlimited().memoryUtilizationLimit(0.5).build();
-      placed(ledger(c, memorySnapshot(1001, 1001)).tryReserve(mem(500)));
-      onlyRefusal(ledger(c, memorySnapshot(1001, 1001)).tryReserve(mem(501)));
+      placed(budget(c, memorySnapshot(1001, 1001)).tryReserve(mem(500)));
+      onlyRefusal(budget(c, memorySnapshot(1001, 1001)).tryReserve(mem(501)));
     }
 
     @Test
     void aTaskWithoutAMemoryRequestStillNeedsTheFloorToBeFree() {
       SchedulerConfig c = unlimited().remainMemoryBytes(4 * GIB).build();
-      Refusal r = onlyRefusal(ledger(c, memorySnapshot(16 * GIB, 3 * GIB)).tryReserve(mem(0)));
+      Refusal r = onlyRefusal(budget(c, memorySnapshot(16 * GIB, 3 * GIB)).tryReserve(mem(0)));
       assertThat(r.rule()).isEqualTo("remain-limit.memory");
       assertThat(r.free()).as("usable memory is never reported below zero").isZero();
-      placed(ledger(c, memorySnapshot(16 * GIB, 4 * GIB)).tryReserve(mem(0)));
+      placed(budget(c, memorySnapshot(16 * GIB, 4 * GIB)).tryReserve(mem(0)));
     }
   }
 
@@ -191,7 +191,7 @@ class HostLedgerTest {
 
     @Test
     void anUnmeasuredRunningTaskCountsInFull() {
-      HostLedger l = ledger(config, memorySnapshot(16 * GIB, 10 * GIB),
+      HostBudget l = budget(config, memorySnapshot(16 * GIB, 10 * GIB),
           Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
       assertThat(l.usableMemory()).as("10 GiB available - 3 GiB reserved - 1 GiB remain").isEqualTo(6 * GIB);
     }
@@ -199,7 +199,7 @@ class HostLedgerTest {
     @Test
     void measuredUsageCoversPartOfTheReservation() {
       HostSnapshot s = snapshot(8, -1, 16 * GIB, 10 * GIB, Map.of(TaskId.of("r"), 1 * GIB));
-      HostLedger l = ledger(config, s, Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
+      HostBudget l = budget(config, s, Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
       assertThat(l.usableMemory())
           .as("10 GiB available already excludes the 1 GiB measured; 2 GiB of 3 GiB are still promised")
           .isEqualTo(7 * GIB);
@@ -208,21 +208,21 @@ class HostLedgerTest {
     @Test
     void usageAboveTheReservationNeverAddsMemory() {
       HostSnapshot s = snapshot(8, -1, 16 * GIB, 10 * GIB, Map.of(TaskId.of("r"), 5 * GIB));
-      HostLedger l = ledger(config, s, Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
+      HostBudget l = budget(config, s, Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
       assertThat(l.usableMemory()).as("reserved - measured is clamped at zero").isEqualTo(9 * GIB);
     }
 
     @Test
     void aTaskLaunchedAfterTheReadingCountsInFullEvenIfAMeasurementIsPresent() {
       HostSnapshot s = snapshot(8, -1, 16 * GIB, 10 * GIB, Map.of(TaskId.of("r"), 1 * GIB));
-      HostLedger l = ledger(config, s, Map.of(TaskId.of("r"), launch(+1, 3 * GIB, 1000)));
+      HostBudget l = budget(config, s, Map.of(TaskId.of("r"), launch(+1, 3 * GIB, 1000)));
       assertThat(l.usableMemory()).as("the reading cannot include a process started after it").isEqualTo(6 * GIB);
     }
 
     @Test
     void aTaskLaunchedAtTheInstantOfTheReadingIsVisibleToIt() {
       HostSnapshot s = snapshot(8, -1, 16 * GIB, 10 * GIB, Map.of(TaskId.of("r"), 1 * GIB));
-      HostLedger l = ledger(config, s, Map.of(TaskId.of("r"), launch(0, 3 * GIB, 1000)));
+      HostBudget l = budget(config, s, Map.of(TaskId.of("r"), launch(0, 3 * GIB, 1000)));
       assertThat(l.usableMemory()).isEqualTo(7 * GIB);
     }
 
@@ -230,7 +230,7 @@ class HostLedgerTest {
     void severalRunningTasksAddUp() {
       HostSnapshot s = snapshot(8, -1, 16 * GIB, 12 * GIB,
           Map.of(TaskId.of("a"), 512 * MIB, TaskId.of("b"), 4 * GIB, TaskId.of("c"), 1 * GIB));
-      HostLedger l = ledger(config, s, Map.of(
+      HostBudget l = budget(config, s, Map.of(
           TaskId.of("a"), launch(-9, 1 * GIB, 1000),   // 0.5 GiB outstanding
           TaskId.of("b"), launch(-9, 2 * GIB, 1000),   // measured above reservation: 0
           TaskId.of("c"), launch(+3, 2 * GIB, 1000),   // after the reading: 2 GiB
@@ -242,7 +242,7 @@ class HostLedgerTest {
 
     @Test
     void twoReservationsInOnePassNeverSeeTheSameMemoryTwice() {
-      HostLedger l = ledger(config, memorySnapshot(16 * GIB, 7 * GIB));
+      HostBudget l = budget(config, memorySnapshot(16 * GIB, 7 * GIB));
       placed(l.tryReserve(mem(4 * GIB)));
       assertThat(l.usableMemory()).as("7 - 4 - 1 GiB").isEqualTo(2 * GIB);
       Refusal r = onlyRefusal(l.tryReserve(mem(4 * GIB)));
@@ -254,7 +254,7 @@ class HostLedgerTest {
 
     @Test
     void theRefusalReportsEverythingBerthHasReserved() {
-      HostLedger l = ledger(config, memorySnapshot(16 * GIB, 10 * GIB),
+      HostBudget l = budget(config, memorySnapshot(16 * GIB, 10 * GIB),
           Map.of(TaskId.of("r"), launch(-5, 3 * GIB, 1000)));
       placed(l.tryReserve(mem(2 * GIB)));
       Refusal r = onlyRefusal(l.tryReserve(mem(5 * GIB)));
@@ -264,7 +264,7 @@ class HostLedgerTest {
 
     @Test
     void outstandingReservationsAboveAvailableMemoryRefuseEverything() {
-      HostLedger l = ledger(config, memorySnapshot(16 * GIB, 2 * GIB),
+      HostBudget l = budget(config, memorySnapshot(16 * GIB, 2 * GIB),
           Map.of(TaskId.of("r"), launch(+1, 8 * GIB, 1000)));
       assertThat(l.usableMemory()).isZero();
       Refusal r = onlyRefusal(l.tryReserve(mem(1)));
@@ -278,7 +278,7 @@ class HostLedgerTest {
 
     @Test
     void coresAddUpToExactlyTheLogicalCpus() {
-      HostLedger l = ledger(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB),
+      HostBudget l = budget(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB),
           Map.of(TaskId.of("r"), launch(-1, 0, 2500)));
       placed(l.tryReserve(new Resources(0, 1500)));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(0, 1)));
@@ -291,7 +291,7 @@ class HostLedgerTest {
 
     @Test
     void oneThousandthOfACoreTooManyIsRefused() {
-      HostLedger l = ledger(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(0, 4001)));
       assertThat(r.free()).isEqualTo(4000);
     }
@@ -299,7 +299,7 @@ class HostLedgerTest {
     @Test
     void schedulerCoresOverridesTheLogicalCpus() {
       SchedulerConfig c = unlimited().cores(2).build();
-      HostLedger l = ledger(c, snapshot(64, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(c, snapshot(64, -1, 16 * GIB, 16 * GIB));
       placed(l.tryReserve(new Resources(0, 2000)));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(0, 500)));
       assertThat(r.rule()).isEqualTo("scheduler.cores");
@@ -308,13 +308,13 @@ class HostLedgerTest {
 
     @Test
     void schedulerCoresMayAlsoExceedTheLogicalCpus() {
-      HostLedger l = ledger(unlimited().cores(8).build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().cores(8).build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
       placed(l.tryReserve(new Resources(0, 8000)));
     }
 
     @Test
     void aTaskAskingForNoCoresAlwaysFitsOnCores() {
-      HostLedger l = ledger(unlimited().build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
       placed(l.tryReserve(new Resources(0, 2000)));
       for (int i = 0; i < 50; i++) {
         placed(l.tryReserve(new Resources(0, 0)));
@@ -324,7 +324,7 @@ class HostLedgerTest {
     @Test
     void aTaskAskingForNoCoresFitsEvenWhenRunningTasksHoldMoreThanTheCapacity() {
       // Tasks launched under a larger core count (e.g. the probe now reports fewer CPUs) hold 4 of 2 cores.
-      HostLedger l = ledger(unlimited().build(), snapshot(2, -1, 16 * GIB, 16 * GIB),
+      HostBudget l = budget(unlimited().build(), snapshot(2, -1, 16 * GIB, 16 * GIB),
           Map.of(TaskId.of("a"), launch(-5, 0, 2000), TaskId.of("b"), launch(-5, 0, 2000)));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(0, 1)));
       assertThat(r.free()).as("free cores are never reported below zero").isZero();
@@ -334,14 +334,14 @@ class HostLedgerTest {
 
     @Test
     void coresAreCheckedBeforeMemory() {
-      HostLedger l = ledger(unlimited().build(), snapshot(1, -1, 1 * GIB, 1 * GIB));
+      HostBudget l = budget(unlimited().build(), snapshot(1, -1, 1 * GIB, 1 * GIB));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(2 * GIB, 2000)));
       assertThat(r.resource()).isEqualTo(Resource.CPUS);
     }
 
     @Test
     void aCpuRefusalReservesNoMemory() {
-      HostLedger l = ledger(unlimited().build(), snapshot(1, -1, 4 * GIB, 4 * GIB));
+      HostBudget l = budget(unlimited().build(), snapshot(1, -1, 4 * GIB, 4 * GIB));
       onlyRefusal(l.tryReserve(new Resources(1 * GIB, 2000)));
       assertThat(l.usableMemory()).isEqualTo(4 * GIB);
       placed(l.tryReserve(new Resources(4 * GIB, 1000)));
@@ -354,7 +354,7 @@ class HostLedgerTest {
     @Test
     void theCapCountsRunningTasksAndThoseAdmittedThisPass() {
       SchedulerConfig c = unlimited().maxProcess(3).build();
-      HostLedger l = ledger(c, memorySnapshot(16 * GIB, 16 * GIB),
+      HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB),
           Map.of(TaskId.of("a"), launch(-1, 0, 0)));
       assertThat(l.globalRefusal()).as("1 of 3 running").isEmpty();
       placed(l.tryReserve(mem(0)));
@@ -362,7 +362,7 @@ class HostLedgerTest {
       placed(l.tryReserve(mem(0)));
       Refusal r = l.globalRefusal().orElseThrow(() -> new AssertionError("3 of 3 must block"));
       assertThat(r.resource()).isEqualTo(Resource.PROCESSES);
-      assertThat(r.device()).isEqualTo(HostLedger.HOST);
+      assertThat(r.device()).isEqualTo(HostBudget.HOST);
       assertThat(r.reserved()).as("processes running").isEqualTo(3);
       assertThat(r.free()).isZero();
       assertThat(r.rule()).isEqualTo("scheduler.max-process");
@@ -370,7 +370,7 @@ class HostLedgerTest {
 
     @Test
     void zeroMeansUnlimited() {
-      HostLedger l = ledger(unlimited().maxProcess(0).build(), memorySnapshot(16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().maxProcess(0).build(), memorySnapshot(16 * GIB, 16 * GIB));
       for (int i = 0; i < 1000; i++) {
         placed(l.tryReserve(mem(0)));
       }
@@ -380,7 +380,7 @@ class HostLedgerTest {
     @Test
     void moreRunningThanTheCapStillBlocks() {
       SchedulerConfig c = unlimited().maxProcess(1).build();
-      HostLedger l = ledger(c, memorySnapshot(16 * GIB, 16 * GIB),
+      HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB),
           Map.of(TaskId.of("a"), launch(-1, 0, 0), TaskId.of("b"), launch(-1, 0, 0)));
       assertThat(l.globalRefusal()).get().extracting(Refusal::reserved).isEqualTo(2L);
     }
@@ -396,7 +396,7 @@ class HostLedgerTest {
 
     @Test
     void aBusyHostWithNoBerthTasksBlocksAtTheLimit() {
-      HostLedger l = ledger(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB));
       Refusal r = l.globalRefusal().orElseThrow(() -> new AssertionError("75% foreign load >= 50% limit"));
       assertThat(r.resource()).isEqualTo(Resource.CPU_UTILIZATION);
       assertThat(r.asked()).as("the limit in permille").isEqualTo(500);
@@ -407,14 +407,14 @@ class HostLedgerTest {
     @Test
     void utilizationExplainedByBerthsTasksDoesNotBlock() {
       // 4 CPUs at 75%: Berth's 2 cores explain 50%, leaving 25% foreign, under the 50% limit.
-      HostLedger l = ledger(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB),
+      HostBudget l = budget(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB),
           Map.of(TaskId.of("r"), launch(-10, 0, 2000)));
       assertThat(l.globalRefusal()).isEmpty();
     }
 
     @Test
     void tasksLaunchedAfterTheReadingExplainNoneOfIt() {
-      HostLedger l = ledger(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB),
+      HostBudget l = budget(gate(0.5), snapshot(4, 0.75, 16 * GIB, 16 * GIB),
           Map.of(TaskId.of("r"), launch(+1, 0, 2000)));
       assertThat(l.globalRefusal()).get().extracting(Refusal::free).isEqualTo(750L);
     }
@@ -423,9 +423,9 @@ class HostLedgerTest {
     void theBerthShareIsOfLogicalCpusEvenWhenSchedulerCoresIsSet() {
       // cores=2 on an 8-CPU host: 2 Berth cores explain 2/8 = 25%; 60% - 25% = 35% < 50%.
       SchedulerConfig c = unlimited().cores(2).cpuUtilizationLimit(0.5).build();
-      HostLedger l = ledger(c, snapshot(8, 0.6, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
+      HostBudget l = budget(c, snapshot(8, 0.6, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
       assertThat(l.globalRefusal()).isEmpty();
-      HostLedger busier = ledger(c, snapshot(8, 0.75, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
+      HostBudget busier = budget(c, snapshot(8, 0.75, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
       assertThat(busier.globalRefusal()).as("75%% - 25%% = 50%% >= 50%%").get()
           .extracting(Refusal::free).isEqualTo(500L);
     }
@@ -433,7 +433,7 @@ class HostLedgerTest {
     @ParameterizedTest(name = "utilization {0} with limit 0.5 blocks: {1}")
     @CsvSource({"0.499, false", "0.5, true", "0.501, true", "0, false", "1, true"})
     void theLimitIsInclusive(double utilization, boolean blocks) {
-      HostLedger l = ledger(gate(0.5), snapshot(4, utilization, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(gate(0.5), snapshot(4, utilization, 16 * GIB, 16 * GIB));
       assertThat(l.globalRefusal().isPresent())
           .as("foreign utilization %s against limit 0.5", utilization)
           .isEqualTo(blocks);
@@ -441,7 +441,7 @@ class HostLedgerTest {
 
     @Test
     void moreBerthCoresThanTheReadingNeverMakesForeignLoadNegative() {
-      HostLedger l = ledger(gate(0.1), snapshot(4, 0.2, 16 * GIB, 16 * GIB),
+      HostBudget l = budget(gate(0.1), snapshot(4, 0.2, 16 * GIB, 16 * GIB),
           Map.of(TaskId.of("r"), launch(-1, 0, 4000)));
       assertThat(l.globalRefusal()).isEmpty();
     }
@@ -449,20 +449,20 @@ class HostLedgerTest {
     @ParameterizedTest
     @ValueSource(doubles = {-1, Double.NaN, -0.5})
     void anUnknownUtilizationNeverBlocks(double unknown) {
-      HostLedger l = ledger(gate(0.1), snapshot(4, unknown, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(gate(0.1), snapshot(4, unknown, 16 * GIB, 16 * GIB));
       assertThat(l.globalRefusal()).isEmpty();
     }
 
     @Test
     void aLimitOfOneDisablesTheGate() {
-      HostLedger l = ledger(gate(1.0), snapshot(4, 1.0, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(gate(1.0), snapshot(4, 1.0, 16 * GIB, 16 * GIB));
       assertThat(l.globalRefusal()).isEmpty();
     }
 
     @Test
     void theProcessCapIsReportedBeforeTheCpuGate() {
       SchedulerConfig c = unlimited().maxProcess(1).cpuUtilizationLimit(0.5).build();
-      HostLedger l = ledger(c, snapshot(4, 1.0, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(+1, 0, 0)));
+      HostBudget l = budget(c, snapshot(4, 1.0, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(+1, 0, 0)));
       assertThat(l.globalRefusal()).get().extracting(Refusal::resource).isEqualTo(Resource.PROCESSES);
     }
   }
@@ -473,7 +473,7 @@ class HostLedgerTest {
 
     @Test
     void moreCoresThanTheCapacityCanNeverBePlaced() {
-      HostLedger l = ledger(unlimited().build(), snapshot(4, -1, 16 * GIB, 1 * GIB));
+      HostBudget l = budget(unlimited().build(), snapshot(4, -1, 16 * GIB, 1 * GIB));
       Refusal r = l.impossible(new Resources(0, 4001)).orElseThrow();
       assertThat(r.resource()).isEqualTo(Resource.CPUS);
       assertThat(r.asked()).isEqualTo(4001);
@@ -484,7 +484,7 @@ class HostLedgerTest {
 
     @Test
     void moreCoresThanSchedulerCoresNamesTheSetting() {
-      HostLedger l = ledger(unlimited().cores(2).build(), snapshot(32, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().cores(2).build(), snapshot(32, -1, 16 * GIB, 16 * GIB));
       assertThat(l.impossible(new Resources(0, 3000))).get().extracting(Refusal::rule).isEqualTo("scheduler.cores");
     }
 
@@ -492,7 +492,7 @@ class HostLedgerTest {
     void memoryBeyondTotalMinusTheUtilizationFloorCanNeverBePlaced() {
       // total 16 GiB, limit 0.75 -> floor 4 GiB (remain 1 GiB is smaller): at most 12 GiB ever.
       SchedulerConfig c = unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
-      HostLedger l = ledger(c, memorySnapshot(16 * GIB, 1 * GIB));
+      HostBudget l = budget(c, memorySnapshot(16 * GIB, 1 * GIB));
       assertThat(l.impossible(mem(12 * GIB))).as("possible on an idle host, even if not now").isEmpty();
       Refusal r = l.impossible(mem(12 * GIB + 1)).orElseThrow();
       assertThat(r.resource()).isEqualTo(Resource.MEMORY);
@@ -503,7 +503,7 @@ class HostLedgerTest {
     @Test
     void memoryBeyondTotalMinusTheRemainLimitCanNeverBePlaced() {
       SchedulerConfig c = unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(6 * GIB).build();
-      HostLedger l = ledger(c, memorySnapshot(16 * GIB, 16 * GIB));
+      HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB));
       assertThat(l.impossible(mem(10 * GIB))).isEmpty();
       assertThat(l.impossible(mem(10 * GIB + 1))).get().extracting(Refusal::rule).isEqualTo("remain-limit.memory");
     }
@@ -511,23 +511,23 @@ class HostLedgerTest {
     @Test
     void aRemainLimitAboveTotalMemoryMakesEveryTaskImpossible() {
       SchedulerConfig c = unlimited().remainMemoryBytes(4_000_000_000L).build();
-      HostLedger l = ledger(c, memorySnapshot(2 * GIB, 2 * GIB));
+      HostBudget l = budget(c, memorySnapshot(2 * GIB, 2 * GIB));
       Refusal r = l.impossible(mem(0)).orElseThrow(() -> new AssertionError("no admission could ever leave 4 GB free"));
       assertThat(r.free()).as("clamped at zero").isZero();
     }
 
     @Test
     void runningTasksDoNotMakeARequestImpossible() {
-      HostLedger l = ledger(unlimited().build(), snapshot(2, -1, 4 * GIB, 0),
+      HostBudget l = budget(unlimited().build(), snapshot(2, -1, 4 * GIB, 0),
           Map.of(TaskId.of("r"), launch(-1, 4 * GIB, 2000)));
       assertThat(l.impossible(new Resources(4 * GIB, 2000))).isEmpty();
     }
   }
 
   @Test
-  void aRefusalFromTheLedgerDescribesItselfForPeople() {
+  void aRefusalFromTheBudgetDescribesItselfForPeople() {
     SchedulerConfig c = unlimited().remainMemoryBytes(4 * GIB).build();
-    HostLedger l = ledger(c, memorySnapshot(16 * GIB, 8 * GIB), Map.of(TaskId.of("r"), launch(-1, 2 * GIB, 1000)));
+    HostBudget l = budget(c, memorySnapshot(16 * GIB, 8 * GIB), Map.of(TaskId.of("r"), launch(-1, 2 * GIB, 1000)));
     Refusal r = onlyRefusal(l.tryReserve(mem(3 * GIB)));
     assertThat(r.describe())
         .isEqualTo("memory on host: asked 3 GiB, free 2 GiB (2 GiB reserved by Berth) [remain-limit.memory]");
@@ -535,16 +535,16 @@ class HostLedgerTest {
 
   @Test
   void aPlacementIsOnTheCpuWithExactlyWhatWasAsked() {
-    HostLedger l = ledger(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB));
+    HostBudget l = budget(unlimited().build(), snapshot(4, -1, 16 * GIB, 16 * GIB));
     Placement p = placed(l.tryReserve(new Resources(1536 * MIB, 1500)));
     assertThat(p).isEqualTo(new Placement("cpu", 1536 * MIB, 1500, 0));
   }
 
   @Test
-  void theLedgerDoesNotChangeTheRunningMapOrTheSnapshot() {
+  void theBudgetDoesNotChangeTheRunningMapOrTheSnapshot() {
     SortedMap<TaskId, TaskEvent.Launched> running = new TreeMap<>(Map.of(TaskId.of("r"), launch(-1, GIB, 1000)));
     HostSnapshot s = snapshot(4, 0.5, 16 * GIB, 8 * GIB, Map.of(TaskId.of("r"), 10L));
-    HostLedger l = HostLedger.of(unlimited().build(), s, running);
+    HostBudget l = HostBudget.of(unlimited().build(), s, running);
     l.tryReserve(new Resources(GIB, 1000));
     assertThat(running).containsOnlyKeys(TaskId.of("r"));
     assertThat(s.availableMemoryBytes()).isEqualTo(8 * GIB);

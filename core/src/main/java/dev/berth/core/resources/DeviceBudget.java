@@ -25,14 +25,14 @@ import java.util.TreeMap;
  * and committed only when the host admits the task too ({@link #commit}), so one pass never hands
  * out the same free memory twice.
  */
-public final class DeviceLedger {
+public final class DeviceBudget {
 
   private final SchedulerConfig config;
   private final Map<Integer, Slot> slots = new TreeMap<>();
   private final Instant now;
   private long sequence;
 
-  private DeviceLedger(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
+  private DeviceBudget(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
     this.config = config;
     this.now = now;
     this.sequence = state.gpuPlacements();
@@ -66,9 +66,9 @@ public final class DeviceLedger {
     }
   }
 
-  /** Builds the ledger for one pass. */
-  public static DeviceLedger of(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
-    return new DeviceLedger(config, snapshot, state, now);
+  /** Builds the budget for one pass. */
+  public static DeviceBudget of(SchedulerConfig config, HostSnapshot snapshot, RunOccupancy state, Instant now) {
+    return new DeviceBudget(config, snapshot, state, now);
   }
 
   /**

@@ -6,7 +6,7 @@ import dev.berth.core.gpu.SimulatedDevices;
 import dev.berth.core.model.SchedulerConfig;
 import org.junit.jupiter.api.Test;
 
-class LedgerCapacityTest {
+class BudgetCapacityTest {
 
   private static final long GIB = 1L << 30;
 
@@ -17,16 +17,16 @@ class LedgerCapacityTest {
     SchedulerConfig byRemain = SchedulerConfig.builder().cudaMemoryUtilizationLimit(1).remainCudaMemoryBytes(2 * GIB)
         .build();
 
-    assertThat(DeviceLedger.capacity(byShare, SimulatedDevices.device(0, 24 * GIB))).isEqualTo(18 * GIB);
-    assertThat(DeviceLedger.capacity(byRemain, SimulatedDevices.device(0, 24 * GIB))).isEqualTo(22 * GIB);
-    assertThat(DeviceLedger.capacity(byRemain, SimulatedDevices.device(0, GIB))).isZero();
+    assertThat(DeviceBudget.capacity(byShare, SimulatedDevices.device(0, 24 * GIB))).isEqualTo(18 * GIB);
+    assertThat(DeviceBudget.capacity(byRemain, SimulatedDevices.device(0, 24 * GIB))).isEqualTo(22 * GIB);
+    assertThat(DeviceBudget.capacity(byRemain, SimulatedDevices.device(0, GIB))).isZero();
   }
 
   @Test
   void whatBerthMayHandOutOnTheHostIsItsMemoryMinusWhatTheLimitsKeepFree() {
     SchedulerConfig config = SchedulerConfig.builder().memoryUtilizationLimit(0.5).remainMemoryBytes(GIB).build();
 
-    assertThat(HostLedger.capacity(config, 64 * GIB)).isEqualTo(32 * GIB);
-    assertThat(HostLedger.capacity(config, GIB)).isZero();
+    assertThat(HostBudget.capacity(config, 64 * GIB)).isEqualTo(32 * GIB);
+    assertThat(HostBudget.capacity(config, GIB)).isZero();
   }
 }

@@ -17,7 +17,7 @@ import java.util.Optional;
  * <p>A running task's outstanding reservation is its reserved memory minus the resident memory the
  * probe measured for it (never below zero); a task launched after the reading counts in full.
  */
-public final class HostLedger {
+public final class HostBudget {
 
   /** The device name of host-level refusals. */
   public static final String HOST = "host";
@@ -35,7 +35,7 @@ public final class HostLedger {
   private final long hostCoresLeft;
   private final HeldElsewhere elsewhere;
 
-  private HostLedger(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
+  private HostBudget(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
     this.config = config;
     this.totalMemory = snapshot.totalMemoryBytes();
     this.floorMemory = Math.max(floorByLimit(), config.remainMemoryBytes());
@@ -69,12 +69,12 @@ public final class HostLedger {
   }
 
   /**
-   * Builds the ledger for one pass.
+   * Builds the budget for one pass.
    *
    * @param running the launch of every task that has a process now
    */
-  public static HostLedger of(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
-    return new HostLedger(config, snapshot, running);
+  public static HostBudget of(SchedulerConfig config, HostSnapshot snapshot, Map<TaskId, TaskEvent.Launched> running) {
+    return new HostBudget(config, snapshot, running);
   }
 
   /**

@@ -19,7 +19,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class HostLedgerPropertyTest {
+class HostBudgetPropertyTest {
 
   private static final long MIB = 1L << 20;
   private static final Instant READING = Instant.parse("2026-01-01T00:00:00Z");
@@ -85,7 +85,7 @@ class HostLedgerPropertyTest {
         .maxProcess(0).cpuUtilizationLimit(1).memoryUtilizationLimit(memoryLimit)
         .remainMemoryBytes(remainMiB * MIB).build();
     HostSnapshot s = new HostSnapshot(READING, cpus, -1, total, available, new TreeMap<>());
-    HostLedger ledger = HostLedger.of(config, s, new TreeMap<>());
+    HostBudget budget = HostBudget.of(config, s, new TreeMap<>());
     long floor = Math.max(
         BigDecimal.valueOf(total).multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(memoryLimit)))
             .setScale(0, RoundingMode.CEILING).longValueExact(),
@@ -94,7 +94,7 @@ class HostLedgerPropertyTest {
     long memory = 0;
     long cores = 0;
     for (Resources r : asks) {
-      HostLedger.Admission a = ledger.tryReserve(r);
+      HostBudget.Admission a = budget.tryReserve(r);
       assertThat(a.placement().isPresent()).as("seed %d: placed xor refused", seed).isEqualTo(a.refusals().isEmpty());
       boolean fitsCores = r.milliCpus() == 0 || cores + r.milliCpus() <= cpus * 1000L;
       boolean fitsMemory = available - memory - r.memoryBytes() >= floor;
@@ -108,7 +108,7 @@ class HostLedgerPropertyTest {
         assertThat(a.placement().get()).as("seed %d: placement of %s", seed, r)
             .isEqualTo(Placement.cpu(r.memoryBytes(), r.milliCpus()));
       }
-      assertThat(ledger.usableMemory()).as("seed %d: usable memory after %s", seed, r)
+      assertThat(budget.usableMemory()).as("seed %d: usable memory after %s", seed, r)
           .isEqualTo(Math.max(0, available - memory - floor));
     }
     assertThat(cores).as("seed %d: millicores reserved vs %d cpus", seed, cpus).isLessThanOrEqualTo(cpus * 1000L);
@@ -155,8 +155,8 @@ class HostLedgerPropertyTest {
     }
     SchedulerConfig config = SchedulerConfig.builder()
         .maxProcess(0).cpuUtilizationLimit(1).memoryUtilizationLimit(1).remainMemoryBytes(0).build();
-    HostLedger ledger = HostLedger.of(config, new HostSnapshot(READING, 4, -1, total, available, measured), running);
-    assertThat(ledger.usableMemory())
+    HostBudget budget = HostBudget.of(config, new HostSnapshot(READING, 4, -1, total, available, measured), running);
+    assertThat(budget.usableMemory())
         .as("seed %d: reserved MiB %s, measured MiB %s, launch offsets %s", seed, reservedMiB, measuredMiB, launchOffsets)
         .isEqualTo(available - expectedOutstanding);
   }
