@@ -9,13 +9,13 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
 import dev.berth.runtime.engine.RunListeners;
 import dev.berth.runtime.exec.LocalProcessExecutor;
-import dev.berth.runtime.pool.EnginePoolExecutor;
+import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.runtime.probe.OshiHostProbe;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
-import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Journal;
+import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -95,7 +95,7 @@ final class RunParts {
       }
       Timers timers = o.timers().isPresent() ? o.timers().get() : systemTimers;
       Executor given = o.executor().orElseGet(() -> TaskRunners.executor(spec));
-      EnginePoolExecutor pools = given instanceof LocalProcessExecutor local ? TaskRunners.withPools(spec, local) : null;
+      WorkerPoolExecutor pools = given instanceof LocalProcessExecutor local ? TaskRunners.withPools(spec, local) : null;
       ProcessGuard guard = pools != null ? new ProcessGuard((LocalProcessExecutor) given, pools) : null;
       Executor executor = guard != null ? guard : given;
       made.add(executor::close);

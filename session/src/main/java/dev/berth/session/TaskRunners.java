@@ -3,11 +3,11 @@ package dev.berth.session;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.os.ProcessCommandRunner;
-import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.contain.TaskContainment;
+import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.gpu.GpuProbes;
-import dev.berth.runtime.pool.EnginePoolExecutor;
+import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmSettings;
 import dev.berth.spi.Executor;
@@ -32,8 +32,8 @@ public final class TaskRunners {
   }
 
   /** {@code processes}, with the call tasks of {@code spec}'s pools run in warm engines instead (docs/pools.md). */
-  static EnginePoolExecutor withPools(RunSpec spec, Executor processes) {
-    return new EnginePoolExecutor(processes, AdapterTables.secretVariables(spec));
+  static WorkerPoolExecutor withPools(RunSpec spec, Executor processes) {
+    return new WorkerPoolExecutor(processes, AdapterTables.secretVariables(spec));
   }
 
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */

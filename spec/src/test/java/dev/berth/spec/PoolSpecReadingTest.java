@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.protocol.pool.EngineHelper;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +41,7 @@ class PoolSpecReadingTest {
         "--path", dir.toAbsolutePath().normalize().toString());
     assertThat(first.env()).containsEntry(PoolSpec.POOL_VARIABLE, "fast");
     assertThat(PoolSpec.parse("fast", first.env().get(PoolSpec.SETTINGS_VARIABLE)))
-        .isEqualTo(new PoolSpec("fast", "model:load", 2, 3, 50, 1L << 30, EngineScheme.LRU));
+        .isEqualTo(new PoolSpec("fast", "model:load", 2, 3, 50, 1L << 30, WorkerScheme.LRU));
     assertThat(run.tasks().get(1).command().get(5)).startsWith("{\"lr\":2,");
   }
 
@@ -125,7 +125,7 @@ class PoolSpecReadingTest {
     assertThat(task.twoStage()).isFalse();
     assertThat(task.env()).containsEntry(PoolSpec.POOL_VARIABLE, "jvm");
     assertThat(PoolSpec.parse("jvm", task.env().get(PoolSpec.SETTINGS_VARIABLE)))
-        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 0, 0, 0, EngineScheme.LEASTLOAD, 2L << 30, 0));
+        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 0, 0, 0, WorkerScheme.LEASTLOAD, 2L << 30, 0));
   }
 
   @Test

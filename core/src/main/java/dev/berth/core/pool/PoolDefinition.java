@@ -78,7 +78,7 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
     long recycleMemory = value(written, "recycle-memory", Parsers.MEMORY, 0L);
     long memory = value(written, "memory", Parsers.MEMORY, 0L);
     long gpuMemory = value(written, "gpu-memory", Parsers.MEMORY, 0L);
-    EngineScheme scheme = value(written, "scheme", Parsers.oneOf(EngineScheme.values()), EngineScheme.LEASTLOAD);
+    WorkerScheme scheme = value(written, "scheme", Parsers.oneOf(WorkerScheme.values()), WorkerScheme.LEASTLOAD);
     return new PoolDefinition(new PoolSpec(name, setup, size, hwm, recycleAfter, recycleMemory, scheme, memory,
         gpuMemory),
         language, python);

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param gpuMemoryBytes GPU memory each engine holds on its device while it lives; 0 for none
  */
 public record PoolSpec(String name, String setup, int size, int hwm, int recycleAfter, long recycleMemoryBytes,
-    EngineScheme scheme, long memoryBytes, long gpuMemoryBytes) {
+    WorkerScheme scheme, long memoryBytes, long gpuMemoryBytes) {
 
   /** The variable naming a call task's pool. */
   public static final String POOL_VARIABLE = "BERTH_POOL";
@@ -48,13 +48,13 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
 
   /** A pool whose engines hold no memory of their own between calls. */
   public PoolSpec(String name, String setup, int size, int hwm, int recycleAfter, long recycleMemoryBytes,
-      EngineScheme scheme) {
+      WorkerScheme scheme) {
     this(name, setup, size, hwm, recycleAfter, recycleMemoryBytes, scheme, 0, 0);
   }
 
   /** A pool with every setting at its default: auto size, auto high-water mark, leastload, never recycled. */
   public static PoolSpec named(String name) {
-    return new PoolSpec(name, "", 0, 0, 0, 0, EngineScheme.LEASTLOAD);
+    return new PoolSpec(name, "", 0, 0, 0, 0, WorkerScheme.LEASTLOAD);
   }
 
   /** The settings as one line, {@code key=value} separated by spaces; {@link #parse} reads it back. */
@@ -82,7 +82,7 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
       return new PoolSpec(name, values.getOrDefault("setup", ""), Integer.parseInt(values.getOrDefault("size", "0")),
           Integer.parseInt(values.getOrDefault("hwm", "1")), Integer.parseInt(values.getOrDefault("recycle-after", "0")),
           Long.parseLong(values.getOrDefault("recycle-memory", "0")),
-          EngineScheme.named(values.getOrDefault("scheme", "leastload")),
+          WorkerScheme.named(values.getOrDefault("scheme", "leastload")),
           Long.parseLong(values.getOrDefault("memory", "0")), Long.parseLong(values.getOrDefault("gpu-memory", "0")));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not pool settings: " + text, e);

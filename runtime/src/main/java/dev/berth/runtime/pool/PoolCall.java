@@ -18,8 +18,8 @@ final class PoolCall implements Execution {
   private final CallRequest call;
   /** Hears of the call's start and exit; its {@code started} only adds to a queue, so it is called under this call's lock. */
   private final ExitListener onExit;
-  private final EnginePool pool;
-  private volatile PoolEngine engine;
+  private final WorkerPool pool;
+  private volatile WarmWorker engine;
   private long requestId;
   private volatile boolean started;
   private boolean handedOver;
@@ -27,7 +27,7 @@ final class PoolCall implements Execution {
   private volatile boolean ended;
   private volatile MeasuredUsage usage = MeasuredUsage.NONE;
 
-  PoolCall(LaunchRequest request, CallRequest call, ExitListener onExit, EnginePool pool) {
+  PoolCall(LaunchRequest request, CallRequest call, ExitListener onExit, WorkerPool pool) {
     this.request = request;
     this.call = call;
     this.onExit = onExit;
@@ -43,13 +43,13 @@ final class PoolCall implements Execution {
   }
 
   /** The call was sent to {@code to} as request {@code id}; it runs once the engine's earlier calls are answered. Pool lock held. */
-  void sentTo(PoolEngine to, long id) {
+  void sentTo(WarmWorker to, long id) {
     this.engine = to;
     this.requestId = id;
   }
 
   /** The engine the call was sent to, or null while it waits in the pool. */
-  PoolEngine engine() {
+  WarmWorker engine() {
     return engine;
   }
 
@@ -79,7 +79,7 @@ final class PoolCall implements Execution {
    * reported after this, whichever thread reports which.
    */
   synchronized void announceStart() {
-    PoolEngine e = engine;
+    WarmWorker e = engine;
     if (unannounced && e != null) {
       unannounced = false;
       onExit.started(e.pid(), Optional.of(e.name()));
@@ -122,7 +122,7 @@ final class PoolCall implements Execution {
 
   @Override
   public long pid() {
-    PoolEngine e = engine;
+    WarmWorker e = engine;
     return e == null || !started ? -1 : e.pid();
   }
 
@@ -140,7 +140,7 @@ final class PoolCall implements Execution {
   /** The engine running it, e.g. {@code fast/engine-3}, which reports show as the attempt's id. */
   @Override
   public Optional<String> clusterId() {
-    PoolEngine e = engine;
+    WarmWorker e = engine;
     return e == null || !started ? Optional.empty() : Optional.of(e.name());
   }
 

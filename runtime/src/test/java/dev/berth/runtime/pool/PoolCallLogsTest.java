@@ -3,8 +3,8 @@ package dev.berth.runtime.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.Execution;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +18,9 @@ class PoolCallLogsTest {
 
   @TempDir Path dir;
 
-  private EnginePoolExecutor executor;
+  private WorkerPoolExecutor executor;
   private PoolCalls calls;
-  private final PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+  private final PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
 
   @BeforeEach
   void start() throws Exception {

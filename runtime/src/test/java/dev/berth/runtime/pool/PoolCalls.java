@@ -34,13 +34,13 @@ final class PoolCalls {
    * A pool executor over real processes whose engines' helper is written into {@code dir}'s cache
    * folder, not the user's; {@link #stop} closes it.
    */
-  static EnginePoolExecutor executor(Path dir) {
+  static WorkerPoolExecutor executor(Path dir) {
     System.setProperty(EngineHelper.CACHE_PROPERTY, dir.resolve("cache").toString());
-    return new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    return new WorkerPoolExecutor(new LocalProcessExecutor(), Set.of());
   }
 
   /** Closes an executor of {@link #executor} and lets the helper go back to the user's cache folder. */
-  static void stop(EnginePoolExecutor executor) {
+  static void stop(WorkerPoolExecutor executor) {
     executor.close();
     System.clearProperty(EngineHelper.CACHE_PROPERTY);
   }

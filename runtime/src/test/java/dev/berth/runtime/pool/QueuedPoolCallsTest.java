@@ -2,8 +2,8 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +16,7 @@ class QueuedPoolCallsTest {
 
   @TempDir Path dir;
 
-  private EnginePoolExecutor executor;
+  private WorkerPoolExecutor executor;
   private PoolCalls calls;
   private Path ready;
   private Path gate;
@@ -35,7 +35,7 @@ class QueuedPoolCallsTest {
   }
 
   private static PoolSpec pool(int hwm) {
-    return new PoolSpec("p", "", 1, hwm, 0, 0, EngineScheme.LEASTLOAD);
+    return new PoolSpec("p", "", 1, hwm, 0, 0, WorkerScheme.LEASTLOAD);
   }
 
   /** Launches a call that runs until {@code gate} opens (or forever without one) and waits until it runs. */
@@ -125,9 +125,9 @@ class QueuedPoolCallsTest {
 
   @Test
   void anAutoMarkIsOneWhileTheEnginesLastCallWasLongAndSeveralWhileItWasShort() {
-    assertThat(PoolEngine.highWaterMark(3, 0, 9)).isEqualTo(3);
-    assertThat(PoolEngine.highWaterMark(0, 0, 0)).isEqualTo(1);
-    assertThat(PoolEngine.highWaterMark(0, 5, 0.5)).isEqualTo(1);
-    assertThat(PoolEngine.highWaterMark(0, 5, 0.001)).isEqualTo(PoolEngine.AUTO_QUEUE);
+    assertThat(WarmWorker.highWaterMark(3, 0, 9)).isEqualTo(3);
+    assertThat(WarmWorker.highWaterMark(0, 0, 0)).isEqualTo(1);
+    assertThat(WarmWorker.highWaterMark(0, 5, 0.5)).isEqualTo(1);
+    assertThat(WarmWorker.highWaterMark(0, 5, 0.001)).isEqualTo(WarmWorker.AUTO_QUEUE);
   }
 }

@@ -90,7 +90,7 @@ final class Worker {
       out.println(MessageJson.write(result == null ? Map.of() : result));
       out.flush();
       if (result != null && taskDir != null && !taskDir.isEmpty()) {
-        Engine.writeAtomically(Path.of(taskDir).resolve("result.json"), result);
+        PoolWorker.writeAtomically(Path.of(taskDir).resolve("result.json"), result);
       }
       return SUCCESS;
     } catch (Throwable t) {

@@ -12,7 +12,7 @@ package dev.berth.task.worker;
  * protocol breaks.
  *
  * <p>With {@code engine [--setup com.example.Warm::load]} instead of a class it is a warm engine of a
- * pool, running a task per request read on standard input (see {@code Engine} and docs/pools.md).
+ * pool, running a task per request read on standard input (see {@code PoolWorker} and docs/pools.md).
  *
  * <p>Run by hand, without {@code BERTH_CONTROL}, it loads, trains on the CPU and prints the result
  * as JSON on stdout: a quick way to debug a task.
@@ -27,8 +27,8 @@ public final class WorkerMain {
     if (loader == null) {
       loader = WorkerMain.class.getClassLoader();
     }
-    int code = args.length > 0 && args[0].equals(Engine.MODE)
-        ? new Engine(System.getenv(), System.in, System.out, System.err, c -> Runtime.getRuntime().halt(c), loader)
+    int code = args.length > 0 && args[0].equals(PoolWorker.MODE)
+        ? new PoolWorker(System.getenv(), System.in, System.out, System.err, c -> Runtime.getRuntime().halt(c), loader)
             .run(java.util.List.of(args).subList(1, args.length))
         : new Worker(System.getenv(), System.out, System.err, System::exit, loader).run(args);
     // The task may have left non-daemon threads behind; they must not keep the process alive.

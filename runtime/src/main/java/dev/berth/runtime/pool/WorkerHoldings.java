@@ -13,13 +13,13 @@ import java.util.function.LongSupplier;
  * the resident memory it was last measured at, which the wrapped probe already sees as used. So
  * admission never hands out memory an engine's setup loaded, or is loading, for its calls.
  */
-public final class EngineHoldings implements HostProbe {
+public final class WorkerHoldings implements HostProbe {
 
   private final HostProbe probe;
   private final LongSupplier heldBytes;
 
   /** Wraps {@code probe}; {@code heldBytes} says what live engines hold beyond what they were measured at. */
-  public EngineHoldings(HostProbe probe, LongSupplier heldBytes) {
+  public WorkerHoldings(HostProbe probe, LongSupplier heldBytes) {
     this.probe = probe;
     this.heldBytes = heldBytes;
   }

@@ -9,7 +9,7 @@ import java.util.function.IntUnaryOperator;
  * IPython parallel's task scheduler. A pure function: the random schemes draw from the source they are
  * given, so a seeded source makes every choice repeatable.
  */
-public enum EngineScheme {
+public enum WorkerScheme {
   /** The engine with the fewest calls in flight; ties go to the one used least recently. */
   LEASTLOAD,
   /** The engine used least recently. */
@@ -30,8 +30,8 @@ public enum EngineScheme {
   public record Load(int inFlight, long lastUsed) {}
 
   /** The scheme called {@code name} ({@code leastload}, {@code lru}, {@code plainrandom}, {@code weighted}, {@code twobin}). */
-  public static EngineScheme named(String name) {
-    for (EngineScheme s : values()) {
+  public static WorkerScheme named(String name) {
+    for (WorkerScheme s : values()) {
       if (s.toString().equals(name)) {
         return s;
       }

@@ -2,33 +2,33 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.pool.EngineScheme;
-import dev.berth.core.pool.PoolSpec;
-import dev.berth.spi.LaunchRequest;
-import java.util.SortedMap;
-import dev.berth.spi.HostProbe;
-import dev.berth.testkit.FakeHostProbe;
-import dev.berth.testkit.FakeGpuProbe;
-import dev.berth.spi.GpuProbe;
 import dev.berth.core.gpu.GpuDevice;
-import java.util.List;
-import java.time.Instant;
-import java.util.TreeMap;
+import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.Execution;
+import dev.berth.spi.GpuProbe;
+import dev.berth.spi.HostProbe;
+import dev.berth.spi.LaunchRequest;
+import dev.berth.testkit.FakeGpuProbe;
+import dev.berth.testkit.FakeHostProbe;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Pool calls run in warm Python engines, which die, time out and are recycled as the pool says. */
-class EnginePoolExecutorTest {
+class WorkerPoolExecutorTest {
 
   @TempDir Path dir;
 
-  private EnginePoolExecutor executor;
+  private WorkerPoolExecutor executor;
   private PoolCalls calls;
 
   @BeforeEach
@@ -43,7 +43,7 @@ class EnginePoolExecutorTest {
   }
 
   private static PoolSpec pool(int size, int hwm, int recycleAfter, long recycleMemory) {
-    return new PoolSpec("p", "pooltest:setup", size, hwm, recycleAfter, recycleMemory, EngineScheme.LEASTLOAD);
+    return new PoolSpec("p", "pooltest:setup", size, hwm, recycleAfter, recycleMemory, WorkerScheme.LEASTLOAD);
   }
 
   private int run(PoolSpec spec, String id, String function, String kwargs) throws Exception {
@@ -228,7 +228,7 @@ class EnginePoolExecutorTest {
 
   @Test
   void aDependantGoesToTheEngineItsParentRanInWhereTheSchemeWouldChooseAnother() throws Exception {
-    PoolSpec spec = new PoolSpec("p", "", 2, 1, 0, 0, EngineScheme.LRU);
+    PoolSpec spec = new PoolSpec("p", "", 2, 1, 0, 0, WorkerScheme.LRU);
     Path ready = calls.fifo("ready");
     Path gate = calls.fifo("gate");
     PoolCalls.Exit blocking = new PoolCalls.Exit();
@@ -251,8 +251,8 @@ class EnginePoolExecutorTest {
 
   @Test
   void aLiveEngineHoldsItsPoolsMemoryBeyondWhatItWasMeasuredAtAndTheHostReadingCountsItAsUsed() throws Exception {
-    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD, 1L << 30, 0);
-    PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD, 1L << 30, 0);
+    PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
     FakeHostProbe host = new FakeHostProbe().availableMemory(8L << 30);
     HostProbe probe = executor.holding(host);
     assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo(8L << 30);
@@ -267,7 +267,7 @@ class EnginePoolExecutorTest {
 
   @Test
   void aLiveEnginePinnedToAGpuHoldsItsPoolsGpuMemoryThereBeyondWhatItsProcessUses() throws Exception {
-    PoolSpec spec = new PoolSpec("g", "", 0, 1, 0, 0, EngineScheme.LEASTLOAD, 0, 3L << 30);
+    PoolSpec spec = new PoolSpec("g", "", 0, 1, 0, 0, WorkerScheme.LEASTLOAD, 0, 3L << 30);
     FakeGpuProbe fake = new FakeGpuProbe().device(0, 16).device(1, 16);
     GpuProbe probe = executor.holdingGpus(fake);
 
@@ -306,7 +306,7 @@ class EnginePoolExecutorTest {
 
   @Test
   void aSetupThatFailsFailsTheCallWithTheSetupsTraceback() throws Exception {
-    PoolSpec spec = new PoolSpec("s", "pooltest:boom", 1, 1, 0, 0, EngineScheme.LEASTLOAD);
+    PoolSpec spec = new PoolSpec("s", "pooltest:boom", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
 
     assertThat(run(spec, "x", "echo", "{}")).isEqualTo(1);
 

@@ -25,9 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 /**
- * A warm Java engine of a pool: runs {@link BerthTask}s in this JVM, one per request line read on
- * standard input, and answers each on the descriptor that was standard output, speaking the same JSON
- * lines as Berth's Python engine (docs/pools.md):
+ * The task worker's pool mode, which docs/pools.md calls a pool's warm Java engine: runs
+ * {@link BerthTask}s in this JVM, one per request line read on standard input, and answers each on
+ * the descriptor that was standard output, speaking the same JSON lines as Berth's Python engine
+ * (docs/pools.md):
  *
  * <pre>
  *   engine -&gt; Berth, once:     {"ready": true, "pid": N}  or  {"ready": false, "error": TRACE}
@@ -44,7 +45,7 @@ import java.util.function.IntConsumer;
  * ({@code com.example.Warm}, initialised) or a public static method without arguments
  * ({@code com.example.Warm::load}), runs once before the first call.
  */
-final class Engine {
+final class PoolWorker {
 
   static final String MODE = "engine";
   static final String SETUP = "--setup";
@@ -66,7 +67,7 @@ final class Engine {
    * @param idle the engine's own log (its standard error), which takes what is printed between calls
    * @param halt ends the process at once when Berth is gone while a call runs
    */
-  Engine(Map<String, String> env, InputStream requests, PrintStream protocol, PrintStream idle, IntConsumer halt,
+  PoolWorker(Map<String, String> env, InputStream requests, PrintStream protocol, PrintStream idle, IntConsumer halt,
       ClassLoader loader) {
     this.env = env;
     this.requests = requests;

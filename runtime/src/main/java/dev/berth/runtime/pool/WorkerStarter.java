@@ -4,12 +4,12 @@ import dev.berth.spi.LaunchException;
 
 /** Starts a new engine for a pool, for the call that needs it (whose device and environment it takes). */
 @FunctionalInterface
-interface EngineStarter {
+interface WorkerStarter {
 
   /**
    * A started engine, listened to.
    *
    * @throws LaunchException when the engine cannot start
    */
-  PoolEngine start(PoolCall forCall) throws LaunchException;
+  WarmWorker start(PoolCall forCall) throws LaunchException;
 }

@@ -2,8 +2,8 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
@@ -15,18 +15,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Java tasks of a pool run in warm JVMs through the task worker's engine mode, driven as Python engines are. */
-class JavaEnginePoolTest {
+class JavaWorkerPoolTest {
 
   private static final String SETUP = JavaPoolTasks.class.getName() + "::setup";
 
   @TempDir Path dir;
 
-  private EnginePoolExecutor executor;
+  private WorkerPoolExecutor executor;
   private PoolCalls calls;
 
   @BeforeEach
   void start() throws Exception {
-    executor = new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    executor = new WorkerPoolExecutor(new LocalProcessExecutor(), Set.of());
     calls = new PoolCalls(dir);
   }
 
@@ -36,7 +36,7 @@ class JavaEnginePoolTest {
   }
 
   private static PoolSpec pool(int recycleAfter) {
-    return new PoolSpec("j", SETUP, 1, 1, recycleAfter, 0, EngineScheme.LEASTLOAD);
+    return new PoolSpec("j", SETUP, 1, 1, recycleAfter, 0, WorkerScheme.LEASTLOAD);
   }
 
   private int run(PoolSpec spec, String id, Class<?> task, Map<String, String> params) throws Exception {
@@ -134,7 +134,7 @@ class JavaEnginePoolTest {
 
   @Test
   void anEngineWhoseTaskLeaksIsRecycledOnceItsMemoryGrowsPastTheLimit() throws Exception {
-    PoolSpec spec = new PoolSpec("j", "", 1, 1, 0, 270L << 20, EngineScheme.LEASTLOAD); // a JVM starts near 40 MiB
+    PoolSpec spec = new PoolSpec("j", "", 1, 1, 0, 270L << 20, WorkerScheme.LEASTLOAD); // a JVM starts near 40 MiB
 
     assertThat(run(spec, "leak1", JavaPoolTasks.Leak.class, Map.of())).isZero();
     assertThat(run(spec, "leak2", JavaPoolTasks.Leak.class, Map.of())).isZero();

@@ -37,14 +37,14 @@ import java.util.stream.Stream;
  * started them, less Berth's task variables (each call gets its own), in their own session, with
  * their standard error in {@code pools/POOL/engine-N.log} under the run folder.
  */
-public final class EnginePoolExecutor implements Executor {
+public final class WorkerPoolExecutor implements Executor {
 
   private static final Optional<String> SETSID = Stream.of("/usr/bin/setsid", "/bin/setsid")
       .filter(p -> Files.isExecutable(Path.of(p))).findFirst();
 
   private final Executor processes;
   private final Set<String> withheld;
-  private final Map<String, EnginePool> pools = new TreeMap<>();
+  private final Map<String, WorkerPool> pools = new TreeMap<>();
   private final Map<String, AtomicInteger> engineNumbers = new TreeMap<>();
   private final ScheduledThreadPoolExecutor killTimer =
       new ScheduledThreadPoolExecutor(1, DaemonThreads.named("berth-pool-kill", false));
@@ -54,7 +54,7 @@ public final class EnginePoolExecutor implements Executor {
    * An executor running pool calls in engines and everything else through {@code processes}; engines
    * do not inherit the variables named in {@code withheld} (Berth's secrets).
    */
-  public EnginePoolExecutor(Executor processes, Set<String> withheld) {
+  public WorkerPoolExecutor(Executor processes, Set<String> withheld) {
     this.processes = processes;
     this.withheld = Set.copyOf(withheld);
   }
@@ -73,7 +73,7 @@ public final class EnginePoolExecutor implements Executor {
       LaunchPreparation.createFolders(request, (reason, cause) -> new LaunchException(
           "cannot start the call of task " + request.task() + ": " + reason, cause));
     }
-    EnginePool pool = pool(call.get().pool());
+    WorkerPool pool = pool(call.get().pool());
     PoolCall execution = new PoolCall(request, call.get(), onExit, pool);
     pool.submit(execution);
     return execution;
@@ -99,7 +99,7 @@ public final class EnginePoolExecutor implements Executor {
 
   /** The engines of pool {@code name} now, e.g. {@code [fast/engine-1]}. */
   public List<String> engines(String name) {
-    EnginePool pool;
+    WorkerPool pool;
     synchronized (pools) {
       pool = pools.get(name);
     }
@@ -108,7 +108,7 @@ public final class EnginePoolExecutor implements Executor {
 
   /** How many calls of pool {@code name} wait in the pool for an engine (not those queued in one). */
   int waiting(String name) {
-    EnginePool pool;
+    WorkerPool pool;
     synchronized (pools) {
       pool = pools.get(name);
     }
@@ -120,16 +120,16 @@ public final class EnginePoolExecutor implements Executor {
    * with {@code memory}, that minus its resident memory after its last call (all of it before one).
    */
   public long heldMemoryBytes() {
-    List<EnginePool> all;
+    List<WorkerPool> all;
     synchronized (pools) {
       all = List.copyOf(pools.values());
     }
-    return all.stream().mapToLong(EnginePool::heldMemoryBytes).sum();
+    return all.stream().mapToLong(WorkerPool::heldMemoryBytes).sum();
   }
 
-  /** {@code probe}, with what live engines hold counted as used (see {@link EngineHoldings}). */
+  /** {@code probe}, with what live engines hold counted as used (see {@link WorkerHoldings}). */
   public dev.berth.spi.HostProbe holding(dev.berth.spi.HostProbe probe) {
-    return new EngineHoldings(probe, this::heldMemoryBytes);
+    return new WorkerHoldings(probe, this::heldMemoryBytes);
   }
 
   /**
@@ -137,35 +137,35 @@ public final class EnginePoolExecutor implements Executor {
    * processes using: for each engine of a pool with {@code gpu-memory}, that minus its process's use.
    */
   public long heldGpuMemoryBytes(dev.berth.core.gpu.GpuDevice device) {
-    List<EnginePool> all;
+    List<WorkerPool> all;
     synchronized (pools) {
       all = List.copyOf(pools.values());
     }
     return all.stream().mapToLong(p -> p.heldGpuMemoryBytes(device)).sum();
   }
 
-  /** {@code probe}, with what live engines hold on each device counted as used (see {@link EngineGpuHoldings}). */
+  /** {@code probe}, with what live engines hold on each device counted as used (see {@link WorkerGpuHoldings}). */
   public dev.berth.spi.GpuProbe holdingGpus(dev.berth.spi.GpuProbe probe) {
-    return new EngineGpuHoldings(probe, this::heldGpuMemoryBytes);
+    return new WorkerGpuHoldings(probe, this::heldGpuMemoryBytes);
   }
 
   /** Lets every engine leave once its calls are answered, then closes the wrapped executor. */
   @Override
   public void close() {
     synchronized (pools) {
-      pools.values().forEach(EnginePool::close);
+      pools.values().forEach(WorkerPool::close);
     }
     killTimer.shutdown();
     processes.close();
   }
 
-  private EnginePool pool(PoolSpec spec) {
+  private WorkerPool pool(PoolSpec spec) {
     synchronized (pools) {
-      return pools.computeIfAbsent(spec.name(), n -> new EnginePool(spec, this::start, killTimer));
+      return pools.computeIfAbsent(spec.name(), n -> new WorkerPool(spec, this::start, killTimer));
     }
   }
 
-  private PoolEngine start(PoolCall forCall) throws LaunchException {
+  private WarmWorker start(PoolCall forCall) throws LaunchException {
     CallRequest call = forCall.call();
     LaunchRequest request = forCall.request();
     int number;
@@ -197,8 +197,8 @@ public final class EnginePoolExecutor implements Executor {
       throw new LaunchException("cannot start engine " + name + " ('" + call.launcher().get(0) + "') for task "
           + request.task() + ": " + e.getMessage(), e);
     }
-    PoolEngine engine = new PoolEngine(name, call.device(), call.launcher(), process);
-    EnginePool pool = pool(call.pool());
+    WarmWorker engine = new WarmWorker(name, call.device(), call.launcher(), process);
+    WorkerPool pool = pool(call.pool());
     engine.listen(pool::replied, pool::exited, r -> readers.newThread(r).start());
     return engine;
   }

@@ -21,11 +21,11 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * One warm engine of a pool, pinned to a device: a {@code berth_engine.py engine} or Java worker process fed
- * call requests on its standard input, one JSON line each, whose replies its reader thread hands to
- * the pool. Its state is guarded by the pool's lock; its replies and its exit arrive on its own thread.
+ * One warm worker of a pool (an engine, in docs/pools.md's words), pinned to a device: a
+ * {@code berth_engine.py engine} or Java worker process fed call requests on its standard input, one
+ * JSON line each, whose replies its reader thread hands to the pool. Its state is guarded by the pool's lock; its replies and its exit arrive on its own thread.
  */
-final class PoolEngine {
+final class WarmWorker {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long EXIT_GRACE_SECONDS = 10;
@@ -48,7 +48,7 @@ final class PoolEngine {
   private long residentBytes;
   private volatile String setupError;
 
-  PoolEngine(String name, String device, List<String> launcher, Process process) {
+  WarmWorker(String name, String device, List<String> launcher, Process process) {
     this.name = name;
     this.device = device;
     this.launcher = launcher;
@@ -57,7 +57,7 @@ final class PoolEngine {
   }
 
   /** Reads replies on a thread of its own until the engine exits; then its exit code goes to {@code exited}. */
-  void listen(BiConsumer<PoolEngine, JsonNode> replied, BiConsumer<PoolEngine, Integer> exited, Consumer<Runnable> start) {
+  void listen(BiConsumer<WarmWorker, JsonNode> replied, BiConsumer<WarmWorker, Integer> exited, Consumer<Runnable> start) {
     start.accept(() -> {
       try (BufferedReader in = new BufferedReader(
           new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

@@ -3,8 +3,8 @@ package dev.berth.runtime.pool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.MeasuredUsage;
-import dev.berth.core.pool.EngineScheme;
 import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.LaunchException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,23 +34,23 @@ import java.util.concurrent.TimeUnit;
  * engine as if never sent. Thread-safe: one lock guards the pool; exits and starts are reported
  * outside it.
  */
-final class EnginePool {
+final class WorkerPool {
 
   private final PoolSpec spec;
-  private final EngineStarter starter;
+  private final WorkerStarter starter;
   private final ScheduledExecutorService killTimer;
-  private final List<PoolEngine> engines = new ArrayList<>();
+  private final List<WarmWorker> engines = new ArrayList<>();
   private final Deque<PoolCall> waiting = new ArrayDeque<>();
   /** Calls begun under the lock whose listeners are to hear of it once it is released. */
   private final List<PoolCall> starting = new ArrayList<>();
   /** The engine each task's call was sent to, by the task's folder (how a dependant names its parents). */
-  private final Map<String, PoolEngine> ranIn = new HashMap<>();
+  private final Map<String, WarmWorker> ranIn = new HashMap<>();
   private final SplittableRandom random;
   private long sequence;
   private long skipGraceMillis;
   private boolean closed;
 
-  EnginePool(PoolSpec spec, EngineStarter starter, ScheduledExecutorService killTimer) {
+  WorkerPool(PoolSpec spec, WorkerStarter starter, ScheduledExecutorService killTimer) {
     this.spec = spec;
     this.starter = starter;
     this.killTimer = killTimer;
@@ -74,9 +74,9 @@ final class EnginePool {
   /** Whether the call went to an engine. Lock held. */
   private boolean dispatch(PoolCall call) throws LaunchException {
     String device = call.call().device();
-    List<PoolEngine> open = new ArrayList<>();
+    List<WarmWorker> open = new ArrayList<>();
     int alive = 0;
-    for (PoolEngine e : engines) {
+    for (WarmWorker e : engines) {
       if (e.device().equals(device) && e.launcher().equals(call.call().launcher()) && !e.retiring()) {
         alive++;
         if (e.inFlight().size() < e.highWaterMark(spec.hwm())
@@ -85,7 +85,7 @@ final class EnginePool {
         }
       }
     }
-    PoolEngine parents = parentsEngine(call, open);
+    WarmWorker parents = parentsEngine(call, open);
     if (parents != null) {
       send(parents, call);
       return true;
@@ -94,16 +94,16 @@ final class EnginePool {
       if (!mayGrow(alive)) {
         return false;
       }
-      PoolEngine started = starter.start(call);
+      WarmWorker started = starter.start(call);
       engines.add(started);
       open = List.of(started);
     }
-    List<EngineScheme.Load> loads = open.stream().map(e -> new EngineScheme.Load(e.inFlight().size(), e.lastUsed())).toList();
+    List<WorkerScheme.Load> loads = open.stream().map(e -> new WorkerScheme.Load(e.inFlight().size(), e.lastUsed())).toList();
     send(open.get(spec.scheme().choose(loads, random::nextInt)), call);
     return true;
   }
 
-  private void send(PoolEngine engine, PoolCall call) {
+  private void send(WarmWorker engine, PoolCall call) {
     if (engine.send(call, ++sequence, sequence) && call.begin()) {
       starting.add(call);
     }
@@ -117,13 +117,13 @@ final class EnginePool {
    * The engine a parent of the call ran in ({@code follow}, or {@code after}), when it is among the
    * open engines: a dependant goes where its parent's state is warm. Lock held.
    */
-  private PoolEngine parentsEngine(PoolCall call, List<PoolEngine> open) {
+  private WarmWorker parentsEngine(PoolCall call, List<WarmWorker> open) {
     if (ranIn.isEmpty()) {
       return null;
     }
     for (Map.Entry<String, String> e : call.request().env().entrySet()) {
       if (e.getKey().startsWith("BERTH_DEP_") && e.getKey().endsWith("_DIR")) {
-        PoolEngine engine = ranIn.get(e.getValue());
+        WarmWorker engine = ranIn.get(e.getValue());
         if (engine != null && open.contains(engine)) {
           return engine;
         }
@@ -138,7 +138,7 @@ final class EnginePool {
   }
 
   /** An engine answered: the call ends as the reply says, the engine may retire, and a waiting call may go. */
-  void replied(PoolEngine engine, JsonNode reply) {
+  void replied(WarmWorker engine, JsonNode reply) {
     PoolCall call;
     MeasuredUsage usage;
     synchronized (this) {
@@ -162,7 +162,7 @@ final class EnginePool {
   }
 
   /** The engine's figures after a call, which may retire it. Lock held. */
-  private MeasuredUsage measured(PoolEngine engine, JsonNode reply) {
+  private MeasuredUsage measured(WarmWorker engine, JsonNode reply) {
     long rss = reply.path("rss").asLong(0);
     engine.measured(rss);
     boolean recycle = spec.recycleAfter() > 0 && engine.calls() >= spec.recycleAfter()
@@ -178,7 +178,7 @@ final class EnginePool {
    * The engine begins the call now first in it; an ended one it is to skip (see {@link #terminate}) is
    * given its grace to be answered, and its engine is ended if the call began after all. Lock held.
    */
-  private void beginNext(PoolEngine engine) {
+  private void beginNext(WarmWorker engine) {
     PoolCall next = engine.inFlight().peek();
     if (next == null) {
       return;
@@ -217,7 +217,7 @@ final class EnginePool {
   }
 
   /** An engine exited: its calls end with its exit, and the calls waiting get engines. */
-  void exited(PoolEngine engine, int code) {
+  void exited(WarmWorker engine, int code) {
     List<PoolCall> lost = new ArrayList<>();
     String setup = engine.setupError();
     synchronized (this) {
@@ -274,7 +274,7 @@ final class EnginePool {
    * unless the call is answered within {@code graceMillis} of its start.
    */
   void terminate(PoolCall call, long graceMillis) {
-    PoolEngine engine = call.engine();
+    WarmWorker engine = call.engine();
     synchronized (this) {
       if (waiting.remove(call)) {
         engine = null;
@@ -296,14 +296,14 @@ final class EnginePool {
   /** Starts no more engines; idle engines leave, busy ones after their calls. */
   synchronized void close() {
     closed = true;
-    engines.forEach(PoolEngine::retire);
+    engines.forEach(WarmWorker::retire);
   }
 
   /** What this pool's live engines hold beyond their last measured resident memory ({@code memory}). */
   synchronized long heldMemoryBytes() {
     long held = 0;
     if (spec.memoryBytes() > 0) {
-      for (PoolEngine e : engines) {
+      for (WarmWorker e : engines) {
         held += Math.max(0, spec.memoryBytes() - e.residentBytes());
       }
     }
@@ -314,7 +314,7 @@ final class EnginePool {
   synchronized long heldGpuMemoryBytes(GpuDevice device) {
     long held = 0;
     if (spec.gpuMemoryBytes() > 0) {
-      for (PoolEngine e : engines) {
+      for (WarmWorker e : engines) {
         if (e.device().equals(device.id())) {
           long used = device.processes().stream().filter(p -> p.pid() == e.pid())
               .mapToLong(p -> Math.max(0, p.usedMemoryBytes())).sum();
@@ -332,7 +332,7 @@ final class EnginePool {
 
   /** The engines now, for tests and status. */
   synchronized List<String> engineNames() {
-    return engines.stream().map(PoolEngine::name).toList();
+    return engines.stream().map(WarmWorker::name).toList();
   }
 
   private static void note(PoolCall call, String text) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The worker's engine mode: a setup, then a task per request line, answered in the Python engines' protocol. */
-class EngineTest {
+class PoolWorkerTest {
 
   @TempDir Path dir;
 
@@ -42,10 +42,10 @@ class EngineTest {
   }
 
   private int run(String input, String... options) {
-    Engine engine = new Engine(Map.of("HOME_OF_ENGINE", "x"), new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+    PoolWorker worker = new PoolWorker(Map.of("HOME_OF_ENGINE", "x"), new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
         new PrintStream(protocol, true, StandardCharsets.UTF_8), new PrintStream(idle, true, StandardCharsets.UTF_8),
         halts::add, getClass().getClassLoader());
-    return engine.run(List.of(options));
+    return worker.run(List.of(options));
   }
 
   private String request(int id, String taskClass, String task) {
@@ -93,7 +93,7 @@ class EngineTest {
     Files.createDirectories(dir.resolve("b"));
 
     int code = run(request(1, Tasks.Happy.class.getName(), "a") + request(2, Tasks.Failing.class.getName(), "b"),
-        Engine.SETUP, Tasks.Warm.class.getName());
+        PoolWorker.SETUP, Tasks.Warm.class.getName());
 
     assertThat(code).isZero();
     assertThat(Tasks.Warm.INITIALISED.get()).isEqualTo(1);
@@ -110,7 +110,7 @@ class EngineTest {
 
   @Test
   void aSetupThatFailsSaysSoOnceAndTheEngineEnds() {
-    int code = run(request(1, Tasks.Happy.class.getName(), "a"), Engine.SETUP, "com.example.Missing::load");
+    int code = run(request(1, Tasks.Happy.class.getName(), "a"), PoolWorker.SETUP, "com.example.Missing::load");
 
     assertThat(code).isEqualTo(1);
     assertThat(replies()).hasSize(1);
@@ -119,7 +119,7 @@ class EngineTest {
 
   @Test
   void aStaticMethodSetupIsCalled() throws Exception {
-    assertThat(run("", Engine.SETUP, EngineTest.class.getName() + "::warm")).isZero();
+    assertThat(run("", PoolWorker.SETUP, PoolWorkerTest.class.getName() + "::warm")).isZero();
 
     assertThat(warmed).isTrue();
     assertThat(replies()).hasSize(1);

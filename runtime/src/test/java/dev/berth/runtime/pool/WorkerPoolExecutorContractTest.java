@@ -6,10 +6,10 @@ import dev.berth.testkit.ExecutorContractTest;
 import java.util.Set;
 
 /** The pool executor keeps the executor contract for every attempt that is no pool call: it passes them on. */
-class EnginePoolExecutorContractTest extends ExecutorContractTest {
+class WorkerPoolExecutorContractTest extends ExecutorContractTest {
 
   @Override
   protected Executor executor() {
-    return new EnginePoolExecutor(new LocalProcessExecutor(), Set.of());
+    return new WorkerPoolExecutor(new LocalProcessExecutor(), Set.of());
   }
 }

@@ -13,13 +13,13 @@ import java.util.function.ToLongFunction;
  * hold beyond what the reading already shows its process using. Closing it leaves the wrapped probe
  * to its owner.
  */
-public final class EngineGpuHoldings implements GpuProbe {
+public final class WorkerGpuHoldings implements GpuProbe {
 
   private final GpuProbe probe;
   private final ToLongFunction<GpuDevice> heldBytes;
 
   /** Wraps {@code probe}; {@code heldBytes} says what live engines hold on a device beyond its reading. */
-  public EngineGpuHoldings(GpuProbe probe, ToLongFunction<GpuDevice> heldBytes) {
+  public WorkerGpuHoldings(GpuProbe probe, ToLongFunction<GpuDevice> heldBytes) {
     this.probe = probe;
     this.heldBytes = heldBytes;
   }
