@@ -35,7 +35,7 @@ public final class Main {
     try {
       BerthCommand command = args.length == 0 ? null : Commands.named(args[0]);
       return command != null
-          ? CommandRunner.run(args[0], command, args, 1, out, err)
+          ? SubcommandRunner.run(args[0], command, args, 1, out, err)
           : withoutCommand(args, out, err);
     } finally {
       out.flush();

@@ -202,7 +202,7 @@ class CommandLineTest {
   private record Outcome(int code, String err) {
     static Outcome of(BerthCommand command) {
       StringWriter err = new StringWriter();
-      int code = CommandRunner.run("probe", command, new String[0], 0, new PrintWriter(new StringWriter()),
+      int code = SubcommandRunner.run("probe", command, new String[0], 0, new PrintWriter(new StringWriter()),
           new PrintWriter(err));
       return new Outcome(code, err.toString());
     }

@@ -20,7 +20,7 @@ class DevicesCommandTest {
   private int devices(DevicesCommand command, String... args) {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    int code = CommandRunner.run("devices", command, args, 0, new PrintWriter(o, true), new PrintWriter(e, true));
+    int code = SubcommandRunner.run("devices", command, args, 0, new PrintWriter(o, true), new PrintWriter(e, true));
     out = o.toString();
     err = e.toString();
     return code;

@@ -25,7 +25,7 @@ class DevicesOwnersTest {
   private String devices(FakeGpuProbe probe, String... args) {
     StringWriter o = new StringWriter();
     DevicesCommand command = new DevicesCommand(s -> probe, name -> name.equals(HostLedgers.ENV) ? dir.toString() : null);
-    assertThat(CommandRunner.run("devices", command, args, 0, new PrintWriter(o, true),
+    assertThat(SubcommandRunner.run("devices", command, args, 0, new PrintWriter(o, true),
         new PrintWriter(new StringWriter(), true))).isZero();
     return o.toString();
   }

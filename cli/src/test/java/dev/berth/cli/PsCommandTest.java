@@ -28,7 +28,7 @@ class PsCommandTest {
   private int ps(String... args) {
     StringWriter o = new StringWriter();
     PsCommand command = new PsCommand(name -> name.equals(HostLedgers.ENV) ? dir.toString() : null);
-    int code = CommandRunner.run("ps", command, args, 0, new PrintWriter(o, true), new PrintWriter(new StringWriter(), true));
+    int code = SubcommandRunner.run("ps", command, args, 0, new PrintWriter(o, true), new PrintWriter(new StringWriter(), true));
     out = o.toString();
     return code;
   }

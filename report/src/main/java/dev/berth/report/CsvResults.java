@@ -56,12 +56,12 @@ public final class CsvResults {
     for (GroupReport g : report.groups()) {
       for (TaskReport t : g.tasks()) {
         List<String> row = new ArrayList<>();
-        Duration d = Attempts.runTime(t);
+        Duration d = ReportedAttempts.runTime(t);
         row.add(t.id());
         row.add(t.group());
         row.add(t.status().name());
         row.add(Integer.toString(t.attempts().size()));
-        row.add(Attempts.device(t));
+        row.add(ReportedAttempts.device(t));
         row.add(d == null ? "" : Long.toString(d.toMillis()));
         for (String p : params) {
           row.add(t.params() == null ? "" : t.params().getOrDefault(p, ""));

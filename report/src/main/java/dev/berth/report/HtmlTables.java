@@ -64,9 +64,9 @@ final class HtmlTables {
         h.append("<td class=\"num\">").append(html(Formats.seconds(r.get(GroupView.LOAD_TIME)))).append("</td>")
             .append("<td class=\"num\">").append(html(Formats.seconds(r.get(GroupView.TRAIN_TIME)))).append("</td>");
       } else {
-        h.append("<td class=\"num\">").append(html(Formats.duration(Attempts.runTime(t)))).append("</td>");
+        h.append("<td class=\"num\">").append(html(Formats.duration(ReportedAttempts.runTime(t)))).append("</td>");
       }
-      h.append("<td class=\"num\">").append(Attempts.count(t)).append("</td><td class=\"logs\">");
+      h.append("<td class=\"num\">").append(ReportedAttempts.count(t)).append("</td><td class=\"logs\">");
       logs(h, t, logs);
       h.append("</td></tr>");
     }
@@ -78,15 +78,15 @@ final class HtmlTables {
         .append("<div class=\"scroll\"><table class=\"failures\"><thead><tr><th>task</th><th>status</th>")
         .append("<th>last attempt</th><th class=\"num\">attempts</th><th>message</th><th>logs</th></tr></thead><tbody>");
     for (TaskReport t : v.unsuccessful()) {
-      String message = Attempts.message(t);
+      String message = ReportedAttempts.message(t);
       h.append("<tr><td class=\"id\">").append(html(t.id())).append("</td>")
           .append("<td><span class=\"").append(Palette.badge(t.status().name())).append("\">")
           .append(t.status().name()).append("</span></td>")
-          .append("<td class=\"outcome\">").append(html(Attempts.outcome(t))).append("</td>")
-          .append("<td class=\"num\">").append(Attempts.count(t)).append("</td>")
+          .append("<td class=\"outcome\">").append(html(ReportedAttempts.outcome(t))).append("</td>")
+          .append("<td class=\"num\">").append(ReportedAttempts.count(t)).append("</td>")
           .append("<td class=\"message\">")
           .append(message.isBlank() ? "<span class=\"muted\">no message</span>" : "<pre>" + html(message.strip()) + "</pre>");
-      String tail = Attempts.stderrTail(t);
+      String tail = ReportedAttempts.stderrTail(t);
       if (!tail.isEmpty()) {
         h.append("<pre class=\"tail\" title=\"the end of the last attempt's standard error\">").append(html(tail))
             .append("</pre>");

@@ -87,7 +87,7 @@ public final class MarkdownReport {
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.succeeded()) {
         Map<String, ?> r = Values.resultsOf(results, t.id());
-        List<String> row = new ArrayList<>(List.of(t.id(), Attempts.placed(t)));
+        List<String> row = new ArrayList<>(List.of(t.id(), ReportedAttempts.placed(t)));
         for (String k : v.resultKeys()) {
           row.add(Formats.value(r.get(k)));
         }
@@ -95,26 +95,26 @@ public final class MarkdownReport {
           row.add(Formats.seconds(r.get(GroupView.LOAD_TIME)));
           row.add(Formats.seconds(r.get(GroupView.TRAIN_TIME)));
         } else {
-          row.add(Formats.duration(Attempts.runTime(t)));
+          row.add(Formats.duration(ReportedAttempts.runTime(t)));
         }
-        row.add(Attempts.count(t));
+        row.add(ReportedAttempts.count(t));
         table.row(row);
       }
       table.render(md);
     }
     if (!v.unsuccessful().isEmpty()) {
       md.append("\n**Not succeeded**\n\n");
-      boolean tails = v.unsuccessful().stream().anyMatch(t -> !Attempts.stderrTail(t).isEmpty());
+      boolean tails = v.unsuccessful().stream().anyMatch(t -> !ReportedAttempts.stderrTail(t).isEmpty());
       List<String> head = new ArrayList<>(List.of("task", "status", "device", "last attempt", "attempts", "message"));
       if (tails) {
         head.add("stderr (last lines)");
       }
       MarkdownTable table = new MarkdownTable(head);
       for (TaskReport t : v.unsuccessful()) {
-        List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), Attempts.placed(t), Attempts.outcome(t),
-            Attempts.count(t), cut(Attempts.message(t))));
+        List<String> row = new ArrayList<>(List.of(t.id(), t.status().name(), ReportedAttempts.placed(t), ReportedAttempts.outcome(t),
+            ReportedAttempts.count(t), cut(ReportedAttempts.message(t))));
         if (tails) {
-          row.add(cut(Attempts.stderrTail(t)));
+          row.add(cut(ReportedAttempts.stderrTail(t)));
         }
         table.row(row);
       }

@@ -53,9 +53,9 @@ final class MemoryChart {
     Instant origin = axis.origin();
     TreeMap<Instant, Long> host = new TreeMap<>();
     Map<String, TreeMap<Instant, Long>> gpus = new TreeMap<>();
-    for (Attempts.Started s : Attempts.started(r)) {
+    for (ReportedAttempts.Started s : ReportedAttempts.started(r)) {
       AttemptReport a = s.attempt();
-      Instant end = Attempts.end(a, r.finishedAt());
+      Instant end = ReportedAttempts.end(a, r.finishedAt());
       change(host, a.startedAt(), end, a.reservedMemoryBytes());
       if (a.reservedGpuMemoryBytes() > 0) {
         change(gpus.computeIfAbsent(a.device(), d -> new TreeMap<>()), a.startedAt(), end, a.reservedGpuMemoryBytes());

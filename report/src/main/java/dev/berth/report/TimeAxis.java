@@ -6,8 +6,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The time axis the charts share: from {@link Attempts#origin} to {@link Attempts#horizon}, across the
- * chart's width less its margins, so the timeline and the memory chart line up one above the other.
+ * The time axis the charts share: from {@link ReportedAttempts#origin} to
+ * {@link ReportedAttempts#horizon}, across the chart's width less its margins, so the timeline and
+ * the memory chart line up one above the other.
  *
  * @param origin the instant at the left end
  * @param spanMs the time across the axis, at least 1 ms
@@ -20,8 +21,8 @@ record TimeAxis(Instant origin, long spanMs) {
   static final double AXIS = 26;
 
   static TimeAxis of(RunReport r) {
-    Instant origin = Attempts.origin(r);
-    return new TimeAxis(origin, Math.max(1, Duration.between(origin, Attempts.horizon(r)).toMillis()));
+    Instant origin = ReportedAttempts.origin(r);
+    return new TimeAxis(origin, Math.max(1, Duration.between(origin, ReportedAttempts.horizon(r)).toMillis()));
   }
 
   /** The x coordinate of an instant. */

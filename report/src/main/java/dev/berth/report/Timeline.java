@@ -45,11 +45,11 @@ final class Timeline {
 
   static Timeline of(RunReport r) {
     Map<String, List<Bar>> byDevice = new TreeMap<>(Timeline::deviceOrder);
-    for (Attempts.Started s : Attempts.started(r)) {
+    for (ReportedAttempts.Started s : ReportedAttempts.started(r)) {
       AttemptReport a = s.attempt();
       String device = a.device() == null || a.device().isBlank() ? "cpu" : a.device();
       byDevice.computeIfAbsent(device, d -> new ArrayList<>())
-          .add(new Bar(s.task(), a, a.startedAt(), Attempts.end(a, r.finishedAt())));
+          .add(new Bar(s.task(), a, a.startedAt(), ReportedAttempts.end(a, r.finishedAt())));
     }
     List<Lane> lanes = new ArrayList<>();
     byDevice.forEach((device, bars) -> lanes.addAll(pack(device, bars)));
@@ -121,7 +121,7 @@ final class Timeline {
     AttemptReport a = b.attempt();
     String took = a.finishedAt() == null ? "still running" : Formats.duration(Duration.between(b.start(), b.end()));
     String exit = a.exitCode() == null ? "" : ", exit " + a.exitCode();
-    String engine = Attempts.engine(a) == null ? "" : " · " + Attempts.engine(a);
+    String engine = ReportedAttempts.engine(a) == null ? "" : " · " + ReportedAttempts.engine(a);
     return b.task().id() + " · attempt " + a.number() + engine + " · " + a.outcome() + exit + " · " + took;
   }
 

@@ -47,7 +47,7 @@ public final class WebhookPayload {
 
   /** A task failed for good: its status, the run's totals so far, and the task with its error. */
   public static String taskFailed(RunReport r, TaskReport t) {
-    String error = headline(Attempts.message(t));
+    String error = headline(ReportedAttempts.message(t));
     String text = "Berth run " + r.run() + ": task " + t.id() + " (" + t.group() + ") " + t.status() + " after "
         + t.attempts().size() + (t.attempts().size() == 1 ? " attempt" : " attempts")
         + (error.isEmpty() ? "" : ": " + error);

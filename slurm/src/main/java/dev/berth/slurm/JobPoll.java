@@ -121,7 +121,7 @@ final class JobPoll {
       SqueueOutput.Row row = rows.get(e.jobId());
       if (row == null && e.lastSeenPending() && e.jobId().isArrayElement()
           && listedArrays.contains(e.jobId().queryId())) {
-        ended.accept(e, Endings.droppedWhilePending(e.jobId(), exitCode(e)));
+        ended.accept(e, SlurmEndings.droppedWhilePending(e.jobId(), exitCode(e)));
         changed = true;
       } else if (row == null) {
         missing.add(e);
@@ -194,16 +194,16 @@ final class JobPoll {
       }
       OptionalInt code = exitCode(e);
       if (code.isPresent()) {
-        ended.accept(e, Endings.forgotten(e.jobId(), code,
+        ended.accept(e, SlurmEndings.forgotten(e.jobId(), code,
             code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT && memoryKilled(e)));
         changed = true;
       } else if (records.droppedWhilePending(e.jobId())) {
-        ended.accept(e, Endings.droppedWhilePending(e.jobId(), code));
+        ended.accept(e, SlurmEndings.droppedWhilePending(e.jobId(), code));
         changed = true;
       } else if (e.missingSince().isEmpty()) {
         e.missingSince(Optional.of(now));
       } else if (Duration.between(e.missingSince().get(), now).compareTo(settings.lostAfter()) >= 0) {
-        ended.accept(e, Endings.forgotten(e.jobId(), OptionalInt.empty(), false));
+        ended.accept(e, SlurmEndings.forgotten(e.jobId(), OptionalInt.empty(), false));
         changed = true;
       }
     }
@@ -215,7 +215,7 @@ final class JobPoll {
     boolean killed = state == SlurmState.FAILED
         && (exit.signal() == 9 || (code.isPresent() && code.getAsInt() == SlurmEnding.MEMORY_KILL_EXIT))
         && memoryKilled(e);
-    ended.accept(e, Endings.of(e.jobId(), state, reason, exit, code, killed, dependencyNeverMet));
+    ended.accept(e, SlurmEndings.of(e.jobId(), state, reason, exit, code, killed, dependencyNeverMet));
   }
 
   private Optional<CommandRunner.Result> run(List<String> argv) {
@@ -247,7 +247,7 @@ final class JobPoll {
 
   /** Whether Slurm's messages written for this attempt report a memory kill. */
   private static boolean memoryKilled(SlurmExecution e) {
-    return Endings.mentionsMemoryKill(LogTails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
+    return SlurmEndings.mentionsMemoryKill(LogTails.read(e.slurmLog(), e.slurmLogOffset(), LOG_TAIL_BYTES));
   }
 
   private static String firstLine(String text) {

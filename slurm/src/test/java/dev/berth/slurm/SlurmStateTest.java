@@ -57,7 +57,7 @@ class SlurmStateTest {
 
   @Test
   void everyOutcomeButRunningIsTerminalAndEveryOneButANeverMetDependencyIsReachedBySomeState() {
-    // UPSTREAM_NOT_MET is a CANCELLED job whose reason says so; see EndingsTest
+    // UPSTREAM_NOT_MET is a CANCELLED job whose reason says so; see SlurmEndingsTest
     assertThat(EnumSet.copyOf(EXPECTED.values()))
         .isEqualTo(EnumSet.complementOf(EnumSet.of(SlurmOutcome.UPSTREAM_NOT_MET)));
     for (SlurmOutcome outcome : SlurmOutcome.values()) {

@@ -45,7 +45,7 @@ import java.util.function.Function;
  * {@link DecisionActions} carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends
  * them when their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
  * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks,
- * {@link RunEnd} reports the end.
+ * {@link RunEndRecorder} reports the end.
  */
 public final class Engine {
 
@@ -460,7 +460,7 @@ public final class Engine {
     channel.close();
     RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
-    RunReport report = RunEnd.record(state, layout, startedAt, clock.instant(), stoppedAs, readings.deviceReports(),
+    RunReport report = RunEndRecorder.record(state, layout, startedAt, clock.instant(), stoppedAs, readings.deviceReports(),
         recorder);
     exits.marks().close();
     share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));

@@ -9,13 +9,13 @@ import java.io.PrintWriter;
 import java.util.Optional;
 
 /**
- * Runs one command on its arguments as {@code berth} does: its help or the version when asked for;
+ * Runs one subcommand of {@code berth} on its arguments: its help or the version when asked for;
  * a mistake on the command line as one line on stderr with exit code 2, nothing started; a failure
  * of the command as one line when the file system caused it, else with its stack trace, exit code 3.
  */
-final class CommandRunner {
+final class SubcommandRunner {
 
-  private CommandRunner() {}
+  private SubcommandRunner() {}
 
   /**
    * Runs {@code command}, called {@code name}, on {@code args} from index {@code from} on.

@@ -7,14 +7,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
-class EndingsTest {
+class SlurmEndingsTest {
 
   private static final SlurmJobId JOB = SlurmJobId.of("17");
   private static final OptionalInt NO_FILE = OptionalInt.empty();
 
   @Test
   void theExitCodeFileGivesTheProgramsOwnCode() {
-    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "NonZeroExitCode", new SlurmExit(3, 0), OptionalInt.of(3), false, false);
+    SlurmEnding ending = SlurmEndings.of(JOB, SlurmState.FAILED, "NonZeroExitCode", new SlurmExit(3, 0), OptionalInt.of(3), false, false);
 
     assertThat(ending.exitCode()).isEqualTo(3);
     assertThat(ending.fromExitCodeFile()).isTrue();
@@ -47,7 +47,7 @@ class EndingsTest {
 
   @Test
   void aKillBySignal9WithSlurmsMemoryMessageIsAnOutOfMemoryKill() {
-    SlurmEnding ending = Endings.of(JOB, SlurmState.FAILED, "JobLaunchFailure", new SlurmExit(0, 9), NO_FILE, true, false);
+    SlurmEnding ending = SlurmEndings.of(JOB, SlurmState.FAILED, "JobLaunchFailure", new SlurmExit(0, 9), NO_FILE, true, false);
 
     assertThat(ending.outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
     assertThat(ending.exitCode()).isEqualTo(137);
@@ -57,8 +57,8 @@ class EndingsTest {
 
   @Test
   void aTimeOutAndACancellationAreToldApart() {
-    SlurmEnding timeout = Endings.of(JOB, SlurmState.TIMEOUT, "TimeLimit", new SlurmExit(0, 15), NO_FILE, false, false);
-    SlurmEnding cancel = Endings.of(JOB, SlurmState.CANCELLED, "None", new SlurmExit(0, 15), NO_FILE, false, false);
+    SlurmEnding timeout = SlurmEndings.of(JOB, SlurmState.TIMEOUT, "TimeLimit", new SlurmExit(0, 15), NO_FILE, false, false);
+    SlurmEnding cancel = SlurmEndings.of(JOB, SlurmState.CANCELLED, "None", new SlurmExit(0, 15), NO_FILE, false, false);
 
     assertThat(timeout.outcome()).isEqualTo(SlurmOutcome.TIMED_OUT);
     assertThat(timeout.reason()).isEqualTo("Slurm job 17 TIMEOUT (TimeLimit): killed at its time limit");
@@ -68,7 +68,7 @@ class EndingsTest {
 
   @Test
   void aDependantSlurmCancelledBecauseItsDependencyCanNeverBeMetNeverRan() {
-    SlurmEnding never = Endings.of(JOB, SlurmState.CANCELLED, "DependencyNeverSatisfied", SlurmExit.NONE, NO_FILE,
+    SlurmEnding never = SlurmEndings.of(JOB, SlurmState.CANCELLED, "DependencyNeverSatisfied", SlurmExit.NONE, NO_FILE,
         false, true);
 
     assertThat(never.outcome()).isEqualTo(SlurmOutcome.UPSTREAM_NOT_MET);
@@ -80,25 +80,25 @@ class EndingsTest {
 
   @Test
   void infrastructureFailuresDoNotCountAgainstTheRetries() {
-    SlurmEnding node = Endings.of(JOB, SlurmState.NODE_FAIL, "None", SlurmExit.NONE, NO_FILE, false, false);
+    SlurmEnding node = SlurmEndings.of(JOB, SlurmState.NODE_FAIL, "None", SlurmExit.NONE, NO_FILE, false, false);
 
     assertThat(node.outcome()).isEqualTo(SlurmOutcome.INFRASTRUCTURE);
     assertThat(node.countsAgainstRetries()).isFalse();
     assertThat(node.reason()).isEqualTo("Slurm job 17 NODE_FAIL: a node of the job failed; run it again");
-    assertThat(Endings.of(JOB, SlurmState.PREEMPTED, "", SlurmExit.NONE, NO_FILE, false, false).reason())
+    assertThat(SlurmEndings.of(JOB, SlurmState.PREEMPTED, "", SlurmExit.NONE, NO_FILE, false, false).reason())
         .endsWith("preempted by another job; run it again");
-    assertThat(Endings.of(JOB, SlurmState.TIMEOUT, "", SlurmExit.NONE, NO_FILE, false, false).countsAgainstRetries()).isTrue();
+    assertThat(SlurmEndings.of(JOB, SlurmState.TIMEOUT, "", SlurmExit.NONE, NO_FILE, false, false).countsAgainstRetries()).isTrue();
   }
 
   @Test
   void aForgottenJobEndsWithItsFileOrIsLost() {
-    SlurmEnding wrote = Endings.forgotten(JOB, OptionalInt.of(0), false);
-    SlurmEnding lost = Endings.forgotten(JOB, NO_FILE, false);
+    SlurmEnding wrote = SlurmEndings.forgotten(JOB, OptionalInt.of(0), false);
+    SlurmEnding lost = SlurmEndings.forgotten(JOB, NO_FILE, false);
 
     assertThat(wrote.outcome()).isEqualTo(SlurmOutcome.SUCCEEDED);
     assertThat(wrote.state()).isEqualTo(SlurmState.UNKNOWN);
-    assertThat(Endings.forgotten(JOB, OptionalInt.of(137), true).outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
-    assertThat(Endings.forgotten(JOB, OptionalInt.of(2), false).outcome()).isEqualTo(SlurmOutcome.FAILED);
+    assertThat(SlurmEndings.forgotten(JOB, OptionalInt.of(137), true).outcome()).isEqualTo(SlurmOutcome.HOST_OOM);
+    assertThat(SlurmEndings.forgotten(JOB, OptionalInt.of(2), false).outcome()).isEqualTo(SlurmOutcome.FAILED);
     assertThat(lost.outcome()).isEqualTo(SlurmOutcome.INFRASTRUCTURE);
     assertThat(lost.exitCode()).isEqualTo(75);
     assertThat(lost.reason()).endsWith("wrote no exit code: lost");
@@ -106,19 +106,19 @@ class EndingsTest {
 
   @Test
   void slurmsMemoryMessagesAreRecognisedAndOthersAreNot() {
-    assertThat(Endings.mentionsMemoryKill(read("oom-stderr.txt"))).isTrue();
-    assertThat(Endings.mentionsMemoryKill("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=5.batch.")).isTrue();
-    assertThat(Endings.mentionsMemoryKill(read("cancel-stdout.txt"))).isFalse();
-    assertThat(Endings.mentionsMemoryKill(read("timeout-stdout.txt"))).isFalse();
+    assertThat(SlurmEndings.mentionsMemoryKill(read("oom-stderr.txt"))).isTrue();
+    assertThat(SlurmEndings.mentionsMemoryKill("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=5.batch.")).isTrue();
+    assertThat(SlurmEndings.mentionsMemoryKill(read("cancel-stdout.txt"))).isFalse();
+    assertThat(SlurmEndings.mentionsMemoryKill(read("timeout-stdout.txt"))).isFalse();
   }
 
   @Test
   void aRunningJobHasNoEnding() {
-    assertThatThrownBy(() -> Endings.of(JOB, SlurmState.RUNNING, "None", SlurmExit.NONE, NO_FILE, false, false))
+    assertThatThrownBy(() -> SlurmEndings.of(JOB, SlurmState.RUNNING, "None", SlurmExit.NONE, NO_FILE, false, false))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   private static int code(SlurmState state, SlurmExit exit) {
-    return Endings.of(JOB, state, "None", exit, NO_FILE, false, false).exitCode();
+    return SlurmEndings.of(JOB, state, "None", exit, NO_FILE, false, false).exitCode();
   }
 }

@@ -9,10 +9,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Times derived from attempts, shared by the tables, the CSV and the charts. */
-final class Attempts {
+/**
+ * A task's attempts as the reports show them (run time, attempt count, device, outcome) and the
+ * times the charts lay out, derived once and shared by the tables, the CSV and the charts.
+ */
+final class ReportedAttempts {
 
-  private Attempts() {}
+  private ReportedAttempts() {}
 
   /**
    * A task's run time: the sum of its ended attempts' durations, retries included, because that is what the

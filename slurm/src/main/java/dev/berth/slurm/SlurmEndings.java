@@ -4,9 +4,9 @@ import java.util.Locale;
 import java.util.OptionalInt;
 
 /** Decides a job's {@link SlurmEnding} from what Slurm and the job's files say. Pure. */
-final class Endings {
+final class SlurmEndings {
 
-  private Endings() {}
+  private SlurmEndings() {}
 
   /**
    * The ending of a job Slurm reports in a terminal state.

@@ -12,10 +12,10 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 
-/** The end of a run: its report, its end journalled (unless it is to resume) and report.json written. */
-final class RunEnd {
+/** Records the end of a run: its report, its end journalled (unless it is to resume) and report.json written. */
+final class RunEndRecorder {
 
-  private RunEnd() {}
+  private RunEndRecorder() {}
 
   /**
    * Builds the run's report, journals how the run ended unless it was interrupted (an interrupted run
