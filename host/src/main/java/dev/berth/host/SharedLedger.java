@@ -20,7 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * The host ledger's rules over a {@link LedgerStore}: one implementation whether the rows are in the
- * host's SQLite file or in memory. Joining, looking and listing reclaim what runs whose process is gone held,
+ * host's SQLite file or in memory. Each call goes to the store its {@link LedgerFile} says is the
+ * ledger now. Joining, looking and listing reclaim what runs whose process is gone held,
  * once none of their task processes lives either.
  */
 final class SharedLedger implements SharedReservations {
@@ -31,15 +32,7 @@ final class SharedLedger implements SharedReservations {
   static final Duration USAGE_WINDOW = Duration.ofHours(1);
   /** The state of a run whose Berth process is gone while task processes of it still live. */
   static final String TASKS_LIVE = "lost, tasks live";
-  /**
-   * How long a ledger made anew in place of a removed one refuses claims unless a run carries there
-   * every run its old file had first: many times the runs' look interval (1 s by default), in which
-   * every live run that had the old file open looks, and carries.
-   */
-  static final Duration REMADE_GRACE = Duration.ofSeconds(10);
-
-  private volatile LedgerStore store; // another when the ledger's file was removed under this run
-  private boolean settled; // the store's rows were not made anew, or every run is back in them: claims need not ask
+  private final LedgerFile file;
   private Optional<String> untold = Optional.empty(); // as the last look found it
   private final String host;
   private final ProcessLiveness liveness;
@@ -48,7 +41,7 @@ final class SharedLedger implements SharedReservations {
   private Run run;
 
   SharedLedger(LedgerStore store, String host, ProcessLiveness liveness, TaskProcesses tasks, HostLimits limits) {
-    this.store = store;
+    this.file = new LedgerFile(store, host, tasks);
     this.host = host;
     this.liveness = liveness;
     this.tasks = tasks;
@@ -57,8 +50,8 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized void join(Run r, Instant now) {
-    boolean joined = current(now).transaction(t -> {
-      stampRemade(t, now);
+    boolean joined = file.current(run, now).transaction(t -> {
+      file.stamp(t, now);
       reclaimDead(t, now);
       // A dead run of this user in this folder whose tasks live is the one this run resumes. What it
       // held moves to this run in this transaction, so that what its task processes use is never
@@ -75,7 +68,7 @@ final class SharedLedger implements SharedReservations {
       return true;
     });
     if (!joined) {
-      throw new SharedReservationsException(store.where() + ": run id " + r.id() + " belongs to another user's live run");
+      throw new SharedReservationsException(file.where() + ": run id " + r.id() + " belongs to another user's live run");
     }
     this.run = r;
   }
@@ -83,10 +76,10 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized List<Reservation> look(Progress p, List<Measured> measured, Instant now) {
     Run me = joined();
-    return current(now).transaction(t -> {
-      stampRemade(t, now);
+    return file.current(run, now).transaction(t -> {
+      file.stamp(t, now);
       reclaimDead(t, now);
-      untold = remadeRefusal(t, now);
+      untold = file.startsHeld(t, now);
       t.progress(me.id(), me.uid(), p.state(), p.running(), p.waiting(), p.done(), p.total(), now);
       measured.forEach(m -> t.measured(me.id(), m.task(), m.key(), m.bytes(), me.uid()));
       Map<String, RunRow> runs = liveRuns(t);
@@ -118,7 +111,7 @@ final class SharedLedger implements SharedReservations {
     if (released.isEmpty() && claims.isEmpty()) {
       return List.of();
     }
-    return current(now).transaction(t -> {
+    return file.current(run, now).transaction(t -> {
       // The holds are read once: what the released ones used is recorded from them, and the claims
       // see them without the released ones. No reclaiming here (it reads /proc for every run): a
       // refused claim makes the run look, which reclaims, and claim again.
@@ -127,7 +120,7 @@ final class SharedLedger implements SharedReservations {
       if (claims.isEmpty()) {
         return List.of();
       }
-      Optional<String> remade = remadeRefusal(t, now);
+      Optional<String> remade = file.startsHeld(t, now);
       Map<String, RunRow> runs = liveRuns(t);
       Claims pass = new Claims(t, me, now, runs, liveHoldsLeft(read, runs, me, dropped), new ArrayList<>(t.waits()));
       List<Optional<String>> refusals = new ArrayList<>(claims.size());
@@ -234,7 +227,7 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void adopt(List<Claim> claims, Instant now) {
     Run me = joined();
-    current(now).transaction(t -> {
+    file.current(run, now).transaction(t -> {
       // Everything the run holds now is what it took over when it joined: what a task it adopts
       // holds is replaced by its claim, and what a task it did not adopt held (its process ended
       // while no Berth watched it) goes back.
@@ -274,7 +267,7 @@ final class SharedLedger implements SharedReservations {
     if (tasks.isEmpty()) {
       return;
     }
-    current(now).transaction(t -> release(t, me, tasks, t.holds(), now));
+    file.current(run, now).transaction(t -> release(t, me, tasks, t.holds(), now));
   }
 
   /**
@@ -305,7 +298,7 @@ final class SharedLedger implements SharedReservations {
       return;
     }
     Set<String> which = new TreeSet<>(tasks);
-    current(now).transaction(t -> {
+    file.current(run, now).transaction(t -> {
       dropHolds(t, me, t.holds(), h -> which.contains(h.task()) && !h.key().equals(HOST), now);
       return null;
     });
@@ -324,7 +317,7 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void waiting(List<Demand> demands, Instant now) {
     Run me = joined();
-    current(now).transaction(t -> {
+    file.current(run, now).transaction(t -> {
       Map<String, Instant> since = new TreeMap<>();
       t.waits().stream().filter(w -> w.run().equals(me.id())).forEach(w -> since.put(w.task(), w.since()));
       List<WaitRow> rows = demands.stream().map(d -> new WaitRow(me.id(), d.task(), d.priority(),
@@ -341,7 +334,7 @@ final class SharedLedger implements SharedReservations {
       return;
     }
     Run me = run;
-    current(now).transaction(t -> {
+    file.current(run, now).transaction(t -> {
       recordUsage(t, me, t.holds(), h -> true, now);
       t.end(me.id(), me.uid(), state, now);
       return null;
@@ -351,7 +344,7 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized List<RunEntry> runs(boolean ended, Instant now) {
-    return current(now).transaction(t -> {
+    return file.current(run, now).transaction(t -> {
       reclaimDead(t, now);
       List<HoldRow> holds = t.holds();
       List<RunEntry> entries = new ArrayList<>();
@@ -372,147 +365,12 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public String where() {
-    return store.where();
+    return file.where();
   }
 
   @Override
   public void close() {
-    store.close();
-  }
-
-  /**
-   * Why claims of attempts yet to start wait in rows made anew in place of a removed ledger, until
-   * a run that had the removed file open carried its runs there. First for {@link #REMADE_GRACE}
-   * after the first run saw them: the live runs that held in the removed file publish their holds in
-   * the new one at their next call, and until then a claim would see what they hold as free. Then
-   * while task processes live of runs the new rows do not know: their Berth died while no live run
-   * had the file open to carry them, and what they hold is not known; they are known again once they
-   * end or their run is resumed. Empty for rows made where no ledger was before, and once it is all
-   * over, after which no run asks again.
-   */
-  private Optional<String> remadeRefusal(Tables t, Instant now) {
-    if (settled) {
-      return Optional.empty();
-    }
-    Optional<Instant> made = t.remade(now);
-    if (made.isEmpty()) {
-      settled = true;
-      return Optional.empty();
-    }
-    Instant until = made.get().plus(REMADE_GRACE);
-    if (now.isBefore(until)) {
-      long seconds = (Duration.between(now, until).toMillis() + 999) / 1000;
-      return Optional.of("the host ledger was made anew after its file was removed: starts wait " + seconds
-          + " s more for the runs on this host to publish there what they hold [host ledger made anew]");
-    }
-    Set<String> unknown = new TreeSet<>(tasks.runFolders(store.where()));
-    t.runs().forEach(r -> unknown.remove(r.workdir()));
-    if (!unknown.isEmpty()) {
-      return Optional.of("the host ledger was made anew after its file was removed, and tasks of runs it does not"
-          + " know run on, holding what it cannot tell (" + String.join(", ", unknown.stream().limit(3).toList())
-          + (unknown.size() > 3 ? ", ..." : "") + "): starts wait until they end or their runs are resumed"
-          + " [host ledger made anew]");
-    }
-    t.remadeOver();
-    settled = true;
-    return Optional.empty();
-  }
-
-  /** A ledger made anew counts its grace from the first run that sees it, whether it claims or not. */
-  private void stampRemade(Tables t, Instant now) {
-    if (!settled) {
-      t.remade(now);
-    }
-  }
-
-  /** The store on the host's ledger now: every call goes there, a claim or a release as much as a look. */
-  private LedgerStore current(Instant now) {
-    reopenIfReplaced(now);
-    return store;
-  }
-
-  /**
-   * When the ledger's file was removed (or replaced) while this ledger kept the old one open, opens
-   * the one at its place now, made anew when there is none, and publishes there this run's row, holds
-   * and waits as the old file has them: another run that made a new ledger must not see free what
-   * this run holds, nor miss it in {@code berth ps}.
-   *
-   * <p>It also carries there every other live run the old file has, of every user, with its holds
-   * and waits, when the new file has no row of it: a run whose Berth was killed while its tasks live
-   * ({@link #TASKS_LIVE}) has no Berth left to publish its holds, and a live run publishes its own
-   * only at its next look, while claims in the new file would see them free. A run changes only its
-   * own rows otherwise; carrying is the exception because it only adds a run the new file lacks
-   * whole, as the old file had it: a row a run published in the new file (itself, or carried by a
-   * run that looked first) is newer than the old file's and is never replaced, and each run's own
-   * rows are its own to publish again. A carried run that is dead is reclaimed there as anywhere.
-   */
-  private void reopenIfReplaced(Instant now) {
-    LedgerStore old = store;
-    if (!old.replaced()) {
-      return;
-    }
-    LedgerStore fresh = old.reopened();
-    Live live;
-    try {
-      live = old.transaction(t -> Live.of(t, now));
-    } catch (SharedReservationsException e) {
-      live = Live.NONE; // the old file cannot be read: this run is published as it joined, holding nothing yet
-    }
-    Live carried = live;
-    try {
-      fresh.transaction(t -> {
-        if (run != null) {
-          Run me = run;
-          RunRow row = carried.runs().stream().filter(r -> r.id().equals(me.id())).findFirst().orElse(
-              new RunRow(me.id(), host, me.name(), me.workdir(), me.uid(), me.user(), me.pid(), me.pidStart(),
-                  "running", 0, 0, 0, 0, now, now, null));
-          t.putRun(row, me.uid());
-          carried.holdsOf(me.id()).forEach(h -> t.addHold(h, me.uid()));
-          t.replaceWaits(me.id(), carried.waitsOf(me.id()), me.uid());
-        }
-        for (RunRow other : carried.runs()) {
-          if (run == null || !other.id().equals(run.id())) {
-            t.carry(other, carried.holdsOf(other.id()), carried.waitsOf(other.id()));
-          }
-        }
-        if (carried.read()) {
-          if (carried.waitingSince().isEmpty()) {
-            t.remadeOver(); // every run on the host is here again: nothing left to wait for
-          } else {
-            t.remadeSince(carried.waitingSince().get());
-          }
-        }
-        return null;
-      });
-    } catch (RuntimeException e) {
-      fresh.close(); // the next call tries again
-      throw e;
-    }
-    store = fresh;
-    settled = false;
-    old.close();
-  }
-
-  /**
-   * The live runs of one ledger file, with their holds and waits, when it could be read; and since
-   * when it waited for runs when it was itself made anew and still waiting, or empty when it had
-   * every run on the host.
-   */
-  private record Live(boolean read, List<RunRow> runs, List<HoldRow> holds, List<WaitRow> waits,
-      Optional<Instant> waitingSince) {
-    static final Live NONE = new Live(false, List.of(), List.of(), List.of(), Optional.empty());
-
-    static Live of(Tables t, Instant now) {
-      return new Live(true, t.liveRuns(), t.holds(), t.waits(), t.remade(now));
-    }
-
-    List<HoldRow> holdsOf(String run) {
-      return holds.stream().filter(h -> h.run().equals(run)).toList();
-    }
-
-    List<WaitRow> waitsOf(String run) {
-      return waits.stream().filter(w -> w.run().equals(run)).toList();
-    }
+    file.close();
   }
 
   private Run joined() {

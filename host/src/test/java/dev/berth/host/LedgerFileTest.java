@@ -88,7 +88,7 @@ class LedgerFileTest {
 
       try (SharedReservations r2 = HostLedgers.open(host)) {
         r2.join(HostLedgers.self("r2", "/runs/r2"), t0.plusSeconds(1));
-        java.time.Instant later = t0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
+        java.time.Instant later = t0.plusSeconds(1).plus(LedgerFile.REMADE_GRACE);
         assertThat(r2.take(new SharedReservations.Claim("u-1", 0, 0, 8000, claim.shares()), later))
             .hasValueSatisfying(why -> assertThat(why).contains("held by run r1"));
         assertThat(r2.runs(false, t0.plusSeconds(1))).extracting(SharedReservations.RunEntry::name)
@@ -247,11 +247,11 @@ class LedgerFileTest {
         assertThat(r2.take(gpu("u-1", 10), T0.plusSeconds(1))).as("r1 has not published its 20 GiB yet")
             .hasValueSatisfying(why -> assertThat(why)
                 .isEqualTo("the host ledger was made anew after its file was removed: starts wait "
-                    + SharedLedger.REMADE_GRACE.toSeconds() + " s more for the runs on this host to publish there"
+                    + LedgerFile.REMADE_GRACE.toSeconds() + " s more for the runs on this host to publish there"
                     + " what they hold [host ledger made anew]"));
 
         assertThat(r2.take(gpu("u-1", 10), T0.plusSeconds(2))).as("still in the grace")
-            .hasValueSatisfying(why -> assertThat(why).contains("wait " + (SharedLedger.REMADE_GRACE.toSeconds() - 1) + " s more"));
+            .hasValueSatisfying(why -> assertThat(why).contains("wait " + (LedgerFile.REMADE_GRACE.toSeconds() - 1) + " s more"));
 
         Instant later = T0.plusSeconds(3);
         r1.look(RUNNING, List.of(), later); // carries what the removed file had: nothing left to wait for
@@ -267,7 +267,7 @@ class LedgerFileTest {
 
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
       assertThat(r2.untold()).as("before any look").isEmpty();
-      Instant later = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
+      Instant later = T0.plusSeconds(1).plus(LedgerFile.REMADE_GRACE);
       r2.look(RUNNING, List.of(), later);
       assertThat(r2.untold()).hasValueSatisfying(why -> assertThat(why).contains("/runs/r1"));
 
@@ -299,7 +299,7 @@ class LedgerFileTest {
     Path host = killedRunsLedgerRemoved();
 
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0.plusSeconds(1))) {
-      Instant later = T0.plusSeconds(1).plus(SharedLedger.REMADE_GRACE);
+      Instant later = T0.plusSeconds(1).plus(LedgerFile.REMADE_GRACE);
       assertThat(r2.take(gpu("u-1", 10), later)).hasValueSatisfying(why -> assertThat(why)
           .contains("tasks of runs it does not know run on").contains("/runs/r1"));
 
@@ -316,7 +316,7 @@ class LedgerFileTest {
       removeTheLedger(host); // again: r2 carries a file that never had r1
       r2.look(RUNNING, List.of(), T0.plusSeconds(2));
 
-      Instant later = T0.plusSeconds(2).plus(SharedLedger.REMADE_GRACE);
+      Instant later = T0.plusSeconds(2).plus(LedgerFile.REMADE_GRACE);
       assertThat(r2.take(gpu("u-1", 10), later)).hasValueSatisfying(why -> assertThat(why).contains("/runs/r1"));
     }
   }
@@ -327,12 +327,12 @@ class LedgerFileTest {
     joined(host, "r1", 1000, 41, T0).close(); // the host's first ledger
     removeTheLedger(host);
     try (SharedReservations r2 = joined(host, "r2", 2000, 42, T0)) {
-      for (int s = 1; s < SharedLedger.REMADE_GRACE.toSeconds(); s += 3) {
+      for (int s = 1; s < LedgerFile.REMADE_GRACE.toSeconds(); s += 3) {
         removeTheLedger(host);
         r2.look(RUNNING, List.of(), T0.plusSeconds(s));
       }
 
-      assertThat(r2.take(gpu("u-1", 10), T0.plus(SharedLedger.REMADE_GRACE))).isEmpty();
+      assertThat(r2.take(gpu("u-1", 10), T0.plus(LedgerFile.REMADE_GRACE))).isEmpty();
     }
   }
 
