@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.berth.core.report.TaskReport;
-import dev.berth.report.TaskResults;
+import dev.berth.report.ResultFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,13 +28,13 @@ final class ResultFiles {
   private ResultFiles() {}
 
   /**
-   * The task's {@code result.json}, read exactly as the reports read it ({@link TaskResults}), or
-   * empty when the file does not exist.
+   * The task's {@code result.json} in its folder {@code taskDir}, read as the reports read it
+   * ({@link ResultFile}), or empty when the file does not exist.
    *
    * @throws IllegalStateException when the file exists but cannot be read or is not a JSON object
    */
   static Optional<Map<String, Object>> resultJson(TaskReport task, Path taskDir) {
-    return TaskResults.readTask(taskDir.getParent().getParent(), task).map(values -> values);
+    return ResultFile.readIn(taskDir, task).map(values -> values);
   }
 
   /**

@@ -24,7 +24,7 @@ class ReportFormattingTest {
   @Test
   void aResultWrittenAsTenPointZeroIsShownAsTenPointZeroNotInScientificNotation() throws IOException {
     Path file = Files.writeString(dir.resolve("result.json"), "{\"loss\": 10.0, \"tiny\": 1e-07, \"big\": 1.5E3}");
-    Map<String, Object> values = TaskResults.parse(file);
+    Map<String, Object> values = ResultFile.parse(file);
 
     String csv = CsvResults.render(oneTask(), Map.of("t", values));
     String md = MarkdownReport.render(oneTask(), TaskResults.of(Map.of("t", values)), null);

@@ -83,7 +83,7 @@ class TaskResultsTest {
 
   @Test
   void anOversizedFileIsSkippedWithAWarning() throws IOException {
-    write("train/train-0.1-1", "{\"pad\": \"" + "x".repeat((int) TaskResults.MAX_BYTES) + "\"}");
+    write("train/train-0.1-1", "{\"pad\": \"" + "x".repeat((int) ResultFile.MAX_BYTES) + "\"}");
 
     TaskResults r = TaskResults.read(runDir, report);
 
@@ -94,6 +94,6 @@ class TaskResultsTest {
   private void write(String taskDir, String json) throws IOException {
     Path dir = runDir.resolve(taskDir);
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve(TaskResults.FILE), json);
+    Files.writeString(dir.resolve(ResultFile.NAME), json);
   }
 }

@@ -55,7 +55,7 @@ class UnstartedTasksReportTest {
   void noFolderIsReadForATaskThatNeverStarted() throws Exception {
     for (String id : List.of("t-0", "t-3")) {
       Files.createDirectories(runDir.resolve("g").resolve(id));
-      Files.writeString(runDir.resolve("g").resolve(id).resolve(TaskResults.FILE), "{\"acc\": 1}");
+      Files.writeString(runDir.resolve("g").resolve(id).resolve(ResultFile.NAME), "{\"acc\": 1}");
     }
 
     assertThat(TaskResults.read(runDir, stoppedSweep()).byTask()).containsOnlyKeys("t-0");

@@ -9,7 +9,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.TaskRecord;
-import dev.berth.report.TaskResults;
+import dev.berth.report.ResultFile;
 import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
@@ -48,7 +48,7 @@ final class TaskDetails implements StatusJson.Extras {
     TaskReport reported = reports.get(record.spec().id().value());
     if (record.state() == TaskState.SUCCEEDED && reported != null) {
       try {
-        TaskResults.readTask(view.layout().runDir(), reported).ifPresent(values -> {
+        ResultFile.read(view.layout().runDir(), reported).ifPresent(values -> {
           ObjectNode o = node.putObject("results");
           values.forEach((k, v) -> o.set(k, PLAIN.valueToTree(v)));
         });
