@@ -3,6 +3,7 @@ package dev.berth.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.berth.runtime.engine.ProcessTable;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,31 +49,14 @@ class LostJournalTest {
    * run's, not of the next command's.
    */
   private long runsOnceTheKilledRunsTasksEnded() throws Exception {
-    byte[] mark = ("BERTH_RUN_DIR=" + dir.resolve("out")).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String runDir = dir.resolve("out").toString();
+    ProcessTable processes = ProcessTable.LOCAL;
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (ProcessHandle.allProcesses().anyMatch(p -> carries(p.pid(), mark)) && System.nanoTime() < deadline) {
+    while (processes.all().anyMatch(p -> processes.berthVariables(p.pid())
+        .filter(env -> runDir.equals(env.get("BERTH_RUN_DIR"))).isPresent()) && System.nanoTime() < deadline) {
       Thread.sleep(50); // waiting on other processes: there is no event to wait for from here
     }
     return runs();
-  }
-
-  private static boolean carries(long pid, byte[] mark) {
-    try {
-      byte[] env = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
-      for (int start = 0; start < env.length; ) {
-        int end = start;
-        while (end < env.length && env[end] != 0) {
-          end++;
-        }
-        if (java.util.Arrays.equals(env, start, end, mark, 0, mark.length)) {
-          return true;
-        }
-        start = end + 1;
-      }
-      return false;
-    } catch (java.io.IOException | SecurityException e) {
-      return false; // gone, or not ours to read
-    }
   }
 
   @Test

@@ -123,7 +123,17 @@ final class Database {
    * written through calls that fail with an error Berth reports, so they need no look on every commit.
    */
   static void checkSharedMemoryWritable(Path file) throws JournalException {
-    requireWritable(file.resolveSibling(file.getFileName() + "-shm"));
+    requireWritable(sharedMemory(file));
+  }
+
+  /** Whether the journal's shared memory can be written, or does not exist. */
+  static boolean sharedMemoryWritable(Path file) {
+    Path shm = sharedMemory(file);
+    return Files.isWritable(shm) || !Files.exists(shm);
+  }
+
+  private static Path sharedMemory(Path file) {
+    return file.resolveSibling(file.getFileName() + "-shm");
   }
 
   private static void requireWritable(Path f) throws JournalException {
@@ -139,7 +149,7 @@ final class Database {
    * immutable one. Another user's, which only its owner may write, SQLite maps read-only as before.
    */
   private static void checkReadable(Path file) throws JournalException {
-    Path shm = file.resolveSibling(file.getFileName() + "-shm");
+    Path shm = sharedMemory(file);
     try {
       if (!Files.isWritable(shm) && Files.exists(shm)) {
         String me = System.getProperty("user.name");

@@ -239,12 +239,9 @@ public final class SqliteJournal implements Journal {
    * connection is left for the process's end to drop; its write-ahead log stays for the resume.
    */
   private void closeConnection() {
-    try {
-      Database.checkSharedMemoryWritable(file);
-    } catch (JournalException e) {
-      return;
+    if (Database.sharedMemoryWritable(file)) {
+      Database.close(connection);
     }
-    Database.close(connection);
   }
 
   /** The connection, for tests that look at its settings. */
