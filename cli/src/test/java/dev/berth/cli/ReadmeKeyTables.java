@@ -1,8 +1,8 @@
 package dev.berth.cli;
 
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.settings.Setting;
-import dev.berth.core.settings.TaskKey;
-import dev.berth.core.settings.TaskKeys;
 import dev.berth.session.AdapterTables;
 import dev.berth.spec.ConfigKeys;
 import java.io.IOException;

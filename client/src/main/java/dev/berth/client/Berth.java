@@ -227,7 +227,7 @@ public final class Berth implements AutoCloseable {
   /** Submits one task given in the core model's form; see {@link #submit(TaskBuilder)}. */
   public TaskHandle submit(TaskSpec task) {
     return whileOpen(() -> submitted.registerJoining(
-        new GroupSpec(TASKS_GROUP, List.of(Groups.inGroup(task, TASKS_GROUP)))).get(0));
+        new GroupSpec(TASKS_GROUP, List.of(task.inGroup(TASKS_GROUP)))).get(0));
   }
 
   /**

@@ -1,13 +1,18 @@
 package dev.berth.client;
 
-import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.Names;
+import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.scheduling.RetrySelection;
-import dev.berth.core.units.ByteSize;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Suggestions;
 import dev.berth.report.Objective;
 import dev.berth.runtime.engine.RunListener;
+import dev.berth.session.AdapterTables;
 import dev.berth.session.SessionOptions;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
@@ -15,10 +20,13 @@ import dev.berth.spi.HostProbe;
 import dev.berth.spi.Timers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.InstantSource;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -43,6 +51,7 @@ public final class BerthOptions {
   private final boolean hostLedger;
   private final RunListener listener;
   private final Consumer<SessionOptions.Builder> testSeams;
+  private final Map<SettingsTable<?, ?>, Object> adapters;
 
   private BerthOptions(Builder b, String name, Path workdir, SchedulerConfig config) {
     this.name = name;
@@ -56,6 +65,7 @@ public final class BerthOptions {
     this.hostLedger = b.hostLedger;
     this.listener = b.listener;
     this.testSeams = b.testSeams;
+    this.adapters = Map.copyOf(b.adapters);
   }
 
   /** A builder with the defaults: see each setter. */
@@ -121,6 +131,19 @@ public final class BerthOptions {
     return listener;
   }
 
+  /** {@code run} carrying the adapter settings these options set ({@link Builder#settings}). */
+  RunSpec carriedBy(RunSpec run) {
+    RunSpec carried = run;
+    for (Map.Entry<SettingsTable<?, ?>, Object> e : adapters.entrySet()) {
+      carried = into(e.getKey(), carried, e.getValue());
+    }
+    return carried;
+  }
+
+  private static <R> RunSpec into(SettingsTable<R, ?> table, RunSpec run, Object settings) {
+    return table.into(run, table.type().cast(settings));
+  }
+
   /**
    * The local session these options stand for: a run kept open for submissions, interrupted (and
    * resumable) when the JVM exits without {@link Berth#close()}, with the test seams set; the spec and listeners are the caller's.
@@ -146,6 +169,7 @@ public final class BerthOptions {
     private String name;
     private Path workdir;
     private SchedulerConfig.Builder config = SchedulerConfig.builder();
+    private final Map<SettingsTable<?, ?>, Object> adapters = new LinkedHashMap<>();
     private String gpus = DeviceSelection.DEFAULT;
     private Objective objective;
     private boolean writeReports = true;
@@ -183,67 +207,36 @@ public final class BerthOptions {
       return this;
     }
 
-    /** {@code scheduler.max-process}: most task processes at once; 0 = unlimited. Default 20. */
-    public Builder maxProcess(int n) {
-      config.maxProcess(n);
-      return this;
-    }
-
-    /** {@code scheduler.max-waiting}: most two-stage tasks loaded but not training; 0 = unlimited. Default 10. */
-    public Builder maxWaiting(int n) {
-      config.maxWaiting(n);
-      return this;
-    }
-
-    /** {@code scheduler.cores}: cores Berth may hand out; 0 = every logical CPU. */
-    public Builder cores(int n) {
-      config.cores(n);
-      return this;
-    }
-
-    /** {@code scheduler.interval}: how often the host is probed. Default 1s. */
-    public Builder interval(Duration interval) {
-      config.interval(interval);
-      return this;
-    }
-
-    /** {@code scheduler.default-memory}, e.g. {@code 512MiB}: the reservation of a task that gives none. Default 2GB. */
-    public Builder defaultMemory(String size) {
-      config.defaultMemoryBytes(ByteSize.parse(size));
-      return this;
-    }
-
-    /** {@code scheduler.default-cuda-memory}, e.g. {@code 1GiB}: the GPU memory of a GPU task that gives none. Default 2GB. */
-    public Builder defaultGpuMemory(String size) {
-      config.defaultCudaMemoryBytes(ByteSize.parse(size));
-      return this;
-    }
-
-    /** {@code utilization-limit.cpu}: no start while other processes keep the CPUs this busy. Default 0.8. */
-    public Builder cpuUtilizationLimit(double fraction) {
-      config.cpuUtilizationLimit(fraction);
-      return this;
-    }
-
-    /** {@code utilization-limit.memory}: host memory utilization a start may not push past. Default 0.8. */
-    public Builder memoryUtilizationLimit(double fraction) {
-      config.memoryUtilizationLimit(fraction);
-      return this;
-    }
-
-    /** {@code remain-limit.memory}, e.g. {@code 4GB}: host memory that must stay free. Default 4GB. */
-    public Builder remainMemory(String size) {
-      config.remainMemoryBytes(ByteSize.parse(size));
-      return this;
-    }
-
-    /** {@code scheduler.placement}: the GPU placement policy. Default {@code best-fit}. */
-    public Builder placement(String policy) {
-      try {
-        config.placement(PlacementPolicyName.of(policy));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("scheduler.placement must name a policy: " + e.getMessage(), e);
+    /**
+     * Sets one configuration key, written as in a spec's {@code config:} or {@code --set}: any key
+     * {@code berth config --defaults} lists, e.g. {@code set("scheduler.max-process", 4)} or
+     * {@code set("scheduler.default-memory", "512MiB")}. The value is read by the key's own row, so it
+     * means here what it means in YAML.
+     *
+     * @throws IllegalArgumentException naming the key and the rule, for an unknown key or a wrong value
+     */
+    public Builder set(String key, Object value) {
+      Optional<ConfigKey<SchedulerConfig, SchedulerConfig.Builder, ?>> scheduling = SchedulerKeys.TABLE.key(key);
+      if (scheduling.isPresent()) {
+        put(scheduling.get(), value);
+        return this;
       }
+      for (SettingsTable<?, ?> table : AdapterTables.ALL) {
+        if (table.key(key).isPresent()) {
+          return setIn(table, key, value);
+        }
+      }
+      List<String> known = new ArrayList<>(SchedulerKeys.TABLE.keys().stream().map(ConfigKey::key).toList());
+      AdapterTables.ALL.forEach(t -> t.keys().forEach(k -> known.add(k.key())));
+      throw new IllegalArgumentException(key + ": " + Suggestions.unknownKey(key, known));
+    }
+
+    /**
+     * The settings of one adapter (mail, webhook, Slurm, or one of the caller's), replacing those set
+     * so far, e.g. {@code settings(SmtpKeys.TABLE, smtp)}.
+     */
+    public <R> Builder settings(SettingsTable<R, ?> table, R settings) {
+      adapters.put(table, Objects.requireNonNull(settings, "settings"));
       return this;
     }
 
@@ -359,6 +352,37 @@ public final class BerthOptions {
       }
       Path dir = workdir != null ? workdir : Path.of("berth-out", n);
       return new BerthOptions(this, n, dir, c);
+    }
+
+    private <T> void put(ConfigKey<SchedulerConfig, SchedulerConfig.Builder, T> key, Object value) {
+      try {
+        key.put(config, key.parser().parse(value));
+      } catch (InvalidValue e) {
+        throw new IllegalArgumentException(TaskSettings.message(e.under(key.key())), e);
+      }
+    }
+
+    /** {@code key} of {@code table} set to {@code value}, over the adapter's settings so far. */
+    private <R> Builder setIn(SettingsTable<R, ?> table, String key, Object value) {
+      R current = current(table);
+      Map<String, Object> written = new LinkedHashMap<>();
+      table.keys().forEach(k -> written.put(k.key(), asWritten(k, current)));
+      written.put(key, value);
+      try {
+        return settings(table, table.read(written));
+      } catch (InvalidValue e) {
+        throw new IllegalArgumentException(TaskSettings.message(e), e);
+      }
+    }
+
+    /** {@code key}'s value in {@code settings} as a user writes it, secrets included, so that it reads back. */
+    private static <R, T> String asWritten(ConfigKey<R, ?, T> key, R settings) {
+      return key.show().apply(key.get().apply(settings));
+    }
+
+    private <R> R current(SettingsTable<R, ?> table) {
+      Object set = adapters.get(table);
+      return set == null ? table.defaults() : table.type().cast(set);
     }
 
     private static String freshName() {

@@ -2,12 +2,12 @@ package dev.berth.client;
 
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.DependencyPatterns;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import dev.berth.spec.DependencyResolver;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -34,16 +34,10 @@ public final class Groups {
   public static GroupSpec ofSpecs(String name, TaskSpec... tasks) {
     List<TaskSpec> moved = new ArrayList<>();
     for (TaskSpec t : tasks) {
-      moved.add(inGroup(t, name));
+      moved.add(t.inGroup(name));
     }
     return new GroupSpec(name, moved);
   }
 
-  static TaskSpec inGroup(TaskSpec t, String group) {
-    if (t.group().equals(group)) {
-      return t;
-    }
-    return new TaskSpec(t.id(), group, t.command(), t.env(), t.resources(), t.priority(), t.params(), t.after(),
-        t.follow(), t.retry(), t.queueTimeout(), t.timeout(), t.gpu(), t.twoStage(), t.template(), t.enforceMemory());
-  }
+
 }

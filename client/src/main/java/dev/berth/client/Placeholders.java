@@ -1,6 +1,6 @@
 package dev.berth.client;
 
-import dev.berth.core.model.PlaceholderText;
+import dev.berth.core.settings.PlaceholderText;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;

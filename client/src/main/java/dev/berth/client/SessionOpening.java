@@ -21,8 +21,8 @@ final class SessionOpening {
    * @param registry the listener that feeds the handles
    */
   static LocalSession open(BerthOptions options, RunListener registry) {
-    RunSpec spec = new RunSpec(options.name(), options.workdir().toString(), options.config(), List.of(), true,
-        options.gpus(), RunBuilder.reporting(options.objective().orElse(null)));
+    RunSpec spec = options.carriedBy(new RunSpec(options.name(), options.workdir().toString(), options.config(),
+        List.of(), true, options.gpus(), RunBuilder.reporting(options.objective().orElse(null))));
     try {
       return LocalSession.open(options.sessionOptions().spec(spec).listener(registry).build());
     } catch (RunFinishedException e) {

@@ -2,10 +2,10 @@ package dev.berth.client;
 
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

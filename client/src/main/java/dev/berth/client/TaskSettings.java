@@ -1,9 +1,9 @@
 package dev.berth.client;
 
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKey;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;

@@ -1,6 +1,6 @@
 package dev.berth.client;
 
-import dev.berth.core.settings.TaskValues;
+import dev.berth.core.model.TaskValues;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

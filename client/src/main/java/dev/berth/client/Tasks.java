@@ -1,9 +1,9 @@
 package dev.berth.client;
 
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKeys;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.task.worker.WorkerClasspath;
 import dev.berth.task.worker.WorkerCommand;

@@ -25,12 +25,14 @@ class BerthOptionsTest {
   }
 
   @Test
-  void convenienceSettersChangeOneKeyOfTheConfigurationGivenBefore() {
+  void setChangesOneKeyOfTheConfigurationGivenBeforeAsTheKeysRowReadsIt() {
     SchedulerConfig base = SchedulerConfig.builder().maxWaiting(3).seed(9).build();
 
-    BerthOptions o = BerthOptions.builder().name("s").config(base).maxProcess(2).cores(8).interval(Duration.ofMillis(250))
-        .defaultMemory("1GiB").defaultGpuMemory("2GiB").cpuUtilizationLimit(0.5).memoryUtilizationLimit(0.9)
-        .remainMemory("1GB").placement("first-fit").maxWaiting(4).build();
+    BerthOptions o = BerthOptions.builder().name("s").config(base).set("scheduler.max-process", 2)
+        .set("scheduler.cores", 8).set("scheduler.interval", Duration.ofMillis(250))
+        .set("scheduler.default-memory", "1GiB").set("scheduler.default-cuda-memory", "2GiB")
+        .set("utilization-limit.cpu", 0.5).set("utilization-limit.memory", 0.9).set("remain-limit.memory", "1GB")
+        .set("scheduler.placement", "first-fit").set("scheduler.max-waiting", 4).build();
 
     assertThat(o.config()).isEqualTo(base.toBuilder().maxProcess(2).cores(8).interval(Duration.ofMillis(250))
         .defaultMemoryBytes(1L << 30).defaultCudaMemoryBytes(2L << 30).cpuUtilizationLimit(0.5)
@@ -42,15 +44,15 @@ class BerthOptionsTest {
   void buildStatesTheRuleThatAnOptionBreaks() {
     assertThatThrownBy(() -> BerthOptions.builder().name("my session").build())
         .hasMessage("session name 'my session' must match [A-Za-z0-9._-]+ (and not be . or ..), at most 255 characters");
-    assertThatThrownBy(() -> BerthOptions.builder().maxProcess(-1).build())
-        .hasMessage("scheduler.max-process must be >= 0 but was -1");
-    assertThatThrownBy(() -> BerthOptions.builder().cpuUtilizationLimit(1.5).build())
+    assertThatThrownBy(() -> BerthOptions.builder().set("scheduler.max-process", -1).build())
+        .hasMessage("scheduler.max-process must be a whole number >= 0 but was -1");
+    assertThatThrownBy(() -> BerthOptions.builder().set("utilization-limit.cpu", 1.5).build())
         .hasMessageContaining("utilization-limit.cpu must be a fraction in (0, 1]");
     assertThatThrownBy(() -> BerthOptions.builder().gpus("two").build())
         .hasMessageStartingWith("gpus: 'two' is not a GPU selection");
-    assertThatThrownBy(() -> BerthOptions.builder().placement("nearest").build())
-        .hasMessageContaining("scheduler.placement must name a policy");
-    assertThatThrownBy(() -> BerthOptions.builder().defaultMemory("much"))
+    assertThatThrownBy(() -> BerthOptions.builder().set("scheduler.placement", "nearest").build())
+        .hasMessageStartingWith("scheduler.placement").hasMessageContaining("nearest");
+    assertThatThrownBy(() -> BerthOptions.builder().set("scheduler.default-memory", "much"))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

@@ -7,6 +7,7 @@ import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -43,9 +44,9 @@ class BuildersTest {
         .task(Tasks.command("inherits", "run"))
         .build(CONFIG);
 
-    assertThat(g.tasks()).extracting(TaskSpec::enforceMemory)
+    assertThat(g.tasks()).extracting(t -> t.find(TaskKeys.ENFORCE_MEMORY))
         .containsExactly(java.util.Optional.of(false), java.util.Optional.of(true));
-    assertThat(Tasks.command("bare", "run").toSpec("g", CONFIG).enforceMemory()).isEmpty();
+    assertThat(Tasks.command("bare", "run").toSpec("g", CONFIG).find(TaskKeys.ENFORCE_MEMORY)).isEmpty();
   }
 
   @Test

@@ -49,7 +49,7 @@ class ExamplesTest {
    * about the example, not about waiting for a loaded machine to calm down.
    */
   private static BerthOptions.Builder session(Path workdir) {
-    return BerthOptions.builder().workdir(workdir).cpuUtilizationLimit(1.0);
+    return BerthOptions.builder().workdir(workdir).set("utilization-limit.cpu", 1.0);
   }
 
   private static Method method(String className, String name, Class<?>... types) throws Exception {

@@ -80,7 +80,7 @@ class PoolMapTest {
     Pool light = Pool.python("light").size(1);
     Pool held = Pool.python("held").size(1).memory("3GiB");
     try (Berth berth = Berth.local(Sessions.real(dir, RunListenerNone.INSTANCE).hostProbe(host)
-        .interval(Duration.ofMillis(200)).build())) {
+        .set("scheduler.interval", Duration.ofMillis(200)).build())) {
       TaskResult before = berth.executeTask(call("before", light).memory("2GiB"));
       TaskResult warm = berth.executeTask(call("warm", held));
       CountDownLatch reading = new CountDownLatch(1);

@@ -24,8 +24,8 @@ class QuickstartTest {
     TuneResult result;
     // --- docs/java-api.md, with examples/ located from this module, a temporary workdir and no CPU utilization limit
     String q = examples.resolve("quickstart") + "/";      // tasks run in their own folders: absolute paths
-    try (Berth berth = Berth.local(BerthOptions.builder().name("quickstart").maxProcess(4).workdir(dir)
-        .cpuUtilizationLimit(1.0).build())) {
+    try (Berth berth = Berth.local(BerthOptions.builder().name("quickstart").set("scheduler.max-process", 4).workdir(dir)
+        .set("utilization-limit.cpu", 1.0).build())) {
       berth.execute(Groups.of("prepare",
           Tasks.command("make-data", "python3", q + "make_data.py", "--out", "data").memory("256MiB")));
       Map<String, List<?>> grid = new LinkedHashMap<>();

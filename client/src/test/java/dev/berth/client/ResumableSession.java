@@ -30,10 +30,10 @@ public final class ResumableSession {
         .name("resumable")
         .workdir(workdir)
         .gpus("none")
-        .defaultMemory("16MiB")
-        .remainMemory("0")
-        .cpuUtilizationLimit(1.0)
-        .memoryUtilizationLimit(1.0);
+        .set("scheduler.default-memory", "16MiB")
+        .set("remain-limit.memory", "0")
+        .set("utilization-limit.cpu", 1.0)
+        .set("utilization-limit.memory", 1.0);
   }
 
   static TaskBuilder quick(Path signals) {

@@ -49,7 +49,7 @@ class SessionLifecycleTest {
     Events events = new Events();
     TaskHandle sleeper;
     TaskHandle queued;
-    Berth berth = Berth.local(Sessions.real(dir, events).maxProcess(1).build());
+    Berth berth = Berth.local(Sessions.real(dir, events).set("scheduler.max-process", 1).build());
     try {
       berth.executeTask(Tasks.command("warm-up", "true"));
       sleeper = berth.submit(Tasks.command("sleeper", "sh", "-c", "sleep 60 & sleep 60; wait"));

@@ -20,10 +20,10 @@ final class Sessions {
         .name("test")
         .workdir(dir.resolve("session"))
         .gpus("none")
-        .defaultMemory("16MiB")
-        .remainMemory("0")
-        .cpuUtilizationLimit(1.0)
-        .memoryUtilizationLimit(1.0)
+        .set("scheduler.default-memory", "16MiB")
+        .set("remain-limit.memory", "0")
+        .set("utilization-limit.cpu", 1.0)
+        .set("utilization-limit.memory", 1.0)
         .listener(listener);
   }
 
@@ -33,7 +33,7 @@ final class Sessions {
         .name("fake")
         .workdir(dir.resolve("session"))
         .gpus("none")
-        .defaultMemory("16MiB")
+        .set("scheduler.default-memory", "16MiB")
         .executor(executor)
         .hostProbe(new FakeHostProbe().cpus(16))
         .clock(new FakeClock())

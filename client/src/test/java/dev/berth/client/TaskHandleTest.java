@@ -29,7 +29,7 @@ class TaskHandleTest {
 
   @BeforeEach
   void open() {
-    berth = Berth.local(Sessions.fake(dir, executor, events).maxProcess(1).build());
+    berth = Berth.local(Sessions.fake(dir, executor, events).set("scheduler.max-process", 1).build());
   }
 
   @AfterEach

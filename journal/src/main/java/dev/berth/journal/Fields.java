@@ -1,10 +1,7 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.ValueParser;
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -153,23 +150,11 @@ final class Fields {
     return (int) v;
   }
 
-  double doubleValue(String key) {
-    return decimal(key, "a number").doubleValue();
-  }
-
   Instant instant(String key) {
     try {
       return Instant.parse(string(key));
     } catch (DateTimeParseException e) {
       throw wrong(key, "an ISO-8601 instant such as 2024-01-31T12:00:00.123456789Z");
-    }
-  }
-
-  Duration duration(String key) {
-    try {
-      return Duration.parse(string(key));
-    } catch (DateTimeParseException e) {
-      throw wrong(key, "an ISO-8601 duration such as PT1.5S");
     }
   }
 
@@ -180,16 +165,6 @@ final class Fields {
       return Enum.valueOf(type, name);
     } catch (IllegalArgumentException e) {
       throw wrong(key, "one of " + List.of(type.getEnumConstants()));
-    }
-  }
-
-  /** A value written as a spec writes it, read with the settings table's own parser. */
-  <T> T parsed(String key, ValueParser<T> parser) {
-    String text = string(key);
-    try {
-      return parser.parse(text);
-    } catch (InvalidValue e) {
-      throw wrong(key, "a value that " + e.rule().replace(" but was '" + text + "'", ""));
     }
   }
 
@@ -235,21 +210,6 @@ final class Fields {
     return List.copyOf(out);
   }
 
-  List<Integer> ints(String key) {
-    List<Integer> out = new ArrayList<>();
-    for (JsonNode item : array(key)) {
-      try {
-        if (!item.isNumber()) {
-          throw new ArithmeticException();
-        }
-        out.add(item.decimalValue().intValueExact());
-      } catch (ArithmeticException e) {
-        throw wrong(key, "an array of whole numbers");
-      }
-    }
-    return out;
-  }
-
   /** An object of string values. */
   SortedMap<String, String> stringMap(String key) {
     SortedMap<String, String> out = new TreeMap<>();
@@ -265,6 +225,11 @@ final class Fields {
         throw new IllegalArgumentException(path(key) + " is not a known field");
       }
     });
+  }
+
+  /** An error about the field at {@code key}, as the rule its key's parser gave says it. */
+  IllegalArgumentException invalid(String key, String rule) {
+    return new IllegalArgumentException(path(key) + (rule.startsWith("must ") ? " " : ": ") + rule);
   }
 
   /** An error about the field at {@code key}. */

@@ -1,7 +1,7 @@
 package dev.berth.journal;
 
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.scheduling.RunState;
-import dev.berth.core.settings.SettingsTable;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
 import java.nio.file.Path;

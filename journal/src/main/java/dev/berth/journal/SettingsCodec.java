@@ -1,18 +1,14 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.berth.core.settings.ConfigKey;
+import dev.berth.core.model.ConfigKey;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.SettingsTable;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -61,7 +57,7 @@ final class SettingsCodec {
     table.stored(settings).forEach((key, value) -> {
       String[] parts = key.split("\\.", 2);
       ObjectNode section = home.has(parts[0]) ? (ObjectNode) home.get(parts[0]) : home.putObject(parts[0]);
-      section.set(parts[1], json(value));
+      section.set(parts[1], StoredValues.json(value));
     });
   }
 
@@ -78,7 +74,7 @@ final class SettingsCodec {
       JsonNode value = section == null ? null : section.get(key.name());
       read.add((table.topLevel() ? "" : "config.") + key.key());
       if (value != null && !value.isNull()) {
-        written.put(key.key(), plain(value));
+        written.put(key.key(), StoredValues.plain(value));
       }
     }
     try {
@@ -113,55 +109,5 @@ final class SettingsCodec {
         throw new IllegalArgumentException(prefix + "." + key + " is not a known field");
       }
     });
-  }
-
-  /** A typed setting as JSON: numbers, booleans, lists of text, else its text (ISO durations, choices). */
-  private static JsonNode json(Object value) {
-    JsonNodeFactory nodes = JsonNodeFactory.instance;
-    if (value instanceof Optional<?> o) {
-      return o.isPresent() ? json(o.get()) : nodes.nullNode();
-    }
-    if (value instanceof Integer i) {
-      return nodes.numberNode(i);
-    }
-    if (value instanceof Long l) {
-      return nodes.numberNode(l);
-    }
-    if (value instanceof Double d) {
-      return nodes.numberNode(d);
-    }
-    if (value instanceof Boolean b) {
-      return nodes.booleanNode(b);
-    }
-    if (value instanceof List<?> list) {
-      ArrayNode array = nodes.arrayNode();
-      list.forEach(item -> array.add(String.valueOf(item)));
-      return array;
-    }
-    return nodes.textNode(String.valueOf(value));
-  }
-
-  /** A stored value as the settings parsers take it. */
-  private static Object plain(JsonNode value) {
-    if (value.isIntegralNumber()) {
-      return value.longValue();
-    }
-    if (value.isNumber()) {
-      return value.doubleValue();
-    }
-    if (value.isBoolean()) {
-      return value.booleanValue();
-    }
-    if (value.isArray()) {
-      List<Object> items = new ArrayList<>();
-      value.forEach(item -> items.add(plain(item)));
-      return items;
-    }
-    if (value.isObject()) {
-      Map<String, Object> fields = new LinkedHashMap<>();
-      value.fields().forEachRemaining(e -> fields.put(e.getKey(), plain(e.getValue())));
-      return fields;
-    }
-    return value.asText();
   }
 }

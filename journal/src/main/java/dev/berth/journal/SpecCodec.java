@@ -7,9 +7,9 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.settings.SchedulerKeys;
-import dev.berth.core.settings.SettingsTable;
 import java.util.ArrayList;
 import java.util.List;
 

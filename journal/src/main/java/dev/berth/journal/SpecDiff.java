@@ -2,7 +2,10 @@ package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.settings.SettingsTable;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
+import dev.berth.core.model.TaskKeys;
+import dev.berth.core.settings.Setting;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.time.Duration;
@@ -29,24 +32,38 @@ import java.util.TreeSet;
  * </pre>
  *
  * Paths and names are those of the canonical JSON ({@link SpecCodec}), which are the spec file's
- * keys. Memory is shown with units, durations compactly; {@code (none)} stands for an absent value.
+ * keys. The values of keys whose type is a memory size are shown with units, durations compactly (the
+ * key tables say which); {@code (none)} stands for an absent value.
  * A task's template is not compared: it follows from how its id was written, which the ids show, and
  * a journal written before templates has none.
  */
 public final class SpecDiff {
 
-  /** The fields shown as memory sizes and as durations, by path without the [...] selectors. */
-  static final Set<String> BYTES = Set.of(
-      "groups.tasks.memory", "groups.tasks.gpu-memory", "config.scheduler.default-memory",
-      "config.scheduler.default-cuda-memory", "config.remain-limit.memory", "config.remain-limit.cuda-memory");
-  static final Set<String> DURATIONS = Set.of(
-      "groups.tasks.retry-delay", "groups.tasks.retry-delay-max", "groups.tasks.queue-timeout",
-      "groups.tasks.timeout", "config.scheduler.interval", "config.scheduler.put-interval",
-      "config.scheduler.available-interval", "config.smtp.min-interval");
-
   private final List<String> out = new ArrayList<>();
+  private final Set<String> bytes;
+  private final Set<String> durations;
 
-  private SpecDiff() {}
+  private SpecDiff(List<SettingsTable<?, ?>> adapters) {
+    this.bytes = paths(Setting.MEMORY_SIZE, adapters);
+    this.durations = paths(Setting.DURATION, adapters);
+  }
+
+  /**
+   * The paths, without the [...] selectors, of the fields whose key has {@code type}: a task's carried
+   * keys, the scheduling settings and every adapter's.
+   */
+  static Set<String> paths(String type, List<SettingsTable<?, ?>> adapters) {
+    Set<String> paths = new TreeSet<>();
+    TaskKeys.carried().stream().filter(k -> k.setting().type().equals(type))
+        .forEach(k -> paths.add("groups.tasks." + k.key()));
+    List<SettingsTable<?, ?>> tables = new ArrayList<>(adapters);
+    tables.add(0, SchedulerKeys.TABLE);
+    for (SettingsTable<?, ?> table : tables) {
+      table.keys().stream().filter(k -> k.type().equals(type))
+          .forEach(k -> paths.add((table.topLevel() ? "" : "config.") + k.key()));
+    }
+    return paths;
+  }
 
   /** {@link #between(RunSpec, RunSpec, List)} of runs with no adapter settings. */
   public static List<String> between(RunSpec stored, RunSpec now) {
@@ -59,7 +76,7 @@ public final class SpecDiff {
    * @param adapters the tables of every adapter whose settings the runs may carry
    */
   public static List<String> between(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
-    SpecDiff diff = new SpecDiff();
+    SpecDiff diff = new SpecDiff(adapters);
     JsonNode a = SpecCodec.toJson(stored, adapters);
     JsonNode b = SpecCodec.toJson(now, adapters);
     for (String key : List.of("name", "workdir", "gpus", "groups-in-parallel", "config", "objective", "notify")) {
@@ -140,14 +157,14 @@ public final class SpecDiff {
     return CanonicalJson.write(a).equals(CanonicalJson.write(b));
   }
 
-  private static String show(String keys, JsonNode v) {
+  private String show(String keys, JsonNode v) {
     if (v == null || v.isNull()) {
       return "(none)";
     }
-    if (BYTES.contains(keys) && v.isIntegralNumber()) {
+    if (bytes.contains(keys) && v.isIntegralNumber()) {
       return ByteSize.format(v.longValue());
     }
-    if (DURATIONS.contains(keys) && v.isTextual()) {
+    if (durations.contains(keys) && v.isTextual()) {
       return DurationText.format(Duration.parse(v.textValue()));
     }
     if (v.isTextual()) {

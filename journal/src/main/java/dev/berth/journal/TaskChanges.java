@@ -67,11 +67,8 @@ final class TaskChanges {
 
   /** Whether {@link TaskCodec#toJson} writes the two tasks alike but for their ids and parameters. */
   static boolean onlyIdAndParamsDiffer(TaskSpec a, TaskSpec b) {
-    return a.command().equals(b.command()) && a.env().equals(b.env()) && a.resources().equals(b.resources())
-        && a.priority() == b.priority() && a.after().equals(b.after()) && a.follow().equals(b.follow())
-        && a.retry().equals(b.retry()) && a.queueTimeout().equals(b.queueTimeout())
-        && a.timeout().equals(b.timeout()) && a.gpu().equals(b.gpu()) && a.twoStage() == b.twoStage()
-        && a.enforceMemory().equals(b.enforceMemory()) && Objects.equals(writtenTemplate(a), writtenTemplate(b));
+    return a.settings().equals(b.settings()) && a.after().equals(b.after()) && a.follow().equals(b.follow())
+        && Objects.equals(writtenTemplate(a), writtenTemplate(b));
   }
 
   /** The template as {@link TaskCodec#toJson} writes it: null for a task that is its own. */
@@ -164,10 +161,7 @@ final class TaskChanges {
         values.put(p.getKey(), p.getValue().textValue());
       }
     }
-    return new TaskSpec(taskId, previous.group(), previous.command(), previous.env(), previous.resources(),
-        previous.priority(), values, previous.after(), previous.follow(), previous.retry(), previous.queueTimeout(),
-        previous.timeout(), previous.gpu(), previous.twoStage(), templated ? previous.template() : taskId.value(),
-        previous.enforceMemory());
+    return previous.withIdAndParams(taskId, values, templated ? previous.template() : taskId.value());
   }
 
   /** Whether the task names its template; one that does not is its own (see {@link TaskCodec#fromJson}). */

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AdapterJournalFixtureTest {
 
   private static final Path FIXTURES = Path.of("src/test/resources/journal-adapters");
-  private static final List<dev.berth.core.settings.SettingsTable<?, ?>> ADAPTERS = RandomSpecs.ADAPTERS;
+  private static final List<dev.berth.core.model.SettingsTable<?, ?>> ADAPTERS = RandomSpecs.ADAPTERS;
 
   @TempDir Path dir;
 

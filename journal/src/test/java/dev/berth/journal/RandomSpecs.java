@@ -1,18 +1,17 @@
 package dev.berth.journal;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.ExecutorKind;
-import dev.berth.core.model.RetryPolicy;
-import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
-import dev.berth.core.model.Resources;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.settings.SettingsTable;
 import dev.berth.report.MailSend;
 import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
@@ -38,6 +37,7 @@ final class RandomSpecs {
   static final List<SettingsTable<?, ?>> ADAPTERS = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
 
   private static final String NAME_CHARS = "abcXYZ019._-";
+  private static final String ENV_CHARS = "abcXYZ019_";
   private static final String ID_CHARS = "abcXYZ019._+=@,-";
   private static final List<PlacementPolicyName> POLICIES = List.of(PlacementPolicyName.values());
 
@@ -82,17 +82,22 @@ final class RandomSpecs {
     SortedMap<String, String> env = new TreeMap<>();
     SortedMap<String, String> params = new TreeMap<>();
     for (int i = random.nextInt(3); i > 0; i--) {
-      env.put("V" + anyName(), any());
+      env.put("V" + text(ENV_CHARS, 0, 8), any()); // a variable's name is an identifier; its value any text
       params.put(anyName(), any());
     }
-    List<String> command = new ArrayList<>();
-    for (int i = 1 + random.nextInt(4); i > 0; i--) {
+    List<String> command = new ArrayList<>(List.of("p" + any())); // the program is named; its arguments any text
+    for (int i = random.nextInt(4); i > 0; i--) {
       command.add(any());
     }
-    return new TaskSpec(id, group, command, env, new Resources(size(), random.nextLong() & 0xffffffffffL),
-        random.nextInt(), params, dependency(earlier), dependency(earlier),
-        new RetryPolicy(random.nextInt(10), duration(), 1 + random.nextDouble() * 3, duration()),
-        optionalDuration(), optionalDuration(), gpu(), random.nextBoolean());
+    TaskSpec.Builder task = TaskSpec.builder(id.value(), group).command(command).env(env).memoryBytes(size())
+        .cpus(random.nextInt(1_000_000_000) / 1000.0).priority(random.nextInt()).params(params)
+        .retry(new RetryPolicy(random.nextInt(10), duration(), 1 + random.nextDouble() * 3, duration()))
+        .gpu(gpu()).twoStage(random.nextBoolean());
+    dependency(earlier).ifPresent(task::after);
+    dependency(earlier).ifPresent(task::follow);
+    optionalDuration().ifPresent(task::queueTimeout);
+    optionalDuration().ifPresent(task::timeout);
+    return task.build();
   }
 
   private Optional<Dependency> dependency(List<TaskId> earlier) {
@@ -149,6 +154,7 @@ final class RandomSpecs {
         .oomGrowth(1 + random.nextDouble() * 99)
         .executor(random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
         .maxJobs(random.nextInt(5000))
+        .logCapBytes((64L << 10) + random.nextInt(1 << 30))
         .build();
   }
 
@@ -166,7 +172,7 @@ final class RandomSpecs {
         .workdirRoot(random.nextBoolean() ? "" : "/shared/" + random.nextInt(9)).arrays(random.nextBoolean())
         .gres(random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8))).cpus(random.nextInt(64)).memoryBytes(size())
         .maxAllocations(1 + random.nextInt(9)).onExit(JobsOnExit.values()[random.nextInt(3)])
-        .pollMax(duration().plusMillis(1)).build();
+        .pollMax(duration().plusMillis(1)).retryFor(duration().plusSeconds(1)).build();
   }
 
   private NotifySettings notifySettings() {

@@ -8,6 +8,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.Setting;
 import dev.berth.testkit.TaskSpecs;
 import java.time.Duration;
 import java.util.List;
@@ -120,7 +121,8 @@ class SpecDiffTest {
     Set<String> paths = new TreeSet<>();
     collect("", SpecCodec.toJson(new RandomSpecs(1).run(), RandomSpecs.ADAPTERS), paths);
 
-    assertThat(paths).containsAll(SpecDiff.BYTES).containsAll(SpecDiff.DURATIONS);
+    assertThat(paths).containsAll(SpecDiff.paths(Setting.MEMORY_SIZE, RandomSpecs.ADAPTERS))
+        .containsAll(SpecDiff.paths(Setting.DURATION, RandomSpecs.ADAPTERS));
   }
 
   private static void collect(String path, JsonNode json, Set<String> paths) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +32,7 @@ class TaskChangesTest {
         TaskSpec other = pool.get(random.nextInt(pool.size()));
         int way = random.nextInt(4);
         tasks.add(way < 2 ? withId(previous, "t" + i, random) // a sweep's next task
-            : way == 2 ? mixed(previous, other, random.nextInt(14), "t" + i) // one field changed
+            : way == 2 ? mixed(previous, other, random.nextInt(TaskKeys.carried().size() + 4), "t" + i) // one field changed
             : withId(other, "t" + i, random)); // another task altogether
       }
 
@@ -74,18 +76,33 @@ class TaskChangesTest {
 
   private static TaskSpec withParams(TaskSpec t, String id, java.util.SortedMap<String, String> params) {
     boolean own = t.template().equals(t.id().value());
-    return new TaskSpec(TaskId.of(id), "g", t.command(), t.env(), t.resources(), t.priority(), params, t.after(),
-        t.follow(), t.retry(), t.queueTimeout(), t.timeout(), t.gpu(), t.twoStage(), own ? id : t.template(),
-        t.enforceMemory());
+    return t.withIdAndParams(TaskId.of(id), params, own ? id : t.template());
   }
 
-  /** {@code a} with {@code b}'s value of field number {@code f}, and the id given. */
+  /** {@code a} with {@code b}'s value of field {@code f} (a carried key, then after, follow, template, params) and the id given. */
   private static TaskSpec mixed(TaskSpec a, TaskSpec b, int f, String id) {
-    return new TaskSpec(TaskId.of(id), "g", f == 0 ? b.command() : a.command(), f == 1 ? b.env() : a.env(),
-        f == 2 ? b.resources() : a.resources(), f == 3 ? b.priority() : a.priority(),
-        f == 4 ? b.params() : a.params(), f == 5 ? b.after() : a.after(), f == 6 ? b.follow() : a.follow(),
-        f == 7 ? b.retry() : a.retry(), f == 8 ? b.queueTimeout() : a.queueTimeout(),
-        f == 9 ? b.timeout() : a.timeout(), f == 10 ? b.gpu() : a.gpu(), f == 11 ? !a.twoStage() : a.twoStage(),
-        f == 12 ? "x-{p}" : a.template(), f == 13 ? java.util.Optional.of(true) : a.enforceMemory());
+    List<TaskKey<?>> keys = TaskKeys.carried();
+    TaskSpec.Builder mixed = a.toBuilder();
+    if (f < keys.size()) {
+      copy(keys.get(f), b, mixed);
+    } else if (f == keys.size()) {
+      b.after().ifPresent(mixed::after);
+    } else if (f == keys.size() + 1) {
+      b.follow().ifPresent(mixed::follow);
+    } else if (f == keys.size() + 2) {
+      mixed.template("x-{p}");
+    }
+    TaskSpec built = mixed.build();
+    return built.withIdAndParams(TaskId.of(id), f == keys.size() + 3 ? b.params() : a.params(), built.template());
+  }
+
+  /** Copies one key; the GPU keys go together, as only some of their combinations make a request. */
+  private static <T> void copy(TaskKey<T> key, TaskSpec from, TaskSpec.Builder to) {
+    if (List.of(TaskKeys.GPU_MEMORY, TaskKeys.GPUS, TaskKeys.DEVICE, TaskKeys.TARGETS, TaskKeys.PLACEMENT,
+        TaskKeys.BLACKLIST).contains(key)) {
+      to.gpu(from.gpu());
+    } else {
+      to.set(key, from.get(key));
+    }
   }
 }

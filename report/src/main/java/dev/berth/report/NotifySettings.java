@@ -1,9 +1,9 @@
 package dev.berth.report;
 
-import dev.berth.core.settings.ConfigKey;
+import dev.berth.core.model.ConfigKey;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
-import dev.berth.core.settings.SettingsTable;
 import dev.berth.core.settings.ValueParser;
 import dev.berth.core.settings.ValueText;
 import java.net.URI;

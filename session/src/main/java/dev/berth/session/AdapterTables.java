@@ -1,7 +1,7 @@
 package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.settings.SettingsTable;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
 import dev.berth.slurm.SlurmKeys;

@@ -9,6 +9,7 @@ import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.Occupancy;
 import dev.berth.core.resources.Refusal;
@@ -138,7 +139,7 @@ final class Simulation {
       String id = "t" + i;
       boolean twoStage = random.nextInt(3) == 0;
       TaskSpec.Builder b = TaskSpec.builder(id, "g").command("work", id).priority(random.nextInt(3))
-          .memoryBytes((1 + random.nextInt(12)) * GIB).cpus(1 + random.nextInt(3)).retries(random.nextInt(3));
+          .memoryBytes((1 + random.nextInt(12)) * GIB).cpus(1 + random.nextInt(3)).set(TaskKeys.RETRIES, random.nextInt(3));
       if (twoStage || random.nextInt(3) > 0) {
         b.gpuMemoryBytes((4 + random.nextInt(13)) * GIB);
       }

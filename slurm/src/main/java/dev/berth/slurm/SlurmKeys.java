@@ -1,11 +1,11 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.settings.ConfigKey;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
-import dev.berth.core.settings.SettingsTable;
 import dev.berth.core.settings.ValueText;
 import dev.berth.slurm.SlurmConfig.Builder;
 import java.util.List;

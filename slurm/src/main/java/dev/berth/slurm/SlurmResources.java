@@ -3,6 +3,7 @@ package dev.berth.slurm;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.Resources;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.spi.LaunchRequest;
 import java.time.Duration;
@@ -31,7 +32,8 @@ public record SlurmResources(long memoryBytes, long milliCpus, GpuRequest gpu, O
 
   /** The resources {@code task} asks for. */
   public static SlurmResources of(TaskSpec task) {
-    return new SlurmResources(task.resources().memoryBytes(), task.resources().milliCpus(), task.gpu(), task.timeout());
+    return new SlurmResources(task.resources().memoryBytes(), task.resources().milliCpus(), task.gpu(),
+        task.find(TaskKeys.TIMEOUT));
   }
 
   /**

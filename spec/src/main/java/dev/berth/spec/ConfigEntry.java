@@ -1,8 +1,8 @@
 package dev.berth.spec;
 
-import dev.berth.core.settings.ConfigKey;
+import dev.berth.core.model.ConfigKey;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.SettingsTable;
 
 /**
  * One config key a reader knows, with the table it belongs to: core's scheduling table or an

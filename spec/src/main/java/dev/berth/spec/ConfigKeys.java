@@ -1,10 +1,10 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.RunSpec;
-import dev.berth.core.settings.ConfigKey;
-import dev.berth.core.settings.SchedulerKeys;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.Setting;
-import dev.berth.core.settings.SettingsTable;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -2,9 +2,9 @@ package dev.berth.spec;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.SchedulerKeys;
-import dev.berth.core.settings.SettingsTable;
 import dev.berth.core.settings.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,16 +1,16 @@
 package dev.berth.spec;
 
-import dev.berth.core.model.DependencyCycles;
 import dev.berth.core.model.Dependency;
+import dev.berth.core.model.DependencyCycles;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.DependencyPatterns;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Suggestions;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,10 +1,10 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.settings.TaskKey;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
+import dev.berth.core.model.TaskValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
-import dev.berth.core.settings.TaskKey;
-import dev.berth.core.settings.TaskKeys;
 import dev.berth.task.worker.WorkerClasspath;
 import dev.berth.task.worker.WorkerCommand;
 import java.nio.file.Path;

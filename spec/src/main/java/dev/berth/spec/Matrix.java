@@ -1,7 +1,7 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.Combinations;
-import dev.berth.core.settings.TaskKeys;
+import dev.berth.core.model.TaskKeys;
 import java.util.List;
 import java.util.Map;
 

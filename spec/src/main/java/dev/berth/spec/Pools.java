@@ -1,8 +1,8 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package dev.berth.spec;
 
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.InvalidValue;
-import dev.berth.core.settings.TaskKey;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

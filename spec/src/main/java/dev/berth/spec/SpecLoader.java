@@ -2,7 +2,7 @@ package dev.berth.spec;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.settings.SettingsTable;
+import dev.berth.core.model.SettingsTable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;

@@ -2,11 +2,11 @@ package dev.berth.spec;
 
 import dev.berth.core.model.Names;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.MatrixIds;
-import dev.berth.core.settings.TaskKeys;
-import dev.berth.core.settings.TaskValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.berth.spec;
 
-import dev.berth.core.model.PlaceholderText;
 import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.PlaceholderText;
 import dev.berth.core.settings.Suggestions;
 import java.util.LinkedHashSet;
 import java.util.Map;

@@ -7,6 +7,7 @@ import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -276,8 +277,8 @@ class DependencySpecTest {
         """)), "a");
 
     assertThat(t.retry()).isEqualTo(new RetryPolicy(3, Duration.ofSeconds(2), 1.5, Duration.ofMinutes(1)));
-    assertThat(t.queueTimeout()).contains(Duration.ofMinutes(10));
-    assertThat(t.timeout()).contains(Duration.ofSeconds(90));
+    assertThat(t.find(TaskKeys.QUEUE_TIMEOUT)).contains(Duration.ofMinutes(10));
+    assertThat(t.find(TaskKeys.TIMEOUT)).contains(Duration.ofSeconds(90));
   }
 
   @Test
@@ -287,8 +288,8 @@ class DependencySpecTest {
     assertThat(t.retry().retries()).isEqualTo(1);
     assertThat(t.retry().delay()).isZero();
     assertThat(t.retry().maxDelay()).isEqualTo(Duration.ofMinutes(10));
-    assertThat(t.queueTimeout()).isEmpty();
-    assertThat(t.timeout()).isEmpty();
+    assertThat(t.find(TaskKeys.QUEUE_TIMEOUT)).isEmpty();
+    assertThat(t.find(TaskKeys.TIMEOUT)).isEmpty();
   }
 
   @Test
@@ -304,9 +305,9 @@ class DependencySpecTest {
               - {id: b, command: [x], timeout: 10s}
         """);
 
-    assertThat(task(run, "a").timeout()).contains(Duration.ofHours(1));
-    assertThat(task(run, "a").queueTimeout()).contains(Duration.ofMinutes(5));
-    assertThat(task(run, "b").timeout()).contains(Duration.ofSeconds(10));
+    assertThat(task(run, "a").find(TaskKeys.TIMEOUT)).contains(Duration.ofHours(1));
+    assertThat(task(run, "a").find(TaskKeys.QUEUE_TIMEOUT)).contains(Duration.ofMinutes(5));
+    assertThat(task(run, "b").find(TaskKeys.TIMEOUT)).contains(Duration.ofSeconds(10));
   }
 
   // ---- every error: file, field and rule ----

@@ -1,6 +1,6 @@
 package dev.berth.spec;
 
-import dev.berth.core.settings.SettingsTable;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
 import dev.berth.slurm.SlurmKeys;

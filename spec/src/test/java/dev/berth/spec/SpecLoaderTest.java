@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -225,10 +226,10 @@ class SpecLoaderTest {
               - {id: plain, command: [x]}
         """);
 
-    assertThat(task(run, "inherited").enforceMemory()).contains(true);
-    assertThat(task(run, "released").enforceMemory()).contains(false);
-    assertThat(task(run, "limited").enforceMemory()).contains(true);
-    assertThat(task(run, "plain").enforceMemory()).as("left to scheduler.enforce-memory").isEmpty();
+    assertThat(task(run, "inherited").find(TaskKeys.ENFORCE_MEMORY)).contains(true);
+    assertThat(task(run, "released").find(TaskKeys.ENFORCE_MEMORY)).contains(false);
+    assertThat(task(run, "limited").find(TaskKeys.ENFORCE_MEMORY)).contains(true);
+    assertThat(task(run, "plain").find(TaskKeys.ENFORCE_MEMORY)).as("left to scheduler.enforce-memory").isEmpty();
     assertThat(task(run, "limited").enforcesMemory(run.config().enforceMemory())).isTrue();
     assertThat(task(run, "plain").enforcesMemory(run.config().enforceMemory())).isFalse();
   }

@@ -4,7 +4,6 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import java.util.ArrayList;
@@ -141,8 +140,8 @@ public final class TaskSpecs {
 
     /** Builds the validated spec. */
     public TaskSpec build() {
-      return new TaskSpec(
-          TaskId.of(id), group, command, env, new Resources(memoryBytes, milliCpus), priority, params);
+      return TaskSpec.builder(id, group).command(command).env(env).memoryBytes(memoryBytes)
+          .cpus(milliCpus / 1000.0).priority(priority).params(params).build();
     }
   }
 
@@ -185,7 +184,7 @@ public final class TaskSpecs {
     public RunBuilder group(String groupName, List<TaskSpec> tasks) {
       List<TaskSpec> placed = new ArrayList<>(tasks.size());
       for (TaskSpec t : tasks) {
-        placed.add(t.group().equals(DEFAULT_GROUP) && !groupName.equals(DEFAULT_GROUP) ? inGroup(t, groupName) : t);
+        placed.add(t.group().equals(DEFAULT_GROUP) && !groupName.equals(DEFAULT_GROUP) ? t.inGroup(groupName) : t);
       }
       groups.add(new GroupSpec(groupName, placed));
       return this;
@@ -198,10 +197,6 @@ public final class TaskSpecs {
      */
     public RunSpec build() {
       return new RunSpec(name, workdir, config, groups);
-    }
-
-    private static TaskSpec inGroup(TaskSpec t, String group) {
-      return new TaskSpec(t.id(), group, t.command(), t.env(), t.resources(), t.priority(), t.params());
     }
   }
 }

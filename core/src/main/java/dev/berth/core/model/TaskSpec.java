@@ -1,11 +1,17 @@
 package dev.berth.core.model;
 
 import dev.berth.core.gpu.PlacementPolicyName;
+import dev.berth.core.model.Settings;
+import dev.berth.core.model.TaskKey;
+import dev.berth.core.model.TaskKeys;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -13,168 +19,255 @@ import java.util.TreeMap;
  * One task as Berth will run it: the expanded, validated form of a spec entry, with every default
  * already applied. Built with {@link #builder(String, String)}.
  *
- * @param id unique id within the run
- * @param group name of the group the task belongs to
- * @param command argument vector, never passed through a shell
- * @param env extra environment variables, sorted by name
- * @param resources what the task asks of the host
- * @param priority higher runs first; ties keep submission order
- * @param params matrix values this task was expanded from, sorted by name (empty when none)
- * @param after tasks that must end (as the edge says) before this one starts
- * @param follow tasks whose device this one must run on, once they ended as the edge says
- * @param retry how ordinary failures are retried
- * @param queueTimeout longest wait for dependencies and resources before the task times out
- * @param timeout longest run of one attempt before it is killed
- * @param gpu what the task asks of the GPUs ({@link GpuRequest#NONE} for a CPU task)
- * @param twoStage whether the task's process speaks Berth's load/train protocol (see docs/protocol.md)
- * @param template the entry the task was expanded from, as its id was written ({@code train-{lr}-{seed}});
- *     tasks of one template in one group are a family whose measured peaks teach each other's requests
- *     (a task written without a matrix is its own template: its id)
- * @param enforceMemory whether a local attempt's memory is limited to its reservation in its cgroup, as the
- *     task or its group set it ({@code enforce-memory}); empty when neither did and
- *     {@code scheduler.enforce-memory} decides
+ * <p>A task is its identity (id, group, template, matrix values), its resolved dependencies, and the
+ * value of every task key it carries ({@link TaskKeys#carried()}), read with {@link #get}. A key added
+ * to {@link TaskKeys} is carried, stored in the journal and compared on resume without a line here.
+ * The few values the scheduler's loop reads on every pass ({@link #resources()}, {@link #gpu()},
+ * {@link #retry()}) are made once, when the task is.
  */
-public record TaskSpec(
-    TaskId id,
-    String group,
-    List<String> command,
-    SortedMap<String, String> env,
-    Resources resources,
-    int priority,
-    SortedMap<String, String> params,
-    Optional<Dependency> after,
-    Optional<Dependency> follow,
-    RetryPolicy retry,
-    Optional<Duration> queueTimeout,
-    Optional<Duration> timeout,
-    GpuRequest gpu,
-    boolean twoStage,
-    String template,
-    Optional<Boolean> enforceMemory) {
+public final class TaskSpec {
 
-  // Most tasks set no variables: one empty map for all of them, not two objects per task.
-  private static final SortedMap<String, String> NO_ENV = java.util.Collections.emptySortedMap();
+  private final TaskId id;
+  private final String group;
+  private final String template;
+  private final SortedMap<String, String> params;
+  private final Optional<Dependency> after;
+  private final Optional<Dependency> follow;
+  private final Settings settings;
+  private final Resources resources;
+  private final GpuRequest gpu;
+  private final RetryPolicy retry;
 
-  /** Validates and defensively copies. */
-  public TaskSpec {
-    Objects.requireNonNull(template, "template");
-    Objects.requireNonNull(enforceMemory, "enforceMemory");
-    Objects.requireNonNull(after, "after");
-    Objects.requireNonNull(follow, "follow");
-    Objects.requireNonNull(retry, "retry");
-    Objects.requireNonNull(queueTimeout, "queueTimeout");
-    Objects.requireNonNull(timeout, "timeout");
-    Objects.requireNonNull(gpu, "gpu");
-    for (Optional<Duration> d : List.of(queueTimeout, timeout)) {
-      if (d.isPresent() && (d.get().isNegative() || d.get().isZero())) {
-        throw new IllegalArgumentException("task " + id + ": timeouts must be > 0 but was " + d.get());
-      }
-    }
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(group, "group");
-    Objects.requireNonNull(resources, "resources");
-    command = List.copyOf(command);
-    if (command.isEmpty()) {
+  /**
+   * A task.
+   *
+   * @param id unique id within the run
+   * @param group name of the group the task belongs to
+   * @param template the entry the task was expanded from, as its id was written ({@code train-{lr}-{seed}});
+   *     tasks of one template in one group are a family whose measured peaks teach each other's requests
+   *     (a task written without a matrix is its own template: its id)
+   * @param params matrix values this task was expanded from (empty when none)
+   * @param after tasks that must end (as the edge says) before this one starts
+   * @param follow tasks whose device this one must run on, once they ended as the edge says
+   * @param settings the value of each carried task key, in the form {@link TaskKey#canonical} gives
+   * @throws IllegalArgumentException when the values break a rule across keys (no command, a zero timeout,
+   *     a GPU request that contradicts itself)
+   */
+  public TaskSpec(TaskId id, String group, String template, SortedMap<String, String> params,
+      Optional<Dependency> after, Optional<Dependency> follow, Settings settings) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.group = Objects.requireNonNull(group, "group");
+    this.template = Objects.requireNonNull(template, "template");
+    this.params = params.isEmpty() ? Collections.emptySortedMap()
+        : Collections.unmodifiableSortedMap(new TreeMap<>(params));
+    this.after = Objects.requireNonNull(after, "after");
+    this.follow = Objects.requireNonNull(follow, "follow");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    if (settings.get(TaskKeys.COMMAND).isEmpty()) {
       throw new IllegalArgumentException("task " + id + ": command must not be empty");
     }
-    env = env.isEmpty() ? NO_ENV : java.util.Collections.unmodifiableSortedMap(new TreeMap<>(env));
-    params = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(params));
+    for (Duration d : new Duration[] {settings.get(TaskKeys.QUEUE_TIMEOUT), settings.get(TaskKeys.TIMEOUT)}) {
+      if (d != null && (d.isNegative() || d.isZero())) {
+        throw new IllegalArgumentException("task " + id + ": timeouts must be > 0 but was " + d);
+      }
+    }
+    String device = settings.get(TaskKeys.DEVICE);
+    if (device != null && !device.matches("cuda:[0-9]{1,4}")) {
+      throw new IllegalArgumentException("task " + id + ": device must be cuda:N or none but was " + device);
+    }
+    this.resources = new Resources(settings.get(TaskKeys.MEMORY), Resources.milliCpus(settings.get(TaskKeys.CPUS)));
+    this.gpu = shared(gpuRequest(settings), GpuRequest.NONE);
+    this.retry = shared(new RetryPolicy(settings.get(TaskKeys.RETRIES), settings.get(TaskKeys.RETRY_DELAY),
+        settings.get(TaskKeys.RETRY_BACKOFF), settings.get(TaskKeys.RETRY_DELAY_MAX)), RetryPolicy.NONE);
   }
 
-  /** A task that leaves memory enforcement to {@code scheduler.enforce-memory}. */
-  public TaskSpec(
-      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
-      int priority, SortedMap<String, String> params, Optional<Dependency> after, Optional<Dependency> follow,
-      RetryPolicy retry, Optional<Duration> queueTimeout, Optional<Duration> timeout, GpuRequest gpu,
-      boolean twoStage, String template) {
-    this(id, group, command, env, resources, priority, params, after, follow, retry, queueTimeout, timeout, gpu,
-        twoStage, template, Optional.empty());
+  /** {@code key}'s value on this task: null for a key with no value ("none"). */
+  public <T> T get(TaskKey<T> key) {
+    return settings.get(key);
   }
 
-  /** Whether a local attempt's memory is limited: the task's (or its group's) choice, else {@code configured}. */
+  /** {@code key}'s value on this task, empty for none. */
+  public <T> Optional<T> find(TaskKey<T> key) {
+    return Optional.ofNullable(settings.get(key));
+  }
+
+  /** The value of every carried key. */
+  public Settings settings() {
+    return settings;
+  }
+
+  /** Unique id within the run. */
+  public TaskId id() {
+    return id;
+  }
+
+  /** Name of the group the task belongs to. */
+  public String group() {
+    return group;
+  }
+
+  /** The entry the task was expanded from, as its id was written; a task without a matrix is its own. */
+  public String template() {
+    return template;
+  }
+
+  /** Matrix values this task was expanded from, sorted by name (empty when none). */
+  public SortedMap<String, String> params() {
+    return params;
+  }
+
+  /** Tasks that must end (as the edge says) before this one starts. */
+  public Optional<Dependency> after() {
+    return after;
+  }
+
+  /** Tasks whose device this one must run on, once they ended as the edge says. */
+  public Optional<Dependency> follow() {
+    return follow;
+  }
+
+  /** The argument vector, never passed through a shell. */
+  public List<String> command() {
+    return settings.get(TaskKeys.COMMAND);
+  }
+
+  /** Extra environment variables, sorted by name. */
+  public SortedMap<String, String> env() {
+    return (SortedMap<String, String>) settings.get(TaskKeys.ENV);
+  }
+
+  /** Higher runs first; ties keep submission order. */
+  public int priority() {
+    return settings.get(TaskKeys.PRIORITY);
+  }
+
+  /** Whether the task's process speaks Berth's load/train protocol (see docs/protocol.md). */
+  public boolean twoStage() {
+    return settings.get(TaskKeys.TWO_STAGE);
+  }
+
+  /** What the task asks of the host. */
+  public Resources resources() {
+    return resources;
+  }
+
+  /** What the task asks of the GPUs ({@link GpuRequest#NONE} for a CPU task). */
+  public GpuRequest gpu() {
+    return gpu;
+  }
+
+  /** How ordinary failures are retried. */
+  public RetryPolicy retry() {
+    return retry;
+  }
+
+  /**
+   * Whether a local attempt's memory is limited: the task's (or its group's) {@code enforce-memory},
+   * else {@code configured}, the run's {@code scheduler.enforce-memory}.
+   */
   public boolean enforcesMemory(boolean configured) {
-    return enforceMemory.orElse(configured);
-  }
-
-  /** A task that is its own template. */
-  public TaskSpec(
-      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
-      int priority, SortedMap<String, String> params, Optional<Dependency> after, Optional<Dependency> follow,
-      RetryPolicy retry, Optional<Duration> queueTimeout, Optional<Duration> timeout, GpuRequest gpu,
-      boolean twoStage) {
-    this(id, group, command, env, resources, priority, params, after, follow, retry, queueTimeout, timeout, gpu,
-        twoStage, id.value());
-  }
-
-  /** A task with no dependencies, retries or timeouts. */
-  public TaskSpec(
-      TaskId id, String group, List<String> command, SortedMap<String, String> env, Resources resources,
-      int priority, SortedMap<String, String> params) {
-    this(id, group, command, env, resources, priority, params, Optional.empty(), Optional.empty(), RetryPolicy.NONE,
-        Optional.empty(), Optional.empty(), GpuRequest.NONE, false);
+    Boolean own = settings.get(TaskKeys.ENFORCE_MEMORY);
+    return own == null ? configured : own;
   }
 
   /** The tasks this one names in {@code after} and {@code follow}, without repeats, in order. */
   public List<TaskId> dependsOn() {
-    java.util.LinkedHashSet<TaskId> ids = new java.util.LinkedHashSet<>();
+    LinkedHashSet<TaskId> ids = new LinkedHashSet<>();
     after.ifPresent(d -> ids.addAll(d.tasks()));
     follow.ifPresent(d -> ids.addAll(d.tasks()));
     return List.copyOf(ids);
   }
 
+  /** This task in group {@code name}; this very task when it is already there. */
+  public TaskSpec inGroup(String name) {
+    return name.equals(group) ? this : new TaskSpec(id, name, template, params, after, follow, settings);
+  }
+
+  /**
+   * The task the next value of a matrix makes of this one: another id and matrix values, the rest shared.
+   *
+   * @param template the new task's template: this one's for a task of the same entry, its id for its own
+   */
+  public TaskSpec withIdAndParams(TaskId id, SortedMap<String, String> params, String template) {
+    return new TaskSpec(id, group, template, params, after, follow, settings);
+  }
+
   /** A builder holding this spec's values. */
   public Builder toBuilder() {
-    Builder b = new Builder(id, group).command(command).env(env).priority(priority).params(params).retry(retry);
-    b.memoryBytes = resources.memoryBytes();
-    b.milliCpus = resources.milliCpus();
+    Builder b = new Builder(id, group, settings.toBuilder()).params(params).template(template);
     b.after = after;
     b.follow = follow;
-    b.queueTimeout = queueTimeout;
-    b.timeout = timeout;
-    b.gpu = gpu;
-    b.twoStage = twoStage;
-    b.template = template;
-    b.enforceMemory = enforceMemory;
     return b;
   }
 
   /** Starts a builder for a task with the given id in the given group. */
   public static Builder builder(String id, String group) {
-    return new Builder(TaskId.of(id), group);
+    return new Builder(TaskId.of(id), group, TaskKeys.initialSettings().toBuilder());
   }
 
-  /** Builder with the defaults of a task that sets nothing: 1 core, no memory estimate. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TaskSpec t && id.equals(t.id) && group.equals(t.group) && template.equals(t.template)
+        && params.equals(t.params) && after.equals(t.after) && follow.equals(t.follow) && settings.equals(t.settings);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, group, template, params, after, follow, settings);
+  }
+
+  @Override
+  public String toString() {
+    return "TaskSpec[" + id + " in " + group + (template.equals(id.value()) ? "" : " of " + template)
+        + (params.isEmpty() ? "" : " " + params) + after.map(d -> " after " + d).orElse("")
+        + follow.map(d -> " follow " + d).orElse("") + " " + settings + "]";
+  }
+
+  private static GpuRequest gpuRequest(Settings s) {
+    String device = s.get(TaskKeys.DEVICE);
+    OptionalInt pinned = device == null ? OptionalInt.empty()
+        : OptionalInt.of(Integer.parseInt(device.substring("cuda:".length())));
+    return new GpuRequest(s.get(TaskKeys.GPU_MEMORY), s.get(TaskKeys.GPUS), pinned, s.get(TaskKeys.TARGETS),
+        Optional.ofNullable(s.get(TaskKeys.PLACEMENT)), s.get(TaskKeys.BLACKLIST));
+  }
+
+  /** {@code common} when {@code value} equals it: the tasks of a sweep share one instance. */
+  private static <T> T shared(T value, T common) {
+    return value.equals(common) ? common : value;
+  }
+
+  /**
+   * Builder with the defaults of a task that sets nothing (each carried key's {@link TaskKey#initial}:
+   * 1 core, no memory estimate, no retries, no timeouts). Besides {@link #set}, which takes any carried
+   * key, it has typed setters for the values code builds tasks from most.
+   */
   public static final class Builder {
     private final TaskId id;
     private final String group;
-    private List<String> command = List.of();
-    private final SortedMap<String, String> env = new TreeMap<>();
-    private long memoryBytes;
-    private long milliCpus = 1000;
-    private int priority;
+    private final Settings.Builder settings;
     private final SortedMap<String, String> params = new TreeMap<>();
     private Optional<Dependency> after = Optional.empty();
     private Optional<Dependency> follow = Optional.empty();
-    private RetryPolicy retry = RetryPolicy.NONE;
-    private Optional<Duration> queueTimeout = Optional.empty();
-    private Optional<Duration> timeout = Optional.empty();
-    private Optional<Boolean> enforceMemory = Optional.empty();
-    private GpuRequest gpu = GpuRequest.NONE;
     private boolean gpuImplied;
-    private boolean twoStage;
     private boolean cpuPinned;
     private long defaultGpuMemory;
     private String template;
 
-    private Builder(TaskId id, String group) {
+    private Builder(TaskId id, String group, Settings.Builder settings) {
       this.id = id;
       this.group = group;
+      this.settings = settings;
+    }
+
+    /** Sets a carried key's value, as that key's parser returns it; null for none. */
+    public <T> Builder set(TaskKey<T> key, T value) {
+      settings.set(key, key.canonical(value));
+      return this;
     }
 
     /** The argument vector. */
     public Builder command(List<String> argv) {
-      this.command = List.copyOf(argv);
-      return this;
+      return set(TaskKeys.COMMAND, argv);
     }
 
     /** The argument vector. */
@@ -184,26 +277,27 @@ public record TaskSpec(
 
     /** Adds environment variables. */
     public Builder env(Map<String, String> vars) {
+      if (vars.isEmpty()) {
+        return this;
+      }
+      Map<String, String> env = new TreeMap<>(settings.get(TaskKeys.ENV));
       env.putAll(vars);
-      return this;
+      return set(TaskKeys.ENV, env);
     }
 
     /** Host memory reservation in bytes. */
     public Builder memoryBytes(long bytes) {
-      this.memoryBytes = bytes;
-      return this;
+      return set(TaskKeys.MEMORY, bytes);
     }
 
     /** Cores, possibly fractional or zero. */
     public Builder cpus(double cpus) {
-      this.milliCpus = Resources.milliCpus(cpus);
-      return this;
+      return set(TaskKeys.CPUS, cpus);
     }
 
     /** Priority; higher runs first. */
     public Builder priority(int priority) {
-      this.priority = priority;
-      return this;
+      return set(TaskKeys.PRIORITY, priority);
     }
 
     /** Matrix values this task was expanded from. */
@@ -226,65 +320,23 @@ public record TaskSpec(
 
     /** How ordinary failures are retried. */
     public Builder retry(RetryPolicy policy) {
-      this.retry = policy;
-      return this;
-    }
-
-    /** Retries after ordinary failures, keeping the other retry settings. */
-    public Builder retries(int retries) {
-      this.retry = new RetryPolicy(retries, retry.delay(), retry.backoff(), retry.maxDelay());
-      return this;
-    }
-
-    /** Wait before the first retry, keeping the other retry settings. */
-    public Builder retryDelay(Duration delay) {
-      this.retry = new RetryPolicy(retry.retries(), delay, retry.backoff(), retry.maxDelay());
-      return this;
-    }
-
-    /** Factor the retry wait grows by, keeping the other retry settings. */
-    public Builder retryBackoff(double backoff) {
-      this.retry = new RetryPolicy(retry.retries(), retry.delay(), backoff, retry.maxDelay());
-      return this;
-    }
-
-    /** Cap on the retry wait, keeping the other retry settings. */
-    public Builder retryDelayMax(Duration max) {
-      this.retry = new RetryPolicy(retry.retries(), retry.delay(), retry.backoff(), max);
-      return this;
+      return set(TaskKeys.RETRIES, policy.retries()).set(TaskKeys.RETRY_DELAY, policy.delay())
+          .set(TaskKeys.RETRY_BACKOFF, policy.backoff()).set(TaskKeys.RETRY_DELAY_MAX, policy.maxDelay());
     }
 
     /** Longest wait for dependencies and resources. */
     public Builder queueTimeout(Duration d) {
-      this.queueTimeout = Optional.of(d);
-      return this;
+      return set(TaskKeys.QUEUE_TIMEOUT, d);
     }
 
     /** Longest run of one attempt. */
     public Builder timeout(Duration d) {
-      this.timeout = Optional.of(d);
-      return this;
+      return set(TaskKeys.TIMEOUT, d);
     }
 
-    /** Builds the validated spec. */
-    public TaskSpec build() {
-      if (cpuPinned && (gpu.wantsGpu() || gpuImplied)) {
-        throw new IllegalArgumentException("task " + id + " has device: cpu but also asks for a GPU"
-            + " (gpu-memory, gpus, targets); drop one of them");
-      }
-      GpuRequest gpu = this.gpu;
-      if (gpuImplied && !gpu.wantsGpu()) {
-        gpu = gpu.withMemory(defaultGpuMemory > 0 ? defaultGpuMemory : 1);
-      }
-      return new TaskSpec(id, group, command, env, new Resources(memoryBytes, milliCpus), priority, params, after,
-          follow, retry, queueTimeout, timeout, gpu, twoStage, template == null ? id.value() : template,
-          enforceMemory);
-    }
-
-    /** Whether a local attempt's memory is limited to its reservation; unset, the config decides. */
-    public Builder enforceMemory(boolean limit) {
-      this.enforceMemory = Optional.of(limit);
-      return this;
+    /** Whether the task speaks the load/train protocol. */
+    public Builder twoStage(boolean speaksProtocol) {
+      return set(TaskKeys.TWO_STAGE, speaksProtocol);
     }
 
     /** The entry the task was expanded from, as its id was written; by default the task's own id. */
@@ -293,32 +345,28 @@ public record TaskSpec(
       return this;
     }
 
-    /** Whether the task speaks the load/train protocol. */
-    public Builder twoStage(boolean speaksProtocol) {
-      this.twoStage = speaksProtocol;
-      return this;
-    }
-
     /** What the task asks of the GPUs. */
     public Builder gpu(GpuRequest request) {
-      this.gpu = request;
-      return this;
+      return set(TaskKeys.GPU_MEMORY, request.memoryBytes()).set(TaskKeys.GPUS, request.wholeDevices())
+          .set(TaskKeys.DEVICE, request.pinned().isPresent() ? "cuda:" + request.pinned().getAsInt() : null)
+          .set(TaskKeys.TARGETS, request.targets()).set(TaskKeys.PLACEMENT, request.placement().orElse(null))
+          .set(TaskKeys.BLACKLIST, request.blacklist());
     }
 
     /** GPU memory on one device (a share). */
     public Builder gpuMemoryBytes(long bytes) {
-      gpu = new GpuRequest(bytes, gpu.wholeDevices(), gpu.pinned(), gpu.targets(), gpu.placement(), gpu.blacklist());
-      return this;
+      return set(TaskKeys.GPU_MEMORY, bytes);
     }
 
     /** Whole GPUs, used exclusively. */
     public Builder gpus(int devices) {
-      gpu = new GpuRequest(gpu.memoryBytes(), devices, gpu.pinned(), gpu.targets(), gpu.placement(), gpu.blacklist());
-      return this;
+      return set(TaskKeys.GPUS, devices);
     }
 
     /**
-     * The device: {@code cpu} (no GPU), {@code cuda} (any GPU) or {@code cuda:N} (that GPU).
+     * The device: {@code cpu} (no GPU), {@code cuda} (any GPU) or {@code cuda:N} (that GPU). A task
+     * carries only the pin: {@code cpu} forbids a GPU request, {@code cuda} makes one of the
+     * configured size when the task gives none.
      *
      * @throws IllegalArgumentException for any other text
      */
@@ -335,36 +383,48 @@ public record TaskSpec(
       if (!d.matches("cuda:[0-9]{1,4}")) {
         throw new IllegalArgumentException("'" + device + "' is not a device; use cpu, cuda or cuda:N such as cuda:1");
       }
-      int index = Integer.parseInt(d.substring("cuda:".length()));
-      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), java.util.OptionalInt.of(index), gpu.targets(),
-          gpu.placement(), gpu.blacklist());
-      return this;
+      return set(TaskKeys.DEVICE, "cuda:" + Integer.parseInt(d.substring("cuda:".length())));
     }
 
-    /** The GPUs the task may use, by index. */
+    /** The GPUs the task may use, by index; a task that names some asks for a GPU. */
     public Builder targets(List<Integer> indices) {
       gpuImplied = true;
-      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), indices, gpu.placement(), gpu.blacklist());
-      return this;
+      return set(TaskKeys.TARGETS, indices);
     }
 
     /** The GPU placement policy for this task. */
     public Builder placement(PlacementPolicyName policy) {
-      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), gpu.targets(), Optional.of(policy),
-          gpu.blacklist());
-      return this;
+      return set(TaskKeys.PLACEMENT, policy);
     }
 
     /** Whether a retry avoids devices where the task failed. */
     public Builder blacklist(boolean avoid) {
-      gpu = new GpuRequest(gpu.memoryBytes(), gpu.wholeDevices(), gpu.pinned(), gpu.targets(), gpu.placement(), avoid);
-      return this;
+      return set(TaskKeys.BLACKLIST, avoid);
+    }
+
+    /** Whether a local attempt's memory is limited to its reservation; unset, the config decides. */
+    public Builder enforceMemory(boolean limit) {
+      return set(TaskKeys.ENFORCE_MEMORY, limit);
     }
 
     /** GPU memory for a task that asks for a GPU ({@code device: cuda}, a pin or targets) without saying how much. */
     public Builder defaultGpuMemoryBytes(long bytes) {
       this.defaultGpuMemory = bytes;
       return this;
+    }
+
+    /** Builds the validated spec. */
+    public TaskSpec build() {
+      boolean wantsGpu = settings.get(TaskKeys.GPU_MEMORY) > 0 || settings.get(TaskKeys.GPUS) > 0;
+      if (cpuPinned && (wantsGpu || gpuImplied)) {
+        throw new IllegalArgumentException("task " + id + " has device: cpu but also asks for a GPU"
+            + " (gpu-memory, gpus, targets); drop one of them");
+      }
+      if (gpuImplied && !wantsGpu) {
+        set(TaskKeys.GPU_MEMORY, defaultGpuMemory > 0 ? defaultGpuMemory : 1);
+      }
+      return new TaskSpec(id, group, template == null ? id.value() : template, params, after, follow,
+          settings.build());
     }
   }
 }

@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.Occupancy;
 import dev.berth.core.resources.RunOccupancy;
@@ -269,7 +270,7 @@ public final class RunState implements RunOccupancy {
    * asks for no cores, it has a queue-timeout that may fall due, or it waits for a retry delay.
    */
   public static boolean needsCare(TaskRecord r) {
-    return r.spec().resources().milliCpus() == 0 || r.spec().queueTimeout().isPresent()
+    return r.spec().resources().milliCpus() == 0 || r.spec().find(TaskKeys.QUEUE_TIMEOUT).isPresent()
         || r.history().attemptCount() > 0;
   }
 
@@ -279,7 +280,7 @@ public final class RunState implements RunOccupancy {
    * request its out-of-memory endings outgrew).
    */
   public static boolean changesWhileWaiting(TaskRecord r) {
-    return r.spec().queueTimeout().isPresent() || r.history().attemptCount() > 0;
+    return r.spec().find(TaskKeys.QUEUE_TIMEOUT).isPresent() || r.history().attemptCount() > 0;
   }
 
   /** The ready tasks that {@link #changesWhileWaiting change while waiting}, in start order. */

@@ -1,12 +1,13 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.resources.DeviceBudget;
 import dev.berth.core.resources.HostBudget;
@@ -117,7 +118,7 @@ public final class Scheduler {
         pass.actions.add(Decision.Settle.unmet(r.spec().id(), e));
         continue;
       }
-      Optional<Duration> limit = r.spec().queueTimeout();
+      Optional<Duration> limit = r.spec().find(TaskKeys.QUEUE_TIMEOUT);
       Optional<Instant> since = state.pendingSince(r);
       if (limit.isPresent() && since.isPresent() && pass.due(since.get().plus(limit.get()))) {
         pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
@@ -344,7 +345,7 @@ public final class Scheduler {
    * @param readyAt the end of the task's retry delay, if it waits for one ({@link Retries#readyAt})
    */
   static boolean queueTimedOut(TaskRecord r, Optional<Instant> readyAt, Pass pass) {
-    Optional<Duration> limit = r.spec().queueTimeout();
+    Optional<Duration> limit = r.spec().find(TaskKeys.QUEUE_TIMEOUT);
     if (limit.isEmpty()) {
       return false;
     }
@@ -366,7 +367,7 @@ public final class Scheduler {
   private static void killOverdue(RunState state, Pass pass) {
     for (Map.Entry<TaskId, TaskEvent.Launched> e : state.running().entrySet()) {
       TaskRecord r = state.task(e.getKey());
-      Optional<Duration> limit = r.spec().timeout();
+      Optional<Duration> limit = r.spec().find(TaskKeys.TIMEOUT);
       if (limit.isEmpty()) {
         continue;
       }

@@ -1,6 +1,6 @@
 package dev.berth.core.settings;
 
-import dev.berth.core.model.PlaceholderText;
+import dev.berth.core.settings.PlaceholderText;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -1,7 +1,6 @@
 package dev.berth.core.settings;
 
 import dev.berth.core.gpu.PlacementPolicyName;
-import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import java.math.BigDecimal;
@@ -150,8 +149,6 @@ public final class Parsers {
     }
   };
 
-  /** Where tasks run: {@code local} or {@code slurm}. */
-  public static final ValueParser<ExecutorKind> EXECUTOR = oneOf(ExecutorKind.values());
 
   /** One of {@code choices}, written as its {@code toString()}, or the value itself. */
   @SafeVarargs

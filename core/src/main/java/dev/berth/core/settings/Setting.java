@@ -15,6 +15,12 @@ import java.util.Objects;
  */
 public record Setting<T>(String key, String type, ValueParser<T> parser, String defaultValue, String docs) {
 
+  /** The type of a key whose values are memory sizes: people see them with units. */
+  public static final String MEMORY_SIZE = "memory size";
+
+  /** The type of a key whose values are durations: people see them compactly. */
+  public static final String DURATION = "duration";
+
   /** Checks that every part is given. */
   public Setting {
     Objects.requireNonNull(key, "key");

@@ -52,7 +52,7 @@ class RetryPolicyTest {
   @Test
   void theDefaultCapIsTenMinutesWhenOnlyTheOtherSettingsAreGiven() {
     TaskSpec t = TaskSpec.builder("t", "g").command("x")
-        .retries(6).retryDelay(Duration.ofMinutes(1)).retryBackoff(2).build();
+        .set(TaskKeys.RETRIES, 6).set(TaskKeys.RETRY_DELAY, Duration.ofMinutes(1)).set(TaskKeys.RETRY_BACKOFF, 2.0).build();
 
     assertThat(t.retry().maxDelay()).isEqualTo(Duration.ofMinutes(10));
     assertThat(t.retry().delayBefore(4)).isEqualTo(Duration.ofMinutes(8));
@@ -62,7 +62,7 @@ class RetryPolicyTest {
   @Test
   void theBuilderSettersKeepEachOther() {
     TaskSpec t = TaskSpec.builder("t", "g").command("x")
-        .retryDelayMax(s(30)).retryBackoff(1.5).retryDelay(s(4)).retries(2).build();
+        .set(TaskKeys.RETRY_DELAY_MAX, s(30)).set(TaskKeys.RETRY_BACKOFF, 1.5).set(TaskKeys.RETRY_DELAY, s(4)).set(TaskKeys.RETRIES, 2).build();
 
     assertThat(t.retry()).isEqualTo(new RetryPolicy(2, s(4), 1.5, s(30)));
   }

@@ -129,14 +129,14 @@ class RunSpecDependencyTest {
     assertThat(t.dependsOn()).isEmpty();
     assertThat(t.after()).isEmpty();
     assertThat(t.follow()).isEmpty();
-    assertThat(t.queueTimeout()).isEmpty();
-    assertThat(t.timeout()).isEmpty();
+    assertThat(t.find(TaskKeys.QUEUE_TIMEOUT)).isEmpty();
+    assertThat(t.find(TaskKeys.TIMEOUT)).isEmpty();
   }
 
   @Test
   void toBuilderKeepsDependenciesRetriesAndTimeouts() {
     TaskSpec t = task("t", "g")
-        .after(on("a")).follow(on("b")).retries(3).retryDelay(Duration.ofSeconds(2))
+        .after(on("a")).follow(on("b")).set(TaskKeys.RETRIES, 3).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(2))
         .queueTimeout(Duration.ofMinutes(1)).timeout(Duration.ofSeconds(30)).priority(4).build();
 
     assertThat(t.toBuilder().build()).isEqualTo(t);
@@ -151,9 +151,8 @@ class RunSpecDependencyTest {
   }
 
   @Test
-  void theOldConstructorHasNoDependenciesNorRetries() {
-    TaskSpec t = new TaskSpec(TaskId.of("t"), "g", List.of("x"), new java.util.TreeMap<>(),
-        new Resources(0, 1000), 0, new java.util.TreeMap<>());
+  void aTaskBuiltWithOnlyACommandHasNoDependenciesNorRetries() {
+    TaskSpec t = TaskSpec.builder("t", "g").command("x").build();
 
     assertThat(t.after()).isEqualTo(Optional.empty());
     assertThat(t.retry().retries()).isZero();

@@ -51,8 +51,7 @@ class TaskSpecTest {
   void theSpecIsACopyThatCannotBeChangedLater() {
     List<String> argv = new ArrayList<>(List.of("echo", "hi"));
     Map<String, String> env = new HashMap<>(Map.of("A", "1"));
-    TaskSpec t = new TaskSpec(TaskId.of("a"), "g", argv, new java.util.TreeMap<>(env), new Resources(0, 0), 0,
-        new java.util.TreeMap<>());
+    TaskSpec t = TaskSpec.builder("a", "g").command(argv).env(env).build();
     argv.add("more");
     assertThat(t.command()).containsExactly("echo", "hi");
     assertThatThrownBy(() -> t.command().add("x")).isInstanceOf(UnsupportedOperationException.class);

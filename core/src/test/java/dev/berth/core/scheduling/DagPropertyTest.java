@@ -5,16 +5,17 @@ import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.berth.core.model.Dependency;
-import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Duration;
@@ -321,7 +322,7 @@ class DagPropertyTest {
       TaskEvent.Launched launch = state.running().get(k.task());
       assertThat(launch).as("%s: kill of %s which does not run", where(), k.task()).isNotNull();
       assertThat(now).as("%s: %s killed before its timeout", where(), k.task())
-          .isAfterOrEqualTo(launch.at().plus(r.spec().timeout().orElseThrow()));
+          .isAfterOrEqualTo(launch.at().plus(r.spec().find(TaskKeys.TIMEOUT).orElseThrow()));
       saw("kill");
       kill(k);
       return false;
@@ -465,7 +466,7 @@ class DagPropertyTest {
                 describe(edges(t)), describe(blockers))
             .isTrue();
       } else if (s.state() == TaskState.TIMED_OUT) {
-        Duration limit = t.queueTimeout().orElseThrow();
+        Duration limit = t.find(TaskKeys.QUEUE_TIMEOUT).orElseThrow();
         if (r.state() == TaskState.QUEUED) {
           Instant since = spec.groupsInParallel() ? T0 : state.pendingSince(r).orElseThrow();
           assertThat(now).as("%s: %s timed out in the queue early", where(), t.id()).isAfterOrEqualTo(since.plus(limit));

@@ -19,6 +19,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
@@ -64,7 +65,7 @@ class InterruptAndRetryTest {
 
   @Test
   void anAttemptStoppedByAnInterruptionLeavesItsTaskInterruptedNotEndedAndWithoutAProcess() {
-    RunState s = startedRun(ROOMY, false, group("g", t("a").retries(0)));
+    RunState s = startedRun(ROOMY, false, group("g", t("a").set(TaskKeys.RETRIES, 0)));
     pass(s, at(0));
 
     TaskEvent.Ended e = interrupt(s, "a", 143, at(1));
@@ -91,7 +92,7 @@ class InterruptAndRetryTest {
 
   @Test
   void anInterruptedTaskStartsAgainWithTheNextAttemptNumberAndSpendsNoRetry() {
-    RunState s = startedRun(ROOMY, false, group("g", t("a").retries(0)));
+    RunState s = startedRun(ROOMY, false, group("g", t("a").set(TaskKeys.RETRIES, 0)));
     pass(s, at(0));
     interrupt(s, "a", 143, at(1));
 
@@ -122,7 +123,7 @@ class InterruptAndRetryTest {
 
   @Test
   void aReopenedTaskWaitsAgainCountsAttemptsOnAndHasItsRetryBudgetAfresh() {
-    RunState s = startedRun(ROOMY, false, group("g", t("a").retries(1)));
+    RunState s = startedRun(ROOMY, false, group("g", t("a").set(TaskKeys.RETRIES, 1)));
     pass(s, at(0));
     end(s, "a", 1, at(1));
     pass(s, at(1));

@@ -16,6 +16,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Instant;
@@ -158,7 +159,7 @@ class OomEvidenceTest {
 
   @Test
   void anOrdinaryRetryKeepsWhatTheAttemptWasMeasuredToUse() {
-    RunState s = running(task(GIB).retries(1));
+    RunState s = running(task(GIB).set(TaskKeys.RETRIES, 1));
 
     TaskEvent.Ended e = end(s, 3, "", peak(5 * MIB), at(1));
 

@@ -15,6 +15,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Resource;
@@ -64,7 +65,7 @@ class SchedulerBlockedPassTest {
   @Test
   void aRetryDelayBehindAFullProcessCapSaysWhenToLookAgain() {
     SchedulerConfig one = unlimited().maxProcess(1).build();
-    RunState state = state(one, t("flaky").retries(1).retryDelay(Duration.ofSeconds(10)), t("running"), t("plain"));
+    RunState state = state(one, t("flaky").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(10)), t("running"), t("plain"));
     Scheduler scheduler = new Scheduler(one);
     carryOut(state, scheduler.decide(state, IDLE, at(0)), at(0));
     state.apply(id("flaky"), Retries.retryIfAllowed(state.task(id("flaky")), Endings.exited(at(1), 1)));

@@ -1,6 +1,5 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.model.ExecutorKind;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.at;
@@ -10,17 +9,18 @@ import static dev.berth.core.scheduling.SchedulingFixtures.id;
 import static dev.berth.core.scheduling.SchedulingFixtures.startedRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.model.Dependency;
-import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Duration;
@@ -177,7 +177,7 @@ class SchedulerClusterTest {
 
   @Test
   void aJobKilledBySigkillWithoutAMemoryKillOnRecordIsAPlainFailureWhoseRetryKeepsItsMemory() {
-    RunState s = state(t("a").retries(1));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1));
     pass(s, at(0));
     end(s, "a", 137, at(1), new ClusterVerdict(ClusterVerdict.Kind.FAILED, "Slurm job 7 FAILED: killed by signal 9"));
 

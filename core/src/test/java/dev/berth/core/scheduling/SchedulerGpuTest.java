@@ -1,6 +1,5 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.gpu.PlacementPolicyName;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
@@ -9,6 +8,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -17,6 +17,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
 import dev.berth.core.resources.HostSnapshot;
@@ -171,7 +172,7 @@ class SchedulerGpuTest {
 
   @Test
   void aRetryAvoidsTheDevicesThatFailedItWhileOthersAreLeftThenGoesBackToTheOneThatFailedLongestAgo() {
-    TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(3).build();
+    TaskSpec spec = task("t").gpuMemoryBytes(GIB).set(TaskKeys.RETRIES, 3).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot two = host(T0, gpu(0, 24, 24), gpu(1, 24, 24));
@@ -194,7 +195,7 @@ class SchedulerGpuTest {
 
   @Test
   void aTaskOnAOneGpuMachineGetsEveryRetryItAsksFor() {
-    TaskSpec spec = task("t").gpuMemoryBytes(4 * GIB).retries(3).build();
+    TaskSpec spec = task("t").gpuMemoryBytes(4 * GIB).set(TaskKeys.RETRIES, 3).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot one = host(T0, gpu(0, 24, 24));
@@ -212,7 +213,7 @@ class SchedulerGpuTest {
 
   @Test
   void aRetryOfATaskOnWholeDevicesTakesBackTheDevicesThatFailedItLongestAgoOnlyAsFarAsItNeeds() {
-    TaskSpec spec = task("t").gpus(2).retries(2).build();
+    TaskSpec spec = task("t").gpus(2).set(TaskKeys.RETRIES, 2).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot three = host(T0, gpu(0, 24, 24), gpu(1, 24, 24), gpu(2, 24, 24));
@@ -226,7 +227,7 @@ class SchedulerGpuTest {
 
   @Test
   void anOutOfMemoryOrBusyEndingDoesNotBlacklistTheDevice() {
-    TaskSpec spec = task("t").gpuMemoryBytes(GIB).retries(1).build();
+    TaskSpec spec = task("t").gpuMemoryBytes(GIB).set(TaskKeys.RETRIES, 1).build();
     RunState state = state(LOOSE, spec);
     Scheduler scheduler = new Scheduler(LOOSE);
     HostSnapshot one = host(T0, gpu(0, 24, 24));
@@ -271,7 +272,7 @@ class SchedulerGpuTest {
 
   @Test
   void aRetryOfATwoStageTaskAvoidsTheDeviceItTrainedOnNotTheCpuItLoadedOn() {
-    TaskSpec spec = task("fit").twoStage(true).gpuMemoryBytes(GIB).retries(1).build();
+    TaskSpec spec = task("fit").twoStage(true).gpuMemoryBytes(GIB).set(TaskKeys.RETRIES, 1).build();
     RunState state = state(LOOSE, spec);
     TaskId fit = id("fit");
     state.apply(fit, new TaskEvent.Released(T0));

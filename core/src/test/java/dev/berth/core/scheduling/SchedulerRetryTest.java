@@ -17,6 +17,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class SchedulerRetryTest {
 
   @Test
   void aFailedAttemptIsRetriedAfterTheDelayAndTheDelayGrowsByTheBackoff() {
-    RunState s = state(t("a").retries(2).retryDelay(secs(10)).retryBackoff(2));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 2).set(TaskKeys.RETRY_DELAY, secs(10)).set(TaskKeys.RETRY_BACKOFF, 2.0));
     assertThat(started(pass(s, at(0)))).containsExactly("a#1");
 
     TaskEvent.Ended first = end(s, "a", 1, at(1));
@@ -89,7 +90,7 @@ class SchedulerRetryTest {
 
   @Test
   void withoutADelayTheRetryStartsInTheVeryNextPass() {
-    RunState s = state(t("a").retries(1));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1));
     pass(s, at(0));
 
     TaskEvent.Ended e = end(s, "a", 1, at(1));
@@ -101,7 +102,7 @@ class SchedulerRetryTest {
 
   @Test
   void aSuccessfulRetryEndsTheTaskAsSucceeded() {
-    RunState s = state(t("a").retries(3));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 3));
     pass(s, at(0));
     end(s, "a", 1, at(1));
     pass(s, at(1));
@@ -123,7 +124,7 @@ class SchedulerRetryTest {
 
   @Test
   void deathBySignalIsAnOrdinaryFailureAndIsRetried() {
-    RunState s = state(t("a").retries(1));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1));
     pass(s, at(0));
 
     TaskEvent.Ended e = end(s, "a", 137, at(1));
@@ -135,7 +136,7 @@ class SchedulerRetryTest {
 
   @Test
   void aStartFailureIsAnOrdinaryFailureAndIsRetried() {
-    RunState s = state(t("a").retries(1).retryDelay(secs(5)));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, secs(5)));
     pass(s, at(0));
 
     TaskEvent.Ended e = Retries.retryIfAllowed(s.task(id("a")), Endings.startFailed(at(0), "no such file"));
@@ -149,7 +150,7 @@ class SchedulerRetryTest {
 
   @Test
   void anAttemptKilledForItsTimeoutUsesTheBudget() {
-    RunState s = state(t("a").retries(1).timeout(secs(30)));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1).timeout(secs(30)));
     pass(s, at(0));
     Decision.Kill kill = new Decision.Kill(id("a"), Outcome.TIMED_OUT, "ran longer than its timeout of 30.0s");
 
@@ -169,7 +170,7 @@ class SchedulerRetryTest {
 
   @Test
   void aCancelledAttemptIsNeverRetried() {
-    RunState s = state(t("a").retries(5));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 5));
     pass(s, at(0));
 
     TaskEvent.Ended e = Retries.ending(s.task(id("a")), at(1), 143,
@@ -183,7 +184,7 @@ class SchedulerRetryTest {
 
   @Test
   void theDelayIsCappedByRetryDelayMax() {
-    RunState s = state(t("a").retries(4).retryDelay(secs(4)).retryBackoff(3).retryDelayMax(secs(20)));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 4).set(TaskKeys.RETRY_DELAY, secs(4)).set(TaskKeys.RETRY_BACKOFF, 3.0).set(TaskKeys.RETRY_DELAY_MAX, secs(20)));
     pass(s, at(0));
     double now = 0;
     List<Double> expectedWaits = List.of(4.0, 12.0, 20.0, 20.0);
@@ -202,7 +203,7 @@ class SchedulerRetryTest {
 
   @Test
   void wakeAtIsTheEarliestOfSeveralRetryDelays() {
-    RunState s = state(t("slow").retries(1).retryDelay(secs(9)), t("quick").retries(1).retryDelay(secs(3)));
+    RunState s = state(t("slow").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, secs(9)), t("quick").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, secs(3)));
     pass(s, at(0));
     end(s, "slow", 1, at(1));
     end(s, "quick", 1, at(2));
@@ -215,7 +216,7 @@ class SchedulerRetryTest {
 
   @Test
   void aRetriedTaskKeepsItsPriorityAheadOfLowerOnes() {
-    RunState s = state(t("low").priority(0), t("high").priority(5).retries(1), t("mid").priority(3));
+    RunState s = state(t("low").priority(0), t("high").priority(5).set(TaskKeys.RETRIES, 1), t("mid").priority(3));
     assertThat(started(pass(s, ONE_CPU, at(0)))).containsExactly("high#1");
 
     end(s, "high", 1, at(1));
@@ -229,7 +230,7 @@ class SchedulerRetryTest {
 
   @Test
   void aRetriedTaskKeepsItsSubmissionPlaceAmongEqualPriorities() {
-    RunState s = state(t("a").retries(1), t("b"), t("c"));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1), t("b"), t("c"));
     assertThat(started(pass(s, ONE_CPU, at(0)))).containsExactly("a#1");
 
     end(s, "a", 1, at(1));
@@ -239,7 +240,7 @@ class SchedulerRetryTest {
 
   @Test
   void aTaskInsideItsRetryDelayDoesNotHoldBackTheOthersAndGetsItsPlaceBackAfterwards() {
-    RunState s = state(t("a").retries(1).retryDelay(secs(10)), t("b"), t("c"));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, secs(10)), t("b"), t("c"));
     pass(s, ONE_CPU, at(0));
 
     end(s, "a", 1, at(1));
@@ -251,7 +252,7 @@ class SchedulerRetryTest {
 
   @Test
   void attemptNumbersCountUpAcrossRetries() {
-    RunState s = state(t("a").retries(2));
+    RunState s = state(t("a").set(TaskKeys.RETRIES, 2));
     pass(s, at(0));
     end(s, "a", 1, at(1));
     pass(s, at(1));

@@ -13,15 +13,16 @@ import static dev.berth.core.scheduling.SchedulingFixtures.stateOf;
 import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -135,7 +136,7 @@ class SchedulerTimeoutTest {
 
   @Test
   void theTimeoutIsPerAttemptSoARetryGetsTheFullTimeAgain() {
-    RunState s = state(false, group("g", t("a", "g").timeout(secs(30)).retries(1)));
+    RunState s = state(false, group("g", t("a", "g").timeout(secs(30)).set(TaskKeys.RETRIES, 1)));
     pass(s, at(0));
     Decision.Kill kill = kills(pass(s, at(30))).get(0);
     s.apply(id("a"), Retries.ending(s.task(id("a")), at(31), 143, Optional.of(kill)));

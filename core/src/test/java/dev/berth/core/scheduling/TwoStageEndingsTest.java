@@ -2,7 +2,6 @@ package dev.berth.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
@@ -10,6 +9,7 @@ import dev.berth.core.lifecycle.TaskHistory;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,7 +26,7 @@ class TwoStageEndingsTest {
   private final Attempts attempts = new Attempts(SchedulerConfig.builder().loadNretry(2).trainNretry(2).build());
 
   private static TaskRecord task(int retries) {
-    TaskSpec spec = TaskSpec.builder("fit", "g").command("train").twoStage(true).retries(retries).build();
+    TaskSpec spec = TaskSpec.builder("fit", "g").command("train").twoStage(true).set(TaskKeys.RETRIES, retries).build();
     return new TaskRecord(spec, new TaskHistory(TaskId.of("fit")), 0, 0);
   }
 

@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decision;
@@ -265,7 +266,7 @@ final class AttemptLauncher {
         spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
         layout.stderr(spec, attempt))
         .withReservation(placement, spec.gpu().wholeDevices())
-        .withEnforceMemory(spec.enforceMemory());
+        .withEnforceMemory(spec.find(TaskKeys.ENFORCE_MEMORY));
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }
 

@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskReport;
@@ -185,7 +186,7 @@ class EngineDependencyTest {
   @Test
   void aTaskThatCannotStartIsRetriedAtOnceWhenItHasNoRetryDelay() {
     executor.failLaunchOf(id("a"), "text file busy");
-    Engine e = engine(t("a").retries(1));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 1));
 
     e.start();
 
@@ -196,7 +197,7 @@ class EngineDependencyTest {
   @Test
   void aTaskThatCannotStartIsRetriedAfterItsDelay() {
     executor.failLaunchOf(id("a"), "text file busy");
-    Engine e = engine(t("a").retries(1).retryDelay(Duration.ofMillis(2500)));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, Duration.ofMillis(2500)));
     e.start();
 
     runFor(Duration.ofMillis(2499));
@@ -212,7 +213,7 @@ class EngineDependencyTest {
 
   @Test
   void aFailedAttemptIsRetriedWhenTheFakeClockReachesTheDelay() {
-    Engine e = engine(t("a").retries(2).retryDelay(Duration.ofSeconds(30)).retryBackoff(2));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 2).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(30)).set(TaskKeys.RETRY_BACKOFF, 2.0));
     e.start();
 
     executor.exit(id("a"), 1);
@@ -243,7 +244,7 @@ class EngineDependencyTest {
 
   @Test
   void aDependantWaitsForTheRetryAndStartsWhenItSucceeds() {
-    Engine e = engine(t("a").retries(1).retryDelay(Duration.ofSeconds(5)), t("b").after(ok("a")));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(5)), t("b").after(ok("a")));
     e.start();
 
     executor.exit(id("a"), 1);
@@ -287,7 +288,7 @@ class EngineDependencyTest {
 
   @Test
   void anAttemptKilledForItsTimeoutIsRetriedWhenItHasRetriesLeft() {
-    Engine e = engine(t("a").timeout(Duration.ofSeconds(10)).retries(1));
+    Engine e = engine(t("a").timeout(Duration.ofSeconds(10)).set(TaskKeys.RETRIES, 1));
     e.start();
 
     runFor(Duration.ofSeconds(10)); // the kill; the fake process exits on the terminate
@@ -380,7 +381,7 @@ class EngineDependencyTest {
 
   @Test
   void aWholeRunCancelAfterARetryWasScheduledStillEndsTheRun() {
-    Engine e = engine(t("a").retries(3).retryDelay(Duration.ofMinutes(1)), t("b"));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 3).set(TaskKeys.RETRY_DELAY, Duration.ofMinutes(1)), t("b"));
     e.start();
     executor.exit(id("a"), 1);
     e.drain();
@@ -401,7 +402,7 @@ class EngineDependencyTest {
   @Test
   void aWholeRunCancelWhileATimeoutKillIsUnderWayStillEndsTheRun() {
     executor.deferTerminations();
-    Engine e = engine(t("a").timeout(Duration.ofSeconds(1)).retries(5));
+    Engine e = engine(t("a").timeout(Duration.ofSeconds(1)).set(TaskKeys.RETRIES, 5));
     e.start();
     runFor(Duration.ofSeconds(1));
     assertThat(executor.terminations()).hasSize(1);
@@ -419,7 +420,7 @@ class EngineDependencyTest {
   @Test
   void cancellingATaskWhileItsTimeoutKillIsUnderWayCancelsItInsteadOfRetryingIt() {
     executor.deferTerminations();
-    Engine e = engine(t("a").timeout(Duration.ofSeconds(1)).retries(5), t("b").after(ok("a")));
+    Engine e = engine(t("a").timeout(Duration.ofSeconds(1)).set(TaskKeys.RETRIES, 5), t("b").after(ok("a")));
     e.start();
     runFor(Duration.ofSeconds(1));
     assertThat(executor.terminations()).hasSize(1);
@@ -493,7 +494,7 @@ class EngineDependencyTest {
 
   @Test
   void aRetriedDependantGetsTheEnvironmentAgain() {
-    Engine e = engine(t("a"), t("b").after(ok("a")).retries(1));
+    Engine e = engine(t("a"), t("b").after(ok("a")).set(TaskKeys.RETRIES, 1));
     e.start();
     executor.exit(id("a"), 0);
     e.drain();

@@ -9,6 +9,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.report.TaskStatus;
@@ -43,7 +44,7 @@ class EngineInterruptTest {
 
   private static GroupSpec group(String name, String... ids) {
     return new GroupSpec(name, Arrays.stream(ids)
-        .map(id -> TaskSpec.builder(id, name).command("work", id).memoryBytes(64 * MIB).cpus(1).retries(0).build())
+        .map(id -> TaskSpec.builder(id, name).command("work", id).memoryBytes(64 * MIB).cpus(1).set(TaskKeys.RETRIES, 0).build())
         .toList());
   }
 

@@ -9,6 +9,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.AttemptReport;
 import dev.berth.core.report.RunStatus;
@@ -146,7 +147,7 @@ class EngineTwoStageTest {
 
   @Test
   void aTaskThatFinishedKeepsItsResultWhenItsTimeoutEndsItBeforeItExits() {
-    Engine engine = engine(config, twoStage(FIT).timeout(Duration.ofSeconds(3)).retries(1).build());
+    Engine engine = engine(config, twoStage(FIT).timeout(Duration.ofSeconds(3)).set(TaskKeys.RETRIES, 1).build());
     engine.start();
     trainUp(engine, FIT);
     control.say(FIT, new TaskMessage.Result(Map.of("accuracy", 0.9)));
@@ -213,7 +214,7 @@ class EngineTwoStageTest {
   void aTaskThatExitedZeroDuringTrainingWhileItsBerthWasDeadRunsAgainOnResumeInsteadOfFailing() throws Exception {
     MemoryJournal journal = new MemoryJournal();
     journal.start("r", "spec", clock.instant());
-    Engine engine = engine(config, twoStage(FIT).retries(0).build()).journal(journal);
+    Engine engine = engine(config, twoStage(FIT).set(TaskKeys.RETRIES, 0).build()).journal(journal);
     engine.start();
     trainUp(engine, FIT);
     // Berth was killed; the task's 'finished' went to a channel no Berth read, and it exited 0.

@@ -11,6 +11,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunStatus;
 import dev.berth.runtime.contain.FrozenTaskGroup;
@@ -55,7 +56,7 @@ class ResumeProcessesTest {
   private RunSpec spec(List<String> command, String... ids) {
     List<TaskSpec> tasks = java.util.stream.Stream.concat(java.util.stream.Stream.of("a"), java.util.Arrays.stream(ids))
         .map(id -> TaskSpec.builder(id, "g").command(command.toArray(String[]::new)).memoryBytes(64 * MIB).cpus(1)
-            .retries(0).build())
+            .set(TaskKeys.RETRIES, 0).build())
         .toList();
     return new RunSpec("r", dir.toString(), config, List.of(new GroupSpec("g", tasks)));
   }
@@ -234,7 +235,7 @@ class ResumeProcessesTest {
     Path pidFile = dir.resolve("stubborn.pid");
     RunSpec spec = new RunSpec("r", dir.toString(), config, List.of(new GroupSpec("g", List.of(
         TaskSpec.builder("a", "g").command("sh", "-c", "trap '' TERM; echo $$ > \"$1\"; read x < \"$0\"",
-            go.toString(), pidFile.toString()).memoryBytes(64 * MIB).cpus(1).retries(0)
+            go.toString(), pidFile.toString()).memoryBytes(64 * MIB).cpus(1).set(TaskKeys.RETRIES, 0)
             .timeout(Duration.ofSeconds(30)).build()))));
     LocalProcessExecutor first = new LocalProcessExecutor();
     crashedWhileARuns(spec, first);

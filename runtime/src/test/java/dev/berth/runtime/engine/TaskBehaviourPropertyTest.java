@@ -9,6 +9,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.AttemptReport;
 import dev.berth.core.report.TaskReport;
@@ -102,7 +103,7 @@ class TaskBehaviourPropertyTest {
 
     private TaskSpec spec(String id, boolean twoStage) {
       TaskSpec.Builder b = TaskSpec.builder(id, "g").command("work", id).memoryBytes(64 * MIB).cpus(1)
-          .twoStage(twoStage).retries(random.nextInt(3));
+          .twoStage(twoStage).set(TaskKeys.RETRIES, random.nextInt(3));
       if (gpu) {
         b.gpuMemoryBytes((9L + random.nextInt(4)) << 30);
       }

@@ -1,7 +1,8 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.InvalidValue;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -152,15 +153,20 @@ public final class TaskValues {
   }
 
   private <T> void apply(TaskKey<T> key, TaskSpec.Builder task, SchedulerConfig config) {
-    if (key.applier() == null) {
+    if (key.applier() == null && key.carried() == null) {
       return;
     }
     T value = raw(key);
     if (value == null && key.fallback() != null) {
       value = key.fallback().apply(config);
     }
-    if (value != null) {
+    if (value == null) {
+      return;
+    }
+    if (key.applier() != null) {
       key.applier().apply(task, value);
+    } else {
+      task.set(key, value);
     }
   }
 }

@@ -1,6 +1,9 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
-import dev.berth.core.model.PlaceholderText;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.PlaceholderText;
+import dev.berth.core.settings.ValueParser;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

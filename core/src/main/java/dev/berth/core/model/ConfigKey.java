@@ -1,5 +1,8 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.Setting;
+import dev.berth.core.settings.ValueParser;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;

@@ -1,6 +1,9 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Setting;
+import dev.berth.core.settings.Suggestions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +83,11 @@ public final class SettingsTable<R, B> {
   /** What the settings are called, e.g. {@code smtp}. */
   public String name() {
     return name;
+  }
+
+  /** The settings record's class. */
+  public Class<R> type() {
+    return type;
   }
 
   /** Whether a spec writes these keys at its top level rather than under {@code config:}. */

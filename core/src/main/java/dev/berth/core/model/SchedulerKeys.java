@@ -1,7 +1,10 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
-import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerConfig.Builder;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.Setting;
+import dev.berth.core.settings.ValueText;
 import java.util.List;
 
 /**
@@ -13,8 +16,8 @@ import java.util.List;
 public final class SchedulerKeys {
 
   private static final String WHOLE = "whole number";
-  private static final String TIME = "duration";
-  private static final String BYTES = "memory size";
+  private static final String TIME = Setting.DURATION;
+  private static final String BYTES = Setting.MEMORY_SIZE;
   private static final String SHARE = "fraction";
   private static final String ON_OFF = "on or off";
 
@@ -89,7 +92,7 @@ public final class SchedulerKeys {
           ConfigKey.of("scheduler.log-cap", BYTES, Parsers.MEMORY, Builder::logCapBytes,
               SchedulerConfig::logCapBytes, ValueText::bytes, "most kept of each local attempt's stdout and stderr"
                   + " log: beyond it the head, a marker line and the latest output").asJournaledWhenSet(),
-          ConfigKey.of("scheduler.executor", "local or slurm", Parsers.EXECUTOR, Builder::executor,
+          ConfigKey.of("scheduler.executor", "local or slurm", Parsers.oneOf(ExecutorKind.values()), Builder::executor,
               SchedulerConfig::executor, String::valueOf,
               "where tasks run: local (processes on this machine) or slurm (batch jobs; see the slurm.* keys)"),
           ConfigKey.of("slurm.max-jobs", WHOLE, Parsers.wholeNumber(0), Builder::maxJobs, SchedulerConfig::maxJobs,

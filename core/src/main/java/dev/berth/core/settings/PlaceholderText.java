@@ -1,4 +1,4 @@
-package dev.berth.core.model;
+package dev.berth.core.settings;
 
 import java.util.LinkedHashSet;
 import java.util.Map;

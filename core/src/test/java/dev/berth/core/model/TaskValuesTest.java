@@ -1,10 +1,9 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.InvalidValue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

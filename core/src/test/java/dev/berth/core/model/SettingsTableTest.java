@@ -1,12 +1,11 @@
-package dev.berth.core.settings;
+package dev.berth.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.berth.core.model.GroupSpec;
-import dev.berth.core.model.RunSpec;
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.Setting;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
