@@ -15,16 +15,12 @@ import dev.berth.os.LogTails;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.LaunchRequest;
-import dev.berth.spi.Timers;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * What happens when an attempt's process ends: its exit code is marked in the task's folder at
@@ -37,36 +33,48 @@ import java.util.function.Consumer;
  */
 final class AttemptExits {
 
-  private final HostReadings readings;
-  private final RunState state;
-  private final RunLayout layout;
+  /** What the attempts' ends need of the run around them; the engine's loop is the one implementation. */
+  interface Context {
+    /** The run's tasks, read only. */
+    RunState state();
+
+    RunLayout layout();
+
+    Instant now();
+
+    void record(TaskId id, TaskEvent event);
+
+    LiveExecutions executions();
+
+    /** Whether the two-stage task's connection is open. */
+    boolean connected(TaskId id);
+
+    /** Stops listening to the two-stage task's connection. */
+    void hangUp(TaskId id);
+
+    /** The most GPU memory the probes saw the task's processes hold since last asked (see {@link HostReadings}). */
+    Optional<Long> takeGpuPeak(TaskId id);
+
+    /** Runs {@code step} on the loop thread, after the messages already waiting there. */
+    void toLoop(Runnable step);
+
+    /** Runs {@code step} on the loop thread once the grace period a process gets to end by itself is over. */
+    void afterGrace(Runnable step);
+  }
+
+  private final Context run;
   private final Attempts attempts;
-  private final EventRecorder recorder;
-  private final LiveExecutions executions;
-  private final TwoStageChannel channel;
-  private final Timers timers;
-  private final InstantSource clock;
-  private final Consumer<Runnable> toLoop;
   private final Map<TaskId, Parked> parked = new TreeMap<>();
   private final ExitMarks marks;
 
   /** An exit seen before its two-stage attempt's connection reported its end. */
   private record Parked(int attempt, Runnable end) {}
 
-  AttemptExits(RunState state, RunLayout layout, Attempts attempts, EventRecorder recorder, LiveExecutions executions,
-      TwoStageChannel channel, Timers timers, InstantSource clock, Consumer<Runnable> toLoop, HostReadings readings) {
-    this.state = state;
-    this.readings = readings;
-    this.layout = layout;
+  AttemptExits(Context run, Attempts attempts) {
+    this.run = run;
     this.attempts = attempts;
-    this.recorder = recorder;
-    this.executions = executions;
-    this.channel = channel;
-    this.timers = timers;
-    this.clock = clock;
-    this.toLoop = toLoop;
-    this.marks = ExitMarks.of(layout.runDir());
-    executions.markKillsWith(this::markKill);
+    this.marks = ExitMarks.of(run.layout().runDir());
+    run.executions().markKillsWith(this::markKill);
   }
 
   /**
@@ -75,8 +83,8 @@ final class AttemptExits {
    * failure of the task's own.
    */
   private void markKill(Decision.Kill kill) {
-    TaskRecord r = state.task(kill.task());
-    r.history().currentLaunch().ifPresent(l -> marks.writeKill(layout.taskDir(r.spec()), l.attempt(), kill));
+    TaskRecord r = run.state().task(kill.task());
+    r.history().currentLaunch().ifPresent(l -> marks.writeKill(run.layout().taskDir(r.spec()), l.attempt(), kill));
   }
 
   /**
@@ -85,8 +93,8 @@ final class AttemptExits {
    * rather than taking the kill for their failure.
    */
   void markStopping(String reason) {
-    for (TaskId id : executions.tasks()) {
-      if (state.task(id).state().hasProcess()) {
+    for (TaskId id : run.executions().tasks()) {
+      if (run.state().task(id).state().hasProcess()) {
         markKill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
       }
     }
@@ -109,12 +117,12 @@ final class AttemptExits {
       @Override
       public void exited(int code) {
         marks.write(dir, attempt, code);
-        toLoop.accept(() -> AttemptExits.this.exited(id, attempt, code));
+        run.toLoop(() -> AttemptExits.this.exited(id, attempt, code));
       }
 
       @Override
       public void started(long pid, Optional<String> job) {
-        toLoop.accept(() -> startedLate(id, attempt, pid, job));
+        run.toLoop(() -> startedLate(id, attempt, pid, job));
       }
     };
   }
@@ -124,41 +132,41 @@ final class AttemptExits {
    * already saw them (the two race when the attempt starts just as its launch returns).
    */
   private void startedLate(TaskId id, int attempt, long pid, Optional<String> job) {
-    TaskRecord r = state.task(id);
+    TaskRecord r = run.state().task(id);
     if (!isCurrent(id, attempt) || r.state() != TaskState.RUNNING) {
       return;
     }
     Attempt current = r.history().attempts().get(r.history().attemptCount() - 1);
     if (pid > 0 && r.history().startedAt().isEmpty()) {
-      recorder.record(id, new TaskEvent.Started(clock.instant(), attempt, pid));
+      run.record(id, new TaskEvent.Started(run.now(), attempt, pid));
     }
     if (job.isPresent() && current.clusterId().isEmpty()) {
-      recorder.record(id, new TaskEvent.Submitted(clock.instant(), attempt, job.get()));
+      run.record(id, new TaskEvent.Submitted(run.now(), attempt, job.get()));
     }
   }
 
   /** Watches a process an earlier scheduler started; when it ends, its attempt ends as Recovery decides. */
   void adopt(TaskId id, AdoptedExecution execution) {
-    executions.put(id, execution);
-    int attempt = state.task(id).history().attemptCount();
-    execution.onExit().thenRun(() -> toLoop.accept(() -> adoptedExited(id, execution, attempt)));
+    run.executions().put(id, execution);
+    int attempt = run.state().task(id).history().attemptCount();
+    execution.onExit().thenRun(() -> run.toLoop(() -> adoptedExited(id, execution, attempt)));
   }
 
   private void adoptedExited(TaskId id, AdoptedExecution execution, int attempt) {
-    executions.remove(id);
+    run.executions().remove(id);
     execution.endLeftovers();
-    TaskRecord r = state.task(id);
+    TaskRecord r = run.state().task(id);
     if (r.history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false)) {
-      Optional<Decision.Kill> kill = executions.takeKill(id);
-      ExitMarks.Mark mark = marks.readAll().of(layout.taskDir(r.spec()), attempt);
-      Instant now = clock.instant();
-      recorder.record(id, mark.code().isPresent()
-          ? Recovery.ended(r, layout, now, attempts, mark.code().getAsInt(), kill.or(() -> mark.killOf(id)))
-          : kill.isPresent() ? Recovery.unlessFinished(attempts.ended(r, now, 143, kill, ""), r, layout)
-          : Recovery.endOfAdopted(r, layout, now));
-      if (kill.isEmpty() && state.task(id).state() == TaskState.INTERRUPTED) {
+      Optional<Decision.Kill> kill = run.executions().takeKill(id);
+      ExitMarks.Mark mark = marks.readAll().of(run.layout().taskDir(r.spec()), attempt);
+      Instant now = run.now();
+      run.record(id, mark.code().isPresent()
+          ? Recovery.ended(r, run.layout(), now, attempts, mark.code().getAsInt(), kill.or(() -> mark.killOf(id)))
+          : kill.isPresent() ? Recovery.unlessFinished(attempts.ended(r, now, 143, kill, ""), r, run.layout())
+          : Recovery.endOfAdopted(r, run.layout(), now));
+      if (kill.isEmpty() && run.state().task(id).state() == TaskState.INTERRUPTED) {
         // An earlier Berth's stop interrupted it, not this one's: it runs again, as a resume's own start releases such tasks.
-        recorder.record(id, new TaskEvent.Released(now));
+        run.record(id, new TaskEvent.Released(now));
       }
     }
   }
@@ -178,33 +186,32 @@ final class AttemptExits {
   }
 
   private void exited(TaskId id, int attempt, int exitCode) {
-    Execution execution = executions.remove(id);
+    Execution execution = run.executions().remove(id);
     Runnable end = () -> end(id, attempt, exitCode, execution);
-    if (!state.task(id).spec().twoStage() || !isCurrent(id, attempt)) {
+    if (!run.state().task(id).spec().twoStage() || !isCurrent(id, attempt)) {
       end.run();
       return;
     }
     parked.put(id, new Parked(attempt, end));
-    if (channel.isConnected(id)) {
-      timers.schedule(Duration.ofMillis(LiveExecutions.TERMINATE_GRACE_MILLIS),
-          () -> toLoop.accept(() -> release(id, attempt)));
+    if (run.connected(id)) {
+      run.afterGrace(() -> release(id, attempt));
     } else {
-      toLoop.accept(() -> release(id, attempt)); // after the messages its ended connection already handed over
+      run.toLoop(() -> release(id, attempt)); // after the messages its ended connection already handed over
     }
   }
 
   private void end(TaskId id, int attempt, int exitCode, Execution execution) {
-    executions.clearExiting(id);
-    channel.forget(id);
+    run.executions().clearExiting(id);
+    run.hangUp(id);
     if (!isCurrent(id, attempt)) {
       return; // not the attempt the task is in now; nothing to end
     }
-    TaskRecord r = state.task(id);
-    String tail = exitCode == 0 ? "" : LogTails.read(layout.stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
+    TaskRecord r = run.state().task(id);
+    String tail = exitCode == 0 ? "" : LogTails.read(run.layout().stderr(r.spec(), attempt), LogTails.STDERR_BYTES);
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     MeasuredUsage usage = withGpuPeak(execution == null ? MeasuredUsage.NONE : execution.usage(), id);
-    TaskEvent.Ended ending = attempts.ended(r, clock.instant(), exitCode, executions.takeKill(id), tail, verdict, usage);
-    recorder.record(id, Recovery.unlessFinished(ending, r, layout));
+    TaskEvent.Ended ending = attempts.ended(r, run.now(), exitCode, run.executions().takeKill(id), tail, verdict, usage);
+    run.record(id, Recovery.unlessFinished(ending, r, run.layout()));
   }
 
   /**
@@ -212,7 +219,7 @@ final class AttemptExits {
    * the probe interval) when the executor measured none.
    */
   private MeasuredUsage withGpuPeak(MeasuredUsage usage, TaskId id) {
-    Long gpu = readings.takeGpuPeak(id).orElse(null);
+    Long gpu = run.takeGpuPeak(id).orElse(null);
     if (gpu == null || usage.peakGpuMemoryBytes().isPresent()) {
       return usage;
     }
@@ -220,6 +227,6 @@ final class AttemptExits {
   }
 
   private boolean isCurrent(TaskId id, int attempt) {
-    return state.task(id).history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false);
+    return run.state().task(id).history().currentLaunch().map(l -> l.attempt() == attempt).orElse(false);
   }
 }

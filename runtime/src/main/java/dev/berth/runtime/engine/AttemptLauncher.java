@@ -1,14 +1,10 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.Outcome;
-import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.model.TaskKeys;
-import dev.berth.core.model.TaskSpec;
-import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Endings;
 import dev.berth.core.scheduling.Retries;
@@ -17,27 +13,22 @@ import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.DaemonThreads;
 import dev.berth.spi.Execution;
 import dev.berth.spi.Executor;
+import dev.berth.spi.ExitListener;
 import dev.berth.spi.Launch;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
-import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Upstream;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * Starts the attempts the scheduler decided, through the executor, and on a cluster finds again the
@@ -54,37 +45,33 @@ import java.util.function.Supplier;
  */
 final class AttemptLauncher {
 
-  private String hostLedger; // the host ledger the run takes part in, null when none
-  private final RunState state;
-  private final RunLayout layout;
-  private final Executor executor;
-  private final TwoStageChannel channel;
-  private final EventRecorder recorder;
-  private final LiveExecutions executions;
-  private final AttemptExits exits;
-  private final InstantSource clock;
-  private final Supplier<HostSnapshot> snapshot;
-  private final Consumer<Runnable> toLoop;
-  private java.util.concurrent.Executor threads;
+  /** What the launcher needs of the run around it; the engine's loop is the one implementation. */
+  interface Context {
+    /** The run's tasks, read only. */
+    RunState state();
 
-  /** Names the host ledger the run takes part in to its attempts, which a ledger made anew looks for. */
-  void hostLedger(String where) {
-    this.hostLedger = where;
+    Instant now();
+
+    void record(TaskId id, TaskEvent event);
+
+    LiveExecutions executions();
+
+    /** What the executor calls when the attempt's process exits (see {@link AttemptExits#listenerFor}). */
+    ExitListener listenerFor(LaunchRequest request);
+
+    /** Runs {@code step} on the loop thread, after the messages already waiting there. */
+    void toLoop(Runnable step);
   }
 
-  AttemptLauncher(RunState state, RunLayout layout, Executor executor, TwoStageChannel channel, EventRecorder recorder,
-      LiveExecutions executions, AttemptExits exits, InstantSource clock, Supplier<HostSnapshot> snapshot,
-      Consumer<Runnable> toLoop) {
-    this.state = state;
-    this.layout = layout;
+  private final Context run;
+  private final Executor executor;
+  private final LaunchRequests launchRequests;
+  private java.util.concurrent.Executor threads;
+
+  AttemptLauncher(Context run, Executor executor, LaunchRequests requests) {
+    this.run = run;
     this.executor = executor;
-    this.channel = channel;
-    this.recorder = recorder;
-    this.executions = executions;
-    this.exits = exits;
-    this.clock = clock;
-    this.snapshot = snapshot;
-    this.toLoop = toLoop;
+    this.launchRequests = requests;
   }
 
   /** Starts processes on {@code count} launch threads of its own from now on (see the class comment). */
@@ -146,17 +133,17 @@ final class AttemptLauncher {
    * without using any retry budget.
    */
   void reattach() {
-    for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(state.running().entrySet())) {
-      TaskRecord r = state.task(e.getKey());
-      LaunchRequest request = request(r, e.getValue().attempt(), e.getValue().placement());
-      Optional<Execution> found = executor.reattach(request, exits.listenerFor(request));
+    for (Map.Entry<TaskId, TaskEvent.Launched> e : new ArrayList<>(run.state().running().entrySet())) {
+      TaskRecord r = run.state().task(e.getKey());
+      LaunchRequest request = launchRequests.request(r, e.getValue().attempt(), e.getValue().placement());
+      Optional<Execution> found = executor.reattach(request, run.listenerFor(request));
       if (found.isPresent()) {
-        executions.put(e.getKey(), found.get());
+        run.executions().put(e.getKey(), found.get());
         if (r.history().attempts().get(r.history().attemptCount() - 1).clusterId().isEmpty()) {
           recordSubmission(e.getKey(), e.getValue().attempt(), found.get()); // the last Berth died before journalling it
         }
       } else {
-        recorder.record(e.getKey(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+        run.record(e.getKey(), new TaskEvent.Ended(run.now(), Outcome.INTERRUPTED, null,
             "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.READY));
       }
     }
@@ -165,11 +152,11 @@ final class AttemptLauncher {
   private void launch(List<Decision.Start> starts) {
     List<LaunchRequest> requests = new ArrayList<>();
     for (Decision.Start start : starts) {
-      TaskRecord r = state.task(start.task());
-      LaunchRequest request = request(r, start.attempt(), start.placement());
+      TaskRecord r = run.state().task(start.task());
+      LaunchRequest request = launchRequests.request(r, start.attempt(), start.placement());
       Optional<Upstream> upstream = start.upstream().flatMap(this::upstream);
       if (start.upstream().isPresent() && upstream.isEmpty()) {
-        recorder.record(start.task(), new TaskEvent.Ended(clock.instant(), Outcome.INTERRUPTED, null,
+        run.record(start.task(), new TaskEvent.Ended(run.now(), Outcome.INTERRUPTED, null,
             "a parent it was to wait for has no running job any more; the task waits for its dependencies again",
             TaskState.READY));
         continue;
@@ -182,23 +169,23 @@ final class AttemptLauncher {
     boolean onThreads = threads != null && !executor.holdsUpstream();
     List<LaunchRequest> onLoop = new ArrayList<>();
     for (LaunchRequest request : requests) {
-      if (onThreads && !state.task(request.task()).spec().twoStage()) {
+      if (onThreads && !run.state().task(request.task()).spec().twoStage()) {
         launchOnThread(request);
       } else {
         onLoop.add(request);
       }
     }
     if (!onLoop.isEmpty()) {
-      for (Launch launch : executor.launchAll(onLoop, exits::listenerFor)) {
-        showLogs(launch);
-        started(launch, clock.instant());
+      for (Launch launch : executor.launchAll(onLoop, run::listenerFor)) {
+        launchRequests.showLogs(launch);
+        started(launch, run.now());
       }
     }
   }
 
   private void launchOnThread(LaunchRequest request) {
-    executions.launching(request.task());
-    LaunchHandoff handoff = new LaunchHandoff(exits.listenerFor(request), toLoop);
+    run.executions().launching(request.task());
+    LaunchHandoff handoff = new LaunchHandoff(run.listenerFor(request), run::toLoop);
     threads.execute(() -> {
       Launch launch;
       try {
@@ -207,17 +194,17 @@ final class AttemptLauncher {
         launch = Launch.failed(request, new LaunchException(String.valueOf(e.getMessage()), e));
       }
       Launch done = launch;
-      showLogs(done);
-      Instant at = clock.instant();
+      launchRequests.showLogs(done);
+      Instant at = run.now();
       handoff.told(() -> {
         if (done.execution().isEmpty()) {
-          executions.launchFailed(request.task());
-          Optional<Decision.Kill> kill = executions.takeKill(request.task());
+          run.executions().launchFailed(request.task());
+          Optional<Decision.Kill> kill = run.executions().takeKill(request.task());
           if (kill.isPresent()) {
             // Berth was ending the attempt anyway: an interruption leaves the task to the resume, any
             // other reason ends it with the start's failure, without a retry.
             TaskEvent.Ended failed = Endings.startFailed(at, done.failure().orElseThrow().getMessage());
-            recorder.record(request.task(), kill.get().outcome() == Outcome.INTERRUPTED
+            run.record(request.task(), kill.get().outcome() == Outcome.INTERRUPTED
                 ? Endings.interrupted(failed, kill.get().reason()) : failed);
             return;
           }
@@ -227,63 +214,32 @@ final class AttemptLauncher {
     });
   }
 
-  private void showLogs(Launch launch) {
-    if (launch.execution().isPresent() && !launch.execution().get().linksItsLogs()) {
-      AttemptLogs.showLatest(layout, state.task(launch.request().task()).spec(), launch.request().attempt());
-    }
-  }
-
   /** Records the attempt's start (at {@code at}) or its failure to start. */
   private void started(Launch launch, Instant at) {
     TaskId id = launch.request().task();
     if (launch.execution().isPresent()) {
-      executions.put(id, launch.execution().get());
+      run.executions().put(id, launch.execution().get());
       long pid = launch.execution().get().pid();
       if (pid > 0) {
-        recorder.record(id, new TaskEvent.Started(at, launch.request().attempt(), pid));
+        run.record(id, new TaskEvent.Started(at, launch.request().attempt(), pid));
       }
       recordSubmission(id, launch.request().attempt(), launch.execution().get());
     } else {
-      recorder.record(id, Retries.retryIfAllowed(state.task(id),
+      run.record(id, Retries.retryIfAllowed(run.state().task(id),
           Endings.startFailed(at, launch.failure().orElseThrow().getMessage())));
     }
   }
 
   /** Journals the id a cluster gave the attempt, so reports and a later Berth know its job. */
   private void recordSubmission(TaskId id, int attempt, Execution execution) {
-    execution.clusterId().ifPresent(job -> recorder.record(id, new TaskEvent.Submitted(clock.instant(), attempt, job)));
-  }
-
-  private LaunchRequest request(TaskRecord r, int attempt, Placement placement) {
-    TaskSpec spec = r.spec();
-    SortedMap<String, String> channelEnv = spec.twoStage() ? channel.register(spec.id(), attempt) : new TreeMap<>();
-    SortedMap<String, String> env = TaskEnvironment.of(
-        state, layout, spec, attempt, placement, channelEnv, !snapshot.get().gpus().devices().isEmpty());
-    if (hostLedger != null) {
-      env.put(SharedReservations.LEDGER_VARIABLE, hostLedger);
-    }
-    LaunchRequest request = new LaunchRequest(
-        spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
-        layout.stderr(spec, attempt))
-        .withReservation(placement, spec.gpu().wholeDevices())
-        .withEnforceMemory(spec.find(TaskKeys.ENFORCE_MEMORY));
-    return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
-  }
-
-  /**
-   * Tasks of one group expanded over the same matrix parameters share a key, which also names their
-   * job array ({@code train.lr+seed}); only characters every Slurm tool takes in a job name are kept.
-   */
-  private static String arrayKey(TaskSpec spec) {
-    String key = spec.group() + "." + String.join("+", spec.params().keySet());
-    return key.replaceAll("[^A-Za-z0-9._+-]", "_");
+    execution.clusterId().ifPresent(job -> run.record(id, new TaskEvent.Submitted(run.now(), attempt, job)));
   }
 
   /** The running parents the executor is to hold an attempt back for, or empty when one has no execution. */
   private Optional<Upstream> upstream(Dependency dependency) {
     List<Execution> parents = new ArrayList<>();
     for (TaskId parent : dependency.tasks()) {
-      Execution e = executions.get(parent);
+      Execution e = run.executions().get(parent);
       if (e == null) {
         return Optional.empty();
       }

@@ -45,7 +45,8 @@ import java.util.function.Function;
  * {@link DecisionActions} carries out decisions, {@link AttemptLauncher} starts attempts, {@link AttemptExits} ends
  * them when their processes exit, {@link Terminations} cancels and kills, {@link HostReadings} reads the probes,
  * {@link LoopTimers} keeps the tick and wake-up, {@link TwoStageChannel} talks to two-stage tasks,
- * {@link RunEndRecorder} reports the end.
+ * {@link RunEndRecorder} reports the end. Each of them sees the run only through its own narrow
+ * {@code Context}, which {@link LoopContext} implements once for all of them.
  */
 public final class Engine {
 
@@ -55,24 +56,16 @@ public final class Engine {
   private final Scheduler scheduler;
   private final RunLayout layout;
   private final InstantSource clock;
+  private final Timers timers;
   private final RunListener listener;
   private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
-  private final EventRecorder recorder;
-  private final LiveExecutions executions = new LiveExecutions();
-  private final TwoStageChannel channel;
-  private final HostReadings readings;
+  private final LoopContext parts;
   private final LoopTimers loopTimers;
-  private final AttemptExits exits;
-  private final AttemptLauncher launcher;
-  private final Terminations terminations;
-  private final DecisionActions actions;
-  private final HostShare share;
   private Instant startedAt;
   private RunResult result;
   private boolean open;
   private Journal.Replay restored;
   private ProcessTable processes = ProcessTable.LOCAL;
-  private final Timers timers;
 
   /** An engine for a run on a host without GPUs. */
   public Engine(
@@ -89,22 +82,11 @@ public final class Engine {
     this.scheduler = new Scheduler(spec.config());
     this.layout = layout;
     this.clock = clock;
-    this.listener = listener;
-    this.recorder = new EventRecorder(state, listener, inbox::add);
-    this.channel = new TwoStageChannel(layout.runDir(), inbox::add);
-    this.share = new HostShare(state, clock);
-    this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock, share);
     this.timers = timers;
+    this.listener = listener;
+    this.parts = new LoopContext(state, layout, executor, probe, gpuProbe, clock, timers, listener, scheduler.attempts(),
+        inbox::add);
     this.loopTimers = new LoopTimers(timers, clock, inbox::add);
-    this.exits = new AttemptExits(
-        state, layout, scheduler.attempts(), recorder, executions, channel, timers, clock, inbox::add, readings);
-    channel.handleWith(
-        new TaskConversations(state, layout, recorder, executions, exits, channel, timers, clock, inbox::add));
-    this.launcher = new AttemptLauncher(state, layout, executor, channel, recorder, executions, exits, clock,
-        readings::snapshot, inbox::add);
-    this.terminations = new Terminations(state, recorder, executions, channel, timers, clock, inbox::add);
-    this.actions = new DecisionActions(
-        state, recorder, executions, terminations, launcher, channel, clock, share, readings);
   }
 
   /**
@@ -114,13 +96,13 @@ public final class Engine {
    */
   public Engine launchOnThreads(int count) {
     beforeStart("launch threads");
-    launcher.launchOnThreads(count);
+    parts.launcher.launchOnThreads(count);
     return this;
   }
 
   /** Starts task processes on these threads, as {@link #launchOnThreads}; for tests that run the launches themselves. */
   Engine launchOn(java.util.concurrent.Executor threads) {
-    launcher.launchOn(threads);
+    parts.launcher.launchOn(threads);
     return this;
   }
 
@@ -132,7 +114,7 @@ public final class Engine {
 
   /** Talks to two-stage tasks through this channel instead of the run's socket. Call before starting. */
   Engine control(TwoStageChannel.Opener opener) {
-    channel.openWith(opener);
+    parts.channel.openWith(opener);
     return this;
   }
 
@@ -165,8 +147,8 @@ public final class Engine {
    */
   public Engine shareHost(SharedReservations ledger) {
     beforeStart("the host ledger");
-    share.use(Objects.requireNonNull(ledger, "ledger"));
-    launcher.hostLedger(ledger.where());
+    parts.share.use(Objects.requireNonNull(ledger, "ledger"));
+    parts.requests.hostLedger(ledger.where());
     return this;
   }
 
@@ -176,7 +158,7 @@ public final class Engine {
    */
   public Engine journal(Journal j) {
     beforeStart("the journal");
-    recorder.journal(j);
+    parts.recorder.journal(j);
     return this;
   }
 
@@ -192,7 +174,7 @@ public final class Engine {
   public Engine journal(Journal j, Function<RunSpec, String> specEncoder) {
     Objects.requireNonNull(specEncoder, "specEncoder");
     journal(j);
-    recorder.encodeSpecWith(specEncoder);
+    parts.recorder.encodeSpecWith(specEncoder);
     return this;
   }
 
@@ -233,7 +215,7 @@ public final class Engine {
       }
       try {
         state.add(group, clock.instant());
-        recorder.specGrew(); // journalled by the next commit, before the group's first event is shown
+        parts.recorder.specGrew(); // journalled by the next commit, before the group's first event is shown
         added.complete(null);
       } catch (IllegalArgumentException e) {
         added.completeExceptionally(e);
@@ -244,7 +226,7 @@ public final class Engine {
 
   /** Berth's JVM exits leaving the run to resume, as after a crash: no exit is marked from now on. Any thread. */
   public void leaveAsCrashed() {
-    exits.marks().close();
+    parts.exits.marks().close();
   }
 
   /** Lets an open run end once every task has ended. Safe to call from any thread. */
@@ -262,7 +244,7 @@ public final class Engine {
       if (state.isFinished()) {
         open = false;
       } else if (result == null) {
-        terminations.interruptRun(reason);
+        parts.terminations.interruptRun(reason);
       }
     });
   }
@@ -278,7 +260,7 @@ public final class Engine {
   public void interrupt(String reason) {
     inbox.add(() -> {
       if (result == null) {
-        terminations.interruptRun(reason);
+        parts.terminations.interruptRun(reason);
       }
     });
   }
@@ -289,7 +271,7 @@ public final class Engine {
     try {
       while (result == null) {
         Runnable next = inbox.poll();
-        recorder.betweenSteps(next == null);
+        parts.recorder.betweenSteps(next == null);
         (next != null ? next : inbox.take()).run();
         step();
       }
@@ -318,7 +300,7 @@ public final class Engine {
 
   /** Whoever catches {@code e} kills the processes still running; the marks say it was Berth that stopped them. */
   private void markStopped(Throwable e) {
-    exits.markStopping("interrupted: Berth stopped (" + e.getMessage() + ")");
+    parts.exits.markStopping("interrupted: Berth stopped (" + e.getMessage() + ")");
   }
 
   private void begin() {
@@ -326,25 +308,25 @@ public final class Engine {
     state.started(startedAt);
     listener.runStarted(state);
     if (restored != null && state.spec().config().onCluster()) {
-      readings.read(); // the requests reattach builds need the snapshot; no local process is adopted
-      launcher.reattach();
+      parts.readings.read(); // the requests reattach builds need the snapshot; no local process is adopted
+      parts.launcher.reattach();
     } else {
       if (restored != null) {
-        Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), recorder::record, exits::adopt,
-            exits.marks(), processes, timers);
+        Recovery.settle(state, layout, clock.instant(), scheduler.attempts(), parts.recorder::record, parts.exits::adopt,
+            parts.exits.marks(), processes, timers);
       }
-      readings.read(); // after adopting, so adopted processes are measured
+      parts.readings.read(); // after adopting, so adopted processes are measured
       if (restored != null) {
-        share.adoptRunning(readings.snapshot());
+        parts.share.adoptRunning(parts.readings.snapshot());
       }
     }
     if (restored != null) {
-      Recovery.releaseInterrupted(state, clock.instant(), recorder::record);
+      Recovery.releaseInterrupted(state, clock.instant(), parts.recorder::record);
     }
-    loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, readings::read);
-    recorder.commit();
+    loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, parts.readings::read);
+    parts.recorder.commit();
     reconcile();
-    recorder.commit();
+    parts.recorder.commit();
   }
 
   /**
@@ -354,7 +336,7 @@ public final class Engine {
   public void drain() {
     try {
       step();
-      recorder.commit();
+      parts.recorder.commit();
     } catch (RuntimeException | Error e) {
       markStopped(e);
       throw e;
@@ -376,7 +358,7 @@ public final class Engine {
   public void cancel(String reason) {
     inbox.add(() -> {
       if (result == null) {
-        terminations.cancelRun(reason);
+        parts.terminations.cancelRun(reason);
       }
     });
   }
@@ -388,7 +370,7 @@ public final class Engine {
    */
   public void cancel(Collection<TaskId> tasks, String reason) {
     List<TaskId> copy = List.copyOf(tasks);
-    inbox.add(() -> copy.forEach(id -> terminations.cancelTask(id, reason)));
+    inbox.add(() -> copy.forEach(id -> parts.terminations.cancelTask(id, reason)));
   }
 
   /**
@@ -401,7 +383,7 @@ public final class Engine {
       return;
     }
     List<String> copy = List.copyOf(patterns);
-    inbox.add(() -> terminations.cancelMatching(copy, reason));
+    inbox.add(() -> parts.terminations.cancelMatching(copy, reason));
   }
 
   /** The run's state; read it only from the loop thread. */
@@ -418,10 +400,10 @@ public final class Engine {
     if (result != null) {
       return;
     }
-    share.releaseEnded(); // released with the pass's first take, or after the pass: other runs see it at once
-    if (terminations.runCancelled()) {
-      terminations.settleCancelled();
-    } else if (!terminations.runInterrupted()) {
+    parts.share.releaseEnded(); // released with the pass's first take, or after the pass: other runs see it at once
+    if (parts.terminations.runCancelled()) {
+      parts.terminations.settleCancelled();
+    } else if (!parts.terminations.runInterrupted()) {
       // A start the host ledger refuses took nothing, yet the pass judged the tasks after it with
       // what it would have taken: they are judged again without it. Each round ends, for each new
       // pass holds back one task more, unless the ledger could not be used at all.
@@ -429,41 +411,41 @@ public final class Engine {
       List<Waiting> refusedByHost = new ArrayList<>();
       boolean again = true;
       while (again) {
-        Decisions decided = scheduler.decide(state, readings.snapshot(), clock.instant(), heldBack);
-        again = actions.act(decided);
+        Decisions decided = scheduler.decide(state, parts.readings.snapshot(), clock.instant(), heldBack);
+        again = parts.actions.act(decided);
         boolean held = false;
-        for (Waiting w : actions.deferred()) {
+        for (Waiting w : parts.actions.deferred()) {
           held |= heldBack.add(w.task());
           refusedByHost.add(w);
         }
-        again |= held && share.reachable();
+        again |= held && parts.share.reachable();
         Decisions decisions = HostDeferrals.apply(decided, refusedByHost);
-        share.waiting(decisions.waiting(), readings.snapshot());
-        recorder.announce(() -> listener.decided(decisions));
+        parts.share.waiting(decisions.waiting(), parts.readings.snapshot());
+        parts.recorder.announce(() -> listener.decided(decisions));
         if (!again) {
           loopTimers.wakeAt(decisions.wakeAt().orElse(null));
         }
       }
     }
-    share.releaseNoted();
-    boolean stopped = terminations.runCancelled() || terminations.runInterrupted();
-    if (executions.isEmpty() && (state.isFinished() ? !open || stopped
-        : terminations.runInterrupted() && state.running().isEmpty())) {
+    parts.share.releaseNoted();
+    boolean stopped = parts.terminations.runCancelled() || parts.terminations.runInterrupted();
+    if (parts.executions.isEmpty() && (state.isFinished() ? !open || stopped
+        : parts.terminations.runInterrupted() && state.running().isEmpty())) {
       finish();
     }
   }
 
   private void finish() {
-    recorder.commit(); // what the report shows is durable first
+    parts.recorder.commit(); // what the report shows is durable first
     loopTimers.stop();
-    launcher.close();
-    channel.close();
-    RunStatus stoppedAs = terminations.runCancelled() ? RunStatus.CANCELLED
+    parts.launcher.close();
+    parts.channel.close();
+    RunStatus stoppedAs = parts.terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
-    RunReport report = RunEndRecorder.record(state, layout, startedAt, clock.instant(), stoppedAs, readings.deviceReports(),
-        recorder);
-    exits.marks().close();
-    share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
+    RunReport report = RunEndRecorder.record(state, layout, startedAt, clock.instant(), stoppedAs, parts.readings.deviceReports(),
+        parts.recorder);
+    parts.exits.marks().close();
+    parts.share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
     result = new RunResult(report, layout.reportJson());
     listener.runFinished(report);
   }

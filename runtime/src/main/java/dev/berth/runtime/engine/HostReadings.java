@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.DeviceReport;
+import dev.berth.core.resources.HeldElsewhere;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.spi.HostProbe;
 import java.time.Instant;
@@ -49,9 +50,14 @@ final class HostReadings {
     listener.probed(snapshot);
   }
 
-  /** Reads again what other runs on the host hold, keeping the probes' last reading; after a claim was refused. */
-  void lookAgain() {
+  /**
+   * Reads again what other runs on the host hold, keeping the probes' last reading; after a claim was
+   * refused. Returns whether what they hold changed, which a pass deciding again then sees.
+   */
+  boolean lookAgain() {
+    HeldElsewhere before = share.elsewhere();
     snapshot = share.look(snapshot);
+    return !share.elsewhere().equals(before);
   }
 
   /**

@@ -15,18 +15,14 @@ import dev.berth.protocol.Stage;
 import dev.berth.protocol.TaskMessage;
 import dev.berth.protocol.TaskPhase;
 import dev.berth.spi.Execution;
-import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * What two-stage tasks say, made into their events: each message means the task's next event, or
@@ -43,36 +39,47 @@ import java.util.function.Consumer;
 final class TaskConversations implements TwoStageChannel.Handler {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration GRACE = Duration.ofMillis(LiveExecutions.TERMINATE_GRACE_MILLIS);
 
-  private final RunState state;
-  private final RunLayout layout;
-  private final EventRecorder recorder;
-  private final LiveExecutions executions;
-  private final AttemptExits exits;
-  private final TwoStageChannel channel;
-  private final Timers timers;
-  private final InstantSource clock;
-  private final Consumer<Runnable> toLoop;
+  /** What the conversations need of the run around them; the engine's loop is the one implementation. */
+  interface Context {
+    /** The run's tasks, read only. */
+    RunState state();
+
+    RunLayout layout();
+
+    Instant now();
+
+    void record(TaskId id, TaskEvent event);
+
+    LiveExecutions executions();
+
+    /** Sends a command to the two-stage task. */
+    void send(TaskId id, ControlCommand command);
+
+    /** Stops listening to the two-stage task's connection. */
+    void hangUp(TaskId id);
+
+    /**
+     * Ends the attempt whose process exited before its connection ended, if it is this one; returns
+     * whether there was such an exit (see {@link AttemptExits#release}).
+     */
+    boolean releaseExit(TaskId id, int attempt);
+
+    /** Runs {@code step} on the loop thread once the grace period a process gets to end by itself is over. */
+    void afterGrace(Runnable step);
+  }
+
+  private final Context run;
   private final Map<TaskId, Map<String, Object>> items = new TreeMap<>();
   private final Map<TaskId, Map<String, Object>> results = new TreeMap<>();
 
-  TaskConversations(RunState state, RunLayout layout, EventRecorder recorder, LiveExecutions executions,
-      AttemptExits exits, TwoStageChannel channel, Timers timers, InstantSource clock, Consumer<Runnable> toLoop) {
-    this.state = state;
-    this.layout = layout;
-    this.recorder = recorder;
-    this.executions = executions;
-    this.exits = exits;
-    this.channel = channel;
-    this.timers = timers;
-    this.clock = clock;
-    this.toLoop = toLoop;
+  TaskConversations(Context run) {
+    this.run = run;
   }
 
   @Override
   public void message(TaskId id, int attempt, TaskMessage message) {
-    TaskRecord r = state.task(id);
+    TaskRecord r = run.state().task(id);
     if (!isCurrent(r, attempt)) {
       return; // a late message from an attempt that has ended
     }
@@ -89,25 +96,25 @@ final class TaskConversations implements TwoStageChannel.Handler {
 
   @Override
   public void disconnected(TaskId id, int attempt) {
-    if (exits.release(id, attempt)) {
+    if (run.releaseExit(id, attempt)) {
       return; // its process has exited: the exit ends the attempt
     }
-    TaskRecord r = state.task(id);
-    Execution e = executions.get(id);
-    if (!isCurrent(r, attempt) || r.state() == TaskState.TRAINED || executions.isEnding(id) || e == null) {
+    TaskRecord r = run.state().task(id);
+    Execution e = run.executions().get(id);
+    if (!isCurrent(r, attempt) || r.state() == TaskState.TRAINED || run.executions().isEnding(id) || e == null) {
       return;
     }
     String why = "closed its control channel " + Endings.during(r.state()) + " and did not exit";
-    timers.schedule(GRACE, () -> toLoop.accept(() -> {
-      if (executions.get(id) == e && e.isAlive() && !executions.isEnding(id)) {
-        executions.kill(new Decision.Kill(id, Outcome.FAILED, why));
+    run.afterGrace(() -> {
+      if (run.executions().get(id) == e && e.isAlive() && !run.executions().isEnding(id)) {
+        run.executions().kill(new Decision.Kill(id, Outcome.FAILED, why));
       }
-    }));
+    });
   }
 
   @Override
   public void broken(TaskId id, int attempt, String reason) {
-    TaskRecord r = state.task(id);
+    TaskRecord r = run.state().task(id);
     if (isCurrent(r, attempt) && r.state() != TaskState.TRAINED) {
       breakOff(r, attempt, reason + " " + Endings.during(r.state()));
     }
@@ -116,12 +123,12 @@ final class TaskConversations implements TwoStageChannel.Handler {
   /** Acts on a message; returns what was sent when the protocol does not allow it here. */
   private Optional<String> answer(TaskRecord r, TaskState s, TaskMessage message) {
     TaskId id = r.spec().id();
-    Instant now = clock.instant();
+    Instant now = run.now();
     if (message instanceof TaskMessage.Hello) {
       if (s != TaskState.AVAILABLE) {
         return Optional.of("a second hello");
       }
-      channel.send(id, ControlCommand.load());
+      run.send(id, ControlCommand.load());
     } else if (message instanceof TaskMessage.Status status) {
       return status(id, s, status.status(), now);
     } else if (message instanceof TaskMessage.Result result) {
@@ -137,7 +144,7 @@ final class TaskConversations implements TwoStageChannel.Handler {
       if (result != null) {
         write(taskDir(r).resolve("result.json"), result);
       }
-      recorder.record(id, new TaskEvent.Staged(now, TaskState.TRAINED));
+      run.record(id, new TaskEvent.Staged(now, TaskState.TRAINED));
     } else if (message instanceof TaskMessage.Oom oom) {
       Outcome kind = oom.stage() == Stage.LOAD ? Outcome.HOST_OOM : Outcome.GPU_OOM;
       return report(id, s, oom.stage(), kind, oom.message(), "out of memory");
@@ -155,9 +162,9 @@ final class TaskConversations implements TwoStageChannel.Handler {
    */
   private Optional<String> status(TaskId id, TaskState s, TaskPhase phase, Instant now) {
     if (phase == TaskPhase.LOADING && s == TaskState.AVAILABLE) {
-      recorder.record(id, new TaskEvent.Staged(now, TaskState.LOADING));
+      run.record(id, new TaskEvent.Staged(now, TaskState.LOADING));
     } else if (phase == TaskPhase.WAITING && s == TaskState.LOADING) {
-      recorder.record(id, new TaskEvent.Staged(now, TaskState.LOADED));
+      run.record(id, new TaskEvent.Staged(now, TaskState.LOADED));
     } else {
       boolean repeats = switch (phase) {
         case LOADING -> s == TaskState.LOADING;
@@ -175,24 +182,24 @@ final class TaskConversations implements TwoStageChannel.Handler {
     if (stage != (loading ? Stage.LOAD : s == TaskState.TRAINING ? Stage.TRAIN : null)) {
       return Optional.of(what + " for its " + stage + " stage");
     }
-    recorder.record(id, new TaskEvent.Reported(clock.instant(), kind, stage.name(), text));
+    run.record(id, new TaskEvent.Reported(run.now(), kind, stage.name(), text));
     return Optional.empty();
   }
 
   /** The attempt broke the protocol: it fails for this reason, and nothing more it says counts. */
   private void breakOff(TaskRecord r, int attempt, String reason) {
     TaskId id = r.spec().id();
-    if (executions.isEnding(id)) {
+    if (run.executions().isEnding(id)) {
       return; // already being ended, for a reason of Berth's own
     }
     Decision.Kill kill = new Decision.Kill(id, Outcome.FAILED, "broke the control protocol: " + reason);
-    if (executions.get(id) != null) {
-      executions.kill(kill);
+    if (run.executions().get(id) != null) {
+      run.executions().kill(kill);
     } else {
-      executions.explain(kill); // its process has exited already; its exit ends the attempt for this reason
+      run.executions().explain(kill); // its process has exited already; its exit ends the attempt for this reason
     }
-    channel.forget(id);
-    exits.release(id, attempt);
+    run.hangUp(id);
+    run.releaseExit(id, attempt);
   }
 
   private static boolean isCurrent(TaskRecord r, int attempt) {
@@ -200,7 +207,7 @@ final class TaskConversations implements TwoStageChannel.Handler {
   }
 
   private Path taskDir(TaskRecord r) {
-    return layout.taskDir(r.spec());
+    return run.layout().taskDir(r.spec());
   }
 
   /** Writes JSON durably: the result counts only once it is on disk. */

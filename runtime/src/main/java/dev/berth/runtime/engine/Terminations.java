@@ -10,12 +10,8 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.protocol.ControlCommand;
 import dev.berth.spi.Execution;
-import dev.berth.spi.Timers;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Ends tasks and processes on request: a cancelled task without a process is settled, one with a
@@ -25,25 +21,30 @@ import java.util.function.Consumer;
  */
 final class Terminations {
 
-  private final RunState state;
-  private final EventRecorder recorder;
-  private final LiveExecutions executions;
-  private final TwoStageChannel channel;
-  private final Timers timers;
-  private final InstantSource clock;
-  private final Consumer<Runnable> toLoop;
+  /** What the terminations need of the run around them; the engine's loop is the one implementation. */
+  interface Context {
+    /** The run's tasks, read only. */
+    RunState state();
+
+    Instant now();
+
+    void record(TaskId id, TaskEvent event);
+
+    LiveExecutions executions();
+
+    /** Sends a command to the two-stage task. */
+    void send(TaskId id, ControlCommand command);
+
+    /** Runs {@code step} on the loop thread once the grace period a process gets to end by itself is over. */
+    void afterGrace(Runnable step);
+  }
+
+  private final Context run;
   private String runReason;
   private String interruptReason;
 
-  Terminations(RunState state, EventRecorder recorder, LiveExecutions executions, TwoStageChannel channel,
-      Timers timers, InstantSource clock, Consumer<Runnable> toLoop) {
-    this.state = state;
-    this.recorder = recorder;
-    this.executions = executions;
-    this.channel = channel;
-    this.timers = timers;
-    this.clock = clock;
-    this.toLoop = toLoop;
+  Terminations(Context run) {
+    this.run = run;
   }
 
   /** Whether the whole run was cancelled. */
@@ -57,8 +58,8 @@ final class Terminations {
       return;
     }
     runReason = reason;
-    for (TaskId id : executions.tasks()) {
-      executions.kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
+    for (TaskId id : run.executions().tasks()) {
+      run.executions().kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
     }
   }
 
@@ -77,35 +78,35 @@ final class Terminations {
       return;
     }
     interruptReason = reason;
-    for (TaskId id : executions.tasks()) {
-      executions.kill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
+    for (TaskId id : run.executions().tasks()) {
+      run.executions().kill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
     }
   }
 
   /** After a run-wide cancel, every task without a process ends as cancelled, including retries. */
   void settleCancelled() {
-    Instant now = clock.instant();
-    for (TaskRecord r : state.tasks()) {
+    Instant now = run.now();
+    for (TaskRecord r : run.state().tasks()) {
       if (!r.state().isTerminal() && !r.state().hasProcess()) {
-        recorder.record(r.spec().id(), new TaskEvent.Settled(now, TaskState.CANCELLED, runReason));
+        run.record(r.spec().id(), new TaskEvent.Settled(now, TaskState.CANCELLED, runReason));
       }
     }
   }
 
-  /** Cancels one task; an unknown or ended task is ignored. */
   /** Cancels, as {@link #cancelTask}, every task matching one of the patterns (ids, globs, {@code group:NAME}). */
   void cancelMatching(List<String> patterns, String reason) {
-    for (TaskRecord r : state.tasks()) {
+    for (TaskRecord r : run.state().tasks()) {
       if (patterns.stream().anyMatch(p -> TaskPattern.selects(p, r.spec()))) {
         cancelTask(r.spec().id(), reason);
       }
     }
   }
 
+  /** Cancels one task; an unknown or ended task is ignored. */
   void cancelTask(TaskId id, String reason) {
     TaskRecord r;
     try {
-      r = state.task(id);
+      r = run.state().task(id);
     } catch (IllegalArgumentException unknown) {
       return;
     }
@@ -113,9 +114,9 @@ final class Terminations {
       return;
     }
     if (r.state().hasProcess()) {
-      executions.kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
+      run.executions().kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
     } else {
-      recorder.record(id, new TaskEvent.Settled(clock.instant(), TaskState.CANCELLED, reason));
+      run.record(id, new TaskEvent.Settled(run.now(), TaskState.CANCELLED, reason));
     }
   }
 
@@ -126,20 +127,19 @@ final class Terminations {
    */
   void askToExit(Decision.Exit exit) {
     TaskId id = exit.task();
-    if (!executions.markExiting(id)) {
+    if (!run.executions().markExiting(id)) {
       return;
     }
-    TaskState s = state.task(id).state();
+    TaskState s = run.state().task(id).state();
     if (s != TaskState.TRAINED && s != TaskState.OUT_OF_MEMORY) {
-      executions.explain(new Decision.Kill(id, Outcome.FAILED, exit.reason()));
+      run.executions().explain(new Decision.Kill(id, Outcome.FAILED, exit.reason()));
     }
-    channel.send(id, ControlCommand.exit());
-    Execution e = executions.get(id);
-    Duration grace = Duration.ofMillis(LiveExecutions.TERMINATE_GRACE_MILLIS);
-    timers.schedule(grace, () -> toLoop.accept(() -> {
-      if (executions.get(id) == e && e != null && e.isAlive()) {
+    run.send(id, ControlCommand.exit());
+    Execution e = run.executions().get(id);
+    run.afterGrace(() -> {
+      if (run.executions().get(id) == e && e != null && e.isAlive()) {
         e.terminate(LiveExecutions.TERMINATE_GRACE_MILLIS);
       }
-    }));
+    });
   }
 }
