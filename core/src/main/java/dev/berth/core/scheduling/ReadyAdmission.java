@@ -10,7 +10,6 @@ import dev.berth.core.resources.DeviceBudget;
 import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.resources.Resource;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,8 +72,7 @@ final class ReadyAdmission {
       pass.actions.add(new Decision.Fail(id, plan.never().get()));
       return;
     }
-    Optional<Instant> readyAt = Retries.readyAt(r);
-    if (Scheduler.queueTimedOut(r, readyAt, pass) || readyAt.isPresent() && !pass.due(readyAt.get())) {
+    if (QueueTimeouts.sitsOut(r, pass)) {
       return;
     }
     if (pass.blockedBy.isPresent()) {

@@ -13,7 +13,6 @@ import dev.berth.core.resources.DeviceBudget;
 import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
-import dev.berth.core.resources.Resource;
 import dev.berth.core.units.DurationText;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,11 +117,7 @@ public final class Scheduler {
         pass.actions.add(Decision.Settle.unmet(r.spec().id(), e));
         continue;
       }
-      Optional<Duration> limit = r.spec().find(TaskKeys.QUEUE_TIMEOUT);
-      Optional<Instant> since = state.pendingSince(r);
-      if (limit.isPresent() && since.isPresent() && pass.due(since.get().plus(limit.get()))) {
-        pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
-            "waited " + DurationText.format(limit.get()) + " for its dependencies [queue-timeout]"));
+      if (QueueTimeouts.pendingTimedOut(r, state.pendingSince(r), pass)) {
         continue;
       }
       pass.waiting.add(Waiting.forEdge(r.spec().id(), blocked.get().edge()));
@@ -301,8 +296,7 @@ public final class Scheduler {
     ordered.sort(RunState.START_ORDER);
     List<TaskRecord> ready = new ArrayList<>();
     for (TaskRecord r : ordered) {
-      Optional<Instant> readyAt = Retries.readyAt(r);
-      if (queueTimedOut(r, readyAt, pass) || readyAt.isPresent() && !pass.due(readyAt.get())) {
+      if (QueueTimeouts.sitsOut(r, pass)) {
         continue;
       }
       ready.add(r);
@@ -337,27 +331,6 @@ public final class Scheduler {
       }
     }
     pass.waiting.addAll(waiting);
-  }
-
-  /**
-   * Settles a ready task that has waited for resources past its queue-timeout; true if it did.
-   *
-   * @param readyAt the end of the task's retry delay, if it waits for one ({@link Retries#readyAt})
-   */
-  static boolean queueTimedOut(TaskRecord r, Optional<Instant> readyAt, Pass pass) {
-    Optional<Duration> limit = r.spec().find(TaskKeys.QUEUE_TIMEOUT);
-    if (limit.isEmpty()) {
-      return false;
-    }
-    List<TaskEvent> events = r.history().events();
-    // A task released in this very pass has no event yet: it becomes ready now.
-    Instant readySince = events.isEmpty() ? pass.now : readyAt.orElse(events.get(events.size() - 1).at());
-    if (!pass.due(readySince.plus(limit.get()))) {
-      return false;
-    }
-    pass.actions.add(new Decision.Settle(r.spec().id(), TaskState.TIMED_OUT,
-        "waited " + DurationText.format(limit.get()) + " for resources [queue-timeout]"));
-    return true;
   }
 
   /**
