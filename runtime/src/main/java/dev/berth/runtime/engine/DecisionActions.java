@@ -9,14 +9,21 @@ import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.protocol.ControlCommand;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
-/** Carries out one pass of the scheduler's decisions. Loop thread only. */
+/**
+ * Carries out the scheduler's decisions, pass after pass until one decides nothing more for now:
+ * events are recorded, launches journalled before their processes start, and reservations taken
+ * from the host ledger, whose refusals make tasks wait with its reason. Loop thread only.
+ */
 final class DecisionActions {
 
   /** What carrying out decisions needs of the run around it; the engine's loop is the one implementation. */
@@ -41,25 +48,65 @@ final class DecisionActions {
 
     /** Asks a two-stage task's process to exit (see {@link Terminations#askToExit}). */
     void askToExit(Decision.Exit exit);
+
+    /** Tells the run's listener a pass's decisions as they were carried out, once what they record is journalled. */
+    void decided(Decisions decisions);
+
+    /** Wakes the loop at {@code at} for the next pass (null: no wish; see {@link LoopTimers#wakeAt}). */
+    void wakeAt(Instant at);
   }
 
   private final Context run;
+  private final Scheduler scheduler;
   private final HostShare share;
   private final HostReadings readings;
   private final List<Waiting> deferred = new ArrayList<>();
 
-  /** Takes each start's and train's reservation from {@code share}, against the latest of {@code readings}. */
-  DecisionActions(Context run, HostShare share, HostReadings readings) {
+  /**
+   * Carries out what {@code scheduler} decides against the latest of {@code readings}, taking each
+   * start's and train's reservation from {@code share}.
+   */
+  DecisionActions(Context run, Scheduler scheduler, HostShare share, HostReadings readings) {
     this.run = run;
+    this.scheduler = scheduler;
     this.share = share;
     this.readings = readings;
+  }
+
+  /**
+   * Decides and carries out a pass, and another while more may be decided. A start the host ledger
+   * refuses took nothing, yet the pass judged the tasks after it with what it would have taken: they
+   * are judged again without it. Each round ends, for each new pass holds back one task more, unless
+   * the ledger could not be used at all. Every pass is told as it was carried out; the last one sets
+   * the next wake-up.
+   */
+  void decide() {
+    Set<TaskId> heldBack = new TreeSet<>();
+    List<Waiting> refusedByHost = new ArrayList<>();
+    boolean again = true;
+    while (again) {
+      Decisions decided = scheduler.decide(run.state(), readings.snapshot(), run.now(), heldBack);
+      again = act(decided);
+      boolean held = false;
+      for (Waiting w : deferred) {
+        held |= heldBack.add(w.task());
+        refusedByHost.add(w);
+      }
+      again |= held && share.reachable();
+      Decisions decisions = HostDeferrals.apply(decided, refusedByHost);
+      share.waiting(decisions.waiting(), readings.snapshot());
+      run.decided(decisions);
+      if (!again) {
+        run.wakeAt(decisions.wakeAt().orElse(null));
+      }
+    }
   }
 
   /**
    * Carries out decisions; returns whether another pass may decide more (a release or failure
    * happened, or another run took what a start was to get, which the next pass then sees).
    */
-  boolean act(Decisions decisions) {
+  private boolean act(Decisions decisions) {
     boolean progressed = false;
     deferred.clear();
     List<Decision.Start> candidates = new ArrayList<>();
@@ -131,11 +178,6 @@ final class DecisionActions {
       starts.add(start);
     }
     return starts;
-  }
-
-  /** The starts of the last {@link #act} that the host ledger deferred, with why. */
-  List<Waiting> deferred() {
-    return List.copyOf(deferred);
   }
 
   private boolean deferredByHost(TaskId task, Placement placement) {

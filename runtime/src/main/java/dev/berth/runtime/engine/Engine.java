@@ -5,10 +5,8 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
-import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
-import dev.berth.core.scheduling.Waiting;
 import dev.berth.runtime.control.channel.ControlListener;
 import dev.berth.runtime.control.channel.ControlPort;
 import dev.berth.runtime.gpu.NoGpuProbe;
@@ -20,12 +18,9 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -60,7 +55,6 @@ public final class Engine {
   private final RunListener listener;
   private final BlockingQueue<Runnable> inbox = new LinkedBlockingQueue<>();
   private final LoopContext parts;
-  private final LoopTimers loopTimers;
   private Instant startedAt;
   private RunResult result;
   private boolean open;
@@ -84,9 +78,7 @@ public final class Engine {
     this.clock = clock;
     this.timers = timers;
     this.listener = listener;
-    this.parts = new LoopContext(state, layout, executor, probe, gpuProbe, clock, timers, listener, scheduler.attempts(),
-        inbox::add);
-    this.loopTimers = new LoopTimers(timers, clock, inbox::add);
+    this.parts = new LoopContext(state, layout, executor, probe, gpuProbe, clock, timers, listener, scheduler, inbox::add);
   }
 
   /**
@@ -323,7 +315,7 @@ public final class Engine {
     if (restored != null) {
       Recovery.releaseInterrupted(state, clock.instant(), parts.recorder::record);
     }
-    loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, parts.readings::read);
+    parts.loopTimers.tickEvery(() -> state.spec().config().interval(), () -> result == null, parts.readings::read);
     parts.recorder.commit();
     reconcile();
     parts.recorder.commit();
@@ -404,28 +396,7 @@ public final class Engine {
     if (parts.terminations.runCancelled()) {
       parts.terminations.settleCancelled();
     } else if (!parts.terminations.runInterrupted()) {
-      // A start the host ledger refuses took nothing, yet the pass judged the tasks after it with
-      // what it would have taken: they are judged again without it. Each round ends, for each new
-      // pass holds back one task more, unless the ledger could not be used at all.
-      Set<TaskId> heldBack = new TreeSet<>();
-      List<Waiting> refusedByHost = new ArrayList<>();
-      boolean again = true;
-      while (again) {
-        Decisions decided = scheduler.decide(state, parts.readings.snapshot(), clock.instant(), heldBack);
-        again = parts.actions.act(decided);
-        boolean held = false;
-        for (Waiting w : parts.actions.deferred()) {
-          held |= heldBack.add(w.task());
-          refusedByHost.add(w);
-        }
-        again |= held && parts.share.reachable();
-        Decisions decisions = HostDeferrals.apply(decided, refusedByHost);
-        parts.share.waiting(decisions.waiting(), parts.readings.snapshot());
-        parts.recorder.announce(() -> listener.decided(decisions));
-        if (!again) {
-          loopTimers.wakeAt(decisions.wakeAt().orElse(null));
-        }
-      }
+      parts.actions.decide();
     }
     parts.share.releaseNoted();
     boolean stopped = parts.terminations.runCancelled() || parts.terminations.runInterrupted();
@@ -437,7 +408,7 @@ public final class Engine {
 
   private void finish() {
     parts.recorder.commit(); // what the report shows is durable first
-    loopTimers.stop();
+    parts.loopTimers.stop();
     parts.launcher.close();
     parts.channel.close();
     RunStatus stoppedAs = parts.terminations.runCancelled() ? RunStatus.CANCELLED

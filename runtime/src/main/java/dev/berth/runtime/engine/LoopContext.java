@@ -2,9 +2,10 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
+import dev.berth.core.scheduling.Scheduler;
 import dev.berth.protocol.ControlCommand;
 import dev.berth.spi.Executor;
 import dev.berth.spi.ExitListener;
@@ -35,7 +36,9 @@ final class LoopContext implements AttemptLauncher.Context, AttemptExits.Context
   private final InstantSource clock;
   private final Timers timers;
   private final Consumer<Runnable> inbox;
+  private final RunListener listener;
   final EventRecorder recorder;
+  final LoopTimers loopTimers;
   final LiveExecutions executions = new LiveExecutions();
   final TwoStageChannel channel;
   final HostShare share;
@@ -48,22 +51,24 @@ final class LoopContext implements AttemptLauncher.Context, AttemptExits.Context
 
   /** The parts of a run on a host read by these probes, whose attempts start through {@code executor}. */
   LoopContext(RunState state, RunLayout layout, Executor executor, HostProbe probe, GpuProbe gpuProbe,
-      InstantSource clock, Timers timers, RunListener listener, Attempts attempts, Consumer<Runnable> inbox) {
+      InstantSource clock, Timers timers, RunListener listener, Scheduler scheduler, Consumer<Runnable> inbox) {
     this.state = state;
     this.layout = layout;
     this.clock = clock;
     this.timers = timers;
     this.inbox = inbox;
+    this.listener = listener;
+    this.loopTimers = new LoopTimers(timers, clock, inbox);
     this.recorder = new EventRecorder(state, listener, inbox);
     this.channel = new TwoStageChannel(layout.runDir(), inbox);
     this.share = new HostShare(state, clock);
     this.readings = new HostReadings(probe, new GpuTracker(gpuProbe), executions, listener, clock, share);
     this.requests = new LaunchRequests(state, layout, channel, readings::snapshot);
-    this.exits = new AttemptExits(this, attempts);
+    this.exits = new AttemptExits(this, scheduler.attempts());
     channel.handleWith(new TaskConversations(this));
     this.launcher = new AttemptLauncher(this, executor, requests);
     this.terminations = new Terminations(this);
-    this.actions = new DecisionActions(this, share, readings);
+    this.actions = new DecisionActions(this, scheduler, share, readings);
   }
 
   @Override
@@ -144,5 +149,15 @@ final class LoopContext implements AttemptLauncher.Context, AttemptExits.Context
   @Override
   public void askToExit(Decision.Exit exit) {
     terminations.askToExit(exit);
+  }
+
+  @Override
+  public void decided(Decisions decisions) {
+    recorder.announce(() -> listener.decided(decisions));
+  }
+
+  @Override
+  public void wakeAt(Instant at) {
+    loopTimers.wakeAt(at);
   }
 }
