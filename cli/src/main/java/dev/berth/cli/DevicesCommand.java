@@ -7,10 +7,7 @@ import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuProcess;
 import dev.berth.core.units.ByteSize;
-import dev.berth.os.ProcessCommandRunner;
-import dev.berth.runtime.contain.TaskContainment;
-import dev.berth.runtime.exec.LocalProcessExecutor;
-import dev.berth.runtime.gpu.GpuProbes;
+import dev.berth.session.MachineProbes;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.SharedReservationsException;
 import java.io.PrintWriter;
@@ -34,7 +31,7 @@ final class DevicesCommand implements BerthCommand {
 
   /** The command with the real probes, naming who holds what from this host's ledger. */
   DevicesCommand() {
-    this(selection -> GpuProbes.select(selection, new ProcessCommandRunner()), System::getenv);
+    this(MachineProbes::gpus, System::getenv);
   }
 
   /** The command with another way to turn a selection into a probe and no host ledger (tests). */
@@ -82,8 +79,8 @@ final class DevicesCommand implements BerthCommand {
       }
       out.print(json
           ? DeviceTable.json(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner)
-          : "task containment: " + TaskContainment.describeAvailable() + "\n"
-              + "task start: " + LocalProcessExecutor.describeSpawning() + "\n"
+          : "task containment: " + MachineProbes.taskContainment() + "\n"
+              + "task start: " + MachineProbes.taskStart() + "\n"
               + DeviceTable.render(probe.source(), probe.lastError(), devices, owners.reserved(), owners::owner));
       out.flush();
     }

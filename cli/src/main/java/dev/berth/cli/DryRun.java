@@ -9,16 +9,13 @@ import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Feasibility;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
-import dev.berth.os.ProcessCommandRunner;
-import dev.berth.runtime.gpu.GpuProbes;
-import dev.berth.runtime.probe.OshiHostProbe;
+import dev.berth.session.MachineProbes;
 import dev.berth.spi.GpuProbe;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code berth run --dry-run}: the plan, and which tasks could never be placed on this host with the
@@ -34,9 +31,9 @@ final class DryRun {
       out.println("the cluster places the tasks: see the sbatch options above");
     } else {
       Instant now = Instant.now();
-      HostSnapshot host = new OshiHostProbe().read(now, new TreeMap<>());
+      HostSnapshot host = MachineProbes.host(now);
       List<GpuDevice> gpus;
-      try (GpuProbe probe = GpuProbes.select(DeviceSelection.parse(spec.gpus()), new ProcessCommandRunner())) {
+      try (GpuProbe probe = MachineProbes.gpus(DeviceSelection.parse(spec.gpus()))) {
         gpus = probe.read();
       }
       Map<TaskId, String> never = Feasibility.neverPlaced(

@@ -3,8 +3,7 @@ package dev.berth.cli;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.GpuDevices;
-import dev.berth.host.HostLedgers;
-import dev.berth.spi.SharedReservations;
+import dev.berth.session.HostRuns;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
@@ -44,16 +43,11 @@ final class GpuOwners {
   static GpuOwners read(UnaryOperator<String> env, DeviceSelection selection, List<GpuDevice> devices) {
     Map<Integer, Long> reserved = new TreeMap<>();
     Map<Long, String> runsByPid = new TreeMap<>();
-    Optional<SharedReservations> found = HostLedgers.find(HostLedgers.directory(env));
-    if (found.isPresent()) {
-      try (SharedReservations ledger = found.get()) {
-        for (RunEntry run : ledger.runs(false, Instant.now())) {
-          runsByPid.put(run.pid(), run.name());
-          for (Reservation r : run.reservations()) {
-            devices.stream().filter(d -> GpuDevices.sharedKey(selection.toString(), d).equals(r.key()))
-                .forEach(d -> reserved.merge(d.index(), r.bytes(), Long::sum));
-          }
-        }
+    for (RunEntry run : HostRuns.read(HostRuns.folder(env), false, Instant.now())) {
+      runsByPid.put(run.pid(), run.name());
+      for (Reservation r : run.reservations()) {
+        devices.stream().filter(d -> GpuDevices.sharedKey(selection.toString(), d).equals(r.key()))
+            .forEach(d -> reserved.merge(d.index(), r.bytes(), Long::sum));
       }
     }
     return new GpuOwners(reserved, runsByPid, true);

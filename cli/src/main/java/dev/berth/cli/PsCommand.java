@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.resources.Resource;
-import dev.berth.host.HostLedgers;
 import dev.berth.session.HostRuns;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.RunEntry;
@@ -50,7 +49,7 @@ final class PsCommand implements BerthCommand {
   public int run(Arguments args, PrintWriter out, PrintWriter err) {
     boolean all = args.flag(ALL);
     boolean json = args.flag(CommonArgs.JSON);
-    Path dir = HostLedgers.directory(env);
+    Path dir = HostRuns.folder(env);
     List<RunEntry> runs;
     try {
       runs = HostRuns.read(dir, all, Instant.now());

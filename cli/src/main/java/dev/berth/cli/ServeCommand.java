@@ -3,11 +3,11 @@ package dev.berth.cli;
 import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
-import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
 import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
+import dev.berth.session.HostRuns;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -67,7 +67,7 @@ final class ServeCommand implements BerthCommand {
       err.println("berth: serve: cannot write the token to " + file + ": " + e.getMessage());
       return ExitCodes.BAD_INPUT;
     }
-    LedgerCatalog catalog = new LedgerCatalog(HostLedgers.directory(System::getenv), Clock.systemUTC());
+    LedgerCatalog catalog = new LedgerCatalog(HostRuns.folder(System::getenv), Clock.systemUTC());
     RunActions actions = new RunActions(line -> { // what retries started from the dashboard do
       err.println("berth: " + line);
       err.flush();

@@ -3,12 +3,12 @@ package dev.berth.cli;
 import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
-import dev.berth.host.HostLedgers;
 import dev.berth.serve.DashboardServer;
 import dev.berth.serve.LedgerCatalog;
 import dev.berth.serve.OneRunCatalog;
 import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
+import dev.berth.session.HostRuns;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -59,7 +59,7 @@ final class ServeOption {
     }
     ServeToken token = ServeToken.generate();
     token.writeTo(ServeToken.defaultFile());
-    LedgerCatalog all = new LedgerCatalog(HostLedgers.directory(System::getenv), Clock.systemUTC());
+    LedgerCatalog all = new LedgerCatalog(HostRuns.folder(System::getenv), Clock.systemUTC());
     DashboardServer server = DashboardServer.start(new OneRunCatalog(all, ProcessHandle.current().pid()),
         new RunActions(err::println), token, InetAddress.getLoopbackAddress(), port, false, Clock.systemUTC());
     err.println("berth: dashboard of this run: " + server.link());

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * The Berth runs on this host as the host ledger lists them, whoever started them: what
@@ -22,6 +23,16 @@ public final class HostRuns {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private HostRuns() {}
+
+  /**
+   * The host folder whose ledger every Berth run on this machine shares: {@code BERTH_HOST_DIR} in
+   * {@code env}, or the machine's default.
+   *
+   * @throws IllegalArgumentException when {@code BERTH_HOST_DIR} is not a usable path
+   */
+  public static Path folder(UnaryOperator<String> env) {
+    return HostLedgers.directory(env);
+  }
 
   /**
    * The runs in the host ledger in {@code dir}: the live ones, and with {@code all} those that ended

@@ -6,7 +6,6 @@ import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.exec.LocalProcessExecutor;
-import dev.berth.runtime.gpu.GpuProbes;
 import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmSettings;
@@ -39,7 +38,7 @@ public final class TaskRunners {
   /** The GPUs Berth places tasks on: none on a cluster, which places GPU tasks itself. */
   static GpuProbe gpuProbe(RunSpec spec) {
     String selection = spec.config().onCluster() ? "none" : spec.gpus();
-    return GpuProbes.select(DeviceSelection.parse(selection), new ProcessCommandRunner());
+    return MachineProbes.gpus(DeviceSelection.parse(selection));
   }
 
   /** {@code layout} with the task folders where a run on Slurm keeps them ({@code slurm.workdir-root}). */
