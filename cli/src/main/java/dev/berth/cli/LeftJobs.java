@@ -5,6 +5,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.CommandRunner;
 import dev.berth.os.ProcessCommandRunner;
+import dev.berth.session.ClusterJobs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

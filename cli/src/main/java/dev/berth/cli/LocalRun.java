@@ -22,7 +22,7 @@ import java.util.function.UnaryOperator;
 /**
  * The {@code run} and {@code resume} commands' front door to a {@link LocalSession}: the session
  * wires and runs the run; this shows it on the console, asks what Ctrl-C does to Slurm jobs, turns
- * refusals into Berth's one-line errors, and submits the allocations of {@code slurm.mode: allocation}.
+ * refusals into Berth's one-line errors, and has the session submit the allocations of {@code slurm.mode: allocation}.
  */
 final class LocalRun {
 
@@ -34,6 +34,7 @@ final class LocalRun {
   private Path specFile;
   private RetrySelection retry;
   private boolean hostLedger = true;
+  private volatile boolean inAllocations;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
     this.out = out;
@@ -65,7 +66,7 @@ final class LocalRun {
     return this;
   }
 
-  /** Runs as the engine inside a Slurm allocation that another Berth asked for (see {@link AllocationRun}). */
+  /** Runs as the engine inside a Slurm allocation that another Berth asked for (see {@link LocalSession#runInAllocations}). */
   LocalRun insideAllocation() {
     this.insideAllocation = true;
     return this;
@@ -99,7 +100,8 @@ final class LocalRun {
         .build();
     try (console; LocalSession session = LocalSession.open(options)) {
       if (session.inAllocations()) {
-        return new AllocationRun(out, err).run(session.spec(), session.layout());
+        inAllocations = true; // Ctrl-C: the session says what happens to the allocation
+        return session.runInAllocations() ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
       }
       RunEnd end;
       Optional<Signals.Caught> signal = Optional.empty();
@@ -163,6 +165,9 @@ final class LocalRun {
     console.holdStill();
     if (!OnExit.leaveJobs(setting, out)) {
       return false;
+    }
+    if (inAllocations) {
+      return true;
     }
     out.println("berth: submitted Slurm jobs are left running; berth resume " + runDir + " finds them again");
     return true;

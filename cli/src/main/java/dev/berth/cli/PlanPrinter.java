@@ -8,7 +8,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
-import dev.berth.slurm.SlurmKeys;
+import dev.berth.session.ClusterPlan;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -32,8 +32,8 @@ final class PlanPrinter {
     SchedulerConfig c = spec.config();
     out.printf("run %s -> %s (gpus: %s%s)%n", spec.name(), runDir, spec.gpus(),
         spec.groupsInParallel() ? ", groups in parallel" : "");
-    boolean jobs = c.onCluster() && !SlurmKeys.TABLE.of(spec).allocationMode();
     ClusterPlan cluster = c.onCluster() ? new ClusterPlan(spec) : null;
+    boolean jobs = cluster != null && cluster.jobPerAttempt();
     if (cluster != null) {
       out.println(cluster.describe());
     }

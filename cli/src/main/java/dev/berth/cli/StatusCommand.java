@@ -9,6 +9,7 @@ import dev.berth.cli.args.Parameter;
 import dev.berth.core.report.TaskStatus;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.DurationText;
+import dev.berth.session.ClusterJobs;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
 import dev.berth.session.StatusJson;

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  *
  * <p>In {@code slurm.mode: allocation} (and not {@link SessionOptions.Builder#insideAllocation
  * inside} one), the engine runs inside the allocations: the session then only holds the folder
- * ({@link #inAllocations()}) while the front door submits them.
+ * ({@link #inAllocations()}) while {@link #runInAllocations()} submits them, one after another.
  *
  * <p>A JVM that exits while the run goes on runs {@link SessionOptions.JvmExit the options' policy}.
  */
@@ -134,6 +134,22 @@ public final class LocalSession implements AutoCloseable {
    */
   public boolean inAllocations() {
     return parts == null;
+  }
+
+  /**
+   * Runs the tasks of a run {@link #inAllocations() in allocations}: asks Slurm for one allocation
+   * after another, each running a Berth that resumes the run's journal inside it, until the run
+   * finishes or stops with tasks left (its report then written from the journal); says each
+   * allocation's news on the options' {@code say} lines, and why the run stopped on its {@code warn} lines.
+   *
+   * @return whether the run finished with every task succeeded
+   * @throws IllegalStateException when the run's tasks do not run in allocations
+   */
+  public boolean runInAllocations() throws InterruptedException {
+    if (parts != null) {
+      throw new IllegalStateException("the tasks of " + spec.name() + " run here, not inside Slurm allocations");
+    }
+    return new Allocations(options).run(spec, layout);
   }
 
   /** The run's state, with what was resumed: read it only before the run starts, or on the engine's thread. */

@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.model.RunSpec;
@@ -6,7 +6,6 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
-import dev.berth.session.TaskRunners;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmJobs;
 import dev.berth.slurm.SlurmKeys;
@@ -26,7 +25,7 @@ import java.util.TreeMap;
  * and, once {@link #withStates() asked}, the current states of the jobs not yet ended, from one
  * squeue call (sacct for jobs squeue has forgotten). Empty for a run on this machine.
  */
-final class ClusterJobs {
+public final class ClusterJobs {
 
   private final Map<TaskRecord, String> jobs;
   private final Optional<String> allocation;
@@ -42,13 +41,13 @@ final class ClusterJobs {
   }
 
   /** The jobs recorded for the run in {@code runDir}; Slurm is not asked anything. */
-  static ClusterJobs recorded(RunState state, Path runDir) {
+  public static ClusterJobs recorded(RunState state, Path runDir) {
     RunSpec spec = state.spec();
     Map<TaskRecord, String> jobs = new LinkedHashMap<>();
     Optional<String> allocation = Optional.empty();
     if (spec.config().onCluster() && SlurmKeys.TABLE.of(spec).allocationMode()) {
       allocation = SlurmExecutor.recordedJobId(
-          AllocationRun.allocationDir(runDir, AllocationRun.lastAllocation(runDir)), 1);
+          Allocations.allocationDir(runDir, Allocations.lastAllocation(runDir)), 1);
     } else if (spec.config().onCluster()) {
       RunLayout layout = TaskRunners.layout(spec, new RunLayout(runDir));
       for (TaskRecord r : state.tasks()) {
@@ -65,7 +64,7 @@ final class ClusterJobs {
   }
 
   /** The same jobs with the states Slurm reports for those not yet ended in Berth's eyes. */
-  ClusterJobs withStates() {
+  public ClusterJobs withStates() {
     List<String> live = new ArrayList<>(allocation.stream().toList());
     jobs.forEach((r, job) -> {
       if (!r.state().isTerminal()) {
@@ -84,22 +83,22 @@ final class ClusterJobs {
   }
 
   /** The job of the task's last attempt, if it was submitted. */
-  Optional<String> job(TaskRecord r) {
+  public Optional<String> job(TaskRecord r) {
     return Optional.ofNullable(jobs.get(r));
   }
 
   /** What Slurm says of a job that has not ended in Berth's eyes, if it said anything. */
-  Optional<String> state(String job) {
+  public Optional<String> state(String job) {
     return Optional.ofNullable(states.get(job));
   }
 
   /** In allocation mode: the last allocation's job id. */
-  Optional<String> allocation() {
+  public Optional<String> allocation() {
     return allocation;
   }
 
   /** Why the states could not be read, if they could not. */
-  Optional<String> problem() {
+  public Optional<String> problem() {
     return problem;
   }
 }

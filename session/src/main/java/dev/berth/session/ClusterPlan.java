@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -14,21 +14,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** What a dry run on Slurm shows: where the jobs go, and what each first attempt asks sbatch for. */
-final class ClusterPlan {
+public final class ClusterPlan {
 
   private final SchedulerConfig config;
   private final SlurmConfig slurm;
   private final SlurmSettings settings;
 
   /** The plan of {@code run} on the cluster. */
-  ClusterPlan(RunSpec run) {
+  public ClusterPlan(RunSpec run) {
     this.config = run.config();
     this.slurm = SlurmKeys.TABLE.of(run);
     this.settings = SlurmSettings.from(run);
   }
 
+  /**
+   * Whether each attempt is a batch job of its own, whose sbatch options the plan shows; false in
+   * {@code slurm.mode: allocation}, where the tasks are packed inside allocations under the run's limits.
+   */
+  public boolean jobPerAttempt() {
+    return !slurm.allocationMode();
+  }
+
   /** One line: the mode and the cluster-wide sbatch settings. */
-  String describe() {
+  public String describe() {
     SlurmConfig s = slurm;
     List<String> parts = new ArrayList<>();
     if (s.allocationMode()) {
@@ -53,7 +61,7 @@ final class ClusterPlan {
   }
 
   /** The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}. */
-  String sbatchOptions(TaskSpec task) {
+  public String sbatchOptions(TaskSpec task) {
     return String.join(" ", SbatchCommand.resourceOptions(settings, SlurmResources.of(task)));
   }
 

@@ -1,4 +1,4 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Placement;
@@ -9,9 +9,6 @@ import dev.berth.core.report.RunStatus;
 import dev.berth.core.units.DurationText;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.engine.RunLayout;
-import dev.berth.session.JournalView;
-import dev.berth.session.RunReports;
-import dev.berth.session.SessionException;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmKeys;
@@ -21,8 +18,6 @@ import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -45,9 +40,13 @@ import java.util.concurrent.ExecutionException;
  * allocation resumes the same journal, up to {@code slurm.max-allocations}. When it stops otherwise
  * (cancelled, refused, or the Berth inside failed), the report is written from the journal and the
  * run stays resumable.
+ *
+ * <p>What it does it tells on the session's {@link SessionOptions.Builder#say say} lines, and why it
+ * stopped on its {@link SessionOptions.Builder#warn warn} lines.
  */
-final class AllocationRun {
+final class Allocations {
 
+  /** The {@code berth} command's main class, which the Berth inside each allocation runs. */
   private static final String MAIN = "dev.berth.cli.Main";
   /**
    * How an allocation may end with tasks left for the next one to take up: at its time limit, by the
@@ -56,16 +55,19 @@ final class AllocationRun {
   private static final Set<ClusterVerdict.Kind> GOES_ON =
       EnumSet.of(ClusterVerdict.Kind.TIMED_OUT, ClusterVerdict.Kind.INFRASTRUCTURE, ClusterVerdict.Kind.HOST_OOM);
 
-  private final PrintStream out;
-  private final PrintWriter err;
+  private final SessionOptions options;
 
-  AllocationRun(PrintStream out, PrintWriter err) {
-    this.out = out;
-    this.err = err;
+  Allocations(SessionOptions options) {
+    this.options = options;
   }
 
-  /** Runs {@code spec}, whose journal is already in {@code layout}'s folder, through allocations. */
-  int run(RunSpec spec, RunLayout layout) throws InterruptedException {
+  /**
+   * Runs {@code spec}, whose journal is already in {@code layout}'s folder, through allocations.
+   *
+   * @return whether the run finished with every task succeeded; false when it finished otherwise, or
+   *     stopped with tasks left (its report then written from the journal, the run resumable)
+   */
+  boolean run(RunSpec spec, RunLayout layout) throws InterruptedException {
     SlurmConfig slurm = SlurmKeys.TABLE.of(spec);
     List<String> extra = new ArrayList<>();
     if (!slurm.gres().isEmpty()) {
@@ -82,22 +84,22 @@ final class AllocationRun {
         // an allocation found again is one a resume goes on from, however it ended
         boolean found = job.isPresent();
         if (found) {
-          out.println("allocation " + n + ": found Slurm job " + job.get().clusterId().orElse("?") + " again");
+          options.say("allocation " + n + ": found Slurm job " + job.get().clusterId().orElse("?") + " again");
         } else {
           try {
             job = Optional.of(executor.launch(request, exit::complete));
           } catch (LaunchException e) {
             return stopped(spec, layout, "allocation " + n + " could not be submitted: " + e.getMessage());
           }
-          out.println("allocation " + n + ": Slurm job " + job.get().clusterId().orElse("?") + " submitted ("
+          options.say("allocation " + n + ": Slurm job " + job.get().clusterId().orElse("?") + " submitted ("
               + describe(slurm) + "); berth status " + layout.runDir() + " shows the tasks inside");
         }
         int code = await(exit, job.get(), spec, layout);
         Optional<RunReport> report = finished(layout);
         if (report.isPresent()) {
-          out.println(spec.name() + ": " + report.get().status() + " in allocation " + n + "; report: "
+          options.say(spec.name() + ": " + report.get().status() + " in allocation " + n + "; report: "
               + layout.reportJson());
-          return report.get().status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
+          return report.get().status() == RunStatus.SUCCEEDED;
         }
         Optional<ClusterVerdict> verdict = job.get().verdict();
         String why = verdict.map(ClusterVerdict::reason).orElse("the Berth inside exited with code " + code);
@@ -105,7 +107,7 @@ final class AllocationRun {
           return stopped(spec, layout, "allocation " + n + " ended with tasks left: " + why + "; see "
               + request.stdout());
         }
-        out.println("allocation " + n + " ended with tasks left (" + why + "); the tasks it held run again in the"
+        options.say("allocation " + n + " ended with tasks left (" + why + "); the tasks it held run again in the"
             + " next");
       }
       return stopped(spec, layout, spec.name() + " used all " + slurm.maxAllocations()
@@ -115,9 +117,9 @@ final class AllocationRun {
 
   /**
    * Ends a run that stopped with tasks left: writes its report from the journal, says why and how to go on,
-   * and returns {@link ExitCodes#TASKS_FAILED}, since not every task succeeded; the run stays resumable.
+   * and returns false, since not every task succeeded; the run stays resumable.
    */
-  private int stopped(RunSpec spec, RunLayout layout, String why) {
+  private boolean stopped(RunSpec spec, RunLayout layout, String why) {
     String report;
     try {
       JournalView view = JournalView.read(layout.runDir());
@@ -126,10 +128,10 @@ final class AllocationRun {
     } catch (SessionException | IOException e) {
       report = "no report (" + e.getMessage() + ")";
     }
-    err.println("berth: " + why);
-    err.println("berth: " + spec.name() + " stopped with tasks left; " + report + "; berth resume " + layout.runDir()
+    options.warn("berth: " + why);
+    options.warn("berth: " + spec.name() + " stopped with tasks left; " + report + "; berth resume " + layout.runDir()
         + " goes on");
-    return ExitCodes.TASKS_FAILED;
+    return false;
   }
 
   /** The job of allocation {@code n}: a Berth that resumes the run's journal with the local executor. */
@@ -166,8 +168,8 @@ final class AllocationRun {
   private int await(CompletableFuture<Integer> exit, Execution job, RunSpec spec, RunLayout layout)
       throws InterruptedException {
     Thread hook = new Thread(() -> {
-      if (OnExit.leaveJobs(SlurmKeys.TABLE.of(spec).onExit(), out)) {
-        out.println("berth: the allocation is left running; berth resume " + layout.runDir() + " finds it again");
+      if (options.leaveJobs().test(SlurmKeys.TABLE.of(spec).onExit())) {
+        options.say("berth: the allocation is left running; berth resume " + layout.runDir() + " finds it again");
         return;
       }
       job.terminate(0);
