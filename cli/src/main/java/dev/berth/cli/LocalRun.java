@@ -10,7 +10,7 @@ import dev.berth.session.RunFinishedException;
 import dev.berth.session.SessionException;
 import dev.berth.session.SessionOptions;
 import dev.berth.session.SpecChange;
-import dev.berth.slurm.JobsOnExit;
+import dev.berth.spi.JobsOnExit;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;

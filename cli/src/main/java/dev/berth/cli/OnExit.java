@@ -1,6 +1,6 @@
 package dev.berth.cli;
 
-import dev.berth.slurm.JobsOnExit;
+import dev.berth.spi.JobsOnExit;
 import java.io.Console;
 import java.io.PrintStream;
 import java.util.Locale;

@@ -4,8 +4,8 @@ import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import dev.berth.core.model.RunSpec;
-import dev.berth.slurm.JobsOnExit;
-import dev.berth.slurm.SlurmKeys;
+import dev.berth.session.SessionOptions;
+import dev.berth.spi.JobsOnExit;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
@@ -36,7 +36,6 @@ final class OnExitOption {
     if (onExit == null) {
       return UnaryOperator.identity();
     }
-    JobsOnExit choice = JobsOnExit.valueOf(onExit.toUpperCase(Locale.ROOT));
-    return run -> SlurmKeys.TABLE.into(run, SlurmKeys.TABLE.of(run).toBuilder().onExit(choice).build());
+    return SessionOptions.onExit(JobsOnExit.valueOf(onExit.toUpperCase(Locale.ROOT)));
   }
 }

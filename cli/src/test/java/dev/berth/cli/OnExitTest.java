@@ -2,7 +2,7 @@ package dev.berth.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.slurm.JobsOnExit;
+import dev.berth.spi.JobsOnExit;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import org.junit.jupiter.api.Test;

@@ -3,10 +3,11 @@ package dev.berth.session;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.runtime.engine.RunListener;
-import dev.berth.slurm.JobsOnExit;
+import dev.berth.slurm.SlurmKeys;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 import dev.berth.spi.HostProbe;
+import dev.berth.spi.JobsOnExit;
 import dev.berth.spi.SharedReservations;
 import dev.berth.spi.Timers;
 import java.nio.file.Path;
@@ -140,6 +141,15 @@ public final class SessionOptions {
 
   UnaryOperator<RunSpec> adjust() {
     return adjust;
+  }
+
+  /**
+   * An {@link Builder#adjust adjustment} that sets what Ctrl-C does to the jobs a run submitted to a
+   * cluster ({@code --on-exit}), over the run's {@code slurm.on-exit}, for this session only.
+   */
+  public static UnaryOperator<RunSpec> onExit(JobsOnExit choice) {
+    Objects.requireNonNull(choice, "choice");
+    return run -> SlurmKeys.TABLE.into(run, SlurmKeys.TABLE.of(run).toBuilder().onExit(choice).build());
   }
 
   List<RunListener> listeners() {

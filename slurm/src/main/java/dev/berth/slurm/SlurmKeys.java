@@ -8,6 +8,7 @@ import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.ValueText;
 import dev.berth.slurm.SlurmConfig.Builder;
+import dev.berth.spi.JobsOnExit;
 import java.util.List;
 
 /** The {@code slurm.*} config keys, which {@link SlurmConfig} is read from. */

@@ -8,6 +8,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.spi.JobsOnExit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
