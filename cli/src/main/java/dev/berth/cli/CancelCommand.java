@@ -4,10 +4,9 @@ import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import dev.berth.cli.args.Parameter;
-import dev.berth.runtime.control.CancelRequests;
-import dev.berth.runtime.control.RunLock;
 import dev.berth.session.ClusterJobs;
 import dev.berth.session.JournalView;
+import dev.berth.session.LiveRuns;
 import dev.berth.session.SessionException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,12 +40,12 @@ final class CancelCommand implements BerthCommand {
       err.println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
-    Optional<String> holder = RunLock.holder(workdir);
+    Optional<String> holder = LiveRuns.holder(workdir);
     if (holder.isEmpty()) {
       return cancelLeftJobs(workdir, tasks, reason, out, err);
     }
     String why = reason != null ? reason : DEFAULT_REASON;
-    CancelRequests.submit(workdir, new CancelRequests.Request(tasks, why));
+    LiveRuns.cancel(workdir, tasks, why);
     out.println(tasks.isEmpty()
         ? "asked the run in " + workdir + " (" + holder.get() + ") to cancel everything"
         : "asked the run in " + workdir + " (" + holder.get() + ") to cancel " + String.join(", ", tasks));
@@ -59,7 +58,7 @@ final class CancelCommand implements BerthCommand {
    */
   private static int cancelLeftJobs(Path workdir, List<String> tasks, String reason, PrintWriter out,
       PrintWriter err) throws IOException {
-    String none = "berth: " + workdir + ": no run is live there (nothing holds " + RunLock.file(workdir) + ")";
+    String none = "berth: " + workdir + ": no run is live there (nothing holds " + LiveRuns.lockFile(workdir) + ")";
     JournalView view;
     try {
       view = JournalView.read(workdir);
@@ -74,7 +73,7 @@ final class CancelCommand implements BerthCommand {
     Optional<String> allocation = ClusterJobs.recorded(view.state(), workdir).allocation();
     if (allocation.isPresent()) {
       // The Berth inside the allocation watches the same request folder as a local run would.
-      CancelRequests.submit(workdir, new CancelRequests.Request(tasks, reason != null ? reason : DEFAULT_REASON));
+      LiveRuns.cancel(workdir, tasks, reason != null ? reason : DEFAULT_REASON);
       out.println("asked the Berth inside allocation job " + allocation.get() + " to cancel "
           + (tasks.isEmpty() ? "everything" : String.join(", ", tasks)));
       return ExitCodes.OK;

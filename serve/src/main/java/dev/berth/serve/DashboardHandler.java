@@ -2,8 +2,8 @@ package dev.berth.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.scheduling.RetrySelection;
-import dev.berth.runtime.control.RunLock;
 import dev.berth.session.HostRuns;
+import dev.berth.session.LiveRuns;
 import dev.berth.session.SessionException;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
@@ -142,7 +142,7 @@ final class DashboardHandler extends Handler.Abstract {
     Path workdir = Path.of(entry.workdir());
     if (rest.equals("events")) {
       EventStream stream = new EventStream(List.of(workdir.resolve(".berth")),
-          () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !live(workdir), KEEP_ALIVE);
+          () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
       return stream(response, callback, stream);
     }
     if (rest.equals("samples")) {
@@ -152,7 +152,7 @@ final class DashboardHandler extends Handler.Abstract {
       long[] from = new long[1];
       EventStream stream = new EventStream(List.of(workdir),
           () -> Optional.of(RunApi.samples(workdir, from)).filter(s -> !s.get("samples").isEmpty()).map(s -> s),
-          "samples", () -> !live(workdir), KEEP_ALIVE);
+          "samples", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
       return stream(response, callback, stream);
     }
     if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
@@ -173,7 +173,7 @@ final class DashboardHandler extends Handler.Abstract {
       }
       if (parts.length == 7 && parts[6].equals("events")) {
         EventStream stream = new EventStream(List.of(log.get().getParent(), workdir.resolve(".berth")),
-            () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !live(workdir), KEEP_ALIVE);
+            () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
         return stream(response, callback, stream);
       }
     }
@@ -203,7 +203,7 @@ final class DashboardHandler extends Handler.Abstract {
       failed = json.path("failed").asBoolean(false);
       cancelled = json.path("cancelled").asBoolean(false);
     }
-    boolean live = live(workdir);
+    boolean live = LiveRuns.isLive(workdir);
     if (rest.equals("cancel")) {
       if (!live) {
         return reply(response, callback, 409, error("the run is not live; nothing to cancel"));
@@ -225,14 +225,6 @@ final class DashboardHandler extends Handler.Abstract {
           .set("tasks", RunApi.JSON.valueToTree(tasks)));
     }
     return reply(response, callback, 404, error("no such action"));
-  }
-
-  private static boolean live(Path workdir) {
-    try {
-      return RunLock.holder(workdir).isPresent();
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private boolean stream(Response response, Callback callback, EventStream stream) {

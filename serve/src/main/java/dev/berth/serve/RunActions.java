@@ -1,7 +1,7 @@
 package dev.berth.serve;
 
 import dev.berth.core.scheduling.RetrySelection;
-import dev.berth.runtime.control.CancelRequests;
+import dev.berth.session.LiveRuns;
 import dev.berth.session.LocalSession;
 import dev.berth.session.RunEnd;
 import dev.berth.session.SessionException;
@@ -34,7 +34,7 @@ public final class RunActions implements AutoCloseable {
 
   /** Asks the live run in {@code workdir} to cancel these tasks (ids, globs, group:NAME), all when none. */
   public void cancel(Path workdir, List<String> tasks, String reason) throws IOException {
-    CancelRequests.submit(workdir, new CancelRequests.Request(tasks, reason));
+    LiveRuns.cancel(workdir, tasks, reason);
   }
 
   /**

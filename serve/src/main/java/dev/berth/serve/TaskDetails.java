@@ -10,7 +10,6 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.report.ResultFile;
-import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
 import java.util.List;
@@ -67,7 +66,7 @@ final class TaskDetails implements StatusJson.Extras {
     if (attempts.isEmpty() || record.state() == TaskState.SUCCEEDED) {
       return;
     }
-    String tail = FailureTails.of(view.layout().taskDir(record.spec()), attempts.get(attempts.size() - 1).number());
+    String tail = view.failureTail(record.spec(), attempts.get(attempts.size() - 1).number());
     if (!tail.isEmpty()) {
       node.put("stderrTail", tail);
     }

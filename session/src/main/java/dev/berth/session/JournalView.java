@@ -2,9 +2,9 @@ package dev.berth.session;
 
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
+import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.journal.JournalReader;
-import dev.berth.runtime.control.RunLock;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.report.FailureTails;
 import dev.berth.spi.Journal;
@@ -52,12 +52,13 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     }
   }
 
-  private boolean live() {
-    try {
-      return RunLock.holder(layout.runDir()).isPresent();
-    } catch (IOException e) {
-      return false;
-    }
+
+  /**
+   * The last lines of the standard error of the task's attempt {@code attempt}, as the reports show
+   * them; empty when it wrote none.
+   */
+  public String failureTail(TaskSpec task, int attempt) {
+    return FailureTails.of(layout.taskDir(task), attempt);
   }
 
   /** The journal's file in a run folder, {@code <runDir>/.berth/journal.db}. */
@@ -87,7 +88,7 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
   public RunReport report(Instant now) {
     Instant end = replay.run().finishedAt().orElse(null);
     RunStatus status = replay.run().status()
-        .orElse(live() ? null : RunStatus.INTERRUPTED);
+        .orElse(LiveRuns.isLive(layout.runDir()) ? null : RunStatus.INTERRUPTED);
     return FailureTails.added(RunReport.of(state, replay.run().startedAt(), end != null ? end : now, status,
         spec -> layout.taskDir(spec).toString()));
   }
