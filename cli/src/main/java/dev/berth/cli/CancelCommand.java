@@ -6,6 +6,7 @@ import dev.berth.cli.args.Option;
 import dev.berth.cli.args.Parameter;
 import dev.berth.session.ClusterJobs;
 import dev.berth.session.JournalView;
+import dev.berth.session.LeftJobs;
 import dev.berth.session.LiveRuns;
 import dev.berth.session.SessionException;
 import java.io.IOException;

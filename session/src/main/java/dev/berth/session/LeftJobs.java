@@ -1,11 +1,10 @@
-package dev.berth.cli;
+package dev.berth.session;
 
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.CommandRunner;
 import dev.berth.os.ProcessCommandRunner;
-import dev.berth.session.ClusterJobs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +15,7 @@ import java.util.List;
  * The Slurm jobs a stopped Berth left running (after {@code --on-exit leave}, or when it was
  * killed), for {@code berth cancel} when no Berth runs the run.
  */
-final class LeftJobs {
+public final class LeftJobs {
 
   private static final Duration SCANCEL_TIMEOUT = Duration.ofSeconds(60);
 
@@ -26,7 +25,7 @@ final class LeftJobs {
    * The recorded jobs of the tasks the journal says were running, selected by {@code selectors}
    * (ids, globs, {@code group:NAME}; all when empty).
    */
-  static List<String> matching(RunState state, Path runDir, List<String> selectors) {
+  public static List<String> matching(RunState state, Path runDir, List<String> selectors) {
     ClusterJobs recorded = ClusterJobs.recorded(state, runDir);
     List<String> jobs = new ArrayList<>();
     for (TaskRecord r : state.tasks()) {
@@ -39,10 +38,11 @@ final class LeftJobs {
   }
 
   /** Runs one scancel for all of {@code jobs}. */
-  static void cancel(List<String> jobs) throws IOException {
+  public static void cancel(List<String> jobs) throws IOException {
     cancel(new ProcessCommandRunner(), jobs);
   }
 
+  /** Runs one scancel for all of {@code jobs} through {@code runner}. */
   static void cancel(CommandRunner runner, List<String> jobs) throws IOException {
     List<String> argv = new ArrayList<>(List.of("scancel"));
     argv.addAll(jobs);
