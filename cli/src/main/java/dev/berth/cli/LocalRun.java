@@ -160,7 +160,10 @@ final class LocalRun {
     };
   }
 
-  /** Ctrl-C on a cluster: the live view holds still while {@code slurm.on-exit} is carried out, or asked. */
+  /**
+   * Ctrl-C on a cluster: the live view holds still while {@code slurm.on-exit} is carried out, or asked;
+   * an allocation left running the session announces itself.
+   */
   private boolean leaveJobs(ConsoleView console, JobsOnExit setting, Path runDir) {
     console.holdStill();
     if (!OnExit.leaveJobs(setting, out)) {

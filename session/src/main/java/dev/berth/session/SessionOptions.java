@@ -329,7 +329,8 @@ public final class SessionOptions {
     /**
      * On a cluster, when the JVM exits while jobs run: whether to leave them running for a later
      * resume, given {@code slurm.on-exit} ({@code ask}, {@code cancel} or {@code leave}). Default: only
-     * for {@code leave}. A front door with a terminal asks there.
+     * for {@code leave}. A front door with a terminal asks there. An allocation of {@code slurm.mode:
+     * allocation} left running the session announces on its {@link #say say} lines itself.
      */
     public Builder leaveJobs(Predicate<JobsOnExit> answer) {
       this.leaveJobs = Objects.requireNonNull(answer, "answer");
