@@ -7,7 +7,7 @@ final class Commands {
 
   /** Every command's name, in the order {@code berth --help} lists them. */
   static final List<String> NAMES = List.of("run", "resume", "status", "report", "validate", "cancel", "retry",
-      "devices", "config", "ps", "serve", "help");
+      "devices", "config", "ps", "serve", "completion", "help");
 
   private Commands() {}
 
@@ -25,6 +25,7 @@ final class Commands {
       case "config" -> new ConfigCommand();
       case "ps" -> new PsCommand();
       case "serve" -> new ServeCommand();
+      case "completion" -> new CompletionCommand();
       case "help" -> new HelpCommand();
       default -> null;
     };

@@ -46,7 +46,7 @@ public final class Main {
   /** No command first: {@code --help}, {@code --version}, or a mistake. */
   private static int withoutCommand(String[] args, PrintWriter out, PrintWriter err) {
     try {
-      var parsed = Parser.parse(CommandSyntax.describedAs(DESCRIPTION).build(), args, 0);
+      var parsed = Parser.parse(syntax(), args, 0);
       if (parsed.helpAsked()) {
         out.print(BerthHelp.usage());
       } else if (parsed.versionAsked()) {
@@ -61,6 +61,11 @@ public final class Main {
       err.println("berth: " + e.getMessage() + didYouMean(args[0]) + " (see berth --help)");
       return ExitCodes.BAD_INPUT;
     }
+  }
+
+  /** What {@code berth} accepts before a command: the help and the version. */
+  static CommandSyntax syntax() {
+    return CommandSyntax.describedAs(DESCRIPTION).build();
   }
 
   /** {@code . Did you mean: run?} after a mistyped command; nothing when no command is close. */

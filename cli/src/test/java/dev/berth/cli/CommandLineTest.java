@@ -44,7 +44,7 @@ class CommandLineTest {
     assertThat(help.exitCode).isZero();
     assertThat(help.out).startsWith("Usage: berth [-hV] COMMAND\n")
         .contains("\nCommands:\n")
-        .contains("\n  validate   Check a spec and print the expanded task list; starts nothing.\n")
+        .contains("\n  validate     Check a spec and print the expanded task list; starts nothing.\n")
         .contains("\nExit codes (docs/exit-codes.md):\n  0     every task succeeded");
     for (String name : Commands.NAMES) {
       assertThat(help.out).containsPattern("\n  " + name + " +\\S");

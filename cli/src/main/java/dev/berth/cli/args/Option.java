@@ -122,7 +122,7 @@ public final class Option {
 
   /** The values the option takes, when its label lists them ({@code on|off}); empty when any value goes. */
   public List<String> choices() {
-    return label == null || label.indexOf('|') < 0 ? List.of() : List.of(label.split("\\|"));
+    return ValueKind.choices(label);
   }
 
   /** What the option does, as the help says it. */
