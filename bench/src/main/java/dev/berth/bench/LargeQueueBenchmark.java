@@ -3,6 +3,7 @@ package dev.berth.bench;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Decisions;
@@ -64,7 +65,7 @@ public class LargeQueueBenchmark {
     /** Builds the run; {@code decide} does not change it, so one copy serves the whole trial. */
     @Setup(Level.Trial)
     public void setUp() {
-      SchedulerConfig config = SchedulerConfig.builder().maxProcess(maxProcess).build();
+      SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, maxProcess).build();
       scheduler = new Scheduler(config);
       spec = Fixtures.sweep(TASKS, config, 256 * Fixtures.MIB, 1);
       state = fresh();

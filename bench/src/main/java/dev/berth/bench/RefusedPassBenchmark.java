@@ -2,6 +2,7 @@ package dev.berth.bench;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.RunState;
@@ -51,7 +52,7 @@ public class RefusedPassBenchmark {
   /** Builds the run once: {@code decide} does not change the state, so every call sees the same pass. */
   @Setup(Level.Trial)
   public void setUp() {
-    SchedulerConfig config = SchedulerConfig.builder().maxProcess(maxProcess).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, maxProcess).build();
     RunSpec spec = Fixtures.sweep(READY + RUNNING, config, Fixtures.MIB, 1);
     state = new RunState(spec);
     Fixtures.releaseAll(state);

@@ -1,10 +1,11 @@
 package dev.berth.client;
 
-import dev.berth.core.gpu.PlacementPolicyName;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,8 @@ class BerthOptionsTest {
 
   @Test
   void setChangesOneKeyOfTheConfigurationGivenBeforeAsTheKeysRowReadsIt() {
-    SchedulerConfig base = SchedulerConfig.builder().maxWaiting(3).seed(9).build();
+    SchedulerConfig base = SchedulerConfig.builder().set(SchedulerKeys.MAX_WAITING, 3)
+        .set(SchedulerKeys.SEED, 9L).build();
 
     BerthOptions o = BerthOptions.builder().name("s").config(base).set("scheduler.max-process", 2)
         .set("scheduler.cores", 8).set("scheduler.interval", Duration.ofMillis(250))
@@ -34,9 +36,12 @@ class BerthOptionsTest {
         .set("utilization-limit.cpu", 0.5).set("utilization-limit.memory", 0.9).set("remain-limit.memory", "1GB")
         .set("scheduler.placement", "first-fit").set("scheduler.max-waiting", 4).build();
 
-    assertThat(o.config()).isEqualTo(base.toBuilder().maxProcess(2).cores(8).interval(Duration.ofMillis(250))
-        .defaultMemoryBytes(1L << 30).defaultCudaMemoryBytes(2L << 30).cpuUtilizationLimit(0.5)
-        .memoryUtilizationLimit(0.9).remainMemoryBytes(1_000_000_000L).placement(PlacementPolicyName.FIRST_FIT).maxWaiting(4).build());
+    assertThat(o.config()).isEqualTo(base.toBuilder().set(SchedulerKeys.MAX_PROCESS, 2).set(SchedulerKeys.CORES, 8)
+        .set(SchedulerKeys.INTERVAL, Duration.ofMillis(250))
+        .set(SchedulerKeys.DEFAULT_MEMORY, 1L << 30).set(SchedulerKeys.DEFAULT_CUDA_MEMORY, 2L << 30)
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.9).set(SchedulerKeys.REMAIN_MEMORY, 1_000_000_000L)
+        .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.FIRST_FIT).set(SchedulerKeys.MAX_WAITING, 4).build());
     assertThat(o.workdir()).isEqualTo(Path.of("berth-out", "s"));
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class BuildersTest {
 
-  private static final SchedulerConfig CONFIG = SchedulerConfig.builder().defaultMemoryBytes(123).build();
+  private static final SchedulerConfig CONFIG = SchedulerConfig.builder()
+      .set(SchedulerKeys.DEFAULT_MEMORY, 123L).build();
 
   @Test
   void aTaskKeyBeatsItsGroupsWhichBeatsTheConfiguration() {
@@ -51,7 +53,7 @@ class BuildersTest {
 
   @Test
   void aGpuTaskWithoutGpuMemoryGetsTheConfiguredDefault() {
-    SchedulerConfig config = SchedulerConfig.builder().defaultCudaMemoryBytes(5_000).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.DEFAULT_CUDA_MEMORY, 5_000L).build();
 
     assertThat(Tasks.command("t", "run").device("cuda").toSpec("g", config).gpu().memoryBytes()).isEqualTo(5_000);
     assertThat(Tasks.command("t", "run").device("cuda:1").gpuMemory("1KiB").toSpec("g", config).gpu().memoryBytes())

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.spec.SpecLoader;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -25,7 +26,7 @@ class QuickstartYamlAndJavaTest {
     matrix.put("seed", List.of(1, 2));
     RunSpec fromJava = Runs.named("quickstart")
         .workdir("berth-out/quickstart")
-        .config(SchedulerConfig.builder().maxProcess(4).build())
+        .config(SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, 4).build())
         .group(Groups.builder("prepare").memory("256MiB")
             .task(Tasks.command("make-data", "python3", dir + "/quickstart/make_data.py", "--out", "data")))
         .group(Groups.builder("train").memory("256MiB")

@@ -9,6 +9,7 @@ import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
@@ -133,28 +134,28 @@ final class RandomSpecs {
 
   private SchedulerConfig config() {
     return SchedulerConfig.builder()
-        .maxProcess(random.nextInt(100))
-        .maxWaiting(random.nextInt(100))
-        .interval(duration().plusNanos(1))
-        .defaultMemoryBytes(size())
-        .cores(random.nextInt(64))
-        .cpuUtilizationLimit(fraction())
-        .memoryUtilizationLimit(fraction())
-        .remainMemoryBytes(size())
-        .loadNretry(1 + random.nextInt(5))
-        .trainNretry(1 + random.nextInt(5))
-        .defaultCudaMemoryBytes(size())
-        .cudaMemoryUtilizationLimit(fraction())
-        .remainCudaMemoryBytes(size())
-        .placement(POLICIES.get(random.nextInt(POLICIES.size())))
-        .maxPerDevice(random.nextInt(8))
-        .putInterval(duration())
-        .availableInterval(duration())
-        .seed(random.nextLong())
-        .oomGrowth(1 + random.nextDouble() * 99)
-        .executor(random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
-        .maxJobs(random.nextInt(5000))
-        .logCapBytes((64L << 10) + random.nextInt(1 << 30))
+        .set(SchedulerKeys.MAX_PROCESS, random.nextInt(100))
+        .set(SchedulerKeys.MAX_WAITING, random.nextInt(100))
+        .set(SchedulerKeys.INTERVAL, duration().plusNanos(1))
+        .set(SchedulerKeys.DEFAULT_MEMORY, size())
+        .set(SchedulerKeys.CORES, random.nextInt(64))
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, fraction())
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, fraction())
+        .set(SchedulerKeys.REMAIN_MEMORY, size())
+        .set(SchedulerKeys.LOAD_NRETRY, 1 + random.nextInt(5))
+        .set(SchedulerKeys.TRAIN_NRETRY, 1 + random.nextInt(5))
+        .set(SchedulerKeys.DEFAULT_CUDA_MEMORY, size())
+        .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, fraction())
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, size())
+        .set(SchedulerKeys.PLACEMENT, POLICIES.get(random.nextInt(POLICIES.size())))
+        .set(SchedulerKeys.MAX_PER_DEVICE, random.nextInt(8))
+        .set(SchedulerKeys.PUT_INTERVAL, duration())
+        .set(SchedulerKeys.AVAILABLE_INTERVAL, duration())
+        .set(SchedulerKeys.SEED, random.nextLong())
+        .set(SchedulerKeys.OOM_GROWTH, 1 + random.nextDouble() * 99)
+        .set(SchedulerKeys.EXECUTOR, random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
+        .set(SchedulerKeys.MAX_JOBS, random.nextInt(5000))
+        .set(SchedulerKeys.LOG_CAP, (64L << 10) + random.nextInt(1 << 30))
         .build();
   }
 

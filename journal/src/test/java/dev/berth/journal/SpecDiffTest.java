@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.Setting;
@@ -58,8 +59,9 @@ class SpecDiffTest {
 
   @Test
   void changesAreNamedByTheirPathWithUnits() {
-    SchedulerConfig four = SchedulerConfig.builder().maxProcess(4).build();
-    SchedulerConfig eight = SchedulerConfig.builder().maxProcess(8).interval(Duration.ofMillis(500)).build();
+    SchedulerConfig four = SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, 4).build();
+    SchedulerConfig eight = SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, 8)
+        .set(SchedulerKeys.INTERVAL, Duration.ofMillis(500)).build();
     RunSpec stored = run(four, List.of(train("train-0.1-1", 1), train("train-0.1-2", 1)));
     RunSpec now = run(eight, List.of(train("train-0.1-1", 2)), TaskSpec.builder("eval", "eval").command("e").build());
 

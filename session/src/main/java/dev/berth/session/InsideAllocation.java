@@ -1,9 +1,10 @@
 package dev.berth.session;
 
-import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.gpu.DeviceSelection;
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.spi.HostProbe;
 import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
@@ -27,13 +28,13 @@ final class InsideAllocation {
 
   /** {@code spec} as the engine inside an allocation with {@code limits} runs it. */
   static RunSpec localSpec(RunSpec spec, AllocationLimits limits) {
-    SchedulerConfig.Builder config = spec.config().toBuilder().executor(ExecutorKind.LOCAL);
+    SchedulerConfig.Builder config = spec.config().toBuilder().set(SchedulerKeys.EXECUTOR, ExecutorKind.LOCAL);
     if (limits.cpus().isPresent() && spec.config().cores() == 0) {
-      config.cores(limits.cpus().getAsInt());
+      config.set(SchedulerKeys.CORES, limits.cpus().getAsInt());
     }
     if (limits.memoryBytes().isPresent() && spec.config().remainMemoryBytes() == DEFAULTS.remainMemoryBytes()) {
       // what must stay free for the rest of a shared machine; the allocation's memory is the run's alone
-      config.remainMemoryBytes(0);
+      config.set(SchedulerKeys.REMAIN_MEMORY, 0L);
     }
     RunSpec local = spec.withConfig(config.build());
     if (spec.gpus().equals(DeviceSelection.DEFAULT) && limits.gpus().isPresent()) {

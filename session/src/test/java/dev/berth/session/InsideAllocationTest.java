@@ -1,10 +1,11 @@
 package dev.berth.session;
 
-import dev.berth.core.model.ExecutorKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.testkit.TaskSpecs;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -14,7 +15,8 @@ class InsideAllocationTest {
 
   private static RunSpec onSlurm(String gpus) {
     return TaskSpecs.run("r").group("g", TaskSpecs.task("a").build())
-        .config(SchedulerConfig.builder().executor(ExecutorKind.SLURM).build()).build().withGpus(gpus);
+        .config(SchedulerConfig.builder()
+        .set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).build()).build().withGpus(gpus);
   }
 
   @Test
@@ -44,7 +46,8 @@ class InsideAllocationTest {
   @Test
   void inAnAllocationOfKnownMemoryTheDefaultMemoryToLeaveFreeDoesNotApplyButOneTheSpecSetsDoes() {
     AllocationLimits oneGib = AllocationLimits.of(Map.of("SLURM_MEM_PER_NODE", "1024")::get, OptionalLong.empty());
-    RunSpec kept = onSlurm("auto").withConfig(onSlurm("auto").config().toBuilder().remainMemoryBytes(1L << 20).build());
+    RunSpec kept = onSlurm("auto").withConfig(onSlurm("auto").config().toBuilder()
+        .set(SchedulerKeys.REMAIN_MEMORY, 1L << 20).build());
 
     assertThat(InsideAllocation.localSpec(onSlurm("auto"), oneGib).config().remainMemoryBytes()).isZero();
     assertThat(InsideAllocation.localSpec(kept, oneGib).config().remainMemoryBytes()).isEqualTo(1L << 20);

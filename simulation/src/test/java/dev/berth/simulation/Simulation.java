@@ -8,6 +8,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -131,15 +132,18 @@ final class Simulation {
   // ---- the spec
 
   private RunSpec spec(String name) {
-    SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(0).remainCudaMemoryBytes(0)
-        .cudaMemoryUtilizationLimit(1).interval(Duration.ofSeconds(1)).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, 0L)
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L)
+        .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.INTERVAL, Duration.ofSeconds(1)).build();
     List<TaskSpec> tasks = new ArrayList<>();
     int n = 2 + random.nextInt(6);
     for (int i = 0; i < n; i++) {
       String id = "t" + i;
       boolean twoStage = random.nextInt(3) == 0;
       TaskSpec.Builder b = TaskSpec.builder(id, "g").command("work", id).priority(random.nextInt(3))
-          .memoryBytes((1 + random.nextInt(12)) * GIB).cpus(1 + random.nextInt(3)).set(TaskKeys.RETRIES, random.nextInt(3));
+          .memoryBytes((1 + random.nextInt(12)) * GIB).cpus(1 + random.nextInt(3))
+          .set(TaskKeys.RETRIES, random.nextInt(3));
       if (twoStage || random.nextInt(3) > 0) {
         b.gpuMemoryBytes((4 + random.nextInt(13)) * GIB);
       }

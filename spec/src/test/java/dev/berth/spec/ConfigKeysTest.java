@@ -6,6 +6,7 @@ import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.Setting;
 import dev.berth.slurm.SlurmConfig;
@@ -54,9 +55,11 @@ class ConfigKeysTest {
   @Test
   void yamlOfAConfigReadsBackAsTheSameConfig() throws SpecException {
     SchedulerConfig custom = SchedulerConfig.builder()
-        .maxProcess(7).interval(Duration.ofMillis(1500)).defaultMemoryBytes(768L << 20)
-        .cpuUtilizationLimit(0.35).remainMemoryBytes(123_456_789).cores(12).executor(ExecutorKind.SLURM).maxJobs(5)
-        .learnMemory(false).learnAfter(5)
+        .set(SchedulerKeys.MAX_PROCESS, 7).set(SchedulerKeys.INTERVAL, Duration.ofMillis(1500))
+        .set(SchedulerKeys.DEFAULT_MEMORY, 768L << 20)
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.35).set(SchedulerKeys.REMAIN_MEMORY, 123_456_789L)
+        .set(SchedulerKeys.CORES, 12).set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).set(SchedulerKeys.MAX_JOBS, 5)
+        .set(SchedulerKeys.LEARN_MEMORY, false).set(SchedulerKeys.LEARN_AFTER, 5)
         .build();
     SlurmConfig slurm = SlurmConfig.builder().partition("gpu").time(Duration.ofHours(4))
         .extraArgs(List.of("--constraint=a100", "--exclusive")).memoryBytes(64L << 30).build();

@@ -4,6 +4,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.TreeMap;
  * RunSpec run = TaskSpecs.run("r")
  *     .group("g1", a, TaskSpecs.task("b").build())
  *     .group("g2", TaskSpecs.task("c").memory("1.5GiB").build())
- *     .config(SchedulerConfig.builder().maxProcess(2).build())
+ *     .config(SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, 2).build())
  *     .build();
  * }</pre>
  *

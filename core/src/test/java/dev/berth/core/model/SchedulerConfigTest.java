@@ -31,29 +31,31 @@ class SchedulerConfigTest {
   @Test
   void toBuilderKeepsEveryValue() {
     SchedulerConfig c = SchedulerConfig.builder()
-        .maxProcess(3).maxWaiting(4).interval(Duration.ofMillis(250)).defaultMemoryBytes(5)
-        .cores(6).cpuUtilizationLimit(0.5).memoryUtilizationLimit(0.9).remainMemoryBytes(7)
-        .loadNretry(8).trainNretry(9).build();
+        .set(SchedulerKeys.MAX_PROCESS, 3).set(SchedulerKeys.MAX_WAITING, 4)
+        .set(SchedulerKeys.INTERVAL, Duration.ofMillis(250)).set(SchedulerKeys.DEFAULT_MEMORY, 5L)
+        .set(SchedulerKeys.CORES, 6).set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.9).set(SchedulerKeys.REMAIN_MEMORY, 7L)
+        .set(SchedulerKeys.LOAD_NRETRY, 8).set(SchedulerKeys.TRAIN_NRETRY, 9).build();
     assertThat(c.toBuilder().build()).isEqualTo(c);
-    assertThat(c.toBuilder().cores(2).build().cores()).isEqualTo(2);
+    assertThat(c.toBuilder().set(SchedulerKeys.CORES, 2).build().cores()).isEqualTo(2);
   }
 
   static Stream<Arguments> invalid() {
     return Stream.of(
-        bad("scheduler.max-process", b -> b.maxProcess(-1)),
-        bad("scheduler.max-waiting", b -> b.maxWaiting(-1)),
-        bad("scheduler.interval", b -> b.interval(Duration.ZERO)),
-        bad("scheduler.interval", b -> b.interval(Duration.ofSeconds(-1))),
-        bad("scheduler.default-memory", b -> b.defaultMemoryBytes(-1)),
-        bad("scheduler.cores", b -> b.cores(-1)),
-        bad("utilization-limit.cpu", b -> b.cpuUtilizationLimit(0)),
-        bad("utilization-limit.cpu", b -> b.cpuUtilizationLimit(1.01)),
-        bad("utilization-limit.cpu", b -> b.cpuUtilizationLimit(Double.NaN)),
-        bad("utilization-limit.memory", b -> b.memoryUtilizationLimit(0)),
-        bad("utilization-limit.memory", b -> b.memoryUtilizationLimit(-0.5)),
-        bad("remain-limit.memory", b -> b.remainMemoryBytes(-1)),
-        bad("scheduler.load-nretry", b -> b.loadNretry(0)),
-        bad("scheduler.train-nretry", b -> b.trainNretry(0)));
+        bad("scheduler.max-process", b -> b.set(SchedulerKeys.MAX_PROCESS, -1)),
+        bad("scheduler.max-waiting", b -> b.set(SchedulerKeys.MAX_WAITING, -1)),
+        bad("scheduler.interval", b -> b.set(SchedulerKeys.INTERVAL, Duration.ZERO)),
+        bad("scheduler.interval", b -> b.set(SchedulerKeys.INTERVAL, Duration.ofSeconds(-1))),
+        bad("scheduler.default-memory", b -> b.set(SchedulerKeys.DEFAULT_MEMORY, -1L)),
+        bad("scheduler.cores", b -> b.set(SchedulerKeys.CORES, -1)),
+        bad("utilization-limit.cpu", b -> b.set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.0)),
+        bad("utilization-limit.cpu", b -> b.set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.01)),
+        bad("utilization-limit.cpu", b -> b.set(SchedulerKeys.CPU_UTILIZATION_LIMIT, Double.NaN)),
+        bad("utilization-limit.memory", b -> b.set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.0)),
+        bad("utilization-limit.memory", b -> b.set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, -0.5)),
+        bad("remain-limit.memory", b -> b.set(SchedulerKeys.REMAIN_MEMORY, -1L)),
+        bad("scheduler.load-nretry", b -> b.set(SchedulerKeys.LOAD_NRETRY, 0)),
+        bad("scheduler.train-nretry", b -> b.set(SchedulerKeys.TRAIN_NRETRY, 0)));
   }
 
   private static Arguments bad(String key, UnaryOperator<SchedulerConfig.Builder> change) {
@@ -71,7 +73,9 @@ class SchedulerConfigTest {
   @Test
   void limitsOfExactlyOneAndZeroCountsAreAllowed() {
     SchedulerConfig c = SchedulerConfig.builder()
-        .cpuUtilizationLimit(1).memoryUtilizationLimit(1).maxProcess(0).maxWaiting(0).remainMemoryBytes(0).build();
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0).set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.MAX_PROCESS, 0).set(SchedulerKeys.MAX_WAITING, 0)
+        .set(SchedulerKeys.REMAIN_MEMORY, 0L).build();
     assertThat(c.maxProcess()).isZero();
     assertThat(c.cpuUtilizationLimit()).isEqualTo(1.0);
   }

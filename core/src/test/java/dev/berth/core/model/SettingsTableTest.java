@@ -88,7 +88,8 @@ class SettingsTableTest {
 
   @Test
   void theSchedulingKeysReadBackWhatTheyShow() {
-    SchedulerConfig config = SchedulerConfig.builder().maxProcess(3).maxJobs(7).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.MAX_PROCESS, 3)
+        .set(SchedulerKeys.MAX_JOBS, 7).build();
     Map<String, String> shown = SchedulerKeys.TABLE.shown(config);
 
     assertThat(SchedulerKeys.TABLE.read(shown)).isEqualTo(config);

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class TaskValuesTest {
 
-  private static final SchedulerConfig CONFIG = SchedulerConfig.builder().defaultMemoryBytes(123).build();
+  private static final SchedulerConfig CONFIG = SchedulerConfig.builder()
+      .set(SchedulerKeys.DEFAULT_MEMORY, 123L).build();
 
   private static TaskSpec build(TaskValues values) {
     TaskSpec.Builder b = TaskSpec.builder("t", "g").command("run");

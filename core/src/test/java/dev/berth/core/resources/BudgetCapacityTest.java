@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.SimulatedDevices;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import org.junit.jupiter.api.Test;
 
 class BudgetCapacityTest {
@@ -12,9 +13,11 @@ class BudgetCapacityTest {
 
   @Test
   void whatBerthMayHandOutOnADeviceIsItsTotalMinusWhatTheLimitsKeepFree() {
-    SchedulerConfig byShare = SchedulerConfig.builder().cudaMemoryUtilizationLimit(0.75).remainCudaMemoryBytes(GIB)
+    SchedulerConfig byShare = SchedulerConfig.builder().set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 0.75)
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, GIB)
         .build();
-    SchedulerConfig byRemain = SchedulerConfig.builder().cudaMemoryUtilizationLimit(1).remainCudaMemoryBytes(2 * GIB)
+    SchedulerConfig byRemain = SchedulerConfig.builder().set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, 2 * GIB)
         .build();
 
     assertThat(DeviceBudget.capacity(byShare, SimulatedDevices.device(0, 24 * GIB))).isEqualTo(18 * GIB);
@@ -24,7 +27,8 @@ class BudgetCapacityTest {
 
   @Test
   void whatBerthMayHandOutOnTheHostIsItsMemoryMinusWhatTheLimitsKeepFree() {
-    SchedulerConfig config = SchedulerConfig.builder().memoryUtilizationLimit(0.5).remainMemoryBytes(GIB).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.5)
+        .set(SchedulerKeys.REMAIN_MEMORY, GIB).build();
 
     assertThat(HostBudget.capacity(config, 64 * GIB)).isEqualTo(32 * GIB);
     assertThat(HostBudget.capacity(config, GIB)).isZero();

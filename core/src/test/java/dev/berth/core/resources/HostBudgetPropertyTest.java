@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -82,8 +83,9 @@ class HostBudgetPropertyTest {
     long total = totalMiB * MIB;
     long available = (long) (total * availableShare);
     SchedulerConfig config = SchedulerConfig.builder()
-        .maxProcess(0).cpuUtilizationLimit(1).memoryUtilizationLimit(memoryLimit)
-        .remainMemoryBytes(remainMiB * MIB).build();
+        .set(SchedulerKeys.MAX_PROCESS, 0).set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, memoryLimit)
+        .set(SchedulerKeys.REMAIN_MEMORY, remainMiB * MIB).build();
     HostSnapshot s = new HostSnapshot(READING, cpus, -1, total, available, new TreeMap<>());
     HostBudget budget = HostBudget.of(config, s, new TreeMap<>());
     long floor = Math.max(
@@ -154,7 +156,8 @@ class HostBudgetPropertyTest {
       expectedOutstanding += Math.max(0, reserved - seen);
     }
     SchedulerConfig config = SchedulerConfig.builder()
-        .maxProcess(0).cpuUtilizationLimit(1).memoryUtilizationLimit(1).remainMemoryBytes(0).build();
+        .set(SchedulerKeys.MAX_PROCESS, 0).set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0).set(SchedulerKeys.REMAIN_MEMORY, 0L).build();
     HostBudget budget = HostBudget.of(config, new HostSnapshot(READING, 4, -1, total, available, measured), running);
     assertThat(budget.usableMemory())
         .as("seed %d: reserved MiB %s, measured MiB %s, launch offsets %s", seed, reservedMiB, measuredMiB, launchOffsets)

@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import java.time.Instant;
 import java.util.Map;
@@ -27,10 +28,10 @@ class HostBudgetTest {
   /** No limits at all: no process cap, CPU gate off, no memory floor. */
   private static SchedulerConfig.Builder unlimited() {
     return SchedulerConfig.builder()
-        .maxProcess(0)
-        .cpuUtilizationLimit(1)
-        .memoryUtilizationLimit(1)
-        .remainMemoryBytes(0);
+        .set(SchedulerKeys.MAX_PROCESS, 0)
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.REMAIN_MEMORY, 0L);
   }
 
   private static HostSnapshot snapshot(int cpus, double utilization, long total, long available) {
@@ -83,11 +84,11 @@ class HostBudgetTest {
 
     /** Limit 0.75: at least 16 GiB * 0.25 = 4 GiB must stay free, more than the 1 GiB remain limit. */
     private final SchedulerConfig utilizationBinds =
-        unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
+        unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.75).set(SchedulerKeys.REMAIN_MEMORY, 1 * GIB).build();
 
     /** Limit 0.9 keeps only ~1.6 GiB of 16 GiB free, so the 5 GiB remain limit is the binding one. */
     private final SchedulerConfig remainBinds =
-        unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(5 * GIB).build();
+        unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.9).set(SchedulerKeys.REMAIN_MEMORY, 5 * GIB).build();
 
     /** A 16 GiB host with 10 GiB available. */
     private HostBudget tenOfSixteenFree(SchedulerConfig c) {
@@ -156,7 +157,7 @@ class HostBudgetTest {
       long total = 10_000_000_000L;
       long floor = Math.round(total * (1 - limit));
       long available = total;
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(limit).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, limit).build();
       long atLimit = available - floor;
       assertThat(budget(c, memorySnapshot(total, available)).usableMemory())
           .as("limit %s of %d bytes keeps %d bytes free", limit, total, floor)
@@ -168,14 +169,14 @@ class HostBudgetTest {
     @Test
     void aFractionalFloorRoundsUpSoTheRuleIsNeverBroken() {
       // total 1001 bytes, limit 0.5: total*(1-limit) = 500.5, so after must be >= 501.
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.5).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.5).build();
       placed(budget(c, memorySnapshot(1001, 1001)).tryReserve(mem(500)));
       onlyRefusal(budget(c, memorySnapshot(1001, 1001)).tryReserve(mem(501)));
     }
 
     @Test
     void aTaskWithoutAMemoryRequestStillNeedsTheFloorToBeFree() {
-      SchedulerConfig c = unlimited().remainMemoryBytes(4 * GIB).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.REMAIN_MEMORY, 4 * GIB).build();
       Refusal r = onlyRefusal(budget(c, memorySnapshot(16 * GIB, 3 * GIB)).tryReserve(mem(0)));
       assertThat(r.rule()).isEqualTo("remain-limit.memory");
       assertThat(r.free()).as("usable memory is never reported below zero").isZero();
@@ -187,7 +188,7 @@ class HostBudgetTest {
   @Nested
   class Reservations {
 
-    private final SchedulerConfig config = unlimited().remainMemoryBytes(1 * GIB).build();
+    private final SchedulerConfig config = unlimited().set(SchedulerKeys.REMAIN_MEMORY, 1 * GIB).build();
 
     @Test
     void anUnmeasuredRunningTaskCountsInFull() {
@@ -298,7 +299,7 @@ class HostBudgetTest {
 
     @Test
     void schedulerCoresOverridesTheLogicalCpus() {
-      SchedulerConfig c = unlimited().cores(2).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.CORES, 2).build();
       HostBudget l = budget(c, snapshot(64, -1, 16 * GIB, 16 * GIB));
       placed(l.tryReserve(new Resources(0, 2000)));
       Refusal r = onlyRefusal(l.tryReserve(new Resources(0, 500)));
@@ -308,7 +309,7 @@ class HostBudgetTest {
 
     @Test
     void schedulerCoresMayAlsoExceedTheLogicalCpus() {
-      HostBudget l = budget(unlimited().cores(8).build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().set(SchedulerKeys.CORES, 8).build(), snapshot(2, -1, 16 * GIB, 16 * GIB));
       placed(l.tryReserve(new Resources(0, 8000)));
     }
 
@@ -353,7 +354,7 @@ class HostBudgetTest {
 
     @Test
     void theCapCountsRunningTasksAndThoseAdmittedThisPass() {
-      SchedulerConfig c = unlimited().maxProcess(3).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MAX_PROCESS, 3).build();
       HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB),
           Map.of(TaskId.of("a"), launch(-1, 0, 0)));
       assertThat(l.globalRefusal()).as("1 of 3 running").isEmpty();
@@ -370,7 +371,7 @@ class HostBudgetTest {
 
     @Test
     void zeroMeansUnlimited() {
-      HostBudget l = budget(unlimited().maxProcess(0).build(), memorySnapshot(16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().set(SchedulerKeys.MAX_PROCESS, 0).build(), memorySnapshot(16 * GIB, 16 * GIB));
       for (int i = 0; i < 1000; i++) {
         placed(l.tryReserve(mem(0)));
       }
@@ -379,7 +380,7 @@ class HostBudgetTest {
 
     @Test
     void moreRunningThanTheCapStillBlocks() {
-      SchedulerConfig c = unlimited().maxProcess(1).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
       HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB),
           Map.of(TaskId.of("a"), launch(-1, 0, 0), TaskId.of("b"), launch(-1, 0, 0)));
       assertThat(l.globalRefusal()).get().extracting(Refusal::reserved).isEqualTo(2L);
@@ -391,7 +392,7 @@ class HostBudgetTest {
   class CpuUtilization {
 
     private SchedulerConfig gate(double limit) {
-      return unlimited().cpuUtilizationLimit(limit).build();
+      return unlimited().set(SchedulerKeys.CPU_UTILIZATION_LIMIT, limit).build();
     }
 
     @Test
@@ -422,7 +423,7 @@ class HostBudgetTest {
     @Test
     void theBerthShareIsOfLogicalCpusEvenWhenSchedulerCoresIsSet() {
       // cores=2 on an 8-CPU host: 2 Berth cores explain 2/8 = 25%; 60% - 25% = 35% < 50%.
-      SchedulerConfig c = unlimited().cores(2).cpuUtilizationLimit(0.5).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.CORES, 2).set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5).build();
       HostBudget l = budget(c, snapshot(8, 0.6, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
       assertThat(l.globalRefusal()).isEmpty();
       HostBudget busier = budget(c, snapshot(8, 0.75, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(-1, 0, 2000)));
@@ -461,7 +462,8 @@ class HostBudgetTest {
 
     @Test
     void theProcessCapIsReportedBeforeTheCpuGate() {
-      SchedulerConfig c = unlimited().maxProcess(1).cpuUtilizationLimit(0.5).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MAX_PROCESS, 1)
+          .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5).build();
       HostBudget l = budget(c, snapshot(4, 1.0, 16 * GIB, 16 * GIB), Map.of(TaskId.of("r"), launch(+1, 0, 0)));
       assertThat(l.globalRefusal()).get().extracting(Refusal::resource).isEqualTo(Resource.PROCESSES);
     }
@@ -484,14 +486,15 @@ class HostBudgetTest {
 
     @Test
     void moreCoresThanSchedulerCoresNamesTheSetting() {
-      HostBudget l = budget(unlimited().cores(2).build(), snapshot(32, -1, 16 * GIB, 16 * GIB));
+      HostBudget l = budget(unlimited().set(SchedulerKeys.CORES, 2).build(), snapshot(32, -1, 16 * GIB, 16 * GIB));
       assertThat(l.impossible(new Resources(0, 3000))).get().extracting(Refusal::rule).isEqualTo("scheduler.cores");
     }
 
     @Test
     void memoryBeyondTotalMinusTheUtilizationFloorCanNeverBePlaced() {
       // total 16 GiB, limit 0.75 -> floor 4 GiB (remain 1 GiB is smaller): at most 12 GiB ever.
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.75).remainMemoryBytes(1 * GIB).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.75)
+          .set(SchedulerKeys.REMAIN_MEMORY, 1 * GIB).build();
       HostBudget l = budget(c, memorySnapshot(16 * GIB, 1 * GIB));
       assertThat(l.impossible(mem(12 * GIB))).as("possible on an idle host, even if not now").isEmpty();
       Refusal r = l.impossible(mem(12 * GIB + 1)).orElseThrow();
@@ -502,7 +505,8 @@ class HostBudgetTest {
 
     @Test
     void memoryBeyondTotalMinusTheRemainLimitCanNeverBePlaced() {
-      SchedulerConfig c = unlimited().memoryUtilizationLimit(0.9).remainMemoryBytes(6 * GIB).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 0.9)
+          .set(SchedulerKeys.REMAIN_MEMORY, 6 * GIB).build();
       HostBudget l = budget(c, memorySnapshot(16 * GIB, 16 * GIB));
       assertThat(l.impossible(mem(10 * GIB))).isEmpty();
       assertThat(l.impossible(mem(10 * GIB + 1))).get().extracting(Refusal::rule).isEqualTo("remain-limit.memory");
@@ -510,7 +514,7 @@ class HostBudgetTest {
 
     @Test
     void aRemainLimitAboveTotalMemoryMakesEveryTaskImpossible() {
-      SchedulerConfig c = unlimited().remainMemoryBytes(4_000_000_000L).build();
+      SchedulerConfig c = unlimited().set(SchedulerKeys.REMAIN_MEMORY, 4_000_000_000L).build();
       HostBudget l = budget(c, memorySnapshot(2 * GIB, 2 * GIB));
       Refusal r = l.impossible(mem(0)).orElseThrow(() -> new AssertionError("no admission could ever leave 4 GB free"));
       assertThat(r.free()).as("clamped at zero").isZero();
@@ -526,7 +530,7 @@ class HostBudgetTest {
 
   @Test
   void aRefusalFromTheBudgetDescribesItselfForPeople() {
-    SchedulerConfig c = unlimited().remainMemoryBytes(4 * GIB).build();
+    SchedulerConfig c = unlimited().set(SchedulerKeys.REMAIN_MEMORY, 4 * GIB).build();
     HostBudget l = budget(c, memorySnapshot(16 * GIB, 8 * GIB), Map.of(TaskId.of("r"), launch(-1, 2 * GIB, 1000)));
     Refusal r = onlyRefusal(l.tryReserve(mem(3 * GIB)));
     assertThat(r.describe())

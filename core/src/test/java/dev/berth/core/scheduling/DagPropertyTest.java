@@ -14,6 +14,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -196,10 +197,10 @@ class DagPropertyTest {
         groups.add(new GroupSpec("g" + g, byGroup.get(g)));
       }
       SchedulerConfig config = SchedulerConfig.builder()
-          .maxProcess(rnd.nextInt(4))
-          .cpuUtilizationLimit(1)
-          .memoryUtilizationLimit(1)
-          .remainMemoryBytes(0)
+          .set(SchedulerKeys.MAX_PROCESS, rnd.nextInt(4))
+          .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0)
+          .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0)
+          .set(SchedulerKeys.REMAIN_MEMORY, 0L)
           .build();
       return new RunSpec("dag", "runs/dag", config, groups, parallel);
     }

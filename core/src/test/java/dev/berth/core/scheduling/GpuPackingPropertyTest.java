@@ -1,6 +1,5 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.gpu.PlacementPolicyName;
 import static dev.berth.core.scheduling.SchedulingFixtures.GIB;
 import static dev.berth.core.scheduling.SchedulingFixtures.T0;
 import static dev.berth.core.scheduling.SchedulingFixtures.carryOut;
@@ -8,11 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.gpu.PlacementPolicies;
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
@@ -45,11 +46,11 @@ class GpuPackingPropertyTest {
     List<String> policies = new ArrayList<>(PlacementPolicies.names());
     policies.remove("auto"); // its intervals need time to pass; covered by its own tests
     SchedulerConfig config = SchedulingFixtures.unlimited()
-        .cudaMemoryUtilizationLimit(0.5 + rnd.nextInt(6) / 10.0)
-        .remainCudaMemoryBytes(rnd.nextInt(3) * GIB)
-        .maxPerDevice(rnd.nextInt(4))
-        .placement(PlacementPolicyName.of(policies.get(rnd.nextInt(policies.size()))))
-        .seed(seed)
+        .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 0.5 + rnd.nextInt(6) / 10.0)
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, rnd.nextInt(3) * GIB)
+        .set(SchedulerKeys.MAX_PER_DEVICE, rnd.nextInt(4))
+        .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.of(policies.get(rnd.nextInt(policies.size()))))
+        .set(SchedulerKeys.SEED, seed)
         .build();
     List<GpuDevice> devices = new ArrayList<>();
     int deviceCount = 1 + rnd.nextInt(4);

@@ -11,6 +11,7 @@ import dev.berth.core.gpu.SimulatedDevices;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
 import dev.berth.core.resources.HeldElsewhere;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class HeldElsewhereSchedulingTest {
 
   private static final SchedulerConfig LOOSE =
-      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement(PlacementPolicyName.FIRST_FIT).build();
+      unlimited().set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L).set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0)
+          .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.FIRST_FIT).build();
 
   private static RunState state(TaskSpec... tasks) {
     RunState state = new RunState(new RunSpec("r", "w", LOOSE, List.of(new GroupSpec("g", List.of(tasks)))));

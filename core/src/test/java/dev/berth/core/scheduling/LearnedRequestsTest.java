@@ -16,6 +16,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
 import dev.berth.core.resources.HostSnapshot;
@@ -46,7 +47,7 @@ class LearnedRequestsTest {
       specs.add(TaskSpec.builder("t-" + s, "g").command("x").cpus(0).memoryBytes(DECLARED)
           .params(Map.of("bs", p[0], "seed", p[1])).template("t-{bs}-{seed}").build());
     }
-    SchedulerConfig c = config.apply(SchedulingFixtures.unlimited().maxProcess(running)).build();
+    SchedulerConfig c = config.apply(SchedulingFixtures.unlimited().set(SchedulerKeys.MAX_PROCESS, running)).build();
     RunState state = new RunState(new RunSpec("r", "w", c, List.of(new GroupSpec("g", specs))));
     state.started(at(0));
     return state;
@@ -198,7 +199,7 @@ class LearnedRequestsTest {
 
   @Test
   void withLearningOffEveryTaskReservesWhatItDeclared() {
-    RunState state = run(b -> b.learnMemory(false), 3, "1-1", "1-2", "1-3", "1-4");
+    RunState state = run(b -> b.set(SchedulerKeys.LEARN_MEMORY, false), 3, "1-1", "1-2", "1-3", "1-4");
     pass(state, 0);
     for (String t : List.of("t-1-1", "t-1-2", "t-1-3")) {
       succeed(state, t, 100 * MIB, 1);
@@ -241,8 +242,9 @@ class LearnedRequestsTest {
         specs.add(TaskSpec.builder("g" + i, "g").command("x").cpus(0).memoryBytes(GIB).gpuMemoryBytes(8 * GIB)
             .template("g{i}").build());
       }
-      SchedulerConfig c = SchedulingFixtures.unlimited().maxProcess(3).learnGpuMemory(on).remainCudaMemoryBytes(0)
-          .cudaMemoryUtilizationLimit(1).build();
+      SchedulerConfig c = SchedulingFixtures.unlimited().set(SchedulerKeys.MAX_PROCESS, 3)
+          .set(SchedulerKeys.LEARN_GPU_MEMORY, on).set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L)
+          .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0).build();
       RunState state = new RunState(new RunSpec("r", "w", c, List.of(new GroupSpec("g", specs))));
       state.started(at(0));
       pass(state, 0);

@@ -15,6 +15,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
@@ -47,7 +48,7 @@ class SchedulerBlockedPassTest {
 
   @Test
   void aQueueTimeoutBehindAFullProcessCapStillFallsDue() {
-    SchedulerConfig one = unlimited().maxProcess(1).build();
+    SchedulerConfig one = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
     RunState state = state(one, t("running"), t("plain1"), t("plain2"), t("impatient").queueTimeout(Duration.ofSeconds(3)));
     Scheduler scheduler = new Scheduler(one);
     carryOut(state, scheduler.decide(state, IDLE, at(0)), at(0));
@@ -64,8 +65,9 @@ class SchedulerBlockedPassTest {
 
   @Test
   void aRetryDelayBehindAFullProcessCapSaysWhenToLookAgain() {
-    SchedulerConfig one = unlimited().maxProcess(1).build();
-    RunState state = state(one, t("flaky").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(10)), t("running"), t("plain"));
+    SchedulerConfig one = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
+    RunState state = state(one, t("flaky").set(TaskKeys.RETRIES, 1)
+        .set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(10)), t("running"), t("plain"));
     Scheduler scheduler = new Scheduler(one);
     carryOut(state, scheduler.decide(state, IDLE, at(0)), at(0));
     state.apply(id("flaky"), Retries.retryIfAllowed(state.task(id("flaky")), Endings.exited(at(1), 1)));
@@ -81,7 +83,7 @@ class SchedulerBlockedPassTest {
 
   @Test
   void aTaskReleasedIntoABlockedPassThatCanNeverFitFailsAtOnce() {
-    SchedulerConfig gate = unlimited().cpuUtilizationLimit(0.5).build();
+    SchedulerConfig gate = unlimited().set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5).build();
     HostSnapshot busy = host(T0, 8, 0.9, 16 * GIB, 16 * GIB, Map.of());
     RunState state = state(gate, t("a"), t("filler"),
         t("b").after(Dependency.allSucceeded(List.of(id("a")))),
@@ -101,7 +103,7 @@ class SchedulerBlockedPassTest {
 
   @Test
   void tasksThatChangeWhileWaitingAreIndexedUntilTheyLeaveTheReadySet() {
-    SchedulerConfig one = unlimited().maxProcess(1).build();
+    SchedulerConfig one = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
     RunState state = state(one, t("plain"), t("impatient").queueTimeout(Duration.ofSeconds(3)));
     carryOut(state, new Scheduler(one).decide(state, IDLE, at(0)), at(0));
 

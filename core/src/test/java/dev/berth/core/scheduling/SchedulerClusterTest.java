@@ -19,6 +19,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RetryPolicy;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /** Admission with {@code scheduler.executor: slurm}: the cluster decides where and when. */
 class SchedulerClusterTest {
 
-  private static final SchedulerConfig CLUSTER = SchedulerConfig.builder().executor(ExecutorKind.SLURM).maxProcess(2).build();
+  private static final SchedulerConfig CLUSTER = SchedulerConfig.builder()
+      .set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).set(SchedulerKeys.MAX_PROCESS, 2).build();
   /** A submitting machine far too small for the tasks: on a cluster, it must not matter. */
   private static final HostSnapshot TINY = host(T0, 1, 0.99, 1 * GIB, 0, java.util.Map.of());
   private final Scheduler scheduler = new Scheduler(CLUSTER);
@@ -80,7 +82,7 @@ class SchedulerClusterTest {
 
   @Test
   void maxJobsCapsTheJobsInTheClustersHandsAndSaysWhyTheOthersWait() {
-    SchedulerConfig capped = CLUSTER.toBuilder().maxJobs(2).build();
+    SchedulerConfig capped = CLUSTER.toBuilder().set(SchedulerKeys.MAX_JOBS, 2).build();
     Scheduler scheduler = new Scheduler(capped);
     RunState s = new RunState(new RunSpec("run", "runs/run", capped,
         List.of(new GroupSpec("g", List.of(t("a").build(), t("b").build(), t("c").build())))));

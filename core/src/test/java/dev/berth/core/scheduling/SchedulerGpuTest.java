@@ -16,6 +16,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.Test;
 class SchedulerGpuTest {
 
   private static final SchedulerConfig LOOSE =
-      unlimited().remainCudaMemoryBytes(0).cudaMemoryUtilizationLimit(1).placement(PlacementPolicyName.FIRST_FIT).build();
+      unlimited().set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L).set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0)
+          .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.FIRST_FIT).build();
 
   private static GpuDevice gpu(int index, long totalGiB, long freeGiB) {
     return new GpuDevice(index, "GPU-" + index, "Test GPU", totalGiB * GIB, (totalGiB - freeGiB) * GIB, freeGiB * GIB,
@@ -76,7 +78,8 @@ class SchedulerGpuTest {
 
   @Test
   void fedflowsCudaLimitsKeepHeadroomOnEachDevice() {
-    SchedulerConfig config = LOOSE.toBuilder().cudaMemoryUtilizationLimit(0.8).remainCudaMemoryBytes(2 * GIB).build();
+    SchedulerConfig config = LOOSE.toBuilder().set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 0.8)
+        .set(SchedulerKeys.REMAIN_CUDA_MEMORY, 2 * GIB).build();
     RunState state = state(config, task("fits").gpuMemoryBytes(19 * GIB).build(), task("over").gpuMemoryBytes(20 * GIB).build());
 
     Decisions d = new Scheduler(config).decide(state, host(T0, gpu(0, 24, 24)), T0);
@@ -138,7 +141,7 @@ class SchedulerGpuTest {
 
   @Test
   void maxPerDeviceCapsTheTasksOnOneGpu() {
-    SchedulerConfig config = LOOSE.toBuilder().maxPerDevice(1).build();
+    SchedulerConfig config = LOOSE.toBuilder().set(SchedulerKeys.MAX_PER_DEVICE, 1).build();
     RunState state = state(config, task("a").gpuMemoryBytes(GIB).build(), task("b").gpuMemoryBytes(GIB).build());
 
     Decisions d = new Scheduler(config).decide(state, host(T0, gpu(0, 24, 24)), T0);
@@ -242,7 +245,7 @@ class SchedulerGpuTest {
     TaskSpec first = task("first").gpuMemoryBytes(GIB).build();
     TaskSpec second = task("second").gpuMemoryBytes(GIB)
         .follow(dev.berth.core.model.Dependency.allSucceeded(List.of(id("first")))).build();
-    SchedulerConfig mostFree = LOOSE.toBuilder().placement(PlacementPolicyName.MOST_FREE).build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().set(SchedulerKeys.PLACEMENT, PlacementPolicyName.MOST_FREE).build();
     RunState state = state(mostFree, first, second);
     Scheduler scheduler = new Scheduler(mostFree);
     carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);
@@ -298,7 +301,7 @@ class SchedulerGpuTest {
   void aFollowerWithoutGpuMemoryOfItsOwnRunsOnTheFollowedTasksGpuAndReservesWhatThatTaskReserved() {
     TaskSpec parent = task("parent").gpuMemoryBytes(4 * GIB).build();
     TaskSpec child = task("child").follow(followsAll("parent")).build();
-    SchedulerConfig mostFree = LOOSE.toBuilder().placement(PlacementPolicyName.MOST_FREE).build();
+    SchedulerConfig mostFree = LOOSE.toBuilder().set(SchedulerKeys.PLACEMENT, PlacementPolicyName.MOST_FREE).build();
     RunState state = state(mostFree, parent, child);
     Scheduler scheduler = new Scheduler(mostFree);
     carryOut(state, scheduler.decide(state, host(T0, gpu(0, 24, 10), gpu(1, 24, 20)), T0), T0);

@@ -11,6 +11,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
@@ -89,7 +90,7 @@ class SchedulerPropertyTest {
      */
     Workload thatFits() {
       SchedulerConfig roomy = config.toBuilder()
-          .remainMemoryBytes(Math.min(config.remainMemoryBytes(), totalMemory / 2))
+          .set(SchedulerKeys.REMAIN_MEMORY, Math.min(config.remainMemoryBytes(), totalMemory / 2))
           .build();
       return new Workload(seed, groups, roomy, logicalCpus, totalMemory, simulationSeed).shrunk();
     }
@@ -145,11 +146,11 @@ class SchedulerPropertyTest {
       groups.add(shapes);
     }
     SchedulerConfig config = SchedulerConfig.builder()
-        .maxProcess(between(rnd, 0, 5))
-        .cores(between(rnd, 0, 6))
-        .memoryUtilizationLimit(MEMORY_LIMITS[rnd.nextInt(MEMORY_LIMITS.length)])
-        .remainMemoryBytes(between(rnd, 0, 8) * 512 * MIB)
-        .cpuUtilizationLimit(CPU_LIMITS[rnd.nextInt(CPU_LIMITS.length)])
+        .set(SchedulerKeys.MAX_PROCESS, between(rnd, 0, 5))
+        .set(SchedulerKeys.CORES, between(rnd, 0, 6))
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, MEMORY_LIMITS[rnd.nextInt(MEMORY_LIMITS.length)])
+        .set(SchedulerKeys.REMAIN_MEMORY, between(rnd, 0, 8) * 512 * MIB)
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, CPU_LIMITS[rnd.nextInt(CPU_LIMITS.length)])
         .build();
     return new Workload(seed, groups, config, between(rnd, 1, 8), between(rnd, 2, 32) * GIB, rnd.nextLong());
   }

@@ -20,6 +20,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.resources.Resource;
@@ -214,7 +215,7 @@ class SchedulerTest {
   }
 
   /** Two cores for Berth and one task asking for three. */
-  private static final SchedulerConfig TWO_CORES = unlimited().cores(2).build();
+  private static final SchedulerConfig TWO_CORES = unlimited().set(SchedulerKeys.CORES, 2).build();
 
   private static RunState wideTaskOnTwoCores() {
     return new RunState(run(TWO_CORES, group("g", task("wide", "g", 0, 3))));
@@ -244,7 +245,7 @@ class SchedulerTest {
 
   @Test
   void theProcessCapHoldsBackTheRestAndSaysHowMany() {
-    SchedulerConfig twoProcesses = unlimited().maxProcess(2).build();
+    SchedulerConfig twoProcesses = unlimited().set(SchedulerKeys.MAX_PROCESS, 2).build();
     RunState state = new RunState(run(twoProcesses, group("g",
         task("a", "g", 0, 0), task("b", "g", 0, 0), task("c", "g", 0, 0),
         task("d", "g", 0, 0), task("e", "g", 0, 0))));
@@ -263,7 +264,7 @@ class SchedulerTest {
 
   @Test
   void theProcessCapCountsTasksAlreadyRunning() {
-    SchedulerConfig twoProcesses = unlimited().maxProcess(2).build();
+    SchedulerConfig twoProcesses = unlimited().set(SchedulerKeys.MAX_PROCESS, 2).build();
     RunState state = new RunState(run(twoProcesses, group("g",
         task("a", "g", 0, 0), task("b", "g", 0, 0), task("c", "g", 0, 0))));
     Scheduler scheduler = new Scheduler(twoProcesses);
@@ -282,7 +283,7 @@ class SchedulerTest {
 
   @Test
   void impossibleTasksAreFailedEvenWhenTheProcessCapBlocksThePass() {
-    SchedulerConfig oneProcess = unlimited().maxProcess(1).build();
+    SchedulerConfig oneProcess = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
     RunState state = new RunState(run(oneProcess, group("g",
         task("a", "g", 0, 1), task("b", "g", 0, 1), task("wide", "g", 0, 64))));
     Decisions d = new Scheduler(oneProcess).decide(state, IDLE, at(0));
@@ -293,7 +294,7 @@ class SchedulerTest {
 
   @Test
   void aCpuBusyWithOtherWorkBlocksEveryStartButStillReleases() {
-    SchedulerConfig gate = unlimited().cpuUtilizationLimit(0.5).build();
+    SchedulerConfig gate = unlimited().set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5).build();
     HostSnapshot busy = host(T0, 4, 0.9, 16 * GIB, 16 * GIB, Map.of());
     RunState state = new RunState(run(gate, group("g", task("a", "g", 0, 1), task("b", "g", 0, 1))));
 
@@ -311,7 +312,7 @@ class SchedulerTest {
 
   @Test
   void cpuLoadFromBerthsOwnTasksDoesNotBlock() {
-    SchedulerConfig gate = unlimited().cpuUtilizationLimit(0.5).build();
+    SchedulerConfig gate = unlimited().set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 0.5).build();
     RunState state = new RunState(run(gate, group("g",
         task("a", "g", 0, 2), task("b", "g", 0, 2), task("c", "g", 0, 2))));
     Scheduler scheduler = new Scheduler(gate);
@@ -390,7 +391,8 @@ class SchedulerTest {
 
   @Test
   void theSameInputsGiveEqualDecisions() {
-    SchedulerConfig config = unlimited().maxProcess(3).cores(3).remainMemoryBytes(GIB).build();
+    SchedulerConfig config = unlimited().set(SchedulerKeys.MAX_PROCESS, 3).set(SchedulerKeys.CORES, 3)
+        .set(SchedulerKeys.REMAIN_MEMORY, GIB).build();
     RunSpec spec = run(config,
         group("g1", task("a", "g1", 3 * GIB, 1, 1), task("b", "g1", 5 * GIB, 0.5),
             task("c", "g1", 64 * GIB, 1), task("d", "g1", 1 * GIB, 2, 3), task("e", "g1", 0, 0)),

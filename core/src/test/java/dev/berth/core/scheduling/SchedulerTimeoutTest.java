@@ -19,6 +19,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -325,7 +326,7 @@ class SchedulerTimeoutTest {
 
   @Test
   void aTaskHeldBackByTheProcessCapIsTimedOutToo() {
-    SchedulerConfig oneProcess = unlimited().maxProcess(1).build();
+    SchedulerConfig oneProcess = unlimited().set(SchedulerKeys.MAX_PROCESS, 1).build();
     Scheduler capped = new Scheduler(oneProcess);
     RunState s = startedRun(oneProcess, false,
         group("g", t("hog", "g").cpus(0), t("b", "g").cpus(0).queueTimeout(secs(2))));

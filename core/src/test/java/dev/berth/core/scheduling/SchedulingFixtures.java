@@ -5,14 +5,15 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.HostSnapshot;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -30,10 +31,10 @@ final class SchedulingFixtures {
   /** No process cap, no CPU gate, no memory floor. */
   static SchedulerConfig.Builder unlimited() {
     return SchedulerConfig.builder()
-        .maxProcess(0)
-        .cpuUtilizationLimit(1)
-        .memoryUtilizationLimit(1)
-        .remainMemoryBytes(0);
+        .set(SchedulerKeys.MAX_PROCESS, 0)
+        .set(SchedulerKeys.CPU_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0)
+        .set(SchedulerKeys.REMAIN_MEMORY, 0L);
   }
 
   static TaskSpec task(String id, String group, long memoryBytes, double cpus, int priority) {

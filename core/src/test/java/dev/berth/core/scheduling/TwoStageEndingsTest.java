@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskHistory;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -23,7 +24,8 @@ class TwoStageEndingsTest {
   private static final Instant AT = Instant.parse("2026-01-01T00:00:10Z");
   private static final Placement CPU = new Placement("cpu", 1 << 20, 1000, 0);
 
-  private final Attempts attempts = new Attempts(SchedulerConfig.builder().loadNretry(2).trainNretry(2).build());
+  private final Attempts attempts = new Attempts(SchedulerConfig.builder().set(SchedulerKeys.LOAD_NRETRY, 2)
+      .set(SchedulerKeys.TRAIN_NRETRY, 2).build());
 
   private static TaskRecord task(int retries) {
     TaskSpec spec = TaskSpec.builder("fit", "g").command("train").twoStage(true).set(TaskKeys.RETRIES, retries).build();

@@ -1,16 +1,17 @@
 package dev.berth.runtime.engine;
 
-import dev.berth.core.model.ExecutorKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
+import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.spi.Journal;
@@ -37,7 +38,8 @@ class EngineClusterTest {
   private final FakeExecutor executor = new FakeExecutor().asCluster();
   /** The submitting machine: far too small for the tasks, which must not matter. */
   private final FakeHostProbe probe = new FakeHostProbe().cpus(1).totalGiB(1).availableGiB(0).utilization(0.99);
-  private final SchedulerConfig config = SchedulerConfig.builder().executor(ExecutorKind.SLURM).build();
+  private final SchedulerConfig config = SchedulerConfig.builder()
+      .set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).build();
 
   private static TaskSpec.Builder t(String id) {
     return TaskSpec.builder(id, "g").command("train", id).memoryBytes(32 * GIB).cpus(8);

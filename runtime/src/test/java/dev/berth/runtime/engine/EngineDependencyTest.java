@@ -11,6 +11,7 @@ import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -39,7 +40,7 @@ class EngineDependencyTest {
   private final FakeClock clock = new FakeClock();
   private final FakeExecutor executor = new FakeExecutor();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(8).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
 
   private static TaskSpec.Builder t(String id, String group) {
     return TaskSpec.builder(id, group).command("work", id).memoryBytes(64 * MIB).cpus(1);
@@ -213,7 +214,8 @@ class EngineDependencyTest {
 
   @Test
   void aFailedAttemptIsRetriedWhenTheFakeClockReachesTheDelay() {
-    Engine e = engine(t("a").set(TaskKeys.RETRIES, 2).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(30)).set(TaskKeys.RETRY_BACKOFF, 2.0));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 2).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(30))
+        .set(TaskKeys.RETRY_BACKOFF, 2.0));
     e.start();
 
     executor.exit(id("a"), 1);
@@ -244,7 +246,8 @@ class EngineDependencyTest {
 
   @Test
   void aDependantWaitsForTheRetryAndStartsWhenItSucceeds() {
-    Engine e = engine(t("a").set(TaskKeys.RETRIES, 1).set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(5)), t("b").after(ok("a")));
+    Engine e = engine(t("a").set(TaskKeys.RETRIES, 1)
+        .set(TaskKeys.RETRY_DELAY, Duration.ofSeconds(5)), t("b").after(ok("a")));
     e.start();
 
     executor.exit(id("a"), 1);

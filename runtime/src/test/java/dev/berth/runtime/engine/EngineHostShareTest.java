@@ -6,14 +6,15 @@ import dev.berth.core.gpu.SimulatedDevices;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.host.HostLedgers;
 import dev.berth.runtime.gpu.SimulatedGpuProbe;
 import dev.berth.spi.SharedReservations;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.testkit.CountingReservations;
 import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
@@ -38,8 +39,9 @@ class EngineHostShareTest {
 
   private final FakeClock clock = new FakeClock();
   private final Supplier<SharedReservations> host = HostLedgers.sharedInMemory();
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(0).remainCudaMemoryBytes(0)
-      .cudaMemoryUtilizationLimit(1).interval(Duration.ofSeconds(1)).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, 0L)
+      .set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L)
+      .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0).set(SchedulerKeys.INTERVAL, Duration.ofSeconds(1)).build();
 
   /** One run on the host: its engine, executor and what it said about waiting tasks. */
   private final class Run {

@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -39,12 +40,13 @@ class EngineInterruptTest {
 
   private final FakeClock clock = new FakeClock();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(2).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
   private final MemoryJournal journal = new MemoryJournal();
 
   private static GroupSpec group(String name, String... ids) {
     return new GroupSpec(name, Arrays.stream(ids)
-        .map(id -> TaskSpec.builder(id, name).command("work", id).memoryBytes(64 * MIB).cpus(1).set(TaskKeys.RETRIES, 0).build())
+        .map(id -> TaskSpec.builder(id, name).command("work", id).memoryBytes(64 * MIB).cpus(1)
+        .set(TaskKeys.RETRIES, 0).build())
         .toList());
   }
 

@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -38,8 +39,10 @@ class EngineLaunchThreadsTest {
   private final QueuedThreads launchThreads = new QueuedThreads();
 
   private Engine engine(int retries) {
-    TaskSpec a = TaskSpec.builder("a", "g").command("work", "a").memoryBytes(64 * MIB).cpus(1).set(TaskKeys.RETRIES, retries).build();
-    RunSpec spec = new RunSpec("r", dir.toString(), SchedulerConfig.builder().remainMemoryBytes(MIB).build(),
+    TaskSpec a = TaskSpec.builder("a", "g").command("work", "a").memoryBytes(64 * MIB).cpus(1)
+        .set(TaskKeys.RETRIES, retries).build();
+    RunSpec spec = new RunSpec("r", dir.toString(), SchedulerConfig.builder()
+        .set(SchedulerKeys.REMAIN_MEMORY, MIB).build(),
         List.of(new GroupSpec("g", List.of(a))));
     return new Engine(spec, new RunLayout(dir), executor, probe, clock, clock, RunListener.NONE).launchOn(launchThreads);
   }

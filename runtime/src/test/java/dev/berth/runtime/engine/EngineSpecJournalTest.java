@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.spi.Journal;
@@ -32,7 +33,7 @@ class EngineSpecJournalTest {
   private final FakeClock clock = new FakeClock();
   private final FakeExecutor executor = new FakeExecutor();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(4).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
   /** A stand-in for SpecCodec (which this module does not see): each spec gets a name, kept here. */
   private final Map<String, RunSpec> encoded = new HashMap<>();
   private final Function<RunSpec, String> encoder = spec -> {

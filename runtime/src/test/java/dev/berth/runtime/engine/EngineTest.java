@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.RunStatus;
@@ -31,7 +32,7 @@ class EngineTest {
   private final FakeClock clock = new FakeClock();
   private final FakeExecutor executor = new FakeExecutor();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(2).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
 
   private static TaskSpec task(String id, String group) {
     return TaskSpec.builder(id, group).command("work", id).memoryBytes(64 * MIB).cpus(1).build();
@@ -97,7 +98,8 @@ class EngineTest {
 
   @Test
   void aTaskWaitingForMemoryStartsAtTheProbeTickThatShowsMemoryFreed() {
-    SchedulerConfig tight = config.toBuilder().interval(Duration.ofSeconds(1)).memoryUtilizationLimit(1.0).build();
+    SchedulerConfig tight = config.toBuilder().set(SchedulerKeys.INTERVAL, Duration.ofSeconds(1))
+        .set(SchedulerKeys.MEMORY_UTILIZATION_LIMIT, 1.0).build();
     probe.availableMemory(100 * MIB);
     Engine engine = engine(tight, group("g", "a", "b"));
     engine.start();

@@ -7,6 +7,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.host.HostLedgers;
@@ -15,10 +16,10 @@ import dev.berth.protocol.Stage;
 import dev.berth.protocol.TaskMessage;
 import dev.berth.protocol.TaskPhase;
 import dev.berth.runtime.gpu.SimulatedGpuProbe;
-import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Claim;
 import dev.berth.spi.SharedReservations.Reservation;
 import dev.berth.spi.SharedReservations.Share;
+import dev.berth.spi.SharedReservations;
 import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeHostProbe;
@@ -45,8 +46,9 @@ class EngineTrainOomHostShareTest {
   private final FakeExecutor executor = new FakeExecutor();
   private final FakeControl control = new FakeControl();
   private final Supplier<SharedReservations> host = HostLedgers.sharedInMemory();
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(0).remainCudaMemoryBytes(0)
-      .cudaMemoryUtilizationLimit(0.8).interval(Duration.ofSeconds(1)).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, 0L)
+      .set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L)
+      .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 0.8).set(SchedulerKeys.INTERVAL, Duration.ofSeconds(1)).build();
 
   private Engine engine() {
     TaskSpec fit = TaskSpec.builder(FIT.value(), "g").command("train").cpus(0).memoryBytes(200L << 20)

@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -47,7 +48,7 @@ class EngineTwoStageTest {
   private final FakeExecutor executor = new FakeExecutor();
   private final FakeControl control = new FakeControl();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(4).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
 
   private final FakeGpuProbe gpus = new FakeGpuProbe();
 
@@ -105,7 +106,8 @@ class EngineTwoStageTest {
 
   @Test
   void anOutOfMemoryDeathDuringTrainingIsChargedToTrainNretryAndItsAttemptSaysTrain() {
-    Engine engine = engine(config.toBuilder().loadNretry(1).trainNretry(2).build(), twoStage(FIT).build());
+    Engine engine = engine(config.toBuilder().set(SchedulerKeys.LOAD_NRETRY, 1)
+        .set(SchedulerKeys.TRAIN_NRETRY, 2).build(), twoStage(FIT).build());
     engine.start();
     trainUp(engine, FIT);
 
@@ -131,7 +133,7 @@ class EngineTwoStageTest {
 
   @Test
   void aSegfaultDuringTrainingFailsTheTaskWithoutRetriesThoughTrainCallsAreLeft() {
-    Engine engine = engine(config.toBuilder().trainNretry(3).build(), twoStage(FIT).build());
+    Engine engine = engine(config.toBuilder().set(SchedulerKeys.TRAIN_NRETRY, 3).build(), twoStage(FIT).build());
     engine.start();
     trainUp(engine, FIT);
 
@@ -302,7 +304,7 @@ class EngineTwoStageTest {
   @Test
   void aLoadedTaskNoDeviceCanHoldAnyMoreIsToldToExitAndFailsForThatReason() {
     gpus.device(0, 16).simulated(0);
-    SchedulerConfig cfg = config.toBuilder().interval(Duration.ofSeconds(1)).build();
+    SchedulerConfig cfg = config.toBuilder().set(SchedulerKeys.INTERVAL, Duration.ofSeconds(1)).build();
     Engine engine = engine(cfg, twoStage(FIT).gpuMemoryBytes(9L << 30).build(),
         twoStage(OTHER).gpuMemoryBytes(9L << 30).build());
     engine.start();

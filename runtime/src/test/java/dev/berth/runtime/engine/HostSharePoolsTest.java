@@ -11,6 +11,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.pool.PoolSpec;
@@ -18,8 +19,8 @@ import dev.berth.core.resources.HostSnapshot;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.host.HostLedgers;
-import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations;
 import dev.berth.testkit.CountingReservations;
 import dev.berth.testkit.FakeClock;
 import java.time.Duration;
@@ -51,7 +52,7 @@ class HostSharePoolsTest {
           .env(Map.of(PoolSpec.POOL_VARIABLE, pool)).build());
     }
     specs.add(TaskSpec.builder("p", "g").command("x").cpus(0).memoryBytes(16 * MIB).build());
-    SchedulerConfig config = SchedulerConfig.builder().interval(INTERVAL).build();
+    SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.INTERVAL, INTERVAL).build();
     RunState state = new RunState(new RunSpec("mine", "/runs/mine", config, List.of(new GroupSpec("g", specs)), false,
         "", Reporting.NONE));
     state.started(clock.instant());

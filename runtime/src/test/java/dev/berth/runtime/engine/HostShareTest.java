@@ -3,14 +3,15 @@ package dev.berth.runtime.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.SimulatedDevices;
+import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
-import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.GpuReading;
@@ -20,8 +21,8 @@ import dev.berth.core.resources.Resource;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.host.HostLedgers;
-import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Reservation;
+import dev.berth.spi.SharedReservations;
 import dev.berth.testkit.FakeClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +37,8 @@ class HostShareTest {
 
   private final FakeClock clock = new FakeClock();
   private final Supplier<SharedReservations> host = HostLedgers.sharedInMemory();
-  private final SchedulerConfig config = SchedulerConfig.builder().remainCudaMemoryBytes(0)
-      .cudaMemoryUtilizationLimit(1).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L)
+      .set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0).build();
   private final HostSnapshot snapshot = new HostSnapshot(clock.instant(), 8, -1, 64 * GIB, 64 * GIB, new TreeMap<>())
       .withGpus(GpuReading.of(List.of(SimulatedDevices.device(0, 24 * GIB))));
 

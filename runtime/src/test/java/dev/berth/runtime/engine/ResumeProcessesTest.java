@@ -10,6 +10,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -50,7 +51,7 @@ class ResumeProcessesTest {
 
   private final FakeClock clock = new FakeClock();
   private final FakeHostProbe probe = new FakeHostProbe().cpus(2).totalGiB(16).availableGiB(12).utilization(0.1);
-  private final SchedulerConfig config = SchedulerConfig.builder().remainMemoryBytes(MIB).build();
+  private final SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB).build();
   private final MemoryJournal journal = new MemoryJournal();
 
   private RunSpec spec(List<String> command, String... ids) {

@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
@@ -89,8 +90,9 @@ class TaskBehaviourPropertyTest {
     Case(long seed, Path dir) {
       this.random = new Random(seed);
       this.dir = dir;
-      this.config = SchedulerConfig.builder().remainMemoryBytes(MIB)
-          .loadNretry(1 + random.nextInt(3)).trainNretry(1 + random.nextInt(3)).build();
+      this.config = SchedulerConfig.builder().set(SchedulerKeys.REMAIN_MEMORY, MIB)
+          .set(SchedulerKeys.LOAD_NRETRY, 1 + random.nextInt(3))
+          .set(SchedulerKeys.TRAIN_NRETRY, 1 + random.nextInt(3)).build();
       this.gpu = random.nextBoolean(); // one 16 GiB GPU: loaded tasks wait for it, and outgrow it after OOMs
       int twoStage = 1 + random.nextInt(3);
       for (int i = 0; i < twoStage; i++) {
