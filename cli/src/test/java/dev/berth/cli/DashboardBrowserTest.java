@@ -96,8 +96,9 @@ class DashboardBrowserTest {
           .contains("id=\"sweep\"").contains("data-key=\"p:lr\"").contains("data-key=\"r:loss\"")
           .contains("&lt;b&gt;lr 0.003&lt;/b&gt;").doesNotContain("<b>lr")
           .as("the attempt timeline").contains("id=\"timeline\"")
-          .contains("data-task=\"check-inputs\" data-outcome=\"FAILED\"")
-          .as("memory over the run, per device").contains("data-device=\"host\"").contains("data-device=\"cuda:0\"");
+          .contains("<title>check-inputs · attempt 1 · FAILED")
+          .as("memory over the run, per device").contains("data-series=\"host memory\"")
+          .contains("data-series=\"GPU memory on cuda:0\"");
 
       // The runs list, opened while the run went on, shows it ended when its event stream says so.
       assertThat(runs.get(120, TimeUnit.SECONDS)).contains(">dashboard</a>");

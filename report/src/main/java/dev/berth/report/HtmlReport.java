@@ -32,15 +32,14 @@ public final class HtmlReport {
     Map<String, Map<String, Object>> results = options.results().byTask();
     String title = options.title() != null ? options.title() : report.run();
     SweepTable sweep = views.sweep();
-    Timeline timeline = Timeline.of(report);
-    MemoryChart memory = MemoryChart.of(report);
+    RunCharts charts = RunCharts.of(report);
     StringBuilder h = new StringBuilder(32_768);
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
         .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>")
         .append("<title>").append(html(title)).append(" · ").append(report.status()).append(" · Berth</title>")
         .append("<style>").append(Style.CSS).append("</style></head><body><main>");
-    header(h, report, title, sweep, memory, options.results().warnings());
-    nav(h, report, sweep, timeline);
+    header(h, report, title, sweep, charts.memory(), options.results().warnings());
+    nav(h, report, sweep, charts);
     if (!sweep.isEmpty()) {
       HtmlTables.sweep(h, sweep, views.unstarted());
     }
@@ -51,8 +50,7 @@ public final class HtmlReport {
     if (EfficiencyTables.shown(report)) {
       EfficiencyTables.html(h, report.efficiency(), views.efficiencyRows());
     }
-    HtmlCharts.timeline(h, timeline);
-    HtmlCharts.memory(h, memory, !timeline.lanes().isEmpty());
+    HtmlCharts.all(h, charts);
     h.append("<footer>Run ").append(html(report.run())).append(" · report of Berth · times in UTC")
         .append("</footer></main></body></html>\n");
     return h.toString();
@@ -108,7 +106,7 @@ public final class HtmlReport {
     h.append("</header>");
   }
 
-  private static void nav(StringBuilder h, RunReport r, SweepTable sweep, Timeline timeline) {
+  private static void nav(StringBuilder h, RunReport r, SweepTable sweep, RunCharts charts) {
     h.append("<nav>");
     if (!sweep.isEmpty()) {
       h.append("<a href=\"#sweep\">Sweep</a>");
@@ -120,7 +118,7 @@ public final class HtmlReport {
       h.append("<a href=\"#efficiency\">Efficiency</a>");
     }
     h.append("<a href=\"#timeline\">Timeline</a>");
-    if (!timeline.lanes().isEmpty()) {
+    if (charts.anyAttempt()) {
       h.append("<a href=\"#memory\">Memory</a>");
     }
     h.append("</nav>");

@@ -73,19 +73,9 @@ final class Style {
         border-radius: 999px; padding: 0 7px; margin-left: 4px; }
       td.objective { font-weight: 650; min-width: 110px; }
       .bar { display: block; height: 3px; margin-top: 3px; margin-left: auto; border-radius: 2px; background: #8fd1ad; }
-      .legend { display: flex; flex-wrap: wrap; gap: 6px 16px; font-size: 13px; color: var(--muted); margin: 8px 0; }
-      .legend span { display: inline-flex; align-items: center; gap: 6px; }
-      .legend i { display: inline-block; width: 12px; height: 12px; border-radius: 3px; }
-      .legend i.line { height: 3px; border-radius: 2px; }
-      .chart { border: 1px solid var(--line); border-radius: 10px; padding: 8px 8px 0; }
-      svg { display: block; width: 100%; height: auto; }
-      svg text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; font-size: 11px;
-        fill: var(--muted); }
-      svg .bar-label { fill: #fff; font-size: 10.5px; font-weight: 600; pointer-events: none; }
-      svg .grid { stroke: #eef1f4; stroke-width: 1; }
-      svg .axis { stroke: #afb8c1; stroke-width: 1; }
-      svg .device-sep { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 3; }
-      svg rect.attempt { stroke: #fff; stroke-width: .5; }
+      """
+      + RunCharts.CSS
+      + """
       footer { margin-top: 48px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 12px; }
       @media print { nav { display: none; } main { padding: 0; } section { break-inside: avoid-page; } }
       """;

@@ -139,6 +139,9 @@ final class DashboardHandler extends Handler.Abstract {
     if (rest.equals("tasks")) {
       return reply(response, callback, 200, api.tasks(entry));
     }
+    if (rest.equals("charts")) {
+      return reply(response, callback, 200, api.charts(entry));
+    }
     Path workdir = Path.of(entry.workdir());
     if (rest.equals("events")) {
       EventStream stream = new EventStream(List.of(workdir.resolve(".berth")),

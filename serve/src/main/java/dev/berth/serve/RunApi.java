@@ -3,7 +3,9 @@ package dev.berth.serve;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.report.RunReport;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.report.RunCharts;
 import dev.berth.session.HostRuns;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
@@ -60,6 +62,30 @@ final class RunApi {
     } catch (SessionException | IOException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The run's charts as of now, drawn by the report's code ({@link RunCharts}) from the same report
+   * {@code report.html} is made of: {@code {"charts": [...]}}, none while no attempt has started or
+   * the run has no journal yet.
+   */
+  ObjectNode charts(RunEntry entry) {
+    try {
+      return charts(JournalView.read(Path.of(entry.workdir())).report(clock.instant()));
+    } catch (SessionException e) {
+      return charts(List.of());
+    }
+  }
+
+  /** The charts of a run's report, as the dashboard receives them. */
+  static ObjectNode charts(RunReport report) {
+    return charts(RunCharts.of(report).charts());
+  }
+
+  private static ObjectNode charts(List<RunCharts.Chart> charts) {
+    ObjectNode o = JSON.createObjectNode();
+    o.set("charts", JSON.valueToTree(charts));
+    return o;
   }
 
   /** The tasks of the run, an empty array while it has no journal. */

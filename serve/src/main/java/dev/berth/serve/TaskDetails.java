@@ -19,7 +19,7 @@ import java.util.Map;
 /**
  * What the dashboard adds to each task of {@code berth status --json}'s shape: its matrix values
  * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports read it), every attempt with its device, start,
- * end and outcome ({@code attempts}, for the timeline), and for a task that has not succeeded the
+ * end and outcome ({@code attempts}, for the task page's links to each attempt's log), and for a task that has not succeeded the
  * last lines of its latest attempt's stderr ({@code stderrTail}, read as the reports read them).
  */
 final class TaskDetails implements StatusJson.Extras {

@@ -26,7 +26,7 @@ import java.util.function.Consumer;
 /**
  * Records, at the probe ticks the engine already has, how much memory the run reserved and how much
  * its tasks were seen using, per device ({@code host}, {@code cuda:0}, ...), one JSON line per sample
- * in {@code samples.jsonl} in the run folder: the history the dashboard's memory chart draws. A line
+ * in {@code samples.jsonl} in the run folder: the history the dashboard's API serves. A line
  * is written when the reservations changed, or at most every {@link #SPACING} otherwise; a resumed
  * run appends. Called on the engine's loop thread; a sample costs one short write.
  */

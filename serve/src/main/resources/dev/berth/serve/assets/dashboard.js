@@ -1,5 +1,7 @@
 // The Berth dashboard. Every value that comes from a run is put on the page as text
-// (textContent, attributes set one by one), never parsed as HTML.
+// (textContent, attributes set one by one), never parsed as HTML; the charts are SVG that the server
+// drew with the code that draws them in report.html, every value in it escaped there, and are parsed
+// as SVG documents, which run no script.
 'use strict';
 
 const main = document.getElementById('main');
@@ -68,21 +70,47 @@ function renderRuns(runs) {
     ...rows) : el('p', { class: 'muted' }, 'No Berth runs on this host in the last day.')];
 }
 
-// A run: its groups and tasks, kept current by the server's event stream; its memory over the whole
-// run from the samples it recorded, growing as it records more.
+// One of the run's charts, as report.html shows it: its heading, caption, legend and SVG.
+function chartSection(chart) {
+  const doc = new DOMParser().parseFromString(chart.svg, 'image/svg+xml');
+  const svg = doc.documentElement.localName === 'svg' ? document.importNode(doc.documentElement, true)
+    : el('p', { class: 'muted' }, 'This chart could not be read.');
+  const legend = chart.legend.map(l => {
+    const swatch = el('i', l.line ? { class: 'line' } : {});
+    swatch.style.background = l.colour;
+    return el('span', {}, swatch, l.label);
+  });
+  return el('section', { id: chart.id }, el('h2', {}, chart.title), el('p', { class: 'muted' }, chart.caption),
+    el('div', { class: 'legend' }, ...legend), el('div', { class: 'chart' }, svg));
+}
+
+// A run: its groups and tasks, kept current by the server's event stream, and its charts, drawn anew by
+// the server at each change.
 function runPage(id) {
   const base = '/api/runs/' + encodeURIComponent(id);
   const changes = el('div', { class: 'changes' });
   const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
   const sweep = el('div');
-  const timeline = el('div');
-  const memory = el('div', {}, memoryCharts([]));
-  show(body, sweep, el('h2', {}, 'Attempts'), timeline, el('h2', {}, 'Memory reserved and used'), memory,
-    el('h2', {}, 'Changes'), changes);
+  const charts = el('div');
+  show(body, sweep, charts, el('h2', {}, 'Changes'), changes);
   let previous = {};
   const sort = { key: 'id', down: false };
   let last = null;
   const drawSweep = () => sweep.replaceChildren(...sweepTable(id, last.tasks, sort, drawSweep));
+  // One request at a time; changes that come meanwhile are drawn by one more request after it.
+  let drawing = false;
+  let again = false;
+  const drawCharts = () => {
+    if (drawing) { again = true; return; }
+    drawing = true;
+    getJson(base + '/charts').then(c => charts.replaceChildren(...(c.charts.length ? c.charts.map(chartSection)
+      : [el('h2', {}, 'Timeline'), el('p', { class: 'muted' }, 'No attempt started.')])))
+      .catch(() => {})
+      .finally(() => {
+        drawing = false;
+        if (again) { again = false; drawCharts(); }
+      });
+  };
   const events = new EventSource(base + '/events');
   events.addEventListener('task', e => {
     const c = JSON.parse(e.data);
@@ -92,19 +120,11 @@ function runPage(id) {
     last = JSON.parse(e.data);
     body.replaceChildren(...renderRun(id, last, previous));
     drawSweep();
-    const ends = last.tasks.flatMap(t => (t.attempts || []).map(a => a.endedAt || 0));
-    timeline.replaceChildren(attemptTimeline(last.tasks, last.live ? Date.now() : Math.max(0, ...ends)));
+    drawCharts();
     previous = Object.fromEntries(last.tasks.map(t => [t.id, t.state]));
   });
   events.addEventListener('end', () => events.close());
   events.onerror = () => { document.getElementById('live').textContent = 'reconnecting'; };
-  const samples = [];
-  const sampled = new EventSource(base + '/samples/events');
-  sampled.addEventListener('samples', e => {
-    samples.push(...JSON.parse(e.data).samples);
-    memory.replaceChildren(memoryCharts(samples));
-  });
-  sampled.addEventListener('end', () => sampled.close());
 }
 
 // The tasks of a sweep: their matrix values and the results they reported, sortable by any column.
