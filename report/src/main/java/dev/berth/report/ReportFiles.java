@@ -11,10 +11,13 @@ import java.util.concurrent.FutureTask;
 /**
  * Writes {@code report.html}, {@code report.md} and {@code results.csv} into a run folder, each atomically
  * (temporary file, flushed to disk, renamed over the old one); the page on a thread of its own, as the
- * three of a large run take a second of CPU. {@code report.json} is not written here: the
- * runtime writes it.
+ * three of a large run take a second of CPU. {@code report.json} is written by {@link ReportJson}, which
+ * the engine calls as the run ends, before these three.
  */
 public final class ReportFiles {
+
+  /** The JSON report's file name. */
+  public static final String JSON = "report.json";
 
   /** The HTML report's file name. */
   public static final String HTML = "report.html";

@@ -16,7 +16,7 @@ import dev.berth.report.MarkdownReport;
 import dev.berth.report.TaskResults;
 import dev.berth.runtime.engine.RunListener;
 import dev.berth.runtime.exec.BackgroundThreads;
-import dev.berth.runtime.report.ReportWriter;
+import dev.berth.report.ReportJson;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ final class ReportWarmUp implements RunListener {
   /** Writes every report of the made-up run into memory. */
   static void writeSample() throws IOException {
     RunReport sample = sample();
-    ReportWriter.warmUp(sample);
+    ReportJson.warmUp(sample);
     HtmlReport.render(sample, HtmlOptions.defaults());
     MarkdownReport.render(sample, TaskResults.empty(), null);
     CsvResults.render(sample, Map.of());

@@ -2,7 +2,7 @@ package dev.berth.session;
 
 import dev.berth.core.model.RunSpec;
 import dev.berth.runtime.control.RunLock;
-import dev.berth.runtime.report.ReportWriter;
+import dev.berth.report.ReportJson;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
@@ -125,7 +125,7 @@ final class RunFolder {
     try {
       opened = RunJournal.open(runDir, o.spec().orElse(null), o.specChange(), o.keepOpen(), o.retry().orElse(null), now);
     } catch (RunFinishedException e) {
-      if (!ReportWriter.reportsEnd(e.reportJson(), e.status(), e.finishedAt())) {
+      if (!ReportJson.reportsEnd(e.reportJson(), e.status(), e.finishedAt())) {
         JournalView view = JournalView.read(runDir);
         RunReports.rebuild(view, view.report(now));
       }

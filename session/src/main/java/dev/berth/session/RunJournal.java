@@ -7,6 +7,7 @@ import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.journal.SpecCodec;
 import dev.berth.journal.SpecDiff;
 import dev.berth.journal.SqliteJournal;
+import dev.berth.report.ReportFiles;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.UnjournaledExits;
 import dev.berth.spi.Journal;
@@ -124,7 +125,7 @@ final class RunJournal {
     Journal.RunInfo run = replay.get().run();
     if (run.status().isPresent()) {
       throw new RunFinishedException(runDir, run.name(), run.status().get(), run.finishedAt().orElseThrow(),
-          runDir.resolve("report.json"));
+          runDir.resolve(ReportFiles.JSON));
     }
     RunSpec stored;
     try {

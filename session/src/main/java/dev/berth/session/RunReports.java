@@ -6,14 +6,14 @@ import dev.berth.report.Objective;
 import dev.berth.report.ReportFiles;
 import dev.berth.report.ReportOptions;
 import dev.berth.report.WrittenReports;
-import dev.berth.runtime.report.ReportWriter;
+import dev.berth.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * The files a run's report is written to: {@code report.json} (the engine writes it as the run
- * ends), then {@code report.html}, {@code report.md} and {@code results.csv} beside it, ranked by
- * the spec's sweep objective.
+ * The files a run's report is written to, all by the report module: {@code report.json} (the engine
+ * has it written as the run ends), then {@code report.html}, {@code report.md} and {@code results.csv}
+ * beside it, ranked by the spec's sweep objective.
  */
 public final class RunReports {
 
@@ -32,7 +32,7 @@ public final class RunReports {
 
   /** Writes every report file of the run from its journal, {@code report.json} included. */
   public static WrittenReports rebuild(JournalView view, RunReport report) throws IOException {
-    ReportWriter.write(report, view.layout().reportJson());
+    ReportJson.write(report, view.layout().reportJson());
     return writeBeside(report, view.layout().runDir(), view.state().spec());
   }
 }

@@ -4,6 +4,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.journal.SqliteJournal;
+import dev.berth.report.ReportFiles;
 import dev.berth.runtime.engine.RunLayout;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ final class RunTraces {
    */
   static Optional<String> left(Path runDir, RunSpec spec) {
     List<String> found = new ArrayList<>();
-    List<Path> files = new ArrayList<>(List.of(runDir.resolve("report.json"), StatusFile.of(runDir)));
+    List<Path> files = new ArrayList<>(List.of(runDir.resolve(ReportFiles.JSON), StatusFile.of(runDir)));
     files.addAll(SqliteJournal.sideFiles(RunJournal.file(runDir)));
     for (Path p : files) {
       if (Files.exists(p)) {

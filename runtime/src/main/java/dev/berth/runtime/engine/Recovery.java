@@ -9,6 +9,7 @@ import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
+import dev.berth.report.ResultFile;
 import dev.berth.spi.Timers;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -169,7 +170,7 @@ final class Recovery {
 
   private static boolean resultWrittenSince(Path taskDir, Instant since) {
     try {
-      Path result = taskDir.resolve("result.json");
+      Path result = taskDir.resolve(ResultFile.NAME);
       return Files.isRegularFile(result) && !Files.getLastModifiedTime(result).toInstant().isBefore(since.minusSeconds(1));
     } catch (IOException e) {
       return false;

@@ -5,7 +5,7 @@ import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.runtime.report.FailureTails;
-import dev.berth.runtime.report.ReportWriter;
+import dev.berth.report.ReportJson;
 import dev.berth.spi.JournalException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +31,7 @@ final class RunEndRecorder {
       if (stoppedAs != RunStatus.INTERRUPTED) {
         recorder.finish(report.status(), report.finishedAt());
       }
-      ReportWriter.write(report, layout.reportJson());
+      ReportJson.write(report, layout.reportJson());
     } catch (JournalException e) {
       throw new IllegalStateException("the journal cannot be written: " + e.getMessage(), e);
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.model.TaskSpec;
+import dev.berth.report.ReportFiles;
 import java.nio.file.Path;
 
 /**
@@ -57,6 +58,6 @@ public record RunLayout(Path runDir, Path tasksRoot) {
 
   /** The run's JSON report. */
   public Path reportJson() {
-    return runDir.resolve("report.json");
+    return runDir.resolve(ReportFiles.JSON);
   }
 }

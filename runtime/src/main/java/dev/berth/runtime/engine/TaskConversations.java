@@ -14,6 +14,7 @@ import dev.berth.protocol.ControlCommand;
 import dev.berth.protocol.Stage;
 import dev.berth.protocol.TaskMessage;
 import dev.berth.protocol.TaskPhase;
+import dev.berth.report.ResultFile;
 import dev.berth.spi.Execution;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -142,7 +143,7 @@ final class TaskConversations implements TwoStageChannel.Handler {
       }
       Map<String, Object> result = results.remove(id);
       if (result != null) {
-        write(taskDir(r).resolve("result.json"), result);
+        write(taskDir(r).resolve(ResultFile.NAME), result);
       }
       run.record(id, new TaskEvent.Staged(now, TaskState.TRAINED));
     } else if (message instanceof TaskMessage.Oom oom) {

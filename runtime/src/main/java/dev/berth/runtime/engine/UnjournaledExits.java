@@ -3,6 +3,7 @@ package dev.berth.runtime.engine;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.report.ResultFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ public final class UnjournaledExits {
       int[] mark = marked.get(dir.toAbsolutePath().normalize().toString());
       if (mark != null && mark[0] > known) {
         lost.add(task.id() + " attempt " + mark[0] + " (exit " + mark[1] + ")");
-      } else if (known == 0 && Files.isRegularFile(dir.resolve("result.json"))) {
+      } else if (known == 0 && Files.isRegularFile(dir.resolve(ResultFile.NAME))) {
         lost.add(task.id() + " (its result.json)");
       }
     }

@@ -2,6 +2,7 @@ package dev.berth.runtime.pool;
 
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.protocol.pool.EngineHelper;
+import dev.berth.report.ResultFile;
 import dev.berth.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +78,6 @@ record CallRequest(PoolSpec pool, Kind kind, List<String> launcher, String funct
   /** Where the call's return value goes: {@code result.json} in the task's folder. */
   static Path resultFile(LaunchRequest request) {
     String dir = request.env().get("BERTH_TASK_DIR");
-    return (dir != null ? Path.of(dir) : request.workdir()).resolve("result.json");
+    return (dir != null ? Path.of(dir) : request.workdir()).resolve(ResultFile.NAME);
   }
 }

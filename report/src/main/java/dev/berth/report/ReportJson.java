@@ -1,4 +1,4 @@
-package dev.berth.runtime.report;
+package dev.berth.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -20,9 +20,10 @@ import java.time.format.DateTimeFormatter;
 
 /**
  * Writes {@code report.json} atomically: to a temporary file in the same folder, flushed to disk,
- * then renamed over the old report, so a reader never sees half a report.
+ * then renamed over the old report, so a reader never sees half a report. The one writer of the file:
+ * the engine calls it as a run ends, {@code berth report} as it rebuilds a run's reports.
  */
-public final class ReportWriter {
+public final class ReportJson {
 
   /** ISO-8601 in UTC with milliseconds, e.g. {@code 2026-11-22T03:04:05.678Z}. */
   public static final DateTimeFormatter TIMESTAMP =
@@ -30,7 +31,7 @@ public final class ReportWriter {
 
   private static final ObjectMapper JSON = mapper();
 
-  private ReportWriter() {}
+  private ReportJson() {}
 
   /** Writes the report to {@code file}, replacing it atomically; streamed, as it may take tens of megabytes. */
   public static void write(RunReport report, Path file) throws IOException {

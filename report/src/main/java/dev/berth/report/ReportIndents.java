@@ -1,4 +1,4 @@
-package dev.berth.runtime.report;
+package dev.berth.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;

@@ -1,4 +1,4 @@
-package dev.berth.runtime.report;
+package dev.berth.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,7 +21,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class ReportWriterTest {
+class ReportJsonTest {
 
   private static final Instant T0 = Instant.parse("2026-03-01T09:00:00Z");
   private static final long GIB = 1L << 30;
@@ -34,7 +34,7 @@ class ReportWriterTest {
   }
 
   private static JsonNode onlyAttempt(RunReport report) throws Exception {
-    return new ObjectMapper().readTree(ReportWriter.toJson(report)).at("/groups/0/tasks/0/attempts/0");
+    return new ObjectMapper().readTree(ReportJson.toJson(report)).at("/groups/0/tasks/0/attempts/0");
   }
 
   @Test
@@ -77,9 +77,9 @@ class ReportWriterTest {
         "SUCCEEDED", null, null, 3000L, 10_000L, null, null, null, null, null, calls));
     Path file = dir.resolve("report.json");
 
-    ReportWriter.write(report, file);
+    ReportJson.write(report, file);
 
-    ObjectMapper jacksonDefault = ReportWriter.mapper().setDefaultPrettyPrinter(new DefaultPrettyPrinter());
+    ObjectMapper jacksonDefault = ReportJson.mapper().setDefaultPrettyPrinter(new DefaultPrettyPrinter());
     assertThat(Files.readString(file)).isEqualTo(jacksonDefault.writeValueAsString(report));
     assertThat(Files.readString(file)).contains("\n    \"tasks\" : [ {\n      \"id\" : \"fit\"");
   }
