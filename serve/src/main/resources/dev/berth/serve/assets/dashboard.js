@@ -73,7 +73,8 @@ function renderRuns(runs) {
 // One of the run's charts, as report.html shows it: its heading, caption, legend and SVG.
 function chartSection(chart) {
   const doc = new DOMParser().parseFromString(chart.svg, 'image/svg+xml');
-  const svg = doc.documentElement.localName === 'svg' ? document.importNode(doc.documentElement, true)
+  const read = doc.documentElement.localName === 'svg' && !doc.querySelector('parsererror');
+  const svg = read ? document.importNode(doc.documentElement, true)
     : el('p', { class: 'muted' }, 'This chart could not be read.');
   const legend = chart.legend.map(l => {
     const swatch = el('i', l.line ? { class: 'line' } : {});
