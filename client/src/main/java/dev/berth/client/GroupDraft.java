@@ -83,7 +83,7 @@ record GroupDraft(String name, TaskValues defaults, List<TaskBuilder> tasks) {
     TaskValues effective = defaults.overriddenBy(t.values);
     try {
       TaskSpec.Builder b = TaskSpec.builder(t.id(), name).command(t.command()).params(t.params())
-          .template(t.template());
+          .template(t.template()).set(TaskKeys.POOL, t.pool());
       b.twoStage(t.java()); // a Java task speaks the protocol unless its own or its group's two-stage says no
       effective.applyTo(b, config);
       dependencies.record(t.id(), effective);

@@ -5,6 +5,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.model.TaskValues;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -26,6 +27,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
   private final Map<String, String> params = new LinkedHashMap<>();
   private boolean java;
   private String template;
+  private PoolSpec pool;
 
   TaskBuilder(String id, List<String> command) {
     this(id, command, TaskValues.NONE);
@@ -45,6 +47,7 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
     this.params.putAll(other.params);
     this.java = other.java;
     this.template = other.template;
+    this.pool = other.pool;
   }
 
   /** The task's id. */
@@ -114,6 +117,16 @@ public final class TaskBuilder extends TaskSettings<TaskBuilder> {
 
   TaskBuilder template(String idPattern) {
     this.template = idPattern;
+    return this;
+  }
+
+  /** The pool whose warm engines run the task, or null for a process of its own. */
+  PoolSpec pool() {
+    return pool;
+  }
+
+  TaskBuilder inPool(PoolSpec engines) {
+    this.pool = engines;
     return this;
   }
 

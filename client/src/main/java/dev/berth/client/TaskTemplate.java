@@ -1,6 +1,7 @@
 package dev.berth.client;
 
 import dev.berth.core.model.TaskValues;
+import dev.berth.core.pool.PoolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,8 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
   private final List<String> command;
   /** A call's command from its input's values (its keyword arguments), or null for a command with placeholders. */
   private final Function<Map<String, String>, List<String>> callCommand;
+  /** The pool whose warm engines run the tasks, or null for a process each. */
+  private PoolSpec pool;
 
   TaskTemplate(String id, List<String> command) {
     this(id, command, null);
@@ -35,6 +38,12 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     }
     this.command = TaskBuilder.checkCommand(command, "template " + id);
     this.callCommand = callCommand;
+  }
+
+  /** This template, its tasks run in {@code engines}' warm engines. */
+  TaskTemplate inPool(PoolSpec engines) {
+    this.pool = engines;
+    return this;
   }
 
   /** The id pattern, e.g. {@code train-{lr}}. */
@@ -74,6 +83,6 @@ public final class TaskTemplate extends TaskSettings<TaskTemplate> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("template " + id + " gives " + e.getMessage(), e);
     }
-    return task.params(params).template(id);
+    return task.params(params).template(id).inPool(pool);
   }
 }

@@ -2,7 +2,6 @@ package dev.berth.client;
 
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.task.worker.WorkerClasspath;
@@ -14,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -120,7 +118,7 @@ public final class Tasks {
     List<String> paths = List.of(System.getProperty("user.dir"));
     return new TaskTemplate(idPattern, EngineHelper.callCommand(python, function, "{}", paths),
         values -> EngineHelper.callCommand(python, function, EngineHelper.kwargsJson(values), paths))
-        .env(poolVariables(pool));
+        .inPool(pool.definition().spec());
   }
 
   /**
@@ -134,7 +132,7 @@ public final class Tasks {
     requireLanguage(pool, PoolDefinition.Language.JAVA, "a Java task");
     checkTaskClass(taskClass);
     return new TaskTemplate(idPattern, javaCommand(taskClass.getName(), List.of(System.getProperty("java.class.path")),
-        List.of())).env(poolVariables(pool)).twoStage(false);
+        List.of())).inPool(pool.definition().spec()).twoStage(false);
   }
 
   private static void requireLanguage(Pool pool, PoolDefinition.Language language, String what) {
@@ -143,10 +141,6 @@ public final class Tasks {
       throw new IllegalArgumentException("pool " + pool.name() + " is a " + pool.definition().language()
           + " pool; " + what + " needs a " + language + " pool");
     }
-  }
-
-  private static Map<String, String> poolVariables(Pool pool) {
-    return Map.of(PoolSpec.POOL_VARIABLE, pool.name(), PoolSpec.SETTINGS_VARIABLE, pool.definition().spec().text());
   }
 
   private static List<String> javaCommand(String className, List<String> classpath, List<String> jvmArgs) {

@@ -51,7 +51,7 @@ final class StoredValues {
     }
     if (value instanceof Map<?, ?> map) {
       ObjectNode object = CanonicalJson.object();
-      map.forEach((k, v) -> object.put(String.valueOf(k), String.valueOf(v)));
+      map.forEach((k, v) -> object.set(String.valueOf(k), json(v)));
       return object;
     }
     return nodes.textNode(String.valueOf(value));

@@ -6,14 +6,11 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.protocol.pool.EngineHelper;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * A task that calls a Python function: {@code call: package.module:function}, with the matrix values
@@ -63,21 +60,6 @@ record CallTask(Template function, PoolDefinition pool, YamlNode.Mapping params,
     String python = pool == null ? "python3" : pool.python();
     return EngineHelper.callCommand(python, function.fill(values), kwargs(values, matrixValues).toString(),
         List.of(values.getOrDefault(BuiltInPlaceholders.SPEC_DIR, ".")));
-  }
-
-  /** The variables that send the task to its pool's engines; none without a pool. */
-  SortedMap<String, String> env() {
-    return env(pool);
-  }
-
-  /** The variables that send a task to {@code pool}'s engines; none for null. */
-  static SortedMap<String, String> env(PoolDefinition pool) {
-    SortedMap<String, String> env = new TreeMap<>();
-    if (pool != null) {
-      env.put(PoolSpec.POOL_VARIABLE, pool.spec().name());
-      env.put(PoolSpec.SETTINGS_VARIABLE, pool.spec().text());
-    }
-    return env;
   }
 
   /** The keyword arguments: the matrix values (numbers and true/false as such), then params. */

@@ -3,6 +3,7 @@ package dev.berth.spec;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Parsers;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * The spec's top-level {@code pools:}: named pools of warm engines that call tasks (Python) or Java
- * tasks run in (docs/pools.md). Each pool's settings travel with its tasks, so nothing here is stored apart.
+ * tasks run in (docs/pools.md). Each pool's settings travel with its tasks (their {@code pool} key), so
+ * nothing here is stored apart.
  *
  * @param byName each pool by name, in written order
  */
@@ -58,7 +60,7 @@ record Pools(Map<String, PoolDefinition> byName) {
    */
   PoolDefinition forTask(YamlNode poolNode, Field taskField, PoolDefinition.Language language) throws SpecException {
     Field poolField = taskField.key(TaskKeys.POOL.key());
-    String poolName = poolField.read(TaskKeys.POOL::parse, poolNode);
+    String poolName = poolField.read(Parsers.TEXT::parse, poolNode); // a name; its settings are pools:'s
     PoolDefinition pool = get(poolName).orElseThrow(() -> poolField.problem("'" + poolName + "' is not a pool; "
         + (byName.isEmpty() ? "define it under the top-level pools:" : "pools: defines "
             + String.join(", ", new TreeMap<>(byName).keySet()))));

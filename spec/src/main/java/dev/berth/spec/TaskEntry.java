@@ -97,13 +97,11 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       if (java != null) {
         argv = java.command(values);
         builder.twoStage(java.pool() == null); // an engine runs load and train itself
-        if (java.pool() != null) {
-          builder.env(CallTask.env(java.pool()));
-        }
+        builder.set(TaskKeys.POOL, java.pool() == null ? null : java.pool().spec());
       }
       if (call != null) {
         argv = call.command(values, combination);
-        builder.env(call.env());
+        builder.set(TaskKeys.POOL, call.pool() == null ? null : call.pool().spec());
       }
       builder.command(argv).params(combination).template(id.text());
       TaskValues own = filled(settings, field, values);

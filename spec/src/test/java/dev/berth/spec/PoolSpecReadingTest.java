@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.pool.WorkerScheme;
@@ -39,8 +40,8 @@ class PoolSpecReadingTest {
         "train.tasks:fit",
         "{\"lr\":0.10,\"opt\":\"adam\",\"epochs\":3,\"tags\":[\"a\",\"b\"],\"note\":\"lr 0.10\",\"on\":true}",
         "--path", dir.toAbsolutePath().normalize().toString());
-    assertThat(first.env()).containsEntry(PoolSpec.POOL_VARIABLE, "fast");
-    assertThat(PoolSpec.parse("fast", first.env().get(PoolSpec.SETTINGS_VARIABLE)))
+    assertThat(first.env()).isEmpty();
+    assertThat(first.get(TaskKeys.POOL))
         .isEqualTo(new PoolSpec("fast", "model:load", 2, 3, 50, 1L << 30, WorkerScheme.LRU));
     assertThat(run.tasks().get(1).command().get(5)).startsWith("{\"lr\":2,");
   }
@@ -51,15 +52,14 @@ class PoolSpecReadingTest {
 
     TaskSpec task = run.tasks().get(0);
     assertThat(task.command()).startsWith("python3", "-u", EngineHelper.file().toString(), "call", "tiny:f", "{\"x\":1}");
-    assertThat(task.env()).doesNotContainKey(PoolSpec.POOL_VARIABLE);
+    assertThat(task.get(TaskKeys.POOL)).isNull();
   }
 
   @Test
   void aPoolWithNothingSetHasTheDefaults() throws Exception {
     RunSpec run = load(withPool("p:", "- {id: one, call: 'tiny:f', pool: p}"));
 
-    assertThat(PoolSpec.parse("p", run.tasks().get(0).env().get(PoolSpec.SETTINGS_VARIABLE)))
-        .isEqualTo(PoolSpec.named("p"));
+    assertThat(run.tasks().get(0).get(TaskKeys.POOL)).isEqualTo(PoolSpec.named("p"));
     assertThat(PoolSpec.named("p").hwm()).as("auto").isZero();
   }
 
@@ -67,7 +67,7 @@ class PoolSpecReadingTest {
   void aHighWaterMarkIsAutoOrAWholeNumber() throws Exception {
     RunSpec run = load(withPool("p: {hwm: auto}", "- {id: one, call: 'tiny:f', pool: p}"));
 
-    assertThat(PoolSpec.parse("p", run.tasks().get(0).env().get(PoolSpec.SETTINGS_VARIABLE)).hwm()).isZero();
+    assertThat(run.tasks().get(0).get(TaskKeys.POOL).hwm()).isZero();
     SpecException many = refused(withPool("p: {hwm: many}", "- {id: one, call: 'tiny:f', pool: p}"));
     assertThat(many.field()).isEqualTo("pools.p.hwm");
     assertThat(many.rule()).contains("must be auto or a whole number >= 1");
@@ -116,15 +116,15 @@ class PoolSpecReadingTest {
   }
 
   @Test
-  void aJavaTaskOfAJavaPoolRunsItsWorkerCommandWithThePoolsVariablesAndWithoutTheTwoStageProtocol() throws Exception {
+  void aJavaTaskOfAJavaPoolRunsItsWorkerCommandInThatPoolAndWithoutTheTwoStageProtocol() throws Exception {
     RunSpec run = load(withPool("jvm: {language: java, setup: 'com.example.Warm::load', size: 2, memory: 2GiB}",
         "- {id: one, java: com.example.Train, classpath: [classes], pool: jvm}"));
 
     TaskSpec task = run.tasks().get(0);
     assertThat(task.command()).contains(EngineHelper.JAVA_WORKER).endsWith("com.example.Train");
     assertThat(task.twoStage()).isFalse();
-    assertThat(task.env()).containsEntry(PoolSpec.POOL_VARIABLE, "jvm");
-    assertThat(PoolSpec.parse("jvm", task.env().get(PoolSpec.SETTINGS_VARIABLE)))
+    assertThat(task.env()).isEmpty();
+    assertThat(task.get(TaskKeys.POOL))
         .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 0, 0, 0, WorkerScheme.LEASTLOAD, 2L << 30, 0));
   }
 

@@ -2,6 +2,7 @@ package dev.berth.spi;
 
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.pool.PoolSpec;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
@@ -28,11 +29,13 @@ import java.util.TreeMap;
  *     (as one job array); empty when the attempt stands alone
  * @param enforceMemory whether a local executor limits the attempt's memory to its reservation, as the task
  *     or its group set it ({@code enforce-memory}); empty when the executor's configured default applies
+ * @param pool the engine pool whose warm engines run the attempt, name and settings, as the task carries it
+ *     ({@code pool}); empty for an attempt that runs as a process of its own
  */
 public record LaunchRequest(
     TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
     Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey,
-    Optional<Boolean> enforceMemory) {
+    Optional<Boolean> enforceMemory, Optional<PoolSpec> pool) {
 
   /** Validates and copies. */
   public LaunchRequest {
@@ -52,6 +55,16 @@ public record LaunchRequest(
     Objects.requireNonNull(upstream, "upstream");
     Objects.requireNonNull(arrayKey, "arrayKey");
     Objects.requireNonNull(enforceMemory, "enforceMemory");
+    Objects.requireNonNull(pool, "pool");
+  }
+
+  /** A request that runs as a process of its own, in no pool. */
+  public LaunchRequest(
+      TaskId task, int attempt, List<String> command, SortedMap<String, String> env, Path workdir, Path stdout,
+      Path stderr, Placement reservation, int gpus, Optional<Upstream> upstream, Optional<String> arrayKey,
+      Optional<Boolean> enforceMemory) {
+    this(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream, arrayKey, enforceMemory,
+        Optional.empty());
   }
 
   /** A request that leaves memory enforcement to the executor's default. */
@@ -73,24 +86,30 @@ public record LaunchRequest(
   /** The same request with this reservation. */
   public LaunchRequest withReservation(Placement placement, int wholeGpus) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, placement, wholeGpus, upstream,
-        arrayKey, enforceMemory);
+        arrayKey, enforceMemory, pool);
   }
 
   /** The same request, held back until {@code held} is met. */
   public LaunchRequest withUpstream(Upstream held) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus,
-        Optional.of(held), arrayKey, enforceMemory);
+        Optional.of(held), arrayKey, enforceMemory, pool);
   }
 
   /** The same request, allowed to share a job array with others of the same key. */
   public LaunchRequest withArrayKey(String key) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
-        Optional.of(key), enforceMemory);
+        Optional.of(key), enforceMemory, pool);
   }
 
   /** The same request, with the task's own choice of memory enforcement (empty: the executor's default). */
   public LaunchRequest withEnforceMemory(Optional<Boolean> limit) {
     return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
-        arrayKey, limit);
+        arrayKey, limit, pool);
+  }
+
+  /** The same request, run in {@code engines}' warm engines (empty: as a process of its own). */
+  public LaunchRequest withPool(Optional<PoolSpec> engines) {
+    return new LaunchRequest(task, attempt, command, env, workdir, stdout, stderr, reservation, gpus, upstream,
+        arrayKey, enforceMemory, engines);
   }
 }

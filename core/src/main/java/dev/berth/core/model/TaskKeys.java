@@ -4,6 +4,7 @@ import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.Resources;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.DependencyPatterns;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
@@ -62,9 +63,14 @@ public final class TaskKeys {
       TaskValueParsers.FUNCTION, "none", "instead of command: a Python function called with the matrix values and"
           + " params as keyword arguments; its returned mapping is the result (docs/pools.md)"));
 
-  /** The engine pool a call or Java task runs in. */
-  public static final TaskKey<String> POOL = TaskKey.own(new Setting<>("pool", "pool name", Parsers.TEXT, "none",
-      "the engine pool (under pools:) whose warm engines run this call or java task; without it each runs as a process"));
+  /**
+   * The engine pool a call or Java task runs in: a spec names it ({@code pool: fast}) and its front door
+   * puts the pool it defines on the task, name and settings, which the journal stores as {@link
+   * PoolSpec#settings()}.
+   */
+  public static final TaskKey<PoolSpec> POOL = TaskKey.own(new Setting<>("pool", "pool name", PoolSpec.PARSER, "none",
+      "the engine pool (under pools:) whose warm engines run this call or java task; without it each runs as a process"))
+      .carriedAs(new TaskKey.Carried<>(slots++, null, pool -> pool, PoolSpec::settings, true));
 
   /** More keyword arguments of a call task. */
   public static final TaskKey<Map<String, ?>> PARAMS = TaskKey.own(new Setting<>("params", "mapping",

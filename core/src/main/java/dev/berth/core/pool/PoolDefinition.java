@@ -3,7 +3,6 @@ package dev.berth.core.pool;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Suggestions;
-import dev.berth.core.settings.ValueParser;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -59,12 +58,13 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
         throw new InvalidValue(null, key, Suggestions.unknownKey(key, KEYS));
       }
     }
-    Language language = value(written, "language", Parsers.oneOf(Language.values()), Language.PYTHON);
+    Language language = PoolSpec.setting(written, "language", Parsers.oneOf(Language.values()),
+        Language.PYTHON);
     if (language == Language.JAVA && written.get("python") != null) {
       throw new InvalidValue(null, "python", "only applies to a Python pool; a Java pool runs its tasks' java");
     }
-    String python = value(written, "python", Parsers.TEXT, "python3");
-    String setup = value(written, "setup", Parsers.TEXT, "");
+    String python = PoolSpec.setting(written, "python", Parsers.TEXT, "python3");
+    String setup = PoolSpec.setting(written, "setup", Parsers.TEXT, "");
     if (!setup.isEmpty() && language == Language.PYTHON && !setup.matches(PYTHON_FUNCTION)) {
       throw new InvalidValue(null, "setup", "'" + setup + "' is not a function; write package.module:function");
     }
@@ -72,13 +72,14 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
       throw new InvalidValue(null, "setup", "'" + setup + "' is not a class or static method; write"
           + " com.example.Warm or com.example.Warm::load");
     }
-    int size = value(written, "size", PoolDefinition::autoOrNumber, 0);
-    int hwm = value(written, "hwm", PoolDefinition::autoOrNumber, 0);
-    int recycleAfter = value(written, "recycle-after", Parsers.wholeNumber(0), 0);
-    long recycleMemory = value(written, "recycle-memory", Parsers.MEMORY, 0L);
-    long memory = value(written, "memory", Parsers.MEMORY, 0L);
-    long gpuMemory = value(written, "gpu-memory", Parsers.MEMORY, 0L);
-    WorkerScheme scheme = value(written, "scheme", Parsers.oneOf(WorkerScheme.values()), WorkerScheme.LEASTLOAD);
+    int size = PoolSpec.setting(written, "size", PoolDefinition::autoOrNumber, 0);
+    int hwm = PoolSpec.setting(written, "hwm", PoolDefinition::autoOrNumber, 0);
+    int recycleAfter = PoolSpec.setting(written, "recycle-after", Parsers.wholeNumber(0), 0);
+    long recycleMemory = PoolSpec.setting(written, "recycle-memory", Parsers.MEMORY, 0L);
+    long memory = PoolSpec.setting(written, "memory", Parsers.MEMORY, 0L);
+    long gpuMemory = PoolSpec.setting(written, "gpu-memory", Parsers.MEMORY, 0L);
+    WorkerScheme scheme = PoolSpec.setting(written, "scheme", Parsers.oneOf(WorkerScheme.values()),
+        WorkerScheme.LEASTLOAD);
     return new PoolDefinition(new PoolSpec(name, setup, size, hwm, recycleAfter, recycleMemory, scheme, memory,
         gpuMemory),
         language, python);
@@ -93,18 +94,6 @@ public record PoolDefinition(PoolSpec spec, Language language, String python) {
       return Parsers.wholeNumber(1).parse(v);
     } catch (InvalidValue e) {
       throw new InvalidValue("must be auto or a whole number >= 1, not " + Parsers.describe(v));
-    }
-  }
-
-  private static <T> T value(Map<String, ?> written, String key, ValueParser<T> parser, T otherwise) {
-    Object v = written.get(key);
-    if (v == null) {
-      return otherwise;
-    }
-    try {
-      return parser.parse(v);
-    } catch (InvalidValue e) {
-      throw e.under(key);
     }
   }
 }

@@ -1,12 +1,20 @@
 package dev.berth.core.pool;
 
+import dev.berth.core.settings.InvalidValue;
+import dev.berth.core.settings.Parsers;
+import dev.berth.core.settings.Suggestions;
+import dev.berth.core.settings.ValueParser;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
- * One engine pool as a spec defines it under {@code pools:}. A call task carries its pool's settings
- * in its environment ({@link #POOL_VARIABLE}, {@link #SETTINGS_VARIABLE}), so the journalled spec holds
+ * One engine pool as a spec defines it under {@code pools:}. A call or Java task carries its pool,
+ * name and settings, as its {@code pool} key ({@code TaskKeys.POOL}), so the journalled spec holds
  * them and a resumed run starts the same engines.
  *
  * @param name the pool's name
@@ -24,11 +32,35 @@ import java.util.Objects;
 public record PoolSpec(String name, String setup, int size, int hwm, int recycleAfter, long recycleMemoryBytes,
     WorkerScheme scheme, long memoryBytes, long gpuMemoryBytes) {
 
-  /** The variable naming a call task's pool. */
-  public static final String POOL_VARIABLE = "BERTH_POOL";
+  /** The keys of {@link #settings()}: the name, then those a spec's {@code pools:} gives these settings under. */
+  public static final List<String> SETTINGS = List.of("name", "setup", "size", "hwm", "recycle-after",
+      "recycle-memory", "scheme", "memory", "gpu-memory");
 
-  /** The variable holding a call task's pool settings, as {@link #text()} writes them. */
-  public static final String SETTINGS_VARIABLE = "BERTH_POOL_SETTINGS";
+  /**
+   * Reads a pool from its {@link #settings()}, or from its name alone (every setting at its default);
+   * a setting left out takes its default too.
+   */
+  public static final ValueParser<PoolSpec> PARSER = value -> {
+    if (!(value instanceof Map<?, ?> map)) {
+      return named(Parsers.TEXT.parse(value));
+    }
+    @SuppressWarnings("unchecked") // a parsed mapping has text keys
+    Map<String, ?> settings = (Map<String, ?>) map;
+    for (String key : settings.keySet()) {
+      if (!SETTINGS.contains(key)) {
+        throw new InvalidValue(null, key, Suggestions.unknownKey(key, SETTINGS));
+      }
+    }
+    if (settings.get("name") == null) {
+      throw new InvalidValue(null, "name", "is required: the pool's name");
+    }
+    return new PoolSpec(setting(settings, "name", Parsers.TEXT, null), setting(settings, "setup", Parsers.TEXT, ""),
+        setting(settings, "size", Parsers.wholeNumber(0), 0), setting(settings, "hwm", Parsers.wholeNumber(0), 0),
+        setting(settings, "recycle-after", Parsers.wholeNumber(0), 0),
+        setting(settings, "recycle-memory", Parsers.MEMORY, 0L),
+        setting(settings, "scheme", Parsers.oneOf(WorkerScheme.values()), WorkerScheme.LEASTLOAD),
+        setting(settings, "memory", Parsers.MEMORY, 0L), setting(settings, "gpu-memory", Parsers.MEMORY, 0L));
+  };
 
   /** Validates. */
   public PoolSpec {
@@ -57,6 +89,24 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
     return new PoolSpec(name, "", 0, 0, 0, 0, WorkerScheme.LEASTLOAD);
   }
 
+  /**
+   * The name and settings as a mapping of text and whole numbers, by {@link #SETTINGS} in sorted order:
+   * what the journal stores, which {@link #PARSER} reads back. A size or high-water mark of 0 is auto.
+   */
+  public SortedMap<String, Object> settings() {
+    SortedMap<String, Object> settings = new TreeMap<>();
+    settings.put("name", name);
+    settings.put("setup", setup);
+    settings.put("size", size);
+    settings.put("hwm", hwm);
+    settings.put("recycle-after", recycleAfter);
+    settings.put("recycle-memory", recycleMemoryBytes);
+    settings.put("scheme", scheme.toString());
+    settings.put("memory", memoryBytes);
+    settings.put("gpu-memory", gpuMemoryBytes);
+    return Collections.unmodifiableSortedMap(settings);
+  }
+
   /** The settings as one line, {@code key=value} separated by spaces; {@link #parse} reads it back. */
   public String text() {
     return "setup=" + setup + " size=" + size + " hwm=" + hwm + " recycle-after=" + recycleAfter
@@ -65,7 +115,8 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
   }
 
   /**
-   * The pool {@code name} with the settings {@link #text()} wrote.
+   * The pool {@code name} with the settings {@link #text()} wrote, as older journals hold them in a
+   * task's environment.
    *
    * @throws IllegalArgumentException when the text is not such a line
    */
@@ -86,6 +137,23 @@ public record PoolSpec(String name, String setup, int size, int hwm, int recycle
           Long.parseLong(values.getOrDefault("memory", "0")), Long.parseLong(values.getOrDefault("gpu-memory", "0")));
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("not pool settings: " + text, e);
+    }
+  }
+
+  /**
+   * The value under {@code key} of {@code written}, or {@code otherwise} when it is not there.
+   *
+   * @throws InvalidValue placed under {@code key} when the value breaks its rule
+   */
+  static <T> T setting(Map<String, ?> written, String key, ValueParser<T> parser, T otherwise) {
+    Object v = written.get(key);
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      return parser.parse(v);
+    } catch (InvalidValue e) {
+      throw e.under(key);
     }
   }
 }

@@ -8,7 +8,6 @@ import dev.berth.core.model.Dependency;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.resources.DeviceBudget;
 import dev.berth.core.resources.HostBudget;
 import dev.berth.core.resources.HostSnapshot;
@@ -345,7 +344,7 @@ public final class Scheduler {
         continue;
       }
       Optional<Instant> started = r.history().startedAt();
-      if (started.isEmpty() && r.spec().env().containsKey(PoolSpec.POOL_VARIABLE)) {
+      if (started.isEmpty() && r.spec().get(TaskKeys.POOL) != null) {
         continue;
       }
       if (pass.due(started.orElse(e.getValue().at()).plus(limit.get()))) {

@@ -2,10 +2,16 @@ package dev.berth.core.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.berth.core.settings.InvalidValue;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A pool's settings travel with its call tasks as one line and read back the same. */
+/**
+ * A pool's settings travel with its tasks as a mapping of plain values, and read back the same; the
+ * line older journals hold in a task's environment reads back too.
+ */
 class PoolSpecTest {
 
   @Test
@@ -19,9 +25,33 @@ class PoolSpecTest {
   }
 
   @Test
+  void theNameAndSettingsReadBackFromTheMappingTheyGive() {
+    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, WorkerScheme.TWOBIN, 1L << 30, 2L << 30);
+
+    assertThat(spec.settings()).containsExactly(Map.entry("gpu-memory", 2L << 30), Map.entry("hwm", 2),
+        Map.entry("memory", 1L << 30), Map.entry("name", "gpu"), Map.entry("recycle-after", 100),
+        Map.entry("recycle-memory", 3L << 30), Map.entry("scheme", "twobin"), Map.entry("setup", "model:load"),
+        Map.entry("size", 4));
+    assertThat(PoolSpec.PARSER.parse(spec.settings())).isEqualTo(spec);
+    assertThat(PoolSpec.PARSER.parse(Map.of("name", "p"))).isEqualTo(PoolSpec.named("p"));
+    assertThat(PoolSpec.PARSER.parse("p")).isEqualTo(PoolSpec.named("p"));
+  }
+
+  @Test
+  void aMappingWithoutANameOrWithAKeyNoPoolHasIsRefused() {
+    assertThat(refused(Map.of("size", 2)).path()).isEqualTo("name");
+    assertThat(refused(Map.of("name", "p", "sise", 2)).rule()).contains("did you mean 'size'?");
+    assertThat(refused(Map.of("name", "p", "size", -1)).path()).isEqualTo("size");
+  }
+
+  @Test
   void brokenSettingsAreRefused() {
     assertThatThrownBy(() -> PoolSpec.parse("p", "size=two")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PoolSpec.parse("p", "nonsense")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new PoolSpec("p", "", 0, -1, 0, 0, WorkerScheme.LRU)).hasMessageContaining("hwm");
+  }
+
+  private static InvalidValue refused(Map<String, ?> settings) {
+    return catchThrowableOfType(InvalidValue.class, () -> PoolSpec.PARSER.parse(settings));
   }
 }

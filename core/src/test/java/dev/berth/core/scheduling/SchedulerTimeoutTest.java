@@ -29,7 +29,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -97,7 +96,7 @@ class SchedulerTimeoutTest {
 
   @Test
   void aPoolCallIsNotTimedWhileItWaitsForItsEngineAndIsTimedFromWhenItsEngineBeganIt() {
-    RunState s = state(false, group("g", t("call", "g").env(Map.of(PoolSpec.POOL_VARIABLE, "fast")).timeout(secs(30))));
+    RunState s = state(false, group("g", t("call", "g").set(TaskKeys.POOL, PoolSpec.named("fast")).timeout(secs(30))));
     pass(s, at(0));
 
     Decisions waiting = pass(s, at(100));

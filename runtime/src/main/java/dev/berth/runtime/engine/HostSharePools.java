@@ -2,6 +2,7 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.pool.PoolSpec;
 import java.time.Duration;
@@ -71,12 +72,12 @@ final class HostSharePools {
    * on one device or none. A call asking for whole devices claims its own, as a process does.
    */
   static Optional<String> poolOf(TaskSpec spec, Placement placement) {
-    String pool = spec.env().get(PoolSpec.POOL_VARIABLE);
+    PoolSpec pool = spec.get(TaskKeys.POOL);
     if (pool == null || spec.gpu().wholeDevices() > 0 || placement.gpuIndices().size() > 1
         || Placement.CLUSTER.equals(placement.device())) {
       return Optional.empty();
     }
-    return Optional.of(pool);
+    return Optional.of(pool.name());
   }
 
   /** Gives {@code call} a free slot of {@code pool} that fits its placement and is not due back, if there is one. */

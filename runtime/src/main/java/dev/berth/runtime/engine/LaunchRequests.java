@@ -51,7 +51,8 @@ final class LaunchRequests {
         spec.id(), attempt, spec.command(), env, layout.taskDir(spec), layout.stdout(spec, attempt),
         layout.stderr(spec, attempt))
         .withReservation(placement, spec.gpu().wholeDevices())
-        .withEnforceMemory(spec.find(TaskKeys.ENFORCE_MEMORY));
+        .withEnforceMemory(spec.find(TaskKeys.ENFORCE_MEMORY))
+        .withPool(spec.find(TaskKeys.POOL));
     return spec.params().isEmpty() ? request : request.withArrayKey(arrayKey(spec));
   }
 

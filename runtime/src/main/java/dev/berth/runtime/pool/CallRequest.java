@@ -7,14 +7,12 @@ import dev.berth.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What a call task's attempt asks of its pool, read from its launch request: the command that would
  * run it as a process (the Python helper's {@code call} form, see {@link EngineHelper#callCommand}, or
- * a Java task's worker command) and its pool variables. Both kinds start their engines the same way:
+ * a Java task's worker command) and the pool it carries. Both kinds start their engines the same way:
  * the command's launcher, then {@code engine}, the pool's setup and the import paths.
  *
  * @param pool the pool's settings
@@ -30,21 +28,16 @@ import java.util.concurrent.ConcurrentHashMap;
 record CallRequest(PoolSpec pool, Kind kind, List<String> launcher, String function, String kwargsJson,
     List<String> paths, String device) {
 
-  /** Pool settings read so far, by name and text: every call of a pool carries the same few. */
-  private static final Map<String, PoolSpec> SETTINGS = new ConcurrentHashMap<>();
-
   /** The language an engine runs. */
   enum Kind { PYTHON, JAVA }
 
   /** The call {@code request} asks for, or empty when it is no call task of a pool. */
   static Optional<CallRequest> of(LaunchRequest request) {
-    String name = request.env().get(PoolSpec.POOL_VARIABLE);
-    String settings = request.env().get(PoolSpec.SETTINGS_VARIABLE);
-    if (name == null || settings == null) {
+    if (request.pool().isEmpty()) {
       return Optional.empty();
     }
+    PoolSpec pool = request.pool().get();
     List<String> argv = request.command();
-    PoolSpec pool = SETTINGS.computeIfAbsent(name + "\n" + settings, k -> PoolSpec.parse(name, settings));
     String device = request.reservation().device();
     int worker = argv.indexOf(EngineHelper.JAVA_WORKER);
     if (worker > 0 && worker == argv.size() - 2) {

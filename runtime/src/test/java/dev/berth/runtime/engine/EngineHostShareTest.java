@@ -8,6 +8,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.scheduling.Decisions;
@@ -51,24 +52,24 @@ class EngineHostShareTest {
     final CountingReservations ledger;
 
     Run(String name, int priority, String... tasks) {
-      this(name, priority, Map.of(), tasks);
+      this(name, priority, (PoolSpec) null, tasks);
     }
 
-    /** A run whose tasks have these variables: with {@code BERTH_POOL}, they are a pool's calls. */
-    Run(String name, int priority, Map<String, String> env, String... tasks) {
-      this(name, priority, env, java.util.Arrays.stream(tasks).map(t -> Map.entry(t, 10L)).toList());
+    /** A run whose tasks are calls of {@code pool}, or processes for null. */
+    Run(String name, int priority, PoolSpec pool, String... tasks) {
+      this(name, priority, pool, java.util.Arrays.stream(tasks).map(t -> Map.entry(t, 10L)).toList());
     }
 
     /** A run whose tasks ask these GiB of GPU memory each. */
     Run(String name, int priority, List<Map.Entry<String, Long>> gibByTask) {
-      this(name, priority, Map.of(), gibByTask);
+      this(name, priority, null, gibByTask);
     }
 
-    Run(String name, int priority, Map<String, String> env, List<Map.Entry<String, Long>> gibByTask) {
+    Run(String name, int priority, PoolSpec pool, List<Map.Entry<String, Long>> gibByTask) {
       List<TaskSpec> specs = new ArrayList<>();
       for (Map.Entry<String, Long> t : gibByTask) {
         specs.add(TaskSpec.builder(t.getKey(), "g").command("work").cpus(0).memoryBytes(0).priority(priority)
-            .gpuMemoryBytes(t.getValue() * GIB).env(env).build());
+            .gpuMemoryBytes(t.getValue() * GIB).set(TaskKeys.POOL, pool).build());
       }
       RunSpec spec = new RunSpec(name, dir.resolve(name).toString(), config, List.of(new GroupSpec("g", specs)), false,
           GPUS, dev.berth.core.model.Reporting.NONE);
@@ -161,7 +162,7 @@ class EngineHostShareTest {
 
   @Test
   void aPoolsCallTakesTheSlotItsPoolsEndedCallHeldWithoutALedgerStepAndTheOtherRunStillSeesIt() {
-    Run a = new Run("a", 0, Map.of(PoolSpec.POOL_VARIABLE, "fast"), "a1", "a2", "a3", "a4");
+    Run a = new Run("a", 0, PoolSpec.named("fast"), "a1", "a2", "a3", "a4");
     Run b = new Run("b", 0, "b1");
     a.engine.start();
     int claims = a.ledger.claims();
@@ -180,7 +181,7 @@ class EngineHostShareTest {
 
   @Test
   void aPoolsSlotsGoBackOnceAnIntervalOldSoATaskOfAnotherRunFirstInTheHostWideOrderGetsItsTurn() {
-    Run a = new Run("a", 0, Map.of(PoolSpec.POOL_VARIABLE, "fast"), "a1", "a2", "a3");
+    Run a = new Run("a", 0, PoolSpec.named("fast"), "a1", "a2", "a3");
     a.engine.start();
     Run b = new Run("b", 5, "b1");
     b.engine.start();

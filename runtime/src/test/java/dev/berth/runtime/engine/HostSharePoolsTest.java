@@ -13,6 +13,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.resources.HostSnapshot;
@@ -26,7 +27,6 @@ import dev.berth.testkit.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -49,7 +49,7 @@ class HostSharePoolsTest {
     List<TaskSpec> specs = new ArrayList<>();
     for (int i = 0; i < calls; i++) {
       specs.add(TaskSpec.builder("c" + i, "g").command("x").cpus(0).memoryBytes(16 * MIB)
-          .env(Map.of(PoolSpec.POOL_VARIABLE, pool)).build());
+          .set(TaskKeys.POOL, PoolSpec.named(pool)).build());
     }
     specs.add(TaskSpec.builder("p", "g").command("x").cpus(0).memoryBytes(16 * MIB).build());
     SchedulerConfig config = SchedulerConfig.builder().set(SchedulerKeys.INTERVAL, INTERVAL).build();

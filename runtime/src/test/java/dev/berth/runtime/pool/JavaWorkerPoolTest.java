@@ -92,7 +92,7 @@ class JavaWorkerPoolTest {
     argv.set(argv.size() - 1, "com.example.Missing");
     executor.launch(new dev.berth.spi.LaunchRequest(request.task(), 1, argv, request.env(), request.workdir(),
         request.stdout(), request.stderr(), request.reservation(), 0, java.util.Optional.empty(),
-        java.util.Optional.empty()), exit);
+        java.util.Optional.empty()).withPool(request.pool()), exit);
 
     assertThat(exit.await()).isEqualTo(1);
     assertThat(calls.stderr("missing")).contains("com.example.Missing was not found on the class path");

@@ -97,7 +97,7 @@ final class PoolCalls {
     SortedMap<String, String> env = new TreeMap<>(r.env());
     env.put("BERTH_DEP_PARENT_DIR", dir.resolve("tasks").resolve(parent).toString());
     return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty()).withPool(r.pool());
   }
 
   /** {@code r} with the variable {@code name} set to {@code value} too. */
@@ -105,7 +105,7 @@ final class PoolCalls {
     SortedMap<String, String> env = new TreeMap<>(r.env());
     env.put(name, value);
     return new LaunchRequest(r.task(), 1, r.command(), env, r.workdir(), r.stdout(), r.stderr(), r.reservation(), 0,
-        Optional.empty(), Optional.empty());
+        Optional.empty(), Optional.empty()).withPool(r.pool());
   }
 
   /** The same, placed as {@code placement} says (on a GPU, say). */
@@ -113,11 +113,9 @@ final class PoolCalls {
     return request(spec, id, 1, function, kwargsJson, placement);
   }
 
-  /** The variables every call of pool {@code spec} as task {@code id} gets. */
-  private SortedMap<String, String> env(PoolSpec spec, String id, Path taskDir) {
+  /** The variables every call of a pool as task {@code id} gets. */
+  private SortedMap<String, String> env(String id, Path taskDir) {
     SortedMap<String, String> env = new TreeMap<>();
-    env.put(PoolSpec.POOL_VARIABLE, spec.name());
-    env.put(PoolSpec.SETTINGS_VARIABLE, spec.text());
     env.put("BERTH_TASK_ID", id);
     env.put("BERTH_TASK_DIR", taskDir.toString());
     env.put("BERTH_RUN_DIR", dir.toString());
@@ -127,23 +125,25 @@ final class PoolCalls {
   /** Attempt {@code attempt} of such a call, its logs named as a run names them ({@code attempt-N.stdout.log}). */
   LaunchRequest request(PoolSpec spec, String id, int attempt, String function, String kwargsJson, Placement placement) {
     Path taskDir = dir.resolve("tasks").resolve(id);
-    SortedMap<String, String> env = env(spec, id, taskDir);
+    SortedMap<String, String> env = env(id, taskDir);
     env.put("BERTH_ATTEMPT", String.valueOf(attempt));
     List<String> argv = EngineHelper.callCommand("python3", "pooltest:" + function, kwargsJson, List.of(dir.toString()));
     return new LaunchRequest(TaskId.of(id), attempt, argv, env, taskDir, taskDir.resolve("attempt-" + attempt + ".stdout.log"),
-        taskDir.resolve("attempt-" + attempt + ".stderr.log"), placement, 0, Optional.empty(), Optional.empty());
+        taskDir.resolve("attempt-" + attempt + ".stderr.log"), placement, 0, Optional.empty(), Optional.empty())
+        .withPool(Optional.of(spec));
   }
 
   /** A request for Java task {@code taskClass} with {@code params} in the Java pool {@code spec}, as task {@code id}. */
   LaunchRequest javaRequest(PoolSpec spec, String id, Class<?> taskClass, Map<String, String> params) {
     Path taskDir = dir.resolve("tasks").resolve(id);
-    SortedMap<String, String> env = env(spec, id, taskDir);
+    SortedMap<String, String> env = env(id, taskDir);
     env.put("BERTH_DEVICE", "cpu");
     params.forEach((k, v) -> env.put("BERTH_PARAM_" + k.toUpperCase(java.util.Locale.ROOT), v));
     List<String> argv = WorkerCommand.argv(List.of("-Xmx1g"), List.of(System.getProperty("java.class.path")),
         taskClass.getName());
     return new LaunchRequest(TaskId.of(id), 1, argv, env, taskDir, taskDir.resolve("stdout.log"),
-        taskDir.resolve("stderr.log"), Placement.cpu(0, 0), 0, Optional.empty(), Optional.empty());
+        taskDir.resolve("stderr.log"), Placement.cpu(0, 0), 0, Optional.empty(), Optional.empty())
+        .withPool(Optional.of(spec));
   }
 
   /** The task's {@code result.json}. */

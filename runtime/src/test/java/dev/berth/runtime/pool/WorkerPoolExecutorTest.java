@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -86,10 +85,8 @@ class WorkerPoolExecutorTest {
   @Test
   void aCallTaskWithoutAPoolRunsTheHelperAsAProcessOfItsOwn() throws Exception {
     LaunchRequest pooled = calls.request(pool(1, 1, 0, 0), "alone", "echo", "{\"x\": 2}");
-    SortedMap<String, String> env = new TreeMap<>(pooled.env());
-    env.remove(PoolSpec.POOL_VARIABLE);
-    LaunchRequest alone = new LaunchRequest(pooled.task(), 1, pooled.command(), env, pooled.workdir(), pooled.stdout(),
-        pooled.stderr());
+    LaunchRequest alone = new LaunchRequest(pooled.task(), 1, pooled.command(), pooled.env(), pooled.workdir(),
+        pooled.stdout(), pooled.stderr());
     PoolCalls.Exit exit = new PoolCalls.Exit();
 
     executor.launch(alone, exit);
