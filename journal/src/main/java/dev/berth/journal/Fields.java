@@ -61,10 +61,18 @@ final class Fields {
   }
 
   /** The value {@code reader} reads for {@code key}, or the one the earlier fields read from the same node. */
-  @SuppressWarnings("unchecked")
   <T> T same(String key, Function<String, T> reader) {
+    return same(key, key, reader);
+  }
+
+  /**
+   * As {@link #same(String, Function)}, for a value {@code reader} makes from field {@code key}, kept
+   * under {@code name} apart from the field's own value.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T same(String key, String name, Function<String, T> reader) {
     JsonNode node = object.get(key);
-    Object[] before = earlier == null || earlier.kept == null ? null : earlier.kept.get(key);
+    Object[] before = earlier == null || earlier.kept == null ? null : earlier.kept.get(name);
     T value;
     if (node != null && before != null && before[0] == node) {
       read.add(key);
@@ -75,7 +83,7 @@ final class Fields {
     if (kept == null) {
       kept = new HashMap<>();
     }
-    kept.put(key, new Object[] {node, value});
+    kept.put(name, new Object[] {node, value});
     return value;
   }
 

@@ -8,9 +8,12 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKey;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * {@link TaskSpec} to and from JSON under the spec file's key names: the task's id, matrix values,
@@ -18,12 +21,23 @@ import java.util.Optional;
  * {@link TaskKey#stored} gives it and the key's own parser reads it back: memory in bytes, {@code cpus}
  * an exact decimal with at most three places, durations ISO-8601, none as {@code null}. The group is
  * not written: it is the enclosing group's name.
+ *
+ * <p>A Berth before the {@code pool} key sent a call or Java task to its pool through two variables in
+ * its {@code env}, {@value #OLD_POOL_VARIABLE} (the name) and {@value #OLD_SETTINGS_VARIABLE} (the
+ * settings as {@link PoolSpec#text()} writes them); read, they become the task's pool, so that the
+ * task equals the one its spec gives today.
  */
 final class TaskCodec {
 
   /** Each carried key's initial value as stored, by slot: a stored value equal to it is the initial value. */
   private static final JsonNode[] INITIAL = TaskKeys.carried().stream().map(TaskCodec::initialNode)
       .toArray(JsonNode[]::new);
+
+  /** The variable an older Berth named a task's pool with. */
+  static final String OLD_POOL_VARIABLE = "BERTH_POOL";
+
+  /** The variable an older Berth held a task's pool settings in. */
+  static final String OLD_SETTINGS_VARIABLE = "BERTH_POOL_SETTINGS";
 
   private TaskCodec() {}
 
@@ -52,6 +66,10 @@ final class TaskCodec {
     for (TaskKey<?> key : TaskKeys.carried()) {
       read(f, key, settings);
     }
+    OldPool old = f.same(TaskKeys.ENV.key(), "pool from env", k -> OldPool.of(f, settings.get(TaskKeys.ENV)));
+    if (old != null && settings.get(TaskKeys.POOL) == null) {
+      settings.set(TaskKeys.ENV, old.env()).set(TaskKeys.POOL, old.pool());
+    }
     Optional<Dependency> after = f.same("after", k -> f.optional(k, d -> dependency(f.object(d))));
     Optional<Dependency> follow = f.same("follow", k -> f.optional(k, d -> dependency(f.object(d))));
     TaskSpec task = new TaskSpec(id, group,
@@ -59,6 +77,32 @@ final class TaskCodec {
         f.same("params", f::stringMap), after, follow, settings.build());
     f.done();
     return task;
+  }
+
+  /**
+   * The pool an older Berth wrote into a task's env, and the env without it.
+   *
+   * @param env the env without the two variables
+   * @param pool the pool they name
+   */
+  private record OldPool(Map<String, String> env, PoolSpec pool) {
+
+    /** The pool {@code env} holds, or null when it holds none; the tasks of a sweep share one. */
+    static OldPool of(Fields f, Map<String, String> env) {
+      String name = env.get(OLD_POOL_VARIABLE);
+      String text = env.get(OLD_SETTINGS_VARIABLE);
+      if (name == null || text == null) {
+        return null;
+      }
+      Map<String, String> rest = new TreeMap<>(env);
+      rest.remove(OLD_POOL_VARIABLE);
+      rest.remove(OLD_SETTINGS_VARIABLE);
+      try {
+        return new OldPool(TaskKeys.ENV.canonical(rest), PoolSpec.parse(name, text));
+      } catch (IllegalArgumentException e) {
+        throw f.invalid(TaskKeys.ENV.key() + "." + OLD_SETTINGS_VARIABLE, e.getMessage());
+      }
+    }
   }
 
   private static <T> void put(ObjectNode f, TaskKey<T> key, TaskSpec t) {
