@@ -34,10 +34,10 @@ final class TaskCodec {
       .toArray(JsonNode[]::new);
 
   /** The variable an older Berth named a task's pool with. */
-  static final String OLD_POOL_VARIABLE = "BERTH_POOL";
+  private static final String OLD_POOL_VARIABLE = "BERTH_POOL";
 
   /** The variable an older Berth held a task's pool settings in. */
-  static final String OLD_SETTINGS_VARIABLE = "BERTH_POOL_SETTINGS";
+  private static final String OLD_SETTINGS_VARIABLE = "BERTH_POOL_SETTINGS";
 
   private TaskCodec() {}
 
