@@ -161,6 +161,16 @@ class EngineHostShareTest {
   }
 
   @Test
+  void aPoolsCallIsLaunchedWithItsPoolAsDataAndNoPoolVariablesInItsEnvironment() {
+    Run a = new Run("a", 0, PoolSpec.named("fast"), "a1");
+    a.engine.start();
+
+    dev.berth.spi.LaunchRequest request = a.executor.lastLaunch(TaskId.of("a1"));
+    assertThat(request.pool()).contains(PoolSpec.named("fast"));
+    assertThat(request.env()).doesNotContainKeys("BERTH_POOL", "BERTH_POOL_SETTINGS");
+  }
+
+  @Test
   void aPoolsCallTakesTheSlotItsPoolsEndedCallHeldWithoutALedgerStepAndTheOtherRunStillSeesIt() {
     Run a = new Run("a", 0, PoolSpec.named("fast"), "a1", "a2", "a3", "a4");
     Run b = new Run("b", 0, "b1");
