@@ -1,6 +1,5 @@
 package dev.berth.slurm;
 
-import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.spi.LaunchRequest;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package dev.berth.slurm;
 
-import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.spi.JobsOnExit;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.model.Dependency;
-import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;

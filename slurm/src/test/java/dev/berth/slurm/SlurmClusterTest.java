@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.berth.core.model.Dependency;
 import dev.berth.core.lifecycle.ClusterVerdict.Kind;
-import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GpuRequest;
 import dev.berth.core.model.TaskId;
 import dev.berth.os.CommandRunner;

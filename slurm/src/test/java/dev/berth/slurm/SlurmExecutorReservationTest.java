@@ -7,7 +7,6 @@ import static dev.berth.slurm.Requests.request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.model.GpuMemoryGres;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;

@@ -1,4 +1,4 @@
-package dev.berth.core.model;
+package dev.berth.slurm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

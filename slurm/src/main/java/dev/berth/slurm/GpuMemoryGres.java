@@ -1,4 +1,4 @@
-package dev.berth.core.model;
+package dev.berth.slurm;
 
 import dev.berth.core.units.ByteSize;
 import java.util.regex.Pattern;
