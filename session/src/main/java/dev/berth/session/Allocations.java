@@ -13,7 +13,7 @@ import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmExecutor;
 import dev.berth.slurm.SlurmKeys;
 import dev.berth.slurm.SlurmResources;
-import dev.berth.slurm.SlurmSettings;
+import dev.berth.slurm.SlurmTuning;
 import dev.berth.spi.Execution;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
@@ -74,9 +74,8 @@ final class Allocations {
       extra.add("--gres=" + slurm.gres());
     }
     extra.addAll(slurm.extraArgs());
-    SlurmSettings settings = SlurmSettings.from(slurm, 0).toBuilder().extraArgs(extra).build();
-    try (SlurmExecutor executor = new SlurmExecutor(
-        spec.name(), settings, new ProcessCommandRunner(), id -> SlurmResources.DEFAULT)) {
+    try (SlurmExecutor executor = new SlurmExecutor(spec.name(), slurm.toBuilder().extraArgs(extra).build(),
+        SlurmTuning.forRun(slurm, 0), new ProcessCommandRunner(), id -> SlurmResources.DEFAULT)) {
       for (int n = lastAllocation(layout.runDir()); n <= slurm.maxAllocations(); n++) {
         LaunchRequest request = request(spec, layout, n);
         CompletableFuture<Integer> exit = new CompletableFuture<>();

@@ -9,7 +9,6 @@ import dev.berth.slurm.SbatchCommand;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmKeys;
 import dev.berth.slurm.SlurmResources;
-import dev.berth.slurm.SlurmSettings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,13 +17,11 @@ public final class ClusterPlan {
 
   private final SchedulerConfig config;
   private final SlurmConfig slurm;
-  private final SlurmSettings settings;
 
   /** The plan of {@code run} on the cluster. */
   public ClusterPlan(RunSpec run) {
     this.config = run.config();
     this.slurm = SlurmKeys.TABLE.of(run);
-    this.settings = SlurmSettings.from(run);
   }
 
   /**
@@ -62,7 +59,7 @@ public final class ClusterPlan {
 
   /** The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}. */
   public String sbatchOptions(TaskSpec task) {
-    return String.join(" ", SbatchCommand.resourceOptions(settings, SlurmResources.of(task)));
+    return String.join(" ", SbatchCommand.resourceOptions(slurm, SlurmResources.of(task)));
   }
 
   private static void addIf(List<String> parts, String name, String value) {

@@ -8,7 +8,7 @@ import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.slurm.SlurmExecutor;
-import dev.berth.slurm.SlurmSettings;
+import dev.berth.slurm.SlurmKeys;
 import dev.berth.spi.Executor;
 import dev.berth.spi.GpuProbe;
 
@@ -26,8 +26,7 @@ public final class TaskRunners {
       return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), spec.config().enforceMemory(),
           spec.config().logCapBytes(), AdapterTables.secretVariables(spec));
     }
-    return SlurmExecutor.forRun(
-        spec, SlurmSettings.from(spec), new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
+    return SlurmExecutor.forRun(spec, new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
   }
 
   /** {@code processes}, with the call tasks of {@code spec}'s pools run in warm engines instead (docs/pools.md). */
@@ -46,7 +45,6 @@ public final class TaskRunners {
     if (!spec.config().onCluster()) {
       return layout;
     }
-    return layout.withTasksRoot(SlurmSettings.from(spec)
-        .taskFolderRoot(layout.runDir(), spec.name()));
+    return layout.withTasksRoot(SlurmKeys.TABLE.of(spec).taskFolderRoot(layout.runDir(), spec.name()));
   }
 }

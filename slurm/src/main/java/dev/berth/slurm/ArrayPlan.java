@@ -29,12 +29,12 @@ final class ArrayPlan {
    * @param resources what each request asks for, in the order of {@code requests}; null for a request that
    *     cannot be submitted, which then stays alone
    */
-  static List<List<Integer>> units(SlurmSettings settings, List<LaunchRequest> requests, List<SlurmResources> resources) {
+  static List<List<Integer>> units(SlurmConfig slurm, List<LaunchRequest> requests, List<SlurmResources> resources) {
     Map<Object, List<Integer>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < requests.size(); i++) {
       LaunchRequest r = requests.get(i);
-      Object key = settings.arrays() && r.arrayKey().isPresent() && r.upstream().isEmpty() && resources.get(i) != null
-          ? List.of(r.arrayKey().get(), SbatchCommand.resourceOptions(settings, resources.get(i)))
+      Object key = slurm.arrays() && r.arrayKey().isPresent() && r.upstream().isEmpty() && resources.get(i) != null
+          ? List.of(r.arrayKey().get(), SbatchCommand.resourceOptions(slurm, resources.get(i)))
           : i;
       byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
     }

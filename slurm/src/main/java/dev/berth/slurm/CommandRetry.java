@@ -16,7 +16,7 @@ import java.util.function.Predicate;
 /**
  * Runs a Slurm command again while it fails transiently ({@link SlurmFailures}), waiting
  * {@link #FIRST_WAIT} and then twice as long each time up to {@link #LONGEST_WAIT}, for at most
- * {@link SlurmSettings#retryFor()} in all; then, or at the first permanent failure, returns the last
+ * {@link SlurmConfig#retryFor()} in all; then, or at the first permanent failure, returns the last
  * answer. The waits are the injected {@link Timers}' (the caller blocks on a future the timer
  * completes, so a fake clock drives them in tests) and the deadline is the injected clock's.
  * Thread-safe; {@link #close()} ends every wait at once with the answer so far.
@@ -29,15 +29,20 @@ final class CommandRetry {
   static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
   private final CommandRunner runner;
-  private final SlurmSettings settings;
+  private final Duration retryFor;
+  private final Duration commandTimeout;
   private final InstantSource clock;
   private final Timers timers;
   private final Set<CompletableFuture<Void>> waits = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
-  CommandRetry(CommandRunner runner, SlurmSettings settings, InstantSource clock, Timers timers) {
+  /**
+   * Tries again for {@code retryFor} ({@code slurm.retry-for}), each try within {@code commandTimeout}.
+   */
+  CommandRetry(CommandRunner runner, Duration retryFor, Duration commandTimeout, InstantSource clock, Timers timers) {
     this.runner = runner;
-    this.settings = settings;
+    this.retryFor = retryFor;
+    this.commandTimeout = commandTimeout;
     this.clock = clock;
     this.timers = timers;
   }
@@ -65,11 +70,11 @@ final class CommandRetry {
    */
   Answer run(List<String> argv, Predicate<CommandRunner.Result> worthRetrying) throws IOException {
     Instant start = clock.instant();
-    Instant deadline = start.plus(settings.retryFor());
+    Instant deadline = start.plus(retryFor);
     Duration wait = FIRST_WAIT;
     int tries = 0;
     while (true) {
-      CommandRunner.Result result = runner.run(argv, settings.commandTimeout());
+      CommandRunner.Result result = runner.run(argv, commandTimeout);
       tries++;
       Instant now = clock.instant();
       if (closed || !worthRetrying.test(result) || !now.isBefore(deadline)) {

@@ -25,7 +25,7 @@ import java.util.function.BiConsumer;
  *
  * <p>Sources, most trusted first: the exit-code file written by the {@link BatchScript} for the code;
  * squeue for the state (finished jobs stay listed for the cluster's {@code MinJobAge}); sacct for jobs
- * squeue no longer lists; and after {@link SlurmSettings#lostAfter()} without any of them, the job is
+ * squeue no longer lists; and after {@link SlurmTuning#lostAfter()} without any of them, the job is
  * lost. A failing squeue only costs a round; sacct is optional.
  *
  * <p>An array element cancelled while pending leaves no record at all (see {@link SacctRecords}): one
@@ -40,7 +40,7 @@ final class JobPoll {
   static final Duration MEASUREMENT_WAIT = Duration.ofSeconds(2);
 
   private final CommandRunner runner;
-  private final SlurmSettings settings;
+  private final SlurmTuning tuning;
   private final BiConsumer<SlurmExecution, SlurmEnding> ended;
   private volatile String lastError;
   private final AtomicLong polls = new AtomicLong();
@@ -51,9 +51,9 @@ final class JobPoll {
    *
    * @param ended receives each job found ended and how, as soon as it is found
    */
-  JobPoll(CommandRunner runner, SlurmSettings settings, BiConsumer<SlurmExecution, SlurmEnding> ended) {
+  JobPoll(CommandRunner runner, SlurmTuning tuning, BiConsumer<SlurmExecution, SlurmEnding> ended) {
     this.runner = runner;
-    this.settings = settings;
+    this.tuning = tuning;
     this.ended = ended;
   }
 
@@ -77,7 +77,7 @@ final class JobPoll {
   /** When the first of {@code jobs} squeue no longer lists will be lost, if it is not found by then. */
   Optional<Instant> nextLoss(List<SlurmExecution> jobs) {
     return jobs.stream().flatMap(e -> e.missingSince().stream()).min(Instant::compareTo)
-        .map(since -> since.plus(settings.lostAfter()));
+        .map(since -> since.plus(tuning.lostAfter()));
   }
 
   /** The error of the last round, if it failed. */
@@ -159,7 +159,7 @@ final class JobPoll {
     missing.forEach(e -> ids.add(e.jobId().queryId()));
     finished.forEach(e -> ids.add(e.jobId().queryId()));
     try {
-      CommandRunner.Result result = runner.run(SacctOutput.commandWithSteps(ids), settings.commandTimeout());
+      CommandRunner.Result result = runner.run(SacctOutput.commandWithSteps(ids), tuning.commandTimeout());
       if (result.succeeded()) {
         return Optional.of(SacctRecords.of(SacctOutput.parse(result.stdout())));
       }
@@ -202,7 +202,7 @@ final class JobPoll {
         changed = true;
       } else if (e.missingSince().isEmpty()) {
         e.missingSince(Optional.of(now));
-      } else if (Duration.between(e.missingSince().get(), now).compareTo(settings.lostAfter()) >= 0) {
+      } else if (Duration.between(e.missingSince().get(), now).compareTo(tuning.lostAfter()) >= 0) {
         ended.accept(e, SlurmEndings.forgotten(e.jobId(), OptionalInt.empty(), false));
         changed = true;
       }
@@ -220,9 +220,9 @@ final class JobPoll {
 
   private Optional<CommandRunner.Result> run(List<String> argv) {
     try {
-      CommandRunner.Result result = runner.run(argv, settings.commandTimeout());
+      CommandRunner.Result result = runner.run(argv, tuning.commandTimeout());
       if (result.timedOut()) {
-        fail(argv.get(0) + " did not answer within " + settings.commandTimeout().toMillis() + " ms");
+        fail(argv.get(0) + " did not answer within " + tuning.commandTimeout().toMillis() + " ms");
         return Optional.empty();
       }
       return Optional.of(result);

@@ -21,13 +21,19 @@ import java.util.function.Supplier;
 final class JobSubmitter {
 
   private final String runName;
-  private final SlurmSettings settings;
+  private final SlurmConfig slurm;
+  private final boolean checkPrograms;
   private final CommandRetry retry;
 
-  /** Submits through {@code retry}, which tries an sbatch that failed transiently again. */
-  JobSubmitter(String runName, SlurmSettings settings, CommandRetry retry) {
+  /**
+   * Submits through {@code retry}, which tries an sbatch that failed transiently again.
+   *
+   * @param checkPrograms whether a launch fails at once when its program is not found on this machine
+   */
+  JobSubmitter(String runName, SlurmConfig slurm, boolean checkPrograms, CommandRetry retry) {
     this.runName = runName;
-    this.settings = settings;
+    this.slurm = slurm;
+    this.checkPrograms = checkPrograms;
     this.retry = retry;
   }
 
@@ -45,7 +51,7 @@ final class JobSubmitter {
     Path log = request.stderr().toAbsolutePath();
     long offset = sizeOf(log);
     SlurmJobId job = sbatch(request, SbatchCommand.forTask(
-        settings, runName + "." + request.task(), request, resources, after, script));
+        slurm, runName + "." + request.task(), request, resources, after, script));
     return recorded(request, new JobRecord(job, Optional.of(log), OptionalLong.of(offset)));
   }
 
@@ -71,7 +77,7 @@ final class JobSubmitter {
     }
     List<String> argv;
     try {
-      argv = SbatchCommand.forArray(settings, runName + "." + array.name(), array.folder(), array.elements().size(),
+      argv = SbatchCommand.forArray(slurm, runName + "." + array.name(), array.folder(), array.elements().size(),
           array.maxRunning(), array.resources(), array.after(), script);
     } catch (IllegalArgumentException e) {
       throw LaunchFailures.of(first, e.getMessage(), e);
@@ -97,7 +103,7 @@ final class JobSubmitter {
 
   private void prepare(LaunchRequest request) throws LaunchException {
     LaunchPreparation.createFolders(request, (reason, cause) -> LaunchFailures.of(request, reason, cause));
-    if (settings.checkPrograms()) {
+    if (checkPrograms) {
       Optional<String> problem = ProgramCheck.problem(request);
       if (problem.isPresent()) {
         throw LaunchFailures.of(request, problem.get(), null);

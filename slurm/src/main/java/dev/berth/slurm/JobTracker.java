@@ -23,8 +23,8 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Polling is the only way: Slurm has no notification a client can subscribe to (job mail and
  * {@code strigger} run programs on the controller, not in the submitting process). One squeue call per
  * round for all jobs keeps the controller's load independent of the number of tasks; the wait between
- * rounds starts at {@link SlurmSettings#pollInitial()} after any change and doubles up to
- * {@link SlurmSettings#pollMax()} while nothing changes, but a round always comes when a job squeue no
+ * rounds starts at {@link SlurmTuning#pollInitial()} after any change and doubles up to
+ * {@link SlurmConfig#pollMax()} while nothing changes, but a round always comes when a job squeue no
  * longer lists is due to be reported lost. Time is the injected clock's and the timers': a fake clock
  * drives the tracker in tests.
  */
@@ -32,7 +32,7 @@ final class JobTracker {
 
   private final InstantSource clock;
   private final Timers timers;
-  private final SlurmSettings settings;
+  private final SlurmTuning tuning;
   private final JobPoll poll;
   private final Map<SlurmJobId, SlurmExecution> live = new ConcurrentHashMap<>();
   private final ExecutorService exits =
@@ -50,12 +50,12 @@ final class JobTracker {
    * A tracker whose rounds run on {@code timers}. A round waits for squeue, so the timers must not be
    * shared with anything that cannot wait that long.
    */
-  JobTracker(CommandRunner runner, SlurmSettings settings, InstantSource clock, Timers timers) {
+  JobTracker(CommandRunner runner, SlurmConfig slurm, SlurmTuning tuning, InstantSource clock, Timers timers) {
     this.clock = clock;
     this.timers = timers;
-    this.settings = settings;
-    this.poll = new JobPoll(runner, settings, this::report);
-    this.backoff = new Backoff(settings.pollInitial(), settings.pollMax());
+    this.tuning = tuning;
+    this.poll = new JobPoll(runner, tuning, this::report);
+    this.backoff = new Backoff(tuning.pollInitial(), slurm.pollMax());
   }
 
   /** Starts tracking a submitted job. */
@@ -71,7 +71,7 @@ final class JobTracker {
     }
     backoff.reset();
     if (!polling) {
-      roundWithin(settings.pollInitial());
+      roundWithin(tuning.pollInitial());
     }
   }
 

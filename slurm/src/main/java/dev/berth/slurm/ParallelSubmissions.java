@@ -17,21 +17,23 @@ import java.util.function.Function;
 
 /**
  * Submits one decision pass's attempts for {@link SlurmExecutor#launchAll}: groups them into job arrays
- * and single jobs ({@link ArrayPlan}) and runs up to {@link SlurmSettings#parallelSubmissions()} of
+ * and single jobs ({@link ArrayPlan}) and runs up to {@link SlurmTuning#parallelSubmissions()} of
  * these submissions at once on {@code berth-slurm-submit} threads, since each sbatch call waits for the
  * controller's answer.
  */
 final class ParallelSubmissions {
 
-  private final SlurmSettings settings;
+  private final SlurmConfig slurm;
+  private final SlurmTuning tuning;
   private final SlurmExecutor executor;
   private final ExecutorService submissions;
 
-  ParallelSubmissions(SlurmSettings settings, SlurmExecutor executor) {
-    this.settings = settings;
+  ParallelSubmissions(SlurmConfig slurm, SlurmTuning tuning, SlurmExecutor executor) {
+    this.slurm = slurm;
+    this.tuning = tuning;
     this.executor = executor;
     this.submissions = Executors.newFixedThreadPool(
-        settings.parallelSubmissions(), DaemonThreads.named("berth-slurm-submit", true));
+        tuning.parallelSubmissions(), DaemonThreads.named("berth-slurm-submit", true));
   }
 
   /** One launch per request, in order: started, or failed with the reason. */
@@ -47,7 +49,7 @@ final class ParallelSubmissions {
       }
     }
     List<Future<?>> pending = new ArrayList<>();
-    for (List<Integer> unit : ArrayPlan.units(settings, requests, asked)) {
+    for (List<Integer> unit : ArrayPlan.units(slurm, requests, asked)) {
       if (launches[unit.get(0)] != null) {
         continue; // its resources could not be asked for
       }
@@ -89,7 +91,7 @@ final class ParallelSubmissions {
     String key = first.arrayKey().orElseThrow();
     try {
       List<SlurmExecution> started = executor.launchArray(new ArraySubmission(key, elements, asked,
-          settings.arrayMaxRunning(), SlurmExecutor.arrayFolder(first), Optional.empty()), listeners);
+          tuning.arrayMaxRunning(), SlurmExecutor.arrayFolder(first), Optional.empty()), listeners);
       for (int k = 0; k < unit.size(); k++) {
         launches[unit.get(k)] = Launch.started(elements.get(k), started.get(k));
       }

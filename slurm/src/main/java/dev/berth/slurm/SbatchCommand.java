@@ -14,7 +14,7 @@ import java.util.Optional;
  * <p>Resources: {@code --mem} in MiB rounded up (left out when the task sets no memory, so the
  * cluster's default applies), {@code --cpus-per-task} as whole cores rounded up (at least 1),
  * {@code --gres=gpu:N} for whole GPUs or {@link GpuMemoryGres#gresFor} for a GPU-memory share, and
- * {@code --time} in minutes rounded up from the task's timeout (else {@link SlurmSettings#time()}).
+ * {@code --time} in minutes rounded up from the task's timeout (else from {@link SlurmConfig#time()}).
  * The environment is inherited ({@code --export=ALL}); the task's own variables are set by the
  * {@link BatchScript}, where values with commas or newlines need no escaping.
  */
@@ -27,14 +27,14 @@ public final class SbatchCommand {
    * appending to its output files, running {@code script}.
    */
   public static List<String> forTask(
-      SlurmSettings settings, String jobName, LaunchRequest request, SlurmResources resources,
+      SlurmConfig slurm, String jobName, LaunchRequest request, SlurmResources resources,
       Optional<JobDependency> after, Path script) {
     List<String> argv = start(jobName);
     argv.add("--chdir=" + request.workdir().toAbsolutePath());
     argv.add("--output=" + filePattern(request.stdout()));
     argv.add("--error=" + filePattern(request.stderr()));
     argv.add("--open-mode=append");
-    return finish(argv, settings, resources, after, script);
+    return finish(argv, slurm, resources, after, script);
   }
 
   /**
@@ -43,7 +43,7 @@ public final class SbatchCommand {
    * {@link #arrayLog(Path, int)}; the script sends the programs' output to each task's files.
    */
   public static List<String> forArray(
-      SlurmSettings settings, String jobName, Path folder, int count, int maxRunning, SlurmResources resources,
+      SlurmConfig slurm, String jobName, Path folder, int count, int maxRunning, SlurmResources resources,
       Optional<JobDependency> after, Path script) {
     if (count < 1 || maxRunning < 0) {
       throw new IllegalArgumentException("an array needs count >= 1 and maxRunning >= 0 but had " + count + " and "
@@ -54,7 +54,7 @@ public final class SbatchCommand {
     argv.add("--output=" + filePattern(folder.resolve("slurm-")) + "%a.log");
     argv.add("--open-mode=append");
     argv.add("--array=0-" + (count - 1) + (maxRunning > 0 ? "%" + maxRunning : ""));
-    return finish(argv, settings, resources, after, script);
+    return finish(argv, slurm, resources, after, script);
   }
 
   /** Where Slurm writes its own messages about element {@code index} of an array submitted with {@link #forArray}. */
@@ -73,7 +73,7 @@ public final class SbatchCommand {
    * and {@code --time}, as {@link #forTask} and {@link #forArray} add them. Two attempts with equal
    * options ask Slurm for the same, so they may share a job array.
    */
-  public static List<String> resourceOptions(SlurmSettings settings, SlurmResources resources) {
+  public static List<String> resourceOptions(SlurmConfig slurm, SlurmResources resources) {
     List<String> options = new ArrayList<>();
     if (resources.memoryBytes() > 0) {
       options.add("--mem=" + ceilDiv(resources.memoryBytes(), 1L << 20) + "M");
@@ -82,10 +82,10 @@ public final class SbatchCommand {
     if (resources.gpu().wholeDevices() > 0) {
       options.add("--gres=gpu:" + resources.gpu().wholeDevices());
     } else if (resources.gpu().memoryBytes() > 0) {
-      options.add("--gres=" + settings.gpuMemoryGres().gresFor(resources.gpu().memoryBytes()));
+      options.add("--gres=" + slurm.shareGres().gresFor(resources.gpu().memoryBytes()));
     }
-    Optional<String> time = resources.timeout().map(t -> Long.toString(minutes(t))).or(settings::time);
-    time.ifPresent(t -> options.add("--time=" + t));
+    Optional<Duration> time = resources.timeout().or(() -> Optional.of(slurm.time()).filter(t -> !t.isZero()));
+    time.ifPresent(t -> options.add("--time=" + minutes(t)));
     return List.copyOf(options);
   }
 
@@ -101,22 +101,28 @@ public final class SbatchCommand {
   }
 
   private static List<String> finish(
-      List<String> argv, SlurmSettings settings, SlurmResources resources, Optional<JobDependency> after,
+      List<String> argv, SlurmConfig slurm, SlurmResources resources, Optional<JobDependency> after,
       Path script) {
     argv.add("--export=ALL");
-    settings.partition().ifPresent(p -> argv.add("--partition=" + p));
-    settings.account().ifPresent(a -> argv.add("--account=" + a));
-    settings.qos().ifPresent(q -> argv.add("--qos=" + q));
-    argv.addAll(resourceOptions(settings, resources));
+    addIfSet(argv, "--partition=", slurm.partition());
+    addIfSet(argv, "--account=", slurm.account());
+    addIfSet(argv, "--qos=", slurm.qos());
+    argv.addAll(resourceOptions(slurm, resources));
     after.ifPresent(d -> {
       argv.add("--dependency=" + d.toSlurm());
       // Without this a dependant of a failed parent waits forever on clusters that do not set
       // DependencyParameters=kill_invalid_depend.
       argv.add("--kill-on-invalid-dep=yes");
     });
-    argv.addAll(settings.extraArgs());
+    argv.addAll(slurm.extraArgs());
     argv.add(script.toAbsolutePath().toString());
     return List.copyOf(argv);
+  }
+
+  private static void addIfSet(List<String> argv, String option, String value) {
+    if (!value.isEmpty()) {
+      argv.add(option + value);
+    }
   }
 
   /** An absolute file name for --output/--error, with {@code %} doubled so Slurm does not expand it. */

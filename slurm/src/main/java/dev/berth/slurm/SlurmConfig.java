@@ -1,6 +1,7 @@
 package dev.berth.slurm;
 
 import dev.berth.spi.JobsOnExit;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -10,19 +11,22 @@ import java.util.regex.Pattern;
  * How a run uses a Slurm cluster ({@code slurm.*}, or the spec's top-level {@code slurm:} block),
  * read when {@code scheduler.executor} is {@code slurm}; its keys are {@link SlurmKeys#TABLE}. How
  * many jobs the cluster holds at once ({@code slurm.max-jobs}) is core's, since core admits them.
+ * The {@link SlurmExecutor} asks Slurm for these settings as they are; what it sets for itself, such
+ * as its timeouts and the job arrays' limit, is its {@link SlurmTuning}. An empty text means "not set".
  *
  * @param mode every attempt a batch job, or whole allocations that Berth packs ({@code slurm.mode})
  * @param partition {@code --partition}, empty for the cluster's default ({@code slurm.partition})
  * @param account {@code --account}, empty for the default ({@code slurm.account})
  * @param qos {@code --qos}, empty for the default ({@code slurm.qos})
- * @param time {@code --time} for tasks without a timeout of their own, and for each allocation; zero
- *     leaves the partition's default ({@code slurm.time})
+ * @param time {@code --time}, in whole minutes rounded up, for tasks without a timeout of their own, and
+ *     for each allocation; zero leaves the partition's default ({@code slurm.time})
  * @param extraArgs more sbatch options, passed as given ({@code slurm.extra-args})
  * @param workdirRoot where task folders go, on a filesystem every node mounts at the same path; empty
  *     means the run's workdir ({@code slurm.workdir-root})
  * @param gpuMemoryGres how a share of a GPU is asked for: {@code none} (a whole GPU), {@code shard},
  *     {@code shard:10GiB} or a count GRES such as {@code gpumem:1MiB} ({@code slurm.gpu-memory-gres})
- * @param arrays whether matrix tasks with the same resources are submitted as one job array ({@code slurm.arrays})
+ * @param arrays whether {@link SlurmExecutor#launchAll} submits attempts that share an array key and their
+ *     resources as one job array ({@code slurm.arrays})
  * @param gres the GRES of each allocation in mode {@code allocation}, e.g. {@code gpu:8} ({@code slurm.gres})
  * @param cpus cores of each allocation, 0 for the cluster's default ({@code slurm.cpus})
  * @param memoryBytes memory of each allocation, 0 for the cluster's default ({@code slurm.memory})
@@ -30,7 +34,9 @@ import java.util.regex.Pattern;
  *     ({@code slurm.max-allocations})
  * @param onExit what Ctrl-C does to submitted jobs ({@code slurm.on-exit})
  * @param pollMax the longest wait between two squeue calls while nothing changes ({@code slurm.poll-max})
- * @param retryFor how long an sbatch or scancel that fails transiently is tried again ({@code slurm.retry-for})
+ * @param retryFor how long an sbatch or scancel that fails transiently (the controller unreachable, busy or
+ *     rate-limiting) is tried again, with growing waits, before its failure counts; 0 tries once
+ *     ({@code slurm.retry-for}, see {@link CommandRetry})
  */
 public record SlurmConfig(
     SlurmMode mode, String partition, String account, String qos, Duration time, List<String> extraArgs,
@@ -96,6 +102,19 @@ public record SlurmConfig(
     return new Builder().mode(mode).partition(partition).account(account).qos(qos).time(time).extraArgs(extraArgs)
         .workdirRoot(workdirRoot).gpuMemoryGres(gpuMemoryGres).arrays(arrays).gres(gres).cpus(cpus)
         .memoryBytes(memoryBytes).maxAllocations(maxAllocations).onExit(onExit).pollMax(pollMax).retryFor(retryFor);
+  }
+
+  /** How a GPU-memory share is asked for: {@link #gpuMemoryGres}, parsed (validated when built). */
+  public GpuMemoryGres shareGres() {
+    return GpuMemoryGres.parse(gpuMemoryGres);
+  }
+
+  /**
+   * Where the task folders of run {@code runName} go: {@code <workdirRoot>/<runName>} when
+   * {@link #workdirRoot} is set, so runs sharing the root keep apart; else {@code runWorkdir}.
+   */
+  public Path taskFolderRoot(Path runWorkdir, String runName) {
+    return workdirRoot.isEmpty() ? runWorkdir : Path.of(workdirRoot).resolve(runName);
   }
 
   /** Whether Berth packs tasks inside whole allocations. */

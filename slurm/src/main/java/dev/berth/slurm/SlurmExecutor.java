@@ -39,7 +39,7 @@ import java.util.stream.Collectors;
  * ({@link ParallelSubmissions}).
  *
  * <p>An sbatch or scancel that fails transiently (the controller unreachable, busy or rate-limiting) is
- * tried again with growing waits for {@link SlurmSettings#retryFor()} ({@link CommandRetry}); a failing
+ * tried again with growing waits for {@link SlurmConfig#retryFor()} ({@link CommandRetry}); a failing
  * squeue round only costs a round. Each ended job reports what sacct measured ({@link SlurmExecution#usage()}).
  *
  * <p>Working directories and output files must be on a filesystem the nodes share. The job id of
@@ -62,11 +62,14 @@ public final class SlurmExecutor implements Executor {
    * An executor for the run {@code runName}, polling on a thread of its own
    * ({@code berth-slurm-tracker}) by the system clock.
    *
+   * @param slurm what the run asks of Slurm beyond each task's own resources
+   * @param tuning how the executor drives Slurm; its first wait between polls no longer than
+   *     {@code slurm}'s {@code pollMax}
    * @param resources what each task asks of Slurm; called once per launch
    */
-  public SlurmExecutor(
-      String runName, SlurmSettings settings, CommandRunner runner, Function<TaskId, SlurmResources> resources) {
-    this(runName, settings, runner, resources, InstantSource.system(), null);
+  public SlurmExecutor(String runName, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner,
+      Function<TaskId, SlurmResources> resources) {
+    this(runName, slurm, tuning, runner, resources, InstantSource.system(), null);
   }
 
   /**
@@ -74,27 +77,39 @@ public final class SlurmExecutor implements Executor {
    * on timers of its own when {@code timers} is null. A round waits for squeue, so the timers must not
    * be shared with anything that cannot wait that long; a fake clock drives the tracker in tests.
    */
-  SlurmExecutor(String runName, SlurmSettings settings, CommandRunner runner,
+  SlurmExecutor(String runName, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner,
       Function<TaskId, SlurmResources> resources, InstantSource clock, Timers timers) {
     if (runName == null || runName.isBlank()) {
       throw new IllegalArgumentException("a run name is needed to name the jobs");
     }
-    Objects.requireNonNull(settings, "settings");
+    if (slurm.pollMax().compareTo(tuning.pollInitial()) < 0) {
+      throw new IllegalArgumentException("pollMax " + slurm.pollMax() + " must be >= pollInitial "
+          + tuning.pollInitial());
+    }
     Objects.requireNonNull(runner, "runner");
     this.resources = Objects.requireNonNull(resources, "resources");
     Objects.requireNonNull(clock, "clock");
     this.ownTimers = timers == null ? trackerTimers() : null;
     Timers used = timers == null ? ownTimers : timers;
-    this.retry = new CommandRetry(runner, settings, clock, used);
-    this.submitter = new JobSubmitter(runName, settings, retry);
-    this.tracker = new JobTracker(runner, settings, clock, used);
+    this.retry = new CommandRetry(runner, slurm.retryFor(), tuning.commandTimeout(), clock, used);
+    this.submitter = new JobSubmitter(runName, slurm, tuning.checkPrograms(), retry);
+    this.tracker = new JobTracker(runner, slurm, tuning, clock, used);
     this.canceller = new JobCanceller(retry, tracker);
-    this.parallel = new ParallelSubmissions(settings, this);
+    this.parallel = new ParallelSubmissions(slurm, tuning, this);
+  }
+
+  /**
+   * An executor for {@code run}, with its {@code slurm.*} settings and {@link SlurmTuning#forRun the
+   * tuning it derives}, whose tasks ask for their own resources; unknown tasks get the defaults.
+   */
+  public static SlurmExecutor forRun(RunSpec run, CommandRunner runner) {
+    SlurmConfig slurm = SlurmKeys.TABLE.of(run);
+    return forRun(run, slurm, SlurmTuning.forRun(slurm, run.config().maxProcess()), runner);
   }
 
   /** An executor for {@code run} whose tasks ask for their own resources; unknown tasks get the defaults. */
-  public static SlurmExecutor forRun(RunSpec run, SlurmSettings settings, CommandRunner runner) {
-    return new SlurmExecutor(run.name(), settings, runner, resourcesOf(run));
+  public static SlurmExecutor forRun(RunSpec run, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner) {
+    return new SlurmExecutor(run.name(), slurm, tuning, runner, resourcesOf(run));
   }
 
   /** What each task of {@code run} asks of Slurm; unknown tasks get the defaults. */
@@ -154,9 +169,9 @@ public final class SlurmExecutor implements Executor {
    *
    * <p>Requests with the same array key, no upstream and the same resource options
    * ({@link SbatchCommand#resourceOptions}) become one job array, at least two of them, unless
-   * {@link SlurmSettings#arrays()} is off; at most {@link SlurmSettings#arrayMaxRunning()} elements run at
+   * {@link SlurmConfig#arrays()} is off; at most {@link SlurmTuning#arrayMaxRunning()} elements run at
    * once. A refused array fails each of its requests. The others are launched alone. Up to
-   * {@link SlurmSettings#parallelSubmissions()} of these submissions run at once, since each sbatch
+   * {@link SlurmTuning#parallelSubmissions()} of these submissions run at once, since each sbatch
    * call waits for the controller's answer.
    *
    * @throws IllegalStateException when the executor is closed

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 class ArrayPlanTest {
 
-  private static final SlurmSettings SETTINGS = SlurmSettings.defaults();
+  private static final SlurmConfig SLURM = SlurmConfig.DEFAULTS;
   private static final SlurmResources SMALL = SlurmResources.DEFAULT;
   private static final SlurmResources BIG = new SlurmResources(1L << 30, 1000, GpuRequest.NONE, Optional.empty());
 
@@ -25,7 +25,7 @@ class ArrayPlanTest {
   void requestsWithOneKeyAndEqualResourcesBecomeOneArrayAndTheRestStayAlone() {
     List<LaunchRequest> requests = List.of(keyed("a", "m"), plain("b"), keyed("c", "m"), keyed("d", "m"));
 
-    assertThat(ArrayPlan.units(SETTINGS, requests, List.of(SMALL, SMALL, SMALL, SMALL)))
+    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, SMALL, SMALL, SMALL)))
         .containsExactly(List.of(0, 2, 3), List.of(1));
   }
 
@@ -34,7 +34,7 @@ class ArrayPlanTest {
     int n = ArrayPlan.MAX_ELEMENTS * 2 + 1;
     List<LaunchRequest> requests = java.util.stream.IntStream.range(0, n).mapToObj(i -> keyed("t" + i, "m")).toList();
 
-    List<List<Integer>> units = ArrayPlan.units(SETTINGS, requests, java.util.Collections.nCopies(n, SMALL));
+    List<List<Integer>> units = ArrayPlan.units(SLURM, requests, java.util.Collections.nCopies(n, SMALL));
 
     assertThat(units).extracting(List::size).containsExactly(ArrayPlan.MAX_ELEMENTS, ArrayPlan.MAX_ELEMENTS, 1);
     assertThat(units.get(1).get(0)).isEqualTo(ArrayPlan.MAX_ELEMENTS);
@@ -44,7 +44,7 @@ class ArrayPlanTest {
   void resourcesThatSbatchAsksForAlikeShareAnArray() {
     SlurmResources halfCore = new SlurmResources(0, 500, GpuRequest.NONE, Optional.empty());
 
-    assertThat(ArrayPlan.units(SETTINGS, List.of(keyed("a", "m"), keyed("b", "m")), List.of(SMALL, halfCore)))
+    assertThat(ArrayPlan.units(SLURM, List.of(keyed("a", "m"), keyed("b", "m")), List.of(SMALL, halfCore)))
         .containsExactly(List.of(0, 1));
   }
 
@@ -52,7 +52,7 @@ class ArrayPlanTest {
   void differentResourcesSplitAKeyIntoArraysAndLoneJobs() {
     List<LaunchRequest> requests = List.of(keyed("a", "m"), keyed("b", "m"), keyed("c", "m"));
 
-    assertThat(ArrayPlan.units(SETTINGS, requests, List.of(SMALL, BIG, SMALL)))
+    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, BIG, SMALL)))
         .containsExactly(List.of(0, 2), List.of(1));
   }
 
@@ -63,10 +63,10 @@ class ArrayPlanTest {
         keyed("c", "n").withUpstream(new Upstream(List.of(parent), true, true, false)), keyed("d", "o"),
         keyed("e", "o"));
 
-    assertThat(ArrayPlan.units(SETTINGS, requests, Arrays.asList(SMALL, SMALL, SMALL, SMALL, null)))
+    assertThat(ArrayPlan.units(SLURM, requests, Arrays.asList(SMALL, SMALL, SMALL, SMALL, null)))
         .containsExactly(List.of(0), List.of(1), List.of(2), List.of(3), List.of(4));
     List<SlurmResources> same = new ArrayList<>(List.of(SMALL, SMALL, SMALL, SMALL, SMALL));
-    assertThat(ArrayPlan.units(SETTINGS.toBuilder().arrays(false).build(), List.of(keyed("a", "m"), keyed("b", "m")),
+    assertThat(ArrayPlan.units(SLURM.toBuilder().arrays(false).build(), List.of(keyed("a", "m"), keyed("b", "m")),
         same.subList(0, 2))).containsExactly(List.of(0), List.of(1));
   }
 

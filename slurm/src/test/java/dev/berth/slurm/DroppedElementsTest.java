@@ -21,14 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
 class DroppedElementsTest {
 
   /** A long lostAfter, so an ending that comes within seconds cannot be the loss of the job. */
-  private static final SlurmSettings SETTINGS = SlurmSettings.builder()
-      .poll(Duration.ofMillis(200), Duration.ofSeconds(5)).lostAfter(Duration.ofMinutes(2)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmTuning TUNING =
+      SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200)).withLostAfter(Duration.ofMinutes(2));
 
   @TempDir Path dir;
 
   private final FakeSlurm slurm = new FakeSlurm();
   private final FakeClock clock = new FakeClock();
-  private final SlurmExecutor executor = Requests.executor(SETTINGS, slurm, clock);
+  private final SlurmExecutor executor = Requests.executor(SLURM, TUNING, slurm, clock);
   private final List<Exits> exits = List.of(new Exits(), new Exits(), new Exits());
 
   @AfterEach
@@ -93,7 +94,7 @@ class DroppedElementsTest {
     slurm.cancel(earlier.get(1).jobId());
     slurm.end(earlier.get(0).jobId(), "COMPLETED", "None", 0).purgeFromSqueue(earlier.get(0).jobId());
     slurm.end(earlier.get(2).jobId(), "COMPLETED", "None", 0).purgeFromSqueue(earlier.get(2).jobId());
-    SlurmExecutor later = Requests.executor(SETTINGS, slurm, clock);
+    SlurmExecutor later = Requests.executor(SLURM, TUNING, slurm, clock);
     try {
       Exits found = new Exits();
       SlurmExecution again = (SlurmExecution) later.reattach(keyed(dir, "m1"), found).orElseThrow();

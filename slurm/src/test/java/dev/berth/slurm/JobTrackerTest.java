@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** When the tracker polls and when it gives a job up, on the fake clock. */
 class JobTrackerTest {
 
-  private static final SlurmSettings SETTINGS = SlurmSettings.builder()
-      .poll(Duration.ofMillis(200), Duration.ofSeconds(5)).lostAfter(Duration.ofSeconds(12)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmTuning TUNING =
+      SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200)).withLostAfter(Duration.ofSeconds(12));
 
   @TempDir Path dir;
 
@@ -33,7 +34,7 @@ class JobTrackerTest {
     }
     return slurm.run(argv, timeout);
   };
-  private final SlurmExecutor executor = Requests.executor(SETTINGS, timedSlurm, clock);
+  private final SlurmExecutor executor = Requests.executor(SLURM, TUNING, timedSlurm, clock);
 
   @AfterEach
   void close() {

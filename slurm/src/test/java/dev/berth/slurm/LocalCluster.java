@@ -15,8 +15,10 @@ import java.util.List;
 final class LocalCluster {
 
   /** Faster than the defaults so the tests do not wait on the backoff; the behaviour is the same. */
-  static final SlurmSettings SETTINGS = SlurmSettings.builder()
-      .poll(Duration.ofMillis(100), Duration.ofSeconds(1)).commandTimeout(Duration.ofSeconds(30)).build();
+  static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(1)).build();
+  /** With {@link #SLURM}: faster than the defaults so the tests do not wait on the backoff. */
+  static final SlurmTuning TUNING = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(100))
+      .withCommandTimeout(Duration.ofSeconds(30));
 
   private static String unavailable;
 

@@ -15,19 +15,28 @@ final class Requests {
 
   static final long GIB = 1L << 30;
   static final long WAIT = 30;
+  /** The run's settings: polling at most every 20 ms. */
+  static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofMillis(20)).build();
   /** Quick polling, and one submission at a time so that the order of sbatch calls is known. */
-  static final SlurmSettings FAST = SlurmSettings.builder()
-      .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
-      .lostAfter(Duration.ofMillis(50)).parallelSubmissions(1).build();
+  static final SlurmTuning FAST = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(1))
+      .withCommandTimeout(Duration.ofSeconds(5)).withLostAfter(Duration.ofMillis(50)).withParallelSubmissions(1);
 
-  /** On the fake clock: long enough for many rounds at {@link #FAST}'s slowest polling, and past its lost-after. */
+  /**
+   * On the fake clock: long enough for many rounds at {@link #SLURM}'s slowest polling, and past
+   * {@link #FAST}'s lost-after.
+   */
   static final Duration ROUNDS = Duration.ofSeconds(1);
 
   private Requests() {}
 
+  /** {@link #executor(SlurmConfig, SlurmTuning, CommandRunner, FakeClock)} with {@link #SLURM}. */
+  static SlurmExecutor executor(SlurmTuning tuning, CommandRunner slurm, FakeClock clock) {
+    return executor(SLURM, tuning, slurm, clock);
+  }
+
   /** An executor of the run {@code run} on {@code slurm}, whose tracker the test drives with {@code clock}. */
-  static SlurmExecutor executor(SlurmSettings settings, CommandRunner slurm, FakeClock clock) {
-    return new SlurmExecutor("run", settings, slurm, id -> SlurmResources.DEFAULT, clock, clock);
+  static SlurmExecutor executor(SlurmConfig config, SlurmTuning tuning, CommandRunner slurm, FakeClock clock) {
+    return new SlurmExecutor("run", config, tuning, slurm, id -> SlurmResources.DEFAULT, clock, clock);
   }
 
   /** Attempt {@code attempt} of {@code task} running {@code true}, with nothing reserved. */

@@ -30,7 +30,7 @@ class SbatchCommandTest {
     TaskSpec task = TaskSpec.builder("lr-0.1", "train").command("python3", "train.py")
         .memoryBytes(1536 * MIB).cpus(2).timeout(Duration.ofMinutes(90)).build();
 
-    assertThat(SbatchCommand.forTask(SlurmSettings.defaults(), "sweep.lr-0.1", REQUEST, SlurmResources.of(task),
+    assertThat(SbatchCommand.forTask(SlurmConfig.DEFAULTS, "sweep.lr-0.1", REQUEST, SlurmResources.of(task),
         Optional.empty(), SCRIPT)).containsExactly(
         "sbatch", "--parsable", "--job-name=sweep.lr-0.1",
         "--chdir=/shared/runs/sweep/train/lr-0.1",
@@ -44,7 +44,7 @@ class SbatchCommandTest {
   void theResourceOptionsAreTheOnesTheCommandAsksFor() {
     SlurmResources resources = new SlurmResources(1536 * MIB, 2500, GpuRequest.share(8L << 30),
         Optional.of(Duration.ofMinutes(90)));
-    SlurmSettings gpumem = SlurmSettings.builder().gpuMemoryGres(GpuMemoryGres.parse("gpumem:1MiB")).build();
+    SlurmConfig gpumem = SlurmConfig.builder().gpuMemoryGres("gpumem:1MiB").build();
 
     assertThat(SbatchCommand.resourceOptions(gpumem, resources))
         .containsExactly("--mem=1536M", "--cpus-per-task=3", "--gres=gpumem:8192", "--time=90");
@@ -74,10 +74,10 @@ class SbatchCommandTest {
   void aGpuMemoryShareFollowsTheConfiguredMapping() {
     SlurmResources share = new SlurmResources(0, 1000, GpuRequest.share(8L << 30), Optional.empty());
 
-    assertThat(options(SlurmSettings.defaults(), share)).contains("--gres=gpu:1");
-    assertThat(options(SlurmSettings.builder().gpuMemoryGres(GpuMemoryGres.shard()).build(), share))
+    assertThat(options(SlurmConfig.DEFAULTS, share)).contains("--gres=gpu:1");
+    assertThat(options(SlurmConfig.builder().gpuMemoryGres("shard").build(), share))
         .contains("--gres=shard:1");
-    assertThat(options(SlurmSettings.builder().gpuMemoryGres(GpuMemoryGres.parse("gpumem:1MiB")).build(), share))
+    assertThat(options(SlurmConfig.builder().gpuMemoryGres("gpumem:1MiB").build(), share))
         .contains("--gres=gpumem:8192");
   }
 
@@ -87,16 +87,16 @@ class SbatchCommandTest {
     assertThat(SbatchCommand.minutes(Duration.ofSeconds(61))).isEqualTo(2);
     assertThat(SbatchCommand.minutes(Duration.ofMillis(1))).isEqualTo(1);
     assertThat(SbatchCommand.minutes(Duration.ofHours(2))).isEqualTo(120);
-    SlurmSettings withDefault = SlurmSettings.builder().time("4:00:00").build();
-    assertThat(options(withDefault, SlurmResources.DEFAULT)).contains("--time=4:00:00");
+    SlurmConfig withDefault = SlurmConfig.builder().time(Duration.ofHours(4)).build();
+    assertThat(options(withDefault, SlurmResources.DEFAULT)).contains("--time=240");
     assertThat(options(withDefault, new SlurmResources(0, 1000, GpuRequest.NONE, Optional.of(Duration.ofSeconds(30)))))
-        .contains("--time=1").doesNotContain("--time=4:00:00");
+        .contains("--time=1").doesNotContain("--time=240");
     assertThat(options(SlurmResources.DEFAULT)).noneMatch(o -> o.startsWith("--time"));
   }
 
   @Test
   void siteOptionsComeFirstAndExtraArgumentsLastBeforeTheScript() {
-    SlurmSettings site = SlurmSettings.builder().partition("gpu").account("ml").qos("short")
+    SlurmConfig site = SlurmConfig.builder().partition("gpu").account("ml").qos("short")
         .extraArgs(List.of("--constraint=a100", "--exclusive")).build();
     List<String> argv = options(site, SlurmResources.DEFAULT);
 
@@ -114,7 +114,7 @@ class SbatchCommandTest {
     assertThat(dependency(new Dependency(ab, true, false, true), jobs)).isEqualTo("afternotok:1:2_3");
     assertThat(dependency(new Dependency(ab, true, true, true), jobs)).isEqualTo("afterany:1:2_3");
     assertThat(dependency(new Dependency(ab, false, true, false), jobs)).isEqualTo("afterok:1?afterok:2_3");
-    assertThat(SbatchCommand.forTask(SlurmSettings.defaults(), "sweep.x", REQUEST, SlurmResources.DEFAULT,
+    assertThat(SbatchCommand.forTask(SlurmConfig.DEFAULTS, "sweep.x", REQUEST, SlurmResources.DEFAULT,
         Optional.of(JobDependency.of(Dependency.allSucceeded(ab), jobs)), SCRIPT))
         .containsSubsequence("--dependency=afterok:1:2_3", "--kill-on-invalid-dep=yes");
   }
@@ -131,14 +131,14 @@ class SbatchCommandTest {
   void anArrayRunsItsElementsWithALimitAndKeepsSlurmsMessagesPerElement() {
     Path folder = RUN.resolve(".berth-arrays").resolve("train-1");
 
-    assertThat(SbatchCommand.forArray(SlurmSettings.defaults(), "sweep.train", folder, 4, 2, SlurmResources.DEFAULT,
+    assertThat(SbatchCommand.forArray(SlurmConfig.DEFAULTS, "sweep.train", folder, 4, 2, SlurmResources.DEFAULT,
         Optional.empty(), folder.resolve("berth-array.sh"))).containsExactly(
         "sbatch", "--parsable", "--job-name=sweep.train",
         "--chdir=/shared/runs/sweep/.berth-arrays/train-1",
         "--output=/shared/runs/sweep/.berth-arrays/train-1/slurm-%a.log",
         "--open-mode=append", "--array=0-3%2", "--export=ALL", "--cpus-per-task=1",
         "/shared/runs/sweep/.berth-arrays/train-1/berth-array.sh");
-    assertThat(SbatchCommand.forArray(SlurmSettings.defaults(), "s.t", folder, 1, 0, SlurmResources.DEFAULT,
+    assertThat(SbatchCommand.forArray(SlurmConfig.DEFAULTS, "s.t", folder, 1, 0, SlurmResources.DEFAULT,
         Optional.empty(), folder.resolve("a.sh"))).contains("--array=0-0");
     assertThat(SbatchCommand.arrayLog(folder, 3)).isEqualTo(folder.resolve("slurm-3.log"));
   }
@@ -149,34 +149,33 @@ class SbatchCommandTest {
     LaunchRequest request = new LaunchRequest(TaskId.of("t"), 1, List.of("true"), new TreeMap<>(), odd,
         odd.resolve("stdout.log"), odd.resolve("stderr.log"));
 
-    assertThat(SbatchCommand.forTask(SlurmSettings.defaults(), "r.t", request, SlurmResources.DEFAULT, Optional.empty(),
+    assertThat(SbatchCommand.forTask(SlurmConfig.DEFAULTS, "r.t", request, SlurmResources.DEFAULT, Optional.empty(),
         odd.resolve("s.sh"))).contains("--chdir=/shared/100%/t", "--output=/shared/100%%/t/stdout.log");
   }
 
   @Test
   void badJobNamesAndSettingsAreRejected() {
-    assertThatThrownBy(() -> SbatchCommand.forTask(SlurmSettings.defaults(), "a\nb", REQUEST, SlurmResources.DEFAULT,
+    assertThatThrownBy(() -> SbatchCommand.forTask(SlurmConfig.DEFAULTS, "a\nb", REQUEST, SlurmResources.DEFAULT,
         Optional.empty(), SCRIPT)).hasMessageContaining("printable");
-    assertThatThrownBy(() -> SlurmSettings.builder().time("soon").build()).hasMessageContaining("must be minutes");
-    assertThatThrownBy(() -> SlurmSettings.builder().partition("a b").build()).hasMessageContaining("one word");
-    assertThatThrownBy(() -> SlurmSettings.builder().poll(Duration.ofSeconds(2), Duration.ofSeconds(1)).build())
-        .hasMessageContaining("pollMax");
+    assertThatThrownBy(() -> SlurmConfig.builder().time(Duration.ofMinutes(-1)).build())
+        .hasMessageContaining("slurm.time must be >= 0");
+    assertThatThrownBy(() -> SlurmConfig.builder().partition("a b").build()).hasMessageContaining("one word");
   }
 
   @Test
   void theTaskFolderRootIsTheRunsWorkdirUnlessSet() {
-    assertThat(SlurmSettings.defaults().taskFolderRoot(RUN, "sweep")).isEqualTo(RUN);
-    assertThat(SlurmSettings.builder().workdirRoot(Path.of("/scratch/me")).build().taskFolderRoot(RUN, "sweep"))
+    assertThat(SlurmConfig.DEFAULTS.taskFolderRoot(RUN, "sweep")).isEqualTo(RUN);
+    assertThat(SlurmConfig.builder().workdirRoot("/scratch/me").build().taskFolderRoot(RUN, "sweep"))
         .isEqualTo(Path.of("/scratch/me/sweep"));
-    assertThat(SlurmSettings.builder().partition("p").build().toBuilder().build().partition()).contains("p");
+    assertThat(SlurmConfig.builder().partition("p").build().toBuilder().build().partition()).isEqualTo("p");
   }
 
   private static List<String> options(SlurmResources resources) {
-    return options(SlurmSettings.defaults(), resources);
+    return options(SlurmConfig.DEFAULTS, resources);
   }
 
-  private static List<String> options(SlurmSettings settings, SlurmResources resources) {
-    return SbatchCommand.forTask(settings, "sweep.lr-0.1", REQUEST, resources, Optional.empty(), SCRIPT);
+  private static List<String> options(SlurmConfig slurm, SlurmResources resources) {
+    return SbatchCommand.forTask(slurm, "sweep.lr-0.1", REQUEST, resources, Optional.empty(), SCRIPT);
   }
 
   private static String dependency(Dependency edge, Map<TaskId, SlurmJobId> jobs) {

@@ -28,9 +28,8 @@ class SlurmClusterPendingCancelTest {
 
   @TempDir Path dir;
 
-  private final SlurmExecutor executor = new SlurmExecutor("pending",
-      LocalCluster.SETTINGS.toBuilder().arrayMaxRunning(1).build(), new ProcessCommandRunner(),
-      id -> SlurmResources.DEFAULT);
+  private final SlurmExecutor executor = new SlurmExecutor("pending", LocalCluster.SLURM,
+      LocalCluster.TUNING.withArrayMaxRunning(1), new ProcessCommandRunner(), id -> SlurmResources.DEFAULT);
 
   @BeforeAll
   static void clusterIsUp() {

@@ -45,7 +45,7 @@ class SlurmClusterSpiTest {
 
   @BeforeEach
   void start() {
-    executor = executor(LocalCluster.SETTINGS.toBuilder().arrayMaxRunning(2).build());
+    executor = executor(LocalCluster.TUNING.withArrayMaxRunning(2));
   }
 
   @AfterEach
@@ -141,7 +141,7 @@ class SlurmClusterSpiTest {
     String job = first.clusterId().orElseThrow();
     assertThat(SlurmJobs.states(new ProcessCommandRunner(), List.of(job)).get(job)).isIn("PENDING", "RUNNING");
     executor.close();
-    SlurmExecutor later = executor(LocalCluster.SETTINGS);
+    SlurmExecutor later = executor(LocalCluster.TUNING);
     Exits exits = new Exits();
 
     Execution found = later.reattach(request, exits).orElseThrow();
@@ -153,8 +153,8 @@ class SlurmClusterSpiTest {
     assertThat(SlurmJobs.states(new ProcessCommandRunner(), List.of(job))).containsEntry(job, "FAILED");
   }
 
-  private SlurmExecutor executor(SlurmSettings settings) {
-    SlurmExecutor created = new SlurmExecutor("cluster", settings, new ProcessCommandRunner(),
+  private SlurmExecutor executor(SlurmTuning tuning) {
+    SlurmExecutor created = new SlurmExecutor("cluster", LocalCluster.SLURM, tuning, new ProcessCommandRunner(),
         id -> SlurmResources.DEFAULT);
     executors.add(created);
     return created;

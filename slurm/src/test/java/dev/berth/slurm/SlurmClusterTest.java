@@ -193,9 +193,8 @@ class SlurmClusterTest {
     Exits wholeExit = new Exits();
     Exits shareExit = new Exits();
     executor.close();
-    executor = new SlurmExecutor("cluster", LocalCluster.SETTINGS.toBuilder()
-        .gpuMemoryGres(GpuMemoryGres.parse("gpumem:1MiB")).build(), new ProcessCommandRunner(),
-        id -> SlurmResources.DEFAULT);
+    executor = new SlurmExecutor("cluster", LocalCluster.SLURM.toBuilder().gpuMemoryGres("gpumem:1MiB").build(),
+        LocalCluster.TUNING, new ProcessCommandRunner(), id -> SlurmResources.DEFAULT);
 
     executor.launch(whole, new SlurmResources(0, 1000, GpuRequest.whole(1), Optional.empty()), Optional.empty(), wholeExit);
     executor.launch(share, new SlurmResources(0, 1000, GpuRequest.share(8L << 30), Optional.empty()), Optional.empty(),
@@ -233,7 +232,7 @@ class SlurmClusterTest {
   @Test
   void twentyTinyJobsAreSubmittedAndTrackedWithTheDefaultSettings() throws Exception {
     executor.close();
-    executor = new SlurmExecutor("cluster", SlurmSettings.defaults(), new ProcessCommandRunner(),
+    executor = new SlurmExecutor("cluster", SlurmConfig.DEFAULTS, SlurmTuning.DEFAULTS, new ProcessCommandRunner(),
         id -> SlurmResources.DEFAULT);
     List<Exits> exits = new ArrayList<>();
     long start = System.nanoTime();
@@ -253,7 +252,7 @@ class SlurmClusterTest {
   }
 
   private static SlurmExecutor executor(CommandRunner runner) {
-    return new SlurmExecutor("cluster", LocalCluster.SETTINGS, runner, id -> SlurmResources.DEFAULT);
+    return new SlurmExecutor("cluster", LocalCluster.SLURM, LocalCluster.TUNING, runner, id -> SlurmResources.DEFAULT);
   }
 
   private static JobDependency after(SlurmExecution parent, boolean success, boolean failure) {

@@ -15,6 +15,7 @@ class SlurmExecutorContractTest extends ExecutorContractTest {
 
   @Override
   protected Executor executor() {
-    return new SlurmExecutor("contract", LocalCluster.SETTINGS, new ProcessCommandRunner(), id -> SlurmResources.DEFAULT);
+    return new SlurmExecutor("contract", LocalCluster.SLURM, LocalCluster.TUNING, new ProcessCommandRunner(),
+        id -> SlurmResources.DEFAULT);
   }
 }

@@ -34,7 +34,7 @@ class SlurmExecutorLaunchAllTest {
   private final FakeSlurm slurm = new FakeSlurm();
   private final FakeClock clock = new FakeClock();
   private final Map<LaunchRequest, Exits> exits = new ConcurrentHashMap<>(); // filled on the submission threads
-  private SlurmExecutor executor = executor(FAST.toBuilder().arrayMaxRunning(4).build());
+  private SlurmExecutor executor = executor(Requests.SLURM, FAST.withArrayMaxRunning(4));
 
   @AfterEach
   void close() {
@@ -73,7 +73,7 @@ class SlurmExecutorLaunchAllTest {
   @Test
   void withArraysTurnedOffEveryAttemptIsItsOwnJob() {
     executor.close();
-    executor = executor(FAST.toBuilder().arrays(false).build());
+    executor = executor(Requests.SLURM.toBuilder().arrays(false).build(), FAST);
 
     List<Launch> launches = executor.launchAll(List.of(keyed("m0", GIB), keyed("m1", GIB)), this::listener);
 
@@ -148,7 +148,7 @@ class SlurmExecutorLaunchAllTest {
       return slurm.run(argv, timeout);
     };
     executor.close();
-    executor = Requests.executor(FAST.toBuilder().parallelSubmissions(n).build(), waitingForEachOther, clock);
+    executor = Requests.executor(FAST.withParallelSubmissions(n), waitingForEachOther, clock);
     List<LaunchRequest> requests = List.of(reserved(dir, "a", GIB), reserved(dir, "b", GIB), reserved(dir, "c", GIB));
 
     List<Launch> launches = executor.launchAll(requests, this::listener);
@@ -158,7 +158,7 @@ class SlurmExecutorLaunchAllTest {
     assertThat(slurm.calls("sbatch")).hasSize(n);
   }
 
-  private SlurmExecutor executor(SlurmSettings settings) {
-    return Requests.executor(settings, slurm, clock);
+  private SlurmExecutor executor(SlurmConfig config, SlurmTuning tuning) {
+    return Requests.executor(config, tuning, slurm, clock);
   }
 }

@@ -60,8 +60,7 @@ class SlurmExecutorReservationTest {
   @Test
   void aCudaOomRetryWithMoreGpuMemoryAsksForMoreShards() throws Exception {
     executor.close();
-    executor = Requests.executor(FAST.toBuilder().gpuMemoryGres(GpuMemoryGres.parse("shard:10GiB")).build(), slurm,
-        clock);
+    executor = Requests.executor(Requests.SLURM.toBuilder().gpuMemoryGres("shard:10GiB").build(), FAST, slurm, clock);
 
     executor.launch(request(dir, "t", 1).withReservation(new Placement("cuda:0", GIB, 1000, 8 * GIB), 0), new Exits());
     executor.launch(request(dir, "t", 2).withReservation(new Placement("cuda:0", GIB, 1000, 12 * GIB), 0), new Exits());
@@ -75,7 +74,7 @@ class SlurmExecutorReservationTest {
     TaskSpec task = TaskSpec.builder("t", "g").command("true").memoryBytes(GIB).timeout(Duration.ofMinutes(90)).build();
     RunSpec run = new RunSpec("sweep", dir.toString(), SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(task))));
     executor.close();
-    executor = new SlurmExecutor(run.name(), FAST, slurm, SlurmExecutor.resourcesOf(run), clock, clock);
+    executor = new SlurmExecutor(run.name(), Requests.SLURM, FAST, slurm, SlurmExecutor.resourcesOf(run), clock, clock);
     LaunchRequest grown = request(dir, "t", 2).withReservation(Placement.cpu(2 * GIB, 1000), 0);
 
     executor.launch(grown, new Exits());

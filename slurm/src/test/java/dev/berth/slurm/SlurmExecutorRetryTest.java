@@ -123,9 +123,9 @@ class SlurmExecutorRetryTest {
   }
 
   private SlurmExecutor executor(Duration retryFor) {
-    SlurmSettings settings = Requests.FAST.toBuilder().poll(Duration.ofMillis(200), Duration.ofSeconds(5))
-        .retryFor(retryFor).build();
-    return new SlurmExecutor("run", settings, slurm, id -> SlurmResources.DEFAULT, clock, timers);
+    SlurmConfig config = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).retryFor(retryFor).build();
+    return new SlurmExecutor("run", config, Requests.FAST.withPollInitial(Duration.ofMillis(200)), slurm,
+        id -> SlurmResources.DEFAULT, clock, timers);
   }
 
   private CompletableFuture<Execution> launchInBackground(String task) {

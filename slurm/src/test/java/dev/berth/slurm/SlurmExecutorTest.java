@@ -34,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class SlurmExecutorTest {
 
   private static final long WAIT = 30;
-  private static final SlurmSettings FAST = SlurmSettings.builder()
-      .poll(Duration.ofMillis(1), Duration.ofMillis(20)).commandTimeout(Duration.ofSeconds(5))
-      .lostAfter(Duration.ofMillis(50)).build();
+  /** With {@link Requests#SLURM}'s polling. */
+  private static final SlurmTuning FAST = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(1))
+      .withCommandTimeout(Duration.ofSeconds(5)).withLostAfter(Duration.ofMillis(50));
 
   @TempDir Path dir;
 
@@ -277,7 +277,7 @@ class SlurmExecutorTest {
     TaskSpec task = TaskSpec.builder("big", "g").command("true").memoryBytes(3L << 30).cpus(4).build();
     RunSpec run = new RunSpec("sweep", dir.toString(), SchedulerConfig.DEFAULTS, List.of(new GroupSpec("g", List.of(task))));
     executor.close();
-    executor = SlurmExecutor.forRun(run, FAST, slurm);
+    executor = SlurmExecutor.forRun(run, Requests.SLURM, FAST, slurm);
 
     executor.launch(request("big"), new Exits());
     executor.launch(request("other"), new Exits());

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** What an ended job reports it used: sacct's MaxRSS and TotalCPU, waiting a moment for sacct to catch up. */
 class SlurmExecutorUsageTest {
 
-  private static final SlurmSettings SETTINGS = SlurmSettings.builder()
-      .poll(Duration.ofMillis(200), Duration.ofSeconds(5)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmTuning TUNING = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200));
 
   @TempDir Path dir;
 
@@ -29,7 +29,7 @@ class SlurmExecutorUsageTest {
   private final AtomicBoolean sacctLags = new AtomicBoolean();
   private final CommandRunner laggingSlurm = (argv, timeout) -> argv.get(0).equals("sacct") && sacctLags.get()
       ? CommandRunner.Result.exited(0, "") : slurm.run(argv, timeout);
-  private final SlurmExecutor executor = Requests.executor(SETTINGS, laggingSlurm, clock);
+  private final SlurmExecutor executor = Requests.executor(SLURM, TUNING, laggingSlurm, clock);
 
   @AfterEach
   void close() {

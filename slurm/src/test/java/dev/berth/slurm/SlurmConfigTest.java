@@ -1,0 +1,99 @@
+package dev.berth.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.spi.JobsOnExit;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class SlurmConfigTest {
+
+  private static final long GIB = 1L << 30;
+  private static final Path RUN = Path.of("/shared/runs/r");
+
+  @Test
+  void theRunsSlurmConfigIsWhatSbatchIsAskedFor() {
+    SlurmConfig config = SlurmConfig.builder().partition("gpu").account("proj").qos("high")
+        .time(Duration.ofMinutes(90).plusSeconds(30)).extraArgs(List.of("--constraint=a100")).workdirRoot("/shared/runs")
+        .gpuMemoryGres("shard:10GiB").arrays(false).onExit(JobsOnExit.CANCEL).pollMax(Duration.ofSeconds(2)).build();
+
+    SlurmTuning tuning = SlurmTuning.forRun(config, 4);
+
+    assertThat(sbatch(config)).contains("--partition=gpu", "--account=proj", "--qos=high", "--time=91",
+        "--constraint=a100");
+    assertThat(config.taskFolderRoot(RUN, "r")).isEqualTo(Path.of("/shared/runs/r"));
+    assertThat(config.shareGres()).isEqualTo(GpuMemoryGres.count("shard", 10 * GIB));
+    assertThat(config.pollMax()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.arrays()).isFalse();
+    assertThat(tuning.arrayMaxRunning()).isEqualTo(4);
+  }
+
+  @Test
+  void theConfigsDefaultsAskForNothingAndLimitNoArray() {
+    RunSpec run = new RunSpec("r", "w", SchedulerConfig.DEFAULTS,
+        List.of(new GroupSpec("g", List.of(TaskSpec.builder("a", "g").command("x").build()))));
+    SlurmConfig config = SlurmKeys.TABLE.of(run);
+    SlurmTuning tuning = SlurmTuning.forRun(config, run.config().maxProcess());
+
+    assertThat(sbatch(config)).noneMatch(o -> o.startsWith("--partition") || o.startsWith("--account")
+        || o.startsWith("--qos") || o.startsWith("--time"));
+    assertThat(config.taskFolderRoot(RUN, "r")).isEqualTo(RUN);
+    assertThat(config.shareGres()).isEqualTo(GpuMemoryGres.NONE);
+    assertThat(config.arrays()).isTrue();
+    assertThat(tuning.arrayMaxRunning()).isEqualTo(SchedulerConfig.DEFAULTS.maxProcess());
+    assertThat(tuning.pollInitial()).isEqualTo(SlurmTuning.DEFAULTS.pollInitial());
+  }
+
+  @Test
+  void aPollMaxBelowTheFirstWaitLowersTheFirstWait() {
+    SlurmConfig config = withPollMax(Duration.ofMillis(50));
+
+    assertThat(SlurmTuning.forRun(config, 0).pollInitial()).isEqualTo(Duration.ofMillis(50));
+    assertThat(config.pollMax()).isEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void aFirstWaitLongerThanTheLongestIsRefused() {
+    assertThatThrownBy(() -> new SlurmExecutor("r", withPollMax(Duration.ofSeconds(1)),
+        SlurmTuning.DEFAULTS.withPollInitial(Duration.ofSeconds(2)), new FakeSlurm(), id -> SlurmResources.DEFAULT))
+        .hasMessageContaining("pollMax");
+  }
+
+  @Test
+  void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
+    // Refused with the configuration itself, so that no sbatch call is ever built from it.
+    assertThatThrownBy(() -> SlurmConfig.builder().gpuMemoryGres("half-a-gpu").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("must be none, shard, shard:SIZE or NAME:SIZE")
+        .hasRootCauseMessage("'half-a-gpu' is not a GPU-memory GRES; use none, shard, or NAME:SIZE such as gpumem:1MiB");
+  }
+
+  @Test
+  void theBuilderKeepsTheArraySettingsAndRejectsANegativeLimit() {
+    SlurmConfig config = SlurmConfig.builder().arrays(false).build();
+    SlurmTuning tuning = SlurmTuning.DEFAULTS.withArrayMaxRunning(3);
+
+    assertThat(config.toBuilder().build()).isEqualTo(config);
+    assertThat(tuning.arrayMaxRunning()).isEqualTo(3);
+    assertThat(List.of(SlurmConfig.DEFAULTS.arrays(), SlurmTuning.DEFAULTS.arrayMaxRunning())).containsExactly(true, 0);
+    assertThatThrownBy(() -> SlurmTuning.DEFAULTS.withArrayMaxRunning(-1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private static List<String> sbatch(SlurmConfig config) {
+    return SbatchCommand.forTask(config, "r.t", Requests.request(RUN, "t", 1), SlurmResources.DEFAULT, Optional.empty(),
+        RUN.resolve("t").resolve("s.sh"));
+  }
+
+  private static SlurmConfig withPollMax(Duration pollMax) {
+    return SlurmConfig.DEFAULTS.toBuilder().pollMax(pollMax).build();
+  }
+}
