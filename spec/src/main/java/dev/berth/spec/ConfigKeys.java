@@ -109,14 +109,16 @@ public final class ConfigKeys {
 
   /**
    * The sections keys live in, e.g. {@code scheduler}: core's first, then each adapter's in the order
-   * the adapters were given (a section an adapter shares with core, such as {@code slurm}, is the adapter's).
+   * the adapters were given. A section an adapter shares with core is the adapter's when the adapter is
+   * named after it ({@code slurm}); one an adapter only adds keys to ({@code scheduler}) stays core's.
    */
   Set<String> sections() {
-    Set<String> adapterSections = new LinkedHashSet<>();
-    entries.stream().filter(e -> e.table() != SchedulerKeys.TABLE).forEach(e -> adapterSections.add(e.section()));
+    Set<String> named = new LinkedHashSet<>();
+    adapters.stream().map(SettingsTable::name)
+        .filter(name -> entries.stream().anyMatch(e -> e.section().equals(name))).forEach(named::add);
     Set<String> sections = new LinkedHashSet<>();
-    entries.stream().map(ConfigEntry::section).filter(s -> !adapterSections.contains(s)).forEach(sections::add);
-    sections.addAll(adapterSections);
+    entries.stream().map(ConfigEntry::section).filter(s -> !named.contains(s)).forEach(sections::add);
+    sections.addAll(named);
     return sections;
   }
 

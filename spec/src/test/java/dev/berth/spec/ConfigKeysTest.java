@@ -2,17 +2,21 @@ package dev.berth.spec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmKeys;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +89,29 @@ class ConfigKeysTest {
         .endsWith("slurm:\n  max-jobs: 0\n  mode: jobs\n  partition: \"\"\n  account: \"\"\n  qos: \"\"\n  time: 0s\n"
             + "  extra-args: []\n  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n"
             + "  memory: 0\n  max-allocations: 10\n  on-exit: ask\n  poll-max: 5s\n  retry-for: 5m\n");
+  }
+
+  /** An adapter's switch kept in core's {@code scheduler} section. */
+  private record Knob(boolean on) {}
+
+  private static final class KnobBuilder {
+    boolean on;
+  }
+
+  @Test
+  void aSectionAnAdapterSharesWithCoreStaysWhereCorePutsItUnlessTheAdapterIsNamedAfterIt() {
+    SettingsTable<Knob, KnobBuilder> knobs = SettingsTable.of("knobs", Knob.class, KnobBuilder::new,
+        b -> new Knob(b.on), List.of(ConfigKey.<Knob, KnobBuilder, Boolean>of("scheduler.knob", "true or false",
+            Parsers.BOOLEAN, (b, v) -> b.on = v, Knob::on, String::valueOf, "a switch")));
+    List<SettingsTable<?, ?>> adapters = new ArrayList<>(List.of(knobs));
+    adapters.addAll(SpecFiles.ADAPTERS);
+
+    String yaml = ConfigKeys.of(adapters).toYaml(run(SchedulerConfig.DEFAULTS));
+
+    assertThat(yaml).startsWith("scheduler:\n  max-process: 20\n")
+        .contains("  executor: local\n  knob: false\nutilization-limit:\n")
+        .endsWith("  poll-max: 5s\n  retry-for: 5m\n");
+    assertThat(yaml.indexOf("slurm:")).isGreaterThan(yaml.indexOf("smtp:"));
   }
 
   @Test
