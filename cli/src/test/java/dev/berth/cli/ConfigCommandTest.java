@@ -18,6 +18,8 @@ class ConfigCommandTest {
     assertThat(defaults.exitCode).isZero();
     assertThat(defaults.out).contains("  max-process: 20", "  default-memory: 2GB", "  cuda-memory: 0.8",
         "  # most task processes alive at once; 0 = unlimited", "smtp:", "  enable: false");
+    assertThat(defaults.out).as("the local executor's keys, in core's scheduler section")
+        .contains("\nscheduler:\n", "  enforce-memory: false\n", "  log-cap: 1GiB\nutilization-limit:\n");
     Path config = dir.resolve("config.yaml");
     Files.writeString(config, defaults.out);
     Path spec = dir.resolve("s.yaml");
@@ -35,9 +37,11 @@ class ConfigCommandTest {
         groups: [{name: g, tasks: [{id: a, command: ["true"]}]}]
         """);
 
-    CliRunner run = CliRunner.berth("config", "--effective", spec.toString(), "--set", "remain-limit.memory=1GiB");
+    CliRunner run = CliRunner.berth("config", "--effective", spec.toString(), "--set", "remain-limit.memory=1GiB",
+        "--set", "scheduler.log-cap=2MiB");
 
     assertThat(run.exitCode).as(run.err).isZero();
-    assertThat(run.out).contains("  max-process: 3").contains("remain-limit:\n  memory: 1GiB");
+    assertThat(run.out).contains("  max-process: 3").contains("remain-limit:\n  memory: 1GiB")
+        .contains("  log-cap: 2MiB\n");
   }
 }

@@ -18,6 +18,8 @@ import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
 import dev.berth.report.SmtpSettings;
 import dev.berth.report.WebhookEvent;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmKeys;
 import dev.berth.slurm.SlurmMode;
@@ -35,7 +37,8 @@ import java.util.TreeMap;
 final class RandomSpecs {
 
   /** The adapters' tables, as the session gives them to the journal. */
-  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
+  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(LocalKeys.TABLE, SmtpKeys.TABLE, NotifySettings.TABLE,
+      SlurmKeys.TABLE);
 
   private static final String NAME_CHARS = "abcXYZ019._-";
   private static final String ENV_CHARS = "abcXYZ019_";
@@ -64,8 +67,13 @@ final class RandomSpecs {
       tasks.forEach(t -> earlier.add(t.id()));
       groups.add(new GroupSpec(group, tasks));
     }
-    RunSpec run = new RunSpec("r" + name(0), any(), config(), groups, parallel,
+    String runName = "r" + name(0);
+    String workdir = any();
+    SchedulerConfig config = config();
+    LocalSettings local = local();
+    RunSpec run = new RunSpec(runName, workdir, config, groups, parallel,
         random.nextBoolean() ? "auto" : "sim:2x80GiB", reporting());
+    run = LocalKeys.TABLE.into(run, local);
     run = SmtpKeys.TABLE.into(run, smtp());
     run = NotifySettings.TABLE.into(run, notifySettings());
     return SlurmKeys.TABLE.into(run, slurm());
@@ -155,8 +163,12 @@ final class RandomSpecs {
         .set(SchedulerKeys.OOM_GROWTH, 1 + random.nextDouble() * 99)
         .set(SchedulerKeys.EXECUTOR, random.nextBoolean() ? ExecutorKind.LOCAL : ExecutorKind.SLURM)
         .set(SchedulerKeys.MAX_JOBS, random.nextInt(5000))
-        .set(SchedulerKeys.LOG_CAP, (64L << 10) + random.nextInt(1 << 30))
         .build();
+  }
+
+  private LocalSettings local() {
+    return LocalSettings.builder().logCapBytes((64L << 10) + random.nextInt(1 << 30))
+        .enforceMemory(random.nextBoolean()).build();
   }
 
   private SmtpSettings smtp() {

@@ -8,6 +8,8 @@ import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.report.SmtpKeys;
 import dev.berth.report.SmtpSettings;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.testkit.TaskSpecs;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +62,22 @@ class SpecCodecTest {
     assertThat(older).doesNotContain("executor", "slurm", "learn-");
 
     assertThat(SpecCodec.decode(older)).isEqualTo(spec);
+  }
+
+  @Test
+  void theLocalExecutorsKeysAreStoredInTheSchedulerSectionAsBeforeAndReadBackIntoItsOwnTable() {
+    RunSpec plain = TaskSpecs.run("r").group("g", TaskSpecs.task("a").build()).build();
+    LocalSettings local = LocalSettings.builder().enforceMemory(true).logCapBytes(2L << 20).build();
+
+    String text = SpecCodec.encode(LocalKeys.TABLE.into(plain, local), RandomSpecs.ADAPTERS);
+    RunSpec back = SpecCodec.decode(text, RandomSpecs.ADAPTERS);
+
+    assertThat(text).contains("\"enforce-memory\":true,\"executor\":\"local\"",
+        "\"load-nretry\":3,\"log-cap\":2097152,\"max-per-device\":0").doesNotContain("\"local\":");
+    assertThat(LocalKeys.TABLE.of(back)).isEqualTo(local);
+    assertThat(back.config()).isEqualTo(plain.config());
+    assertThat(SpecCodec.encode(plain, RandomSpecs.ADAPTERS)).as("journaled only when set")
+        .doesNotContain("enforce-memory", "log-cap");
   }
 
   @Test

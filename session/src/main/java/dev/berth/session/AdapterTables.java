@@ -3,6 +3,7 @@ package dev.berth.session;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.report.NotifySettings;
+import dev.berth.runtime.exec.LocalKeys;
 import dev.berth.report.SmtpKeys;
 import dev.berth.slurm.SlurmKeys;
 import java.util.List;
@@ -10,13 +11,15 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The adapters a run may use, by the tables of the settings each owns: mail and the webhook (report)
- * and Slurm (slurm). The one list the spec reader, the journal and {@code berth config} are given.
+ * The adapters a run may use, by the tables of the settings each owns: the local process executor
+ * (runtime), mail and the webhook (report) and Slurm (slurm). The one list the spec reader, the
+ * journal and {@code berth config} are given; its order is the docs' order after core's keys.
  */
 public final class AdapterTables {
 
   /** Every adapter's table. */
-  public static final List<SettingsTable<?, ?>> ALL = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
+  public static final List<SettingsTable<?, ?>> ALL = List.of(LocalKeys.TABLE, SmtpKeys.TABLE, NotifySettings.TABLE,
+      SlurmKeys.TABLE);
 
   private AdapterTables() {}
 

@@ -8,6 +8,7 @@ import dev.berth.runtime.engine.Engine;
 import dev.berth.runtime.engine.RunLayout;
 import dev.berth.runtime.engine.RunListener;
 import dev.berth.runtime.engine.RunListeners;
+import dev.berth.runtime.exec.LocalKeys;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.runtime.probe.OshiHostProbe;
@@ -102,7 +103,8 @@ final class RunParts {
       StatusFile status = new StatusFile(layout.runDir());
       if (given instanceof LocalProcessExecutor local) {
         status.containment(local.containment().describe());
-        boolean anyLimited = spec.tasks().stream().anyMatch(t -> t.enforcesMemory(spec.config().enforceMemory()));
+        boolean configured = LocalKeys.TABLE.of(spec).enforceMemory();
+        boolean anyLimited = spec.tasks().stream().anyMatch(t -> t.enforcesMemory(configured));
         if (anyLimited && !local.containment().limitsMemory()) {
           o.warn("berth: enforce-memory: no cgroup can be made on this machine ("
               + local.containment().mode() + "); task memory is measured but not limited");

@@ -5,6 +5,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.os.ProcessCommandRunner;
 import dev.berth.runtime.contain.TaskContainment;
 import dev.berth.runtime.engine.RunLayout;
+import dev.berth.runtime.exec.LocalKeys;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.runtime.pool.WorkerPoolExecutor;
 import dev.berth.slurm.SlurmExecutor;
@@ -23,8 +24,8 @@ public final class TaskRunners {
   /** The executor for {@code spec}'s tasks. */
   static Executor executor(RunSpec spec) {
     if (!spec.config().onCluster()) {
-      return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), spec.config().enforceMemory(),
-          spec.config().logCapBytes(), AdapterTables.secretVariables(spec));
+      return new LocalProcessExecutor(TaskContainment.detect(), spec.config().interval(), LocalKeys.TABLE.of(spec),
+          AdapterTables.secretVariables(spec));
     }
     return SlurmExecutor.forRun(spec, new ProcessCommandRunner(AdapterTables.secretVariables(spec)));
   }

@@ -12,6 +12,8 @@ import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmKeys;
 import java.nio.file.Path;
@@ -40,7 +42,7 @@ class ConfigKeysTest {
         "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
         "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
         "scheduler.oom-growth", "scheduler.learn-memory", "scheduler.learn-gpu-memory", "scheduler.learn-after",
-        "scheduler.enforce-memory", "scheduler.log-cap", "scheduler.executor", "slurm.max-jobs", "smtp.enable",
+        "scheduler.executor", "slurm.max-jobs", "scheduler.enforce-memory", "scheduler.log-cap", "smtp.enable",
         "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password", "smtp.password-env", "smtp.receiver",
         "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers", "smtp.send", "slurm.mode",
         "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args", "slurm.workdir-root",
@@ -53,7 +55,7 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(KEYS.all()).extracting(Setting::defaultValue)
         .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "best-fit",
-            "0", "5s", "5s", "0", "1.5", "on", "on", "3", "false", "1GiB", "local", "0", "false");
+            "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "false", "1GiB", "false");
   }
 
   @Test
@@ -67,7 +69,8 @@ class ConfigKeysTest {
         .build();
     SlurmConfig slurm = SlurmConfig.builder().partition("gpu").time(Duration.ofHours(4))
         .extraArgs(List.of("--constraint=a100", "--exclusive")).memoryBytes(64L << 30).build();
-    RunSpec written = SlurmKeys.TABLE.into(run(custom), slurm);
+    LocalSettings local = LocalSettings.builder().enforceMemory(true).logCapBytes(3L << 20).build();
+    RunSpec written = LocalKeys.TABLE.into(SlurmKeys.TABLE.into(run(custom), slurm), local);
 
     Path file = SpecFiles.write(dir, "config.yaml", KEYS.toYaml(written));
     RunSpec read = SpecLoader.load(SpecFiles.write(dir, "spec.yaml", SpecFiles.oneGroup("- {id: a, command: [x]}")),
@@ -75,6 +78,7 @@ class ConfigKeysTest {
 
     assertThat(read.config()).isEqualTo(custom);
     assertThat(SlurmKeys.TABLE.of(read)).isEqualTo(slurm);
+    assertThat(LocalKeys.TABLE.of(read)).isEqualTo(local);
   }
 
   @Test
@@ -109,7 +113,7 @@ class ConfigKeysTest {
     String yaml = ConfigKeys.of(adapters).toYaml(run(SchedulerConfig.DEFAULTS));
 
     assertThat(yaml).startsWith("scheduler:\n  max-process: 20\n")
-        .contains("  executor: local\n  knob: false\nutilization-limit:\n")
+        .contains("  executor: local\n  knob: false\n  enforce-memory: false\n  log-cap: 1GiB\nutilization-limit:\n")
         .endsWith("  poll-max: 5s\n  retry-for: 5m\n");
     assertThat(yaml.indexOf("slurm:")).isGreaterThan(yaml.indexOf("smtp:"));
   }

@@ -3,6 +3,7 @@ package dev.berth.spec;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.report.NotifySettings;
 import dev.berth.report.SmtpKeys;
+import dev.berth.runtime.exec.LocalKeys;
 import dev.berth.slurm.SlurmKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,7 +15,8 @@ import java.util.List;
 final class SpecFiles {
 
   /** The adapters' tables, as the session gives them to the reader. */
-  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(SmtpKeys.TABLE, NotifySettings.TABLE, SlurmKeys.TABLE);
+  static final List<SettingsTable<?, ?>> ADAPTERS = List.of(LocalKeys.TABLE, SmtpKeys.TABLE, NotifySettings.TABLE,
+      SlurmKeys.TABLE);
 
   private SpecFiles() {}
 

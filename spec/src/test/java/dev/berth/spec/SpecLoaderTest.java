@@ -8,6 +8,7 @@ import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.runtime.exec.LocalKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -210,10 +211,10 @@ class SpecLoaderTest {
 
   @Test
   void enforceMemoryComesFromTaskThenGroupThenTheConfig() throws SpecException {
-    RunSpec run = load("""
+    RunSpec run = SpecLoader.load(SpecFiles.write(dir, "spec.yaml", """
         name: run
         config:
-          scheduler: {enforce-memory: false}
+          scheduler: {enforce-memory: true}
         groups:
           - name: g
             enforce-memory: true
@@ -224,14 +225,16 @@ class SpecLoaderTest {
             tasks:
               - {id: limited, command: [x], enforce-memory: true}
               - {id: plain, command: [x]}
-        """);
+        """), null, List.of(), SpecFiles.ADAPTERS);
 
     assertThat(task(run, "inherited").find(TaskKeys.ENFORCE_MEMORY)).contains(true);
     assertThat(task(run, "released").find(TaskKeys.ENFORCE_MEMORY)).contains(false);
     assertThat(task(run, "limited").find(TaskKeys.ENFORCE_MEMORY)).contains(true);
     assertThat(task(run, "plain").find(TaskKeys.ENFORCE_MEMORY)).as("left to scheduler.enforce-memory").isEmpty();
-    assertThat(task(run, "limited").enforcesMemory(run.config().enforceMemory())).isTrue();
-    assertThat(task(run, "plain").enforcesMemory(run.config().enforceMemory())).isFalse();
+    boolean configured = LocalKeys.TABLE.of(run).enforceMemory();
+    assertThat(configured).as("the local executor's scheduler.enforce-memory").isTrue();
+    assertThat(task(run, "released").enforcesMemory(configured)).isFalse();
+    assertThat(task(run, "plain").enforcesMemory(configured)).isTrue();
   }
 
   @Test

@@ -23,9 +23,6 @@ public final class SchedulerConfig {
   private SchedulerConfig(Object[] values) {
     this.values = values;
     nonNegative(SchedulerKeys.MAX_PROCESS);
-    if (logCapBytes() < 64 * 1024) {
-      throw new IllegalArgumentException("scheduler.log-cap must be at least 64KiB but was " + logCapBytes() + " bytes");
-    }
     nonNegative(SchedulerKeys.MAX_WAITING);
     if (interval().isNegative() || interval().isZero()) {
       throw new IllegalArgumentException("scheduler.interval must be > 0 but was " + interval());
@@ -184,16 +181,6 @@ public final class SchedulerConfig {
   /** {@link SchedulerKeys#LEARN_AFTER}. */
   public int learnAfter() {
     return get(SchedulerKeys.LEARN_AFTER);
-  }
-
-  /** {@link SchedulerKeys#ENFORCE_MEMORY}. */
-  public boolean enforceMemory() {
-    return get(SchedulerKeys.ENFORCE_MEMORY);
-  }
-
-  /** {@link SchedulerKeys#LOG_CAP}. */
-  public long logCapBytes() {
-    return get(SchedulerKeys.LOG_CAP);
   }
 
   /** {@link SchedulerKeys#EXECUTOR}. */

@@ -17,7 +17,9 @@ import java.util.function.Function;
  * the limit core's cluster admission keeps. Each key is declared here once, with its type, parser,
  * default, printer and docs: {@link SchedulerConfig} holds one value per key in the key's slot, and the
  * readers, the journal, {@code berth config}, the Java options and the README take the key from this
- * table. Keys follow fedflow's names; {@code scheduler.cores} is Berth's own.
+ * table. Keys follow fedflow's names; {@code scheduler.cores} is Berth's own. A key of the
+ * {@code scheduler} section that only an executor acts on (the local executor's
+ * {@code scheduler.enforce-memory} and {@code scheduler.log-cap}) is that executor's, in its own table.
  */
 public final class SchedulerKeys {
 
@@ -150,18 +152,6 @@ public final class SchedulerKeys {
           "finished tasks of a template (or of one parameter value) a request is learned from at "
               + "the least").asJournaledWhenSet();
 
-  /** {@code scheduler.enforce-memory}. */
-  public static final ConfigKey<SchedulerConfig, Builder, Boolean> ENFORCE_MEMORY =
-      key("scheduler.enforce-memory", "true or false", Parsers.BOOLEAN, false, String::valueOf,
-          "limit each local task's memory to its reservation plus 10% (at least 64 MiB) in its "
-              + "cgroup, so a runaway task is stopped alone as out of memory").asJournaledWhenSet();
-
-  /** {@code scheduler.log-cap}. */
-  public static final ConfigKey<SchedulerConfig, Builder, Long> LOG_CAP =
-      key("scheduler.log-cap", BYTES, Parsers.MEMORY, 1L << 30, ValueText::bytes,
-          "most kept of each local attempt's stdout and stderr log: beyond it the head, a marker "
-              + "line and the latest output").asJournaledWhenSet();
-
   /** {@code scheduler.executor}. */
   public static final ConfigKey<SchedulerConfig, Builder, ExecutorKind> EXECUTOR =
       key("scheduler.executor", "local or slurm", Parsers.oneOf(ExecutorKind.values()), ExecutorKind.LOCAL,
@@ -182,8 +172,7 @@ public final class SchedulerKeys {
       LOAD_NRETRY, TRAIN_NRETRY, CPU_UTILIZATION_LIMIT, MEMORY_UTILIZATION_LIMIT, REMAIN_MEMORY,
       DEFAULT_CUDA_MEMORY, CUDA_MEMORY_UTILIZATION_LIMIT, REMAIN_CUDA_MEMORY, PLACEMENT, MAX_PER_DEVICE,
       PUT_INTERVAL, AVAILABLE_INTERVAL, SEED, OOM_GROWTH, LEARN_MEMORY,
-      LEARN_GPU_MEMORY, LEARN_AFTER, ENFORCE_MEMORY, LOG_CAP, EXECUTOR,
-      MAX_JOBS));
+      LEARN_GPU_MEMORY, LEARN_AFTER, EXECUTOR, MAX_JOBS));
 
   private SchedulerKeys() {}
 

@@ -46,7 +46,6 @@ public final class LocalProcessExecutor implements Executor {
 
   private static final Duration DEFAULT_SAMPLE_INTERVAL = Duration.ofSeconds(1);
   private static final long MIN_MARGIN_BYTES = 64L << 20;
-  private static final long DEFAULT_LOG_CAP = 1L << 30;
 
   private final ExecutorService exitThreads = Executors.newCachedThreadPool(DaemonThreads.named("berth-exit", true));
   private final ScheduledThreadPoolExecutor killTimer =
@@ -56,8 +55,7 @@ public final class LocalProcessExecutor implements Executor {
   private final Set<LocalExecution> live = ConcurrentHashMap.newKeySet();
   private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
   private final AtomicLong containers = new AtomicLong();
-  private final boolean enforceMemory;
-  private final long logCapBytes;
+  private final LocalSettings settings;
 
   private final Set<String> withheld;
 
@@ -71,7 +69,7 @@ public final class LocalProcessExecutor implements Executor {
    * Berth's own secrets (a mail password, a webhook URL). A task's own {@code env} may still set them.
    */
   public LocalProcessExecutor(Set<String> withheld) {
-    this(TaskContainment.detect(), DEFAULT_SAMPLE_INTERVAL, false, DEFAULT_LOG_CAP, withheld);
+    this(TaskContainment.detect(), DEFAULT_SAMPLE_INTERVAL, LocalSettings.DEFAULTS, withheld);
   }
 
   /**
@@ -79,30 +77,29 @@ public final class LocalProcessExecutor implements Executor {
    * sampled measurements (where it has no exact counters) are taken every {@code sampleEvery}.
    */
   public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery) {
-    this(containment, sampleEvery, false, DEFAULT_LOG_CAP, Set.of());
+    this(containment, sampleEvery, LocalSettings.DEFAULTS, Set.of());
   }
 
   /**
    * An executor as {@link #LocalProcessExecutor(TaskContainment, Duration)} which, when the containment
    * can, limits an attempt's memory to its reservation plus a {@linkplain #memoryLimit(long) margin} if its
    * request says so ({@link LaunchRequest#enforceMemory()}) or, when the request leaves it open,
-   * {@code enforceMemory}; keeps each attempt's output and error files within
-   * {@code logCapBytes} (see {@link LogCap}), checked on each sample and when the attempt ends; and
-   * whose tasks do not inherit the variables named in {@code withheld}.
+   * {@code settings}' {@link LocalSettings#enforceMemory()}; keeps each attempt's output and error files
+   * within its {@link LocalSettings#logCapBytes()} (see {@link LogCap}), checked on each sample and when
+   * the attempt ends; and whose tasks do not inherit the variables named in {@code withheld}.
    */
-  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
-      long logCapBytes, Set<String> withheld) {
-    this(Spawner.detect(), containment, sampleEvery, enforceMemory, logCapBytes, withheld);
+  public LocalProcessExecutor(TaskContainment containment, Duration sampleEvery, LocalSettings settings,
+      Set<String> withheld) {
+    this(Spawner.detect(), containment, sampleEvery, settings, withheld);
   }
 
   /** An executor as above starting its processes with {@code spawner}. */
-  LocalProcessExecutor(Spawner spawner, TaskContainment containment, Duration sampleEvery, boolean enforceMemory,
-      long logCapBytes, Set<String> withheld) {
+  LocalProcessExecutor(Spawner spawner, TaskContainment containment, Duration sampleEvery, LocalSettings settings,
+      Set<String> withheld) {
     this.spawner = Objects.requireNonNull(spawner, "spawner");
     this.withheld = Set.copyOf(withheld);
-    this.logCapBytes = logCapBytes;
+    this.settings = Objects.requireNonNull(settings, "settings");
     this.containment = Objects.requireNonNull(containment, "containment");
-    this.enforceMemory = enforceMemory;
     long millis = Math.max(50, sampleEvery.toMillis());
     killTimer.scheduleAtFixedRate(() -> live.forEach(LocalExecution::sample), millis, millis, TimeUnit.MILLISECONDS);
   }
@@ -158,7 +155,7 @@ public final class LocalProcessExecutor implements Executor {
       throw failure(request, e.getMessage(), e);
     }
     LocalExecution execution = new LocalExecution(process, container, killTimer,
-        () -> List.of(request.stdout(), request.stderr()).forEach(log -> LogCap.cut(log, logCapBytes)));
+        () -> List.of(request.stdout(), request.stderr()).forEach(log -> LogCap.cut(log, settings.logCapBytes())));
     live.add(execution);
     try {
       // execute(), so a throwing listener surfaces through the uncaught-exception handler.
@@ -227,7 +224,7 @@ public final class LocalProcessExecutor implements Executor {
    */
   long memoryLimitOf(LaunchRequest request) {
     long reserved = request.reservation().memoryBytes();
-    boolean limit = request.enforceMemory().orElse(enforceMemory) && containment.limitsMemory();
+    boolean limit = request.enforceMemory().orElse(settings.enforceMemory()) && containment.limitsMemory();
     return limit && reserved > 0 ? memoryLimit(reserved) : 0;
   }
 

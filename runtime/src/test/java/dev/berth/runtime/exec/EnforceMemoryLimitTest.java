@@ -53,7 +53,8 @@ class EnforceMemoryLimitTest {
 
   private static long limitOf(TaskContainment containment, boolean configured, Optional<Boolean> task) {
     LocalProcessExecutor executor =
-        new LocalProcessExecutor(containment, Duration.ofSeconds(1), configured, 1L << 20, Set.of());
+        new LocalProcessExecutor(containment, Duration.ofSeconds(1),
+            LocalSettings.builder().enforceMemory(configured).logCapBytes(1L << 20).build(), Set.of());
     try {
       return executor.memoryLimitOf(request(task));
     } finally {

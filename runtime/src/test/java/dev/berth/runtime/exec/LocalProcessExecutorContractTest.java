@@ -11,6 +11,6 @@ class LocalProcessExecutorContractTest extends ExecutorContractTest {
 
   @Override
   protected Executor executor() {
-    return new LocalProcessExecutor(new JdkSpawner(), TaskContainment.detect(), Duration.ofSeconds(1), false, 1L << 30, Set.of());
+    return new LocalProcessExecutor(new JdkSpawner(), TaskContainment.detect(), Duration.ofSeconds(1), LocalSettings.DEFAULTS, Set.of());
   }
 }

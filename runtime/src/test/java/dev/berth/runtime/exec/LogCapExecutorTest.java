@@ -22,7 +22,8 @@ class LogCapExecutorTest {
 
   @TempDir Path dir;
   private final LocalProcessExecutor executor =
-      new LocalProcessExecutor(TaskContainment.processTrees(), Duration.ofMillis(100), false, CAP, Set.of());
+      new LocalProcessExecutor(TaskContainment.processTrees(), Duration.ofMillis(100),
+          LocalSettings.builder().logCapBytes(CAP).build(), Set.of());
 
   @AfterEach
   void close() {

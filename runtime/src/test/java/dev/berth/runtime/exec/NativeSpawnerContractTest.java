@@ -20,6 +20,6 @@ class NativeSpawnerContractTest extends ExecutorContractTest {
   @Override
   protected Executor executor() {
     return new LocalProcessExecutor(NativeSpawner.available().orElseThrow(), TaskContainment.detect(),
-        Duration.ofSeconds(1), false, 1L << 30, Set.of());
+        Duration.ofSeconds(1), LocalSettings.DEFAULTS, Set.of());
   }
 }

@@ -162,6 +162,6 @@ class NativeSpawnerTest {
 
   private static LocalProcessExecutor executor(Set<String> withheld) {
     return new LocalProcessExecutor(NativeSpawner.available().orElseThrow(), TaskContainment.detect(),
-        Duration.ofSeconds(1), false, 1L << 30, withheld);
+        Duration.ofSeconds(1), LocalSettings.DEFAULTS, withheld);
   }
 }
