@@ -10,6 +10,8 @@ import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.Setting;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.testkit.TaskSpecs;
 import java.time.Duration;
 import java.util.List;
@@ -116,6 +118,16 @@ class SpecDiffTest {
 
     assertThat(SpecDiff.between(stored, now))
         .containsExactly("groups[train].tasks[t].memory: 1073741824 -> 1073741825");
+  }
+
+  @Test
+  void aChangeOfTheLocalExecutorsKeysIsNamedAtItsSchedulerPathWithUnits() {
+    RunSpec stored = run(SchedulerConfig.DEFAULTS, List.of(train("train-0.1-1", 1)));
+    RunSpec now = LocalKeys.TABLE.into(stored, LocalSettings.builder().enforceMemory(true).logCapBytes(2L << 20).build());
+
+    assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS)).containsExactly(
+        "config.scheduler.enforce-memory: (none) -> true",
+        "config.scheduler.log-cap: (none) -> 2 MiB");
   }
 
   @Test
