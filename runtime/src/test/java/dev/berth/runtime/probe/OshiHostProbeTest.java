@@ -50,8 +50,11 @@ class OshiHostProbeTest {
 
   @Test
   void measuresTheMemoryOfARealProcess() throws Exception {
-    Process sleeper = new ProcessBuilder("sleep", "30").start();
+    // The process says it runs before it is measured: a child read between fork and exec has no memory yet.
+    Process sleeper = new ProcessBuilder("sh", "-c", "echo up; exec sleep 30").start();
     try {
+      assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(sleeper.getInputStream(),
+          java.nio.charset.StandardCharsets.UTF_8)).readLine()).isEqualTo("up");
       HostSnapshot snapshot = probe.read(NOW, pids(sleeper.pid()));
 
       assertThat(snapshot.taskMemoryBytes().get(TASK)).isPositive();
