@@ -61,9 +61,11 @@ class AdapterJournalFixtureTest {
     assertThat(run.config().learnGpuMemory()).as("learn-usage: max, retired, reads as the one rule").isTrue();
     assertThat(run.config().maxJobs()).isEqualTo(50);
     assertThat(run.tasks().get(0).gpu().placement()).contains(PlacementPolicyName.PCI_REVERSE);
-    assertThat(SlurmKeys.TABLE.of(run)).isEqualTo(SlurmConfig.builder().partition("gpu").account("lab")
-        .time(Duration.ofHours(2)).extraArgs(List.of("--constraint=a100")).onExit(JobsOnExit.LEAVE)
-        .pollMax(Duration.ofSeconds(10)).gpuMemoryGres("shard").build());
+    assertThat(SlurmKeys.TABLE.of(run)).isEqualTo(SlurmConfig.builder().set(SlurmKeys.PARTITION, "gpu")
+        .set(SlurmKeys.ACCOUNT, "lab")
+        .set(SlurmKeys.TIME, Duration.ofHours(2)).set(SlurmKeys.EXTRA_ARGS, List.of("--constraint=a100"))
+        .set(SlurmKeys.ON_EXIT, JobsOnExit.LEAVE)
+        .set(SlurmKeys.POLL_MAX, Duration.ofSeconds(10)).set(SlurmKeys.GPU_MEMORY_GRES, "shard").build());
     assertThat(SmtpKeys.TABLE.of(run)).isEqualTo(SmtpSettings.builder().enable(true).serverHost("mail.example")
         .serverPort(587).starttls(true).user("berth@example.org").receivers(List.of("a@example.org", "b@example.org"))
         .send(MailSend.BOTH).minInterval(Duration.ofMinutes(30)).build());

@@ -180,12 +180,17 @@ final class RandomSpecs {
   }
 
   private SlurmConfig slurm() {
-    return SlurmConfig.builder().mode(SlurmMode.values()[random.nextInt(2)]).partition("p" + random.nextInt(9))
-        .account(random.nextBoolean() ? "" : "acct").time(duration()).extraArgs(List.of("--constraint=c" + random.nextInt(9)))
-        .workdirRoot(random.nextBoolean() ? "" : "/shared/" + random.nextInt(9)).arrays(random.nextBoolean())
-        .gres(random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8))).cpus(random.nextInt(64)).memoryBytes(size())
-        .maxAllocations(1 + random.nextInt(9)).onExit(JobsOnExit.values()[random.nextInt(3)])
-        .pollMax(duration().plusMillis(1)).retryFor(duration().plusSeconds(1)).build();
+    return SlurmConfig.builder().set(SlurmKeys.MODE, SlurmMode.values()[random.nextInt(2)])
+        .set(SlurmKeys.PARTITION, "p" + random.nextInt(9))
+        .set(SlurmKeys.ACCOUNT, random.nextBoolean() ? "" : "acct").set(SlurmKeys.TIME, duration())
+        .set(SlurmKeys.EXTRA_ARGS, List.of("--constraint=c" + random.nextInt(9)))
+        .set(SlurmKeys.WORKDIR_ROOT, random.nextBoolean() ? "" : "/shared/" + random.nextInt(9))
+        .set(SlurmKeys.ARRAYS, random.nextBoolean())
+        .set(SlurmKeys.GRES, random.nextBoolean() ? "" : "gpu:" + (1 + random.nextInt(8)))
+        .set(SlurmKeys.CPUS, random.nextInt(64)).set(SlurmKeys.MEMORY, size())
+        .set(SlurmKeys.MAX_ALLOCATIONS, 1 + random.nextInt(9))
+        .set(SlurmKeys.ON_EXIT, JobsOnExit.values()[random.nextInt(3)])
+        .set(SlurmKeys.POLL_MAX, duration().plusMillis(1)).set(SlurmKeys.RETRY_FOR, duration().plusSeconds(1)).build();
   }
 
   private NotifySettings notifySettings() {

@@ -74,7 +74,8 @@ final class Allocations {
       extra.add("--gres=" + slurm.gres());
     }
     extra.addAll(slurm.extraArgs());
-    try (SlurmExecutor executor = new SlurmExecutor(spec.name(), slurm.toBuilder().extraArgs(extra).build(),
+    SlurmConfig withExtra = slurm.toBuilder().set(SlurmKeys.EXTRA_ARGS, extra).build();
+    try (SlurmExecutor executor = new SlurmExecutor(spec.name(), withExtra,
         SlurmTuning.forRun(slurm, 0), new ProcessCommandRunner(), id -> SlurmResources.DEFAULT)) {
       for (int n = lastAllocation(layout.runDir()); n <= slurm.maxAllocations(); n++) {
         LaunchRequest request = request(spec, layout, n);

@@ -149,7 +149,7 @@ public final class SessionOptions {
    */
   public static UnaryOperator<RunSpec> onExit(JobsOnExit choice) {
     Objects.requireNonNull(choice, "choice");
-    return run -> SlurmKeys.TABLE.into(run, SlurmKeys.TABLE.of(run).toBuilder().onExit(choice).build());
+    return run -> SlurmKeys.TABLE.into(run, SlurmKeys.TABLE.of(run).toBuilder().set(SlurmKeys.ON_EXIT, choice).build());
   }
 
   List<RunListener> listeners() {

@@ -1,112 +1,195 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.ConfigKey;
 import dev.berth.spi.JobsOnExit;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
  * How a run uses a Slurm cluster ({@code slurm.*}, or the spec's top-level {@code slurm:} block),
- * read when {@code scheduler.executor} is {@code slurm}; its keys are {@link SlurmKeys#TABLE}. How
- * many jobs the cluster holds at once ({@code slurm.max-jobs}) is core's, since core admits them.
- * The {@link SlurmExecutor} asks Slurm for these settings as they are; what it sets for itself, such
- * as its timeouts and the job arrays' limit, is its {@link SlurmTuning}. An empty text means "not set".
- *
- * @param mode every attempt a batch job, or whole allocations that Berth packs ({@code slurm.mode})
- * @param partition {@code --partition}, empty for the cluster's default ({@code slurm.partition})
- * @param account {@code --account}, empty for the default ({@code slurm.account})
- * @param qos {@code --qos}, empty for the default ({@code slurm.qos})
- * @param time {@code --time}, in whole minutes rounded up, for tasks without a timeout of their own, and
- *     for each allocation; zero leaves the partition's default ({@code slurm.time})
- * @param extraArgs more sbatch options, passed as given ({@code slurm.extra-args})
- * @param workdirRoot where task folders go, on a filesystem every node mounts at the same path; empty
- *     means the run's workdir ({@code slurm.workdir-root})
- * @param gpuMemoryGres how a share of a GPU is asked for: {@code none} (a whole GPU), {@code shard},
- *     {@code shard:10GiB} or a count GRES such as {@code gpumem:1MiB} ({@code slurm.gpu-memory-gres})
- * @param arrays whether {@link SlurmExecutor#launchAll} submits attempts that share an array key and their
- *     resources as one job array ({@code slurm.arrays})
- * @param gres the GRES of each allocation in mode {@code allocation}, e.g. {@code gpu:8} ({@code slurm.gres})
- * @param cpus cores of each allocation, 0 for the cluster's default ({@code slurm.cpus})
- * @param memoryBytes memory of each allocation, 0 for the cluster's default ({@code slurm.memory})
- * @param maxAllocations most allocations one run asks for, one after another, while tasks are left
- *     ({@code slurm.max-allocations})
- * @param onExit what Ctrl-C does to submitted jobs ({@code slurm.on-exit})
- * @param pollMax the longest wait between two squeue calls while nothing changes ({@code slurm.poll-max})
- * @param retryFor how long an sbatch or scancel that fails transiently (the controller unreachable, busy or
- *     rate-limiting) is tried again, with growing waits, before its failure counts; 0 tries once
- *     ({@code slurm.retry-for}, see {@link CommandRetry})
+ * read when {@code scheduler.executor} is {@code slurm}: one value for each key of {@link SlurmKeys},
+ * where each key is declared with its default, parser and docs. How many jobs the cluster holds at
+ * once ({@code slurm.max-jobs}) is core's, since core admits them. The {@link SlurmExecutor} asks Slurm
+ * for these settings as they are; what it sets for itself, such as its timeouts and the job arrays'
+ * limit, is its {@link SlurmTuning}. An empty text means "not set". The typed reads below are for the
+ * executor; {@link #get} reads any key.
  */
-public record SlurmConfig(
-    SlurmMode mode, String partition, String account, String qos, Duration time, List<String> extraArgs,
-    String workdirRoot, String gpuMemoryGres, boolean arrays, String gres, int cpus, long memoryBytes,
-    int maxAllocations, JobsOnExit onExit, Duration pollMax, Duration retryFor) {
+public final class SlurmConfig {
 
   private static final Pattern WORD = Pattern.compile("[^\\s,]*");
 
   /** Every default: jobs mode, nothing asked beyond the tasks' own resources. */
   public static final SlurmConfig DEFAULTS = builder().build();
 
+  private final Object[] values;
+
   /** Validates each value, naming the key. */
-  public SlurmConfig {
-    Objects.requireNonNull(mode, "mode");
-    word("slurm.partition", partition);
-    word("slurm.account", account);
-    word("slurm.qos", qos);
-    Objects.requireNonNull(time, "time");
-    if (time.isNegative()) {
-      throw new IllegalArgumentException("slurm.time must be >= 0 but was " + time);
+  private SlurmConfig(Object[] values) {
+    this.values = values;
+    word("slurm.partition", partition());
+    word("slurm.account", account());
+    word("slurm.qos", qos());
+    if (time().isNegative()) {
+      throw new IllegalArgumentException("slurm.time must be >= 0 but was " + time());
     }
-    extraArgs = List.copyOf(extraArgs);
-    for (String arg : extraArgs) {
+    for (String arg : extraArgs()) {
       if (!arg.startsWith("-")) {
         throw new IllegalArgumentException(
             "slurm.extra-args must be sbatch options starting with '-', one per item, but one was '" + arg + "'");
       }
     }
-    Objects.requireNonNull(workdirRoot, "workdirRoot");
     try {
-      GpuMemoryGres.parse(Objects.requireNonNull(gpuMemoryGres, "gpuMemoryGres"));
+      GpuMemoryGres.parse(gpuMemoryGres());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("slurm.gpu-memory-gres must be none, shard, shard:SIZE or NAME:SIZE such as"
-          + " gpumem:1MiB but was '" + gpuMemoryGres + "'", e);
+          + " gpumem:1MiB but was '" + gpuMemoryGres() + "'", e);
     }
-    word("slurm.gres", gres.replace(",", ""));
-    if (cpus < 0) {
-      throw new IllegalArgumentException("slurm.cpus must be >= 0 but was " + cpus);
+    word("slurm.gres", gres().replace(",", ""));
+    if (cpus() < 0) {
+      throw new IllegalArgumentException("slurm.cpus must be >= 0 but was " + cpus());
     }
-    if (memoryBytes < 0) {
-      throw new IllegalArgumentException("slurm.memory must be >= 0 but was " + memoryBytes);
+    if (memoryBytes() < 0) {
+      throw new IllegalArgumentException("slurm.memory must be >= 0 but was " + memoryBytes());
     }
-    if (maxAllocations < 1) {
-      throw new IllegalArgumentException("slurm.max-allocations must be >= 1 but was " + maxAllocations);
+    if (maxAllocations() < 1) {
+      throw new IllegalArgumentException("slurm.max-allocations must be >= 1 but was " + maxAllocations());
     }
-    Objects.requireNonNull(onExit, "onExit");
-    Objects.requireNonNull(pollMax, "pollMax");
-    if (pollMax.isNegative() || pollMax.isZero()) {
-      throw new IllegalArgumentException("slurm.poll-max must be > 0 but was " + pollMax);
+    if (pollMax().isNegative() || pollMax().isZero()) {
+      throw new IllegalArgumentException("slurm.poll-max must be > 0 but was " + pollMax());
     }
-    if (Objects.requireNonNull(retryFor, "retryFor").isNegative()) {
-      throw new IllegalArgumentException("slurm.retry-for must be >= 0 but was " + retryFor);
+    if (retryFor().isNegative()) {
+      throw new IllegalArgumentException("slurm.retry-for must be >= 0 but was " + retryFor());
     }
   }
 
   /** A builder holding the defaults. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(SlurmKeys.defaults());
   }
 
   /** A builder holding these settings. */
   public Builder toBuilder() {
-    return new Builder().mode(mode).partition(partition).account(account).qos(qos).time(time).extraArgs(extraArgs)
-        .workdirRoot(workdirRoot).gpuMemoryGres(gpuMemoryGres).arrays(arrays).gres(gres).cpus(cpus)
-        .memoryBytes(memoryBytes).maxAllocations(maxAllocations).onExit(onExit).pollMax(pollMax).retryFor(retryFor);
+    return new Builder(values.clone());
+  }
+
+  /** {@code key}'s value. */
+  public <T> T get(ConfigKey<SlurmConfig, Builder, T> key) {
+    return key.get().apply(this);
+  }
+
+  /** The value in {@code slot}, for the keys' getters. */
+  Object at(int slot) {
+    return values[slot];
+  }
+
+  /** Every attempt a batch job, or whole allocations that Berth packs: {@link SlurmKeys#MODE}. */
+  public SlurmMode mode() {
+    return get(SlurmKeys.MODE);
+  }
+
+  /** {@code --partition}, empty for the cluster's default: {@link SlurmKeys#PARTITION}. */
+  public String partition() {
+    return get(SlurmKeys.PARTITION);
+  }
+
+  /** {@code --account}, empty for the default: {@link SlurmKeys#ACCOUNT}. */
+  public String account() {
+    return get(SlurmKeys.ACCOUNT);
+  }
+
+  /** {@code --qos}, empty for the default: {@link SlurmKeys#QOS}. */
+  public String qos() {
+    return get(SlurmKeys.QOS);
+  }
+
+  /**
+   * {@code --time}, in whole minutes rounded up, for tasks without a timeout of their own, and for each
+   * allocation; zero leaves the partition's default: {@link SlurmKeys#TIME}.
+   */
+  public Duration time() {
+    return get(SlurmKeys.TIME);
+  }
+
+  /** More sbatch options, passed as given: {@link SlurmKeys#EXTRA_ARGS}. */
+  public List<String> extraArgs() {
+    return get(SlurmKeys.EXTRA_ARGS);
+  }
+
+  /**
+   * Where task folders go, on a filesystem every node mounts at the same path; empty means the run's
+   * workdir: {@link SlurmKeys#WORKDIR_ROOT}.
+   */
+  public String workdirRoot() {
+    return get(SlurmKeys.WORKDIR_ROOT);
+  }
+
+  /**
+   * How a share of a GPU is asked for: {@code none} (a whole GPU), {@code shard}, {@code shard:10GiB} or a
+   * count GRES such as {@code gpumem:1MiB}: {@link SlurmKeys#GPU_MEMORY_GRES}.
+   */
+  public String gpuMemoryGres() {
+    return get(SlurmKeys.GPU_MEMORY_GRES);
+  }
+
+  /**
+   * Whether {@link SlurmExecutor#launchAll} submits attempts that share an array key and their resources as
+   * one job array: {@link SlurmKeys#ARRAYS}.
+   */
+  public boolean arrays() {
+    return get(SlurmKeys.ARRAYS);
+  }
+
+  /** The GRES of each allocation in mode {@code allocation}, e.g. {@code gpu:8}: {@link SlurmKeys#GRES}. */
+  public String gres() {
+    return get(SlurmKeys.GRES);
+  }
+
+  /** Cores of each allocation, 0 for the cluster's default: {@link SlurmKeys#CPUS}. */
+  public int cpus() {
+    return get(SlurmKeys.CPUS);
+  }
+
+  /** Memory of each allocation, 0 for the cluster's default: {@link SlurmKeys#MEMORY}. */
+  public long memoryBytes() {
+    return get(SlurmKeys.MEMORY);
+  }
+
+  /**
+   * Most allocations one run asks for, one after another, while tasks are left:
+   * {@link SlurmKeys#MAX_ALLOCATIONS}.
+   */
+  public int maxAllocations() {
+    return get(SlurmKeys.MAX_ALLOCATIONS);
+  }
+
+  /** What Ctrl-C does to submitted jobs: {@link SlurmKeys#ON_EXIT}. */
+  public JobsOnExit onExit() {
+    return get(SlurmKeys.ON_EXIT);
+  }
+
+  /** The longest wait between two squeue calls while nothing changes: {@link SlurmKeys#POLL_MAX}. */
+  public Duration pollMax() {
+    return get(SlurmKeys.POLL_MAX);
+  }
+
+  /**
+   * How long an sbatch or scancel that fails transiently (the controller unreachable, busy or
+   * rate-limiting) is tried again, with growing waits, before its failure counts; 0 tries once:
+   * {@link SlurmKeys#RETRY_FOR}, see {@link CommandRetry}.
+   */
+  public Duration retryFor() {
+    return get(SlurmKeys.RETRY_FOR);
   }
 
   /** How a GPU-memory share is asked for: {@link #gpuMemoryGres}, parsed (validated when built). */
   public GpuMemoryGres shareGres() {
-    return GpuMemoryGres.parse(gpuMemoryGres);
+    return GpuMemoryGres.parse(gpuMemoryGres());
   }
 
   /**
@@ -114,12 +197,12 @@ public record SlurmConfig(
    * {@link #workdirRoot} is set, so runs sharing the root keep apart; else {@code runWorkdir}.
    */
   public Path taskFolderRoot(Path runWorkdir, String runName) {
-    return workdirRoot.isEmpty() ? runWorkdir : Path.of(workdirRoot).resolve(runName);
+    return workdirRoot().isEmpty() ? runWorkdir : Path.of(workdirRoot()).resolve(runName);
   }
 
   /** Whether Berth packs tasks inside whole allocations. */
   public boolean allocationMode() {
-    return mode == SlurmMode.ALLOCATION;
+    return mode() == SlurmMode.ALLOCATION;
   }
 
   private static void word(String key, String value) {
@@ -128,127 +211,52 @@ public record SlurmConfig(
     }
   }
 
-  /** Mutable builder; {@link #build()} validates. Each setter sets the {@code slurm.*} key of that name. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SlurmConfig other && Arrays.equals(values, other.values);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(values);
+  }
+
+  @Override
+  public String toString() {
+    Map<String, Object> shown = new LinkedHashMap<>();
+    SlurmKeys.TABLE.keys().forEach(k -> shown.put(k.key(), k.get().apply(this)));
+    return "SlurmConfig" + shown;
+  }
+
+  /** Builds a {@link SlurmConfig}, one key at a time; {@link #build()} validates. */
   public static final class Builder {
-    private SlurmMode mode = SlurmMode.JOBS;
-    private String partition = "";
-    private String account = "";
-    private String qos = "";
-    private Duration time = Duration.ZERO;
-    private List<String> extraArgs = List.of();
-    private String workdirRoot = "";
-    private String gpuMemoryGres = "none";
-    private boolean arrays = true;
-    private String gres = "";
-    private int cpus;
-    private long memoryBytes;
-    private int maxAllocations = 10;
-    private JobsOnExit onExit = JobsOnExit.ASK;
-    private Duration pollMax = Duration.ofSeconds(5);
-    private Duration retryFor = Duration.ofMinutes(5);
+    private final Object[] values;
 
-    private Builder() {}
+    private Builder(Object[] values) {
+      this.values = values;
+    }
 
-    /** {@code slurm.mode}. */
-    public Builder mode(SlurmMode v) {
-      mode = v;
+    /** Sets {@code key}, as its parser returns it. */
+    public <T> Builder set(ConfigKey<SlurmConfig, Builder, T> key, T value) {
+      key.put(this, Objects.requireNonNull(value, key.key()));
       return this;
     }
 
-    /** {@code slurm.partition}. */
-    public Builder partition(String v) {
-      partition = v;
-      return this;
+    /**
+     * Puts a value in its key's slot, for the keys' setters; a list is held as an unmodifiable copy, so
+     * that the settings do not change when the caller's list does.
+     */
+    void put(int slot, Object value) {
+      values[slot] = value instanceof List<?> list ? List.copyOf(list) : value;
     }
 
-    /** {@code slurm.account}. */
-    public Builder account(String v) {
-      account = v;
-      return this;
-    }
-
-    /** {@code slurm.qos}. */
-    public Builder qos(String v) {
-      qos = v;
-      return this;
-    }
-
-    /** {@code slurm.time}. */
-    public Builder time(Duration v) {
-      time = v;
-      return this;
-    }
-
-    /** {@code slurm.extra-args}. */
-    public Builder extraArgs(List<String> v) {
-      extraArgs = v;
-      return this;
-    }
-
-    /** {@code slurm.workdir-root}. */
-    public Builder workdirRoot(String v) {
-      workdirRoot = v;
-      return this;
-    }
-
-    /** {@code slurm.gpu-memory-gres}. */
-    public Builder gpuMemoryGres(String v) {
-      gpuMemoryGres = v;
-      return this;
-    }
-
-    /** {@code slurm.arrays}. */
-    public Builder arrays(boolean v) {
-      arrays = v;
-      return this;
-    }
-
-    /** {@code slurm.gres}. */
-    public Builder gres(String v) {
-      gres = v;
-      return this;
-    }
-
-    /** {@code slurm.cpus}. */
-    public Builder cpus(int v) {
-      cpus = v;
-      return this;
-    }
-
-    /** {@code slurm.memory}. */
-    public Builder memoryBytes(long v) {
-      memoryBytes = v;
-      return this;
-    }
-
-    /** {@code slurm.max-allocations}. */
-    public Builder maxAllocations(int v) {
-      maxAllocations = v;
-      return this;
-    }
-
-    /** {@code slurm.on-exit}. */
-    public Builder onExit(JobsOnExit v) {
-      onExit = v;
-      return this;
-    }
-
-    /** {@code slurm.poll-max}. */
-    public Builder pollMax(Duration v) {
-      pollMax = v;
-      return this;
-    }
-
-    /** {@code slurm.retry-for}. */
-    public Builder retryFor(Duration v) {
-      retryFor = v;
-      return this;
-    }
-
-    /** Builds and validates. */
+    /**
+     * The settings.
+     *
+     * @throws IllegalArgumentException naming the key and the rule a value breaks
+     */
     public SlurmConfig build() {
-      return new SlurmConfig(mode, partition, account, qos, time, extraArgs, workdirRoot, gpuMemoryGres, arrays, gres,
-          cpus, memoryBytes, maxAllocations, onExit, pollMax, retryFor);
+      return new SlurmConfig(values.clone());
     }
   }
 }

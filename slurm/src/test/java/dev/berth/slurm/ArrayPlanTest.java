@@ -66,7 +66,8 @@ class ArrayPlanTest {
     assertThat(ArrayPlan.units(SLURM, requests, Arrays.asList(SMALL, SMALL, SMALL, SMALL, null)))
         .containsExactly(List.of(0), List.of(1), List.of(2), List.of(3), List.of(4));
     List<SlurmResources> same = new ArrayList<>(List.of(SMALL, SMALL, SMALL, SMALL, SMALL));
-    assertThat(ArrayPlan.units(SLURM.toBuilder().arrays(false).build(), List.of(keyed("a", "m"), keyed("b", "m")),
+    assertThat(ArrayPlan.units(SLURM.toBuilder()
+        .set(SlurmKeys.ARRAYS, false).build(), List.of(keyed("a", "m"), keyed("b", "m")),
         same.subList(0, 2))).containsExactly(List.of(0), List.of(1));
   }
 

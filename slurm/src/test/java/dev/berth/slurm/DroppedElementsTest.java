@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DroppedElementsTest {
 
   /** A long lostAfter, so an ending that comes within seconds cannot be the loss of the job. */
-  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofSeconds(5)).build();
   private static final SlurmTuning TUNING =
       SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200)).withLostAfter(Duration.ofMinutes(2));
 

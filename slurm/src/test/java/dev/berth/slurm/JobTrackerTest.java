@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** When the tracker polls and when it gives a job up, on the fake clock. */
 class JobTrackerTest {
 
-  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofSeconds(5)).build();
   private static final SlurmTuning TUNING =
       SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200)).withLostAfter(Duration.ofSeconds(12));
 

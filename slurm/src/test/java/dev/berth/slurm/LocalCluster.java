@@ -15,7 +15,7 @@ import java.util.List;
 final class LocalCluster {
 
   /** Faster than the defaults so the tests do not wait on the backoff; the behaviour is the same. */
-  static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(1)).build();
+  static final SlurmConfig SLURM = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofSeconds(1)).build();
   /** With {@link #SLURM}: faster than the defaults so the tests do not wait on the backoff. */
   static final SlurmTuning TUNING = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(100))
       .withCommandTimeout(Duration.ofSeconds(30));

@@ -16,7 +16,7 @@ final class Requests {
   static final long GIB = 1L << 30;
   static final long WAIT = 30;
   /** The run's settings: polling at most every 20 ms. */
-  static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofMillis(20)).build();
+  static final SlurmConfig SLURM = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofMillis(20)).build();
   /** Quick polling, and one submission at a time so that the order of sbatch calls is known. */
   static final SlurmTuning FAST = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(1))
       .withCommandTimeout(Duration.ofSeconds(5)).withLostAfter(Duration.ofMillis(50)).withParallelSubmissions(1);

@@ -44,7 +44,7 @@ class SbatchCommandTest {
   void theResourceOptionsAreTheOnesTheCommandAsksFor() {
     SlurmResources resources = new SlurmResources(1536 * MIB, 2500, GpuRequest.share(8L << 30),
         Optional.of(Duration.ofMinutes(90)));
-    SlurmConfig gpumem = SlurmConfig.builder().gpuMemoryGres("gpumem:1MiB").build();
+    SlurmConfig gpumem = SlurmConfig.builder().set(SlurmKeys.GPU_MEMORY_GRES, "gpumem:1MiB").build();
 
     assertThat(SbatchCommand.resourceOptions(gpumem, resources))
         .containsExactly("--mem=1536M", "--cpus-per-task=3", "--gres=gpumem:8192", "--time=90");
@@ -75,9 +75,9 @@ class SbatchCommandTest {
     SlurmResources share = new SlurmResources(0, 1000, GpuRequest.share(8L << 30), Optional.empty());
 
     assertThat(options(SlurmConfig.DEFAULTS, share)).contains("--gres=gpu:1");
-    assertThat(options(SlurmConfig.builder().gpuMemoryGres("shard").build(), share))
+    assertThat(options(SlurmConfig.builder().set(SlurmKeys.GPU_MEMORY_GRES, "shard").build(), share))
         .contains("--gres=shard:1");
-    assertThat(options(SlurmConfig.builder().gpuMemoryGres("gpumem:1MiB").build(), share))
+    assertThat(options(SlurmConfig.builder().set(SlurmKeys.GPU_MEMORY_GRES, "gpumem:1MiB").build(), share))
         .contains("--gres=gpumem:8192");
   }
 
@@ -87,7 +87,7 @@ class SbatchCommandTest {
     assertThat(SbatchCommand.minutes(Duration.ofSeconds(61))).isEqualTo(2);
     assertThat(SbatchCommand.minutes(Duration.ofMillis(1))).isEqualTo(1);
     assertThat(SbatchCommand.minutes(Duration.ofHours(2))).isEqualTo(120);
-    SlurmConfig withDefault = SlurmConfig.builder().time(Duration.ofHours(4)).build();
+    SlurmConfig withDefault = SlurmConfig.builder().set(SlurmKeys.TIME, Duration.ofHours(4)).build();
     assertThat(options(withDefault, SlurmResources.DEFAULT)).contains("--time=240");
     assertThat(options(withDefault, new SlurmResources(0, 1000, GpuRequest.NONE, Optional.of(Duration.ofSeconds(30)))))
         .contains("--time=1").doesNotContain("--time=240");
@@ -96,8 +96,9 @@ class SbatchCommandTest {
 
   @Test
   void siteOptionsComeFirstAndExtraArgumentsLastBeforeTheScript() {
-    SlurmConfig site = SlurmConfig.builder().partition("gpu").account("ml").qos("short")
-        .extraArgs(List.of("--constraint=a100", "--exclusive")).build();
+    SlurmConfig site = SlurmConfig.builder().set(SlurmKeys.PARTITION, "gpu").set(SlurmKeys.ACCOUNT, "ml")
+        .set(SlurmKeys.QOS, "short")
+        .set(SlurmKeys.EXTRA_ARGS, List.of("--constraint=a100", "--exclusive")).build();
     List<String> argv = options(site, SlurmResources.DEFAULT);
 
     assertThat(argv).containsSubsequence("--export=ALL", "--partition=gpu", "--account=ml", "--qos=short",
@@ -157,17 +158,19 @@ class SbatchCommandTest {
   void badJobNamesAndSettingsAreRejected() {
     assertThatThrownBy(() -> SbatchCommand.forTask(SlurmConfig.DEFAULTS, "a\nb", REQUEST, SlurmResources.DEFAULT,
         Optional.empty(), SCRIPT)).hasMessageContaining("printable");
-    assertThatThrownBy(() -> SlurmConfig.builder().time(Duration.ofMinutes(-1)).build())
+    assertThatThrownBy(() -> SlurmConfig.builder().set(SlurmKeys.TIME, Duration.ofMinutes(-1)).build())
         .hasMessageContaining("slurm.time must be >= 0");
-    assertThatThrownBy(() -> SlurmConfig.builder().partition("a b").build()).hasMessageContaining("one word");
+    assertThatThrownBy(() -> SlurmConfig.builder()
+        .set(SlurmKeys.PARTITION, "a b").build()).hasMessageContaining("one word");
   }
 
   @Test
   void theTaskFolderRootIsTheRunsWorkdirUnlessSet() {
     assertThat(SlurmConfig.DEFAULTS.taskFolderRoot(RUN, "sweep")).isEqualTo(RUN);
-    assertThat(SlurmConfig.builder().workdirRoot("/scratch/me").build().taskFolderRoot(RUN, "sweep"))
+    assertThat(SlurmConfig.builder().set(SlurmKeys.WORKDIR_ROOT, "/scratch/me").build().taskFolderRoot(RUN, "sweep"))
         .isEqualTo(Path.of("/scratch/me/sweep"));
-    assertThat(SlurmConfig.builder().partition("p").build().toBuilder().build().partition()).isEqualTo("p");
+    assertThat(SlurmConfig.builder()
+        .set(SlurmKeys.PARTITION, "p").build().toBuilder().build().partition()).isEqualTo("p");
   }
 
   private static List<String> options(SlurmResources resources) {

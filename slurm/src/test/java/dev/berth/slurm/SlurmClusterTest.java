@@ -193,7 +193,8 @@ class SlurmClusterTest {
     Exits wholeExit = new Exits();
     Exits shareExit = new Exits();
     executor.close();
-    executor = new SlurmExecutor("cluster", LocalCluster.SLURM.toBuilder().gpuMemoryGres("gpumem:1MiB").build(),
+    executor = new SlurmExecutor("cluster", LocalCluster.SLURM.toBuilder()
+        .set(SlurmKeys.GPU_MEMORY_GRES, "gpumem:1MiB").build(),
         LocalCluster.TUNING, new ProcessCommandRunner(), id -> SlurmResources.DEFAULT);
 
     executor.launch(whole, new SlurmResources(0, 1000, GpuRequest.whole(1), Optional.empty()), Optional.empty(), wholeExit);

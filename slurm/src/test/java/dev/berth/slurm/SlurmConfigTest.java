@@ -21,9 +21,12 @@ class SlurmConfigTest {
 
   @Test
   void theRunsSlurmConfigIsWhatSbatchIsAskedFor() {
-    SlurmConfig config = SlurmConfig.builder().partition("gpu").account("proj").qos("high")
-        .time(Duration.ofMinutes(90).plusSeconds(30)).extraArgs(List.of("--constraint=a100")).workdirRoot("/shared/runs")
-        .gpuMemoryGres("shard:10GiB").arrays(false).onExit(JobsOnExit.CANCEL).pollMax(Duration.ofSeconds(2)).build();
+    SlurmConfig config = SlurmConfig.builder().set(SlurmKeys.PARTITION, "gpu").set(SlurmKeys.ACCOUNT, "proj")
+        .set(SlurmKeys.QOS, "high")
+        .set(SlurmKeys.TIME, Duration.ofMinutes(90).plusSeconds(30))
+        .set(SlurmKeys.EXTRA_ARGS, List.of("--constraint=a100")).set(SlurmKeys.WORKDIR_ROOT, "/shared/runs")
+        .set(SlurmKeys.GPU_MEMORY_GRES, "shard:10GiB").set(SlurmKeys.ARRAYS, false)
+        .set(SlurmKeys.ON_EXIT, JobsOnExit.CANCEL).set(SlurmKeys.POLL_MAX, Duration.ofSeconds(2)).build();
 
     SlurmTuning tuning = SlurmTuning.forRun(config, 4);
 
@@ -70,7 +73,7 @@ class SlurmConfigTest {
   @Test
   void anUnreadableGpuMemoryGresNamesTheAcceptedForms() {
     // Refused with the configuration itself, so that no sbatch call is ever built from it.
-    assertThatThrownBy(() -> SlurmConfig.builder().gpuMemoryGres("half-a-gpu").build())
+    assertThatThrownBy(() -> SlurmConfig.builder().set(SlurmKeys.GPU_MEMORY_GRES, "half-a-gpu").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must be none, shard, shard:SIZE or NAME:SIZE")
         .hasRootCauseMessage("'half-a-gpu' is not a GPU-memory GRES; use none, shard, or NAME:SIZE such as gpumem:1MiB");
@@ -78,7 +81,7 @@ class SlurmConfigTest {
 
   @Test
   void theBuilderKeepsTheArraySettingsAndRejectsANegativeLimit() {
-    SlurmConfig config = SlurmConfig.builder().arrays(false).build();
+    SlurmConfig config = SlurmConfig.builder().set(SlurmKeys.ARRAYS, false).build();
     SlurmTuning tuning = SlurmTuning.DEFAULTS.withArrayMaxRunning(3);
 
     assertThat(config.toBuilder().build()).isEqualTo(config);
@@ -94,6 +97,6 @@ class SlurmConfigTest {
   }
 
   private static SlurmConfig withPollMax(Duration pollMax) {
-    return SlurmConfig.DEFAULTS.toBuilder().pollMax(pollMax).build();
+    return SlurmConfig.DEFAULTS.toBuilder().set(SlurmKeys.POLL_MAX, pollMax).build();
   }
 }

@@ -73,7 +73,7 @@ class SlurmExecutorLaunchAllTest {
   @Test
   void withArraysTurnedOffEveryAttemptIsItsOwnJob() {
     executor.close();
-    executor = executor(Requests.SLURM.toBuilder().arrays(false).build(), FAST);
+    executor = executor(Requests.SLURM.toBuilder().set(SlurmKeys.ARRAYS, false).build(), FAST);
 
     List<Launch> launches = executor.launchAll(List.of(keyed("m0", GIB), keyed("m1", GIB)), this::listener);
 

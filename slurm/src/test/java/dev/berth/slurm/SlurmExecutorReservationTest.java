@@ -60,7 +60,8 @@ class SlurmExecutorReservationTest {
   @Test
   void aCudaOomRetryWithMoreGpuMemoryAsksForMoreShards() throws Exception {
     executor.close();
-    executor = Requests.executor(Requests.SLURM.toBuilder().gpuMemoryGres("shard:10GiB").build(), FAST, slurm, clock);
+    executor = Requests.executor(Requests.SLURM.toBuilder()
+        .set(SlurmKeys.GPU_MEMORY_GRES, "shard:10GiB").build(), FAST, slurm, clock);
 
     executor.launch(request(dir, "t", 1).withReservation(new Placement("cuda:0", GIB, 1000, 8 * GIB), 0), new Exits());
     executor.launch(request(dir, "t", 2).withReservation(new Placement("cuda:0", GIB, 1000, 12 * GIB), 0), new Exits());

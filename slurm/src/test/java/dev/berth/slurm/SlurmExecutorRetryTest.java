@@ -123,7 +123,8 @@ class SlurmExecutorRetryTest {
   }
 
   private SlurmExecutor executor(Duration retryFor) {
-    SlurmConfig config = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).retryFor(retryFor).build();
+    SlurmConfig config = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofSeconds(5))
+        .set(SlurmKeys.RETRY_FOR, retryFor).build();
     return new SlurmExecutor("run", config, Requests.FAST.withPollInitial(Duration.ofMillis(200)), slurm,
         id -> SlurmResources.DEFAULT, clock, timers);
   }

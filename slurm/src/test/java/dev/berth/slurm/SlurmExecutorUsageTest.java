@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** What an ended job reports it used: sacct's MaxRSS and TotalCPU, waiting a moment for sacct to catch up. */
 class SlurmExecutorUsageTest {
 
-  private static final SlurmConfig SLURM = SlurmConfig.builder().pollMax(Duration.ofSeconds(5)).build();
+  private static final SlurmConfig SLURM = SlurmConfig.builder().set(SlurmKeys.POLL_MAX, Duration.ofSeconds(5)).build();
   private static final SlurmTuning TUNING = SlurmTuning.DEFAULTS.withPollInitial(Duration.ofMillis(200));
 
   @TempDir Path dir;

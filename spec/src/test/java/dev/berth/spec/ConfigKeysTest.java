@@ -67,8 +67,9 @@ class ConfigKeysTest {
         .set(SchedulerKeys.CORES, 12).set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).set(SchedulerKeys.MAX_JOBS, 5)
         .set(SchedulerKeys.LEARN_MEMORY, false).set(SchedulerKeys.LEARN_AFTER, 5)
         .build();
-    SlurmConfig slurm = SlurmConfig.builder().partition("gpu").time(Duration.ofHours(4))
-        .extraArgs(List.of("--constraint=a100", "--exclusive")).memoryBytes(64L << 30).build();
+    SlurmConfig slurm = SlurmConfig.builder().set(SlurmKeys.PARTITION, "gpu").set(SlurmKeys.TIME, Duration.ofHours(4))
+        .set(SlurmKeys.EXTRA_ARGS, List.of("--constraint=a100", "--exclusive"))
+        .set(SlurmKeys.MEMORY, 64L << 30).build();
     LocalSettings local = LocalSettings.builder().enforceMemory(true).logCapBytes(3L << 20).build();
     RunSpec written = LocalKeys.TABLE.into(SlurmKeys.TABLE.into(run(custom), slurm), local);
 
