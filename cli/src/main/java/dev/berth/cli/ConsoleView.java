@@ -18,7 +18,7 @@ import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
-import dev.berth.runtime.engine.RunListener;
+import dev.berth.session.SessionListener;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * and one when tasks have waited a few seconds with nothing started, saying why.
  * Always: a summary at the end, printed after the report is on disk.
  */
-final class ConsoleView implements RunListener, AutoCloseable {
+final class ConsoleView implements SessionListener, AutoCloseable {
 
   private final PrintStream out;
   private final boolean live;

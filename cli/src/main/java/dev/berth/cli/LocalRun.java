@@ -3,7 +3,6 @@ package dev.berth.cli;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RetrySelection;
-import dev.berth.runtime.engine.RunLayout;
 import dev.berth.session.LocalSession;
 import dev.berth.session.RunEnd;
 import dev.berth.session.RunFinishedException;
@@ -73,17 +72,18 @@ final class LocalRun {
   }
 
   /**
-   * Runs (or resumes) the run in {@code layout}'s folder.
+   * Runs (or resumes) the run in {@code runDir}.
    *
+   * @param runDir the run's folder, as {@link LocalSession#runDir} names it
    * @param spec the spec given now, or null to resume with the spec the run started with
    * @param journaled whether to keep a journal; without one the run cannot resume
    */
-  int execute(RunSpec spec, RunLayout layout, SpecChange allow, boolean fresh, boolean journaled)
+  int execute(RunSpec spec, Path runDir, SpecChange allow, boolean fresh, boolean journaled)
       throws InterruptedException, IOException {
     boolean terminal = System.console() != null && progress;
     boolean color = terminal && System.getenv("NO_COLOR") == null;
     ConsoleView console = new ConsoleView(out, terminal, color, InstantSource.system());
-    SessionOptions options = SessionOptions.builder(layout.runDir())
+    SessionOptions options = SessionOptions.builder(runDir)
         .spec(spec)
         .specFile(specFile)
         .specChange(allow)
@@ -94,7 +94,7 @@ final class LocalRun {
         .hostLedger(hostLedger)
         .adjust(adjust)
         .listener(console)
-        .leaveJobs(setting -> leaveJobs(console, setting, layout.runDir()))
+        .leaveJobs(setting -> leaveJobs(console, setting, runDir))
         .say(out::println)
         .warn(err::println)
         .build();
@@ -118,10 +118,10 @@ final class LocalRun {
       }
       console.close();
       console.summary(end.report(), end.reportJson(), end.reports().orElseThrow().html());
-      return exitCode(end.report().status(), signal, layout);
+      return exitCode(end.report().status(), signal, runDir);
     } catch (RunFinishedException e) {
       out.println(e.run() + " finished already (" + e.status() + "); its report is " + e.reportJson()
-          + ". Use berth retry " + layout.runDir() + " to run what did not succeed again, --fresh to start it over,"
+          + ". Use berth retry " + runDir + " to run what did not succeed again, --fresh to start it over,"
           + " or berth report to rebuild the reports.");
       return e.status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
     } catch (SessionException e) {
@@ -135,10 +135,10 @@ final class LocalRun {
    * for SIGINT), as a shell expects of a program a signal stopped, even when every task had ended by
    * then; 0 when every task succeeded; 1 otherwise.
    */
-  private int exitCode(RunStatus status, Optional<Signals.Caught> signal, RunLayout layout) {
+  private int exitCode(RunStatus status, Optional<Signals.Caught> signal, Path runDir) {
     if (status == RunStatus.INTERRUPTED) {
       out.println("berth: the run was interrupted" + signal.map(c -> " by " + c.fullName()).orElse("")
-          + "; berth resume " + layout.runDir() + " (or the same berth run) goes on where it stopped");
+          + "; berth resume " + runDir + " (or the same berth run) goes on where it stopped");
     }
     if (signal.isPresent()) {
       return ExitCodes.interruptedBy(signal.get().number());

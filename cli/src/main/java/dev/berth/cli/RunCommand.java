@@ -5,8 +5,8 @@ import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
-import dev.berth.runtime.engine.RunLayout;
 import dev.berth.serve.DashboardServer;
+import dev.berth.session.LocalSession;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -86,9 +86,9 @@ final class RunCommand implements BerthCommand {
       spec = spec.withGpus(gpus);
     }
     PrintStream stream = new PrintStream(new WriterOutputStream(out), true);
-    RunLayout layout = new RunLayout(Path.of(spec.workdir()));
+    Path runDir = LocalSession.runDir(Path.of(spec.workdir()));
     if (args.flag(DRY_RUN)) {
-      DryRun.print(spec, layout.runDir(), stream);
+      DryRun.print(spec, runDir, stream);
       return ExitCodes.OK;
     }
     Optional<DashboardServer> dashboard = startDashboard(serve, err);
@@ -97,7 +97,7 @@ final class RunCommand implements BerthCommand {
           .adjust(onExit.adjust())
           .hostLedger(hostLedger.shared())
           .specFile(specOptions.spec)
-          .execute(spec, layout, allowChanged, args.flag(FRESH), !args.flag(NO_JOURNAL));
+          .execute(spec, runDir, allowChanged, args.flag(FRESH), !args.flag(NO_JOURNAL));
     } finally {
       dashboard.ifPresent(ServeOption::stop);
     }

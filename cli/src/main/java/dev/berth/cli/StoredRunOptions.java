@@ -2,7 +2,7 @@ package dev.berth.cli;
 
 import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
-import dev.berth.runtime.engine.RunLayout;
+import dev.berth.session.LocalSession;
 import dev.berth.session.SpecChange;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -50,7 +50,7 @@ final class StoredRunOptions {
     }
     PrintStream stream = new PrintStream(new WriterOutputStream(out), true);
     LocalRun run = new LocalRun(stream, err, !noProgress).adjust(onExit.adjust()).hostLedger(hostLedger.shared());
-    return prepare.apply(run).execute(null, new RunLayout(workdir), SpecChange.REFUSE, false, true);
+    return prepare.apply(run).execute(null, LocalSession.runDir(workdir), SpecChange.REFUSE, false, true);
   }
 
   private boolean valid(PrintWriter err) {

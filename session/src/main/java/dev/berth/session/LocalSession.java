@@ -12,6 +12,7 @@ import dev.berth.runtime.engine.RunResult;
 import dev.berth.slurm.SlurmKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.List;
@@ -111,6 +112,14 @@ public final class LocalSession implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * The folder a session on {@code workdir} names as the run's, absolute and normal, as its messages
+   * print it; known before the session opens, for a front door's dry run and refusals.
+   */
+  public static Path runDir(Path workdir) {
+    return new RunLayout(workdir).runDir();
   }
 
   /** The spec the run goes on with: the one given, or the journal's, with the session's adjustments. */
