@@ -1,13 +1,12 @@
 package dev.berth.slurm;
 
 import dev.berth.core.model.ConfigKey;
+import dev.berth.core.model.KeyedSettings;
+import dev.berth.core.model.SettingsTable;
 import dev.berth.spi.JobsOnExit;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -20,18 +19,17 @@ import java.util.regex.Pattern;
  * limit, is its {@link SlurmTuning}. An empty text means "not set". The typed reads below are for the
  * executor; {@link #get} reads any key.
  */
-public final class SlurmConfig {
+public final class SlurmConfig extends KeyedSettings {
 
   private static final Pattern WORD = Pattern.compile("[^\\s,]*");
 
   /** Every default: jobs mode, nothing asked beyond the tasks' own resources. */
   public static final SlurmConfig DEFAULTS = builder().build();
 
-  private final Object[] values;
 
   /** Validates each value, naming the key. */
   private SlurmConfig(Object[] values) {
-    this.values = values;
+    super(values);
     word("slurm.partition", partition());
     word("slurm.account", account());
     word("slurm.qos", qos());
@@ -75,7 +73,7 @@ public final class SlurmConfig {
 
   /** A builder holding these settings. */
   public Builder toBuilder() {
-    return new Builder(values.clone());
+    return new Builder(values());
   }
 
   /** {@code key}'s value. */
@@ -83,10 +81,6 @@ public final class SlurmConfig {
     return key.get().apply(this);
   }
 
-  /** The value in {@code slot}, for the keys' getters. */
-  Object at(int slot) {
-    return values[slot];
-  }
 
   /** Every attempt a batch job, or whole allocations that Berth packs: {@link SlurmKeys#MODE}. */
   public SlurmMode mode() {
@@ -212,28 +206,15 @@ public final class SlurmConfig {
   }
 
   @Override
-  public boolean equals(Object o) {
-    return o instanceof SlurmConfig other && Arrays.equals(values, other.values);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(values);
-  }
-
-  @Override
-  public String toString() {
-    Map<String, Object> shown = new LinkedHashMap<>();
-    SlurmKeys.TABLE.keys().forEach(k -> shown.put(k.key(), k.get().apply(this)));
-    return "SlurmConfig" + shown;
+  protected SettingsTable<?, ?> table() {
+    return SlurmKeys.TABLE;
   }
 
   /** Builds a {@link SlurmConfig}, one key at a time; {@link #build()} validates. */
-  public static final class Builder {
-    private final Object[] values;
+  public static final class Builder extends KeyedSettings.Builder {
 
     private Builder(Object[] values) {
-      this.values = values;
+      super(values);
     }
 
     /** Sets {@code key}, as its parser returns it. */
@@ -242,13 +223,6 @@ public final class SlurmConfig {
       return this;
     }
 
-    /**
-     * Puts a value in its key's slot, for the keys' setters; a list is held as an unmodifiable copy, so
-     * that the settings do not change when the caller's list does.
-     */
-    void put(int slot, Object value) {
-      values[slot] = value instanceof List<?> list ? List.copyOf(list) : value;
-    }
 
     /**
      * The settings.
@@ -256,7 +230,7 @@ public final class SlurmConfig {
      * @throws IllegalArgumentException naming the key and the rule a value breaks
      */
     public SlurmConfig build() {
-      return new SlurmConfig(values.clone());
+      return new SlurmConfig(values());
     }
   }
 }

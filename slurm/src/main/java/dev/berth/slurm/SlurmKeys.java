@@ -3,17 +3,15 @@ package dev.berth.slurm;
 import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SettingsTable;
+import dev.berth.core.model.Slots;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
-import dev.berth.core.settings.ValueParser;
 import dev.berth.core.settings.ValueText;
 import dev.berth.slurm.SlurmConfig.Builder;
 import dev.berth.spi.JobsOnExit;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The {@code slurm.*} config keys, which {@link SlurmConfig} is read from. Each key is declared here
@@ -24,86 +22,86 @@ public final class SlurmKeys {
 
   private static final String EXECUTOR = "scheduler.executor";
 
-  /** Each key's default, by slot, as the keys below are made. */
-  private static final List<Object> DEFAULTS = new ArrayList<>();
+  /** The slots of the keys below, and each key's default, as they are made. */
+  private static final Slots<SlurmConfig, Builder> SLOTS = new Slots<>();
 
   /** {@code slurm.mode}. */
   public static final ConfigKey<SlurmConfig, Builder, SlurmMode> MODE =
-      key("slurm.mode", "jobs or allocation", Parsers.oneOf(SlurmMode.values()), SlurmMode.JOBS, String::valueOf,
+      SLOTS.key("slurm.mode", "jobs or allocation", Parsers.oneOf(SlurmMode.values()), SlurmMode.JOBS, String::valueOf,
           "jobs (one batch job per attempt, arrays for matrices) or allocation (Berth packs tasks inside whole"
               + " allocations)");
 
   /** {@code slurm.partition}. */
   public static final ConfigKey<SlurmConfig, Builder, String> PARTITION =
-      text("slurm.partition", "", "sbatch --partition; empty = the cluster's default");
+      SLOTS.text("slurm.partition", "", "sbatch --partition; empty = the cluster's default");
 
   /** {@code slurm.account}. */
   public static final ConfigKey<SlurmConfig, Builder, String> ACCOUNT =
-      text("slurm.account", "", "sbatch --account; empty = your default account");
+      SLOTS.text("slurm.account", "", "sbatch --account; empty = your default account");
 
   /** {@code slurm.qos}. */
   public static final ConfigKey<SlurmConfig, Builder, String> QOS =
-      text("slurm.qos", "", "sbatch --qos; empty = the default");
+      SLOTS.text("slurm.qos", "", "sbatch --qos; empty = the default");
 
   /** {@code slurm.time}. */
   public static final ConfigKey<SlurmConfig, Builder, Duration> TIME =
-      key("slurm.time", "duration", Parsers.DURATION, Duration.ZERO, ValueText::duration,
+      SLOTS.key("slurm.time", "duration", Parsers.DURATION, Duration.ZERO, ValueText::duration,
           "sbatch --time for tasks without a timeout, and for each allocation; 0s = the partition's default");
 
   /** {@code slurm.extra-args}. */
   public static final ConfigKey<SlurmConfig, Builder, List<String>> EXTRA_ARGS =
-      key("slurm.extra-args", "list of text", Parsers.TEXT_LIST, List.of(), ValueText::list,
+      SLOTS.key("slurm.extra-args", "list of text", Parsers.TEXT_LIST, List.of(), ValueText::list,
           "more sbatch options, one per item, passed as given");
 
   /** {@code slurm.workdir-root}. */
   public static final ConfigKey<SlurmConfig, Builder, String> WORKDIR_ROOT =
-      text("slurm.workdir-root", "",
+      SLOTS.text("slurm.workdir-root", "",
           "shared folder (same path on every node) under which task folders go; empty = the run's workdir");
 
   /** {@code slurm.gpu-memory-gres}. */
   public static final ConfigKey<SlurmConfig, Builder, String> GPU_MEMORY_GRES =
-      text("slurm.gpu-memory-gres", "none",
+      SLOTS.text("slurm.gpu-memory-gres", "none",
           "how gpu-memory is asked for: none (a whole GPU), shard, shard:10GiB, or a count GRES such as"
               + " gpumem:1MiB");
 
   /** {@code slurm.arrays}. */
   public static final ConfigKey<SlurmConfig, Builder, Boolean> ARRAYS =
-      key("slurm.arrays", "true or false", Parsers.BOOLEAN, true, String::valueOf,
+      SLOTS.key("slurm.arrays", "true or false", Parsers.BOOLEAN, true, String::valueOf,
           "submit matrix tasks with the same resources as one job array (--array=0-N%max-process)");
 
   /** {@code slurm.gres}. */
   public static final ConfigKey<SlurmConfig, Builder, String> GRES =
-      text("slurm.gres", "", "mode allocation: the GRES of each allocation, e.g. gpu:8");
+      SLOTS.text("slurm.gres", "", "mode allocation: the GRES of each allocation, e.g. gpu:8");
 
   /** {@code slurm.cpus}. */
   public static final ConfigKey<SlurmConfig, Builder, Integer> CPUS =
-      key("slurm.cpus", "whole number", Parsers.wholeNumber(0), 0, String::valueOf,
+      SLOTS.key("slurm.cpus", "whole number", Parsers.wholeNumber(0), 0, String::valueOf,
           "mode allocation: cores of each allocation; 0 = the cluster's default");
 
   /** {@code slurm.memory}. */
   public static final ConfigKey<SlurmConfig, Builder, Long> MEMORY =
-      key("slurm.memory", "memory size", Parsers.MEMORY, 0L, ValueText::bytes,
+      SLOTS.key("slurm.memory", "memory size", Parsers.MEMORY, 0L, ValueText::bytes,
           "mode allocation: memory of each allocation; 0 = the cluster's default");
 
   /** {@code slurm.max-allocations}. */
   public static final ConfigKey<SlurmConfig, Builder, Integer> MAX_ALLOCATIONS =
-      key("slurm.max-allocations", "whole number", Parsers.wholeNumber(1), 10, String::valueOf,
+      SLOTS.key("slurm.max-allocations", "whole number", Parsers.wholeNumber(1), 10, String::valueOf,
           "mode allocation: most allocations asked for, one after another, while tasks are left");
 
   /** {@code slurm.on-exit}. */
   public static final ConfigKey<SlurmConfig, Builder, JobsOnExit> ON_EXIT =
-      key("slurm.on-exit", "ask, cancel or leave", Parsers.oneOf(JobsOnExit.values()), JobsOnExit.ASK,
+      SLOTS.key("slurm.on-exit", "ask, cancel or leave", Parsers.oneOf(JobsOnExit.values()), JobsOnExit.ASK,
           String::valueOf, "what Ctrl-C does to submitted jobs: ask (on a terminal; elsewhere cancel), cancel"
               + " them, or leave them running for berth resume");
 
   /** {@code slurm.poll-max}. */
   public static final ConfigKey<SlurmConfig, Builder, Duration> POLL_MAX =
-      key("slurm.poll-max", "duration", Parsers.POSITIVE_DURATION, Duration.ofSeconds(5), ValueText::duration,
+      SLOTS.key("slurm.poll-max", "duration", Parsers.POSITIVE_DURATION, Duration.ofSeconds(5), ValueText::duration,
           "longest wait between two squeue calls while nothing changes");
 
   /** {@code slurm.retry-for}. */
   public static final ConfigKey<SlurmConfig, Builder, Duration> RETRY_FOR =
-      key("slurm.retry-for", "duration", Parsers.DURATION, Duration.ofMinutes(5), ValueText::duration,
+      SLOTS.key("slurm.retry-for", "duration", Parsers.DURATION, Duration.ofMinutes(5), ValueText::duration,
           "how long an sbatch or scancel failing for a reason that passes (controller unreachable, busy, rate"
               + " limit) is tried again, waiting 1s, 2s, 4s ... up to 30s; 0s = once").asJournaledWhenSet();
 
@@ -121,23 +119,10 @@ public final class SlurmKeys {
 
   /** Each key's default, by slot: the values of a builder that sets nothing. */
   static Object[] defaults() {
-    return DEFAULTS.toArray();
+    return SLOTS.defaults();
   }
 
-  /** A key held in the next slot of {@link SlurmConfig}. */
-  private static <T> ConfigKey<SlurmConfig, Builder, T> key(String key, String type, ValueParser<T> parser,
-      T defaultValue, Function<T, String> show, String docs) {
-    int slot = DEFAULTS.size();
-    DEFAULTS.add(defaultValue);
-    @SuppressWarnings("unchecked") // a slot only holds what its own key's setter put there
-    Function<SlurmConfig, T> get = config -> (T) config.at(slot);
-    return ConfigKey.of(key, type, parser, (builder, value) -> builder.put(slot, value), get, show, docs);
-  }
 
-  /** A key of text shown as written, held in the next slot. */
-  private static ConfigKey<SlurmConfig, Builder, String> text(String key, String defaultValue, String docs) {
-    return key(key, "text", Parsers.TEXT, defaultValue, Function.identity(), docs);
-  }
 
   /** What a task may not ask for when each attempt is a job: a problem of {@code scheduler.executor}. */
   private static void checkTasks(SlurmConfig slurm, RunSpec run) {

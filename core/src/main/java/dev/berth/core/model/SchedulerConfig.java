@@ -2,9 +2,6 @@ package dev.berth.core.model;
 
 import dev.berth.core.gpu.PlacementPolicyName;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Scheduler settings: one value for each key of {@link SchedulerKeys}, where each key is declared
@@ -12,16 +9,15 @@ import java.util.Map;
  * except {@code interval}, which is 1s because Berth re-decides on every event and the interval only
  * paces resource probes. The typed reads below are for the core's loop; {@link #get} reads any key.
  */
-public final class SchedulerConfig {
+public final class SchedulerConfig extends KeyedSettings {
 
   /** The configuration with every default. */
   public static final SchedulerConfig DEFAULTS = builder().build();
 
-  private final Object[] values;
 
   /** Validates the rules across keys, naming the config key and the rule. */
   private SchedulerConfig(Object[] values) {
-    this.values = values;
+    super(values);
     nonNegative(SchedulerKeys.MAX_PROCESS);
     nonNegative(SchedulerKeys.MAX_WAITING);
     if (interval().isNegative() || interval().isZero()) {
@@ -55,7 +51,7 @@ public final class SchedulerConfig {
 
   /** A builder holding this configuration's values. */
   public Builder toBuilder() {
-    return new Builder(values.clone());
+    return new Builder(values());
   }
 
   /** {@code key}'s value. */
@@ -63,10 +59,6 @@ public final class SchedulerConfig {
     return key.get().apply(this);
   }
 
-  /** The value in {@code slot}, for the keys' getters. */
-  Object at(int slot) {
-    return values[slot];
-  }
 
   /** Whether tasks go to a cluster ({@code scheduler.executor: slurm}) rather than run on this machine. */
   public boolean onCluster() {
@@ -194,20 +186,8 @@ public final class SchedulerConfig {
   }
 
   @Override
-  public boolean equals(Object o) {
-    return o instanceof SchedulerConfig other && Arrays.equals(values, other.values);
-  }
-
-  @Override
-  public int hashCode() {
-    return Arrays.hashCode(values);
-  }
-
-  @Override
-  public String toString() {
-    Map<String, Object> shown = new LinkedHashMap<>();
-    SchedulerKeys.TABLE.keys().forEach(k -> shown.put(k.key(), k.get().apply(this)));
-    return "SchedulerConfig" + shown;
+  protected SettingsTable<?, ?> table() {
+    return SchedulerKeys.TABLE;
   }
 
   private void nonNegative(ConfigKey<SchedulerConfig, Builder, ? extends Number> key) {
@@ -232,11 +212,10 @@ public final class SchedulerConfig {
   }
 
   /** Builds a {@link SchedulerConfig}, one key at a time. */
-  public static final class Builder {
-    private final Object[] values;
+  public static final class Builder extends KeyedSettings.Builder {
 
     private Builder(Object[] values) {
-      this.values = values;
+      super(values);
     }
 
     /** Sets {@code key}, as its parser returns it. */
@@ -245,10 +224,6 @@ public final class SchedulerConfig {
       return this;
     }
 
-    /** Puts a value in its key's slot, for the keys' setters. */
-    void put(int slot, Object value) {
-      values[slot] = value;
-    }
 
     /**
      * The configuration.
@@ -256,7 +231,7 @@ public final class SchedulerConfig {
      * @throws IllegalArgumentException naming the key and the rule a value breaks
      */
     public SchedulerConfig build() {
-      return new SchedulerConfig(values.clone());
+      return new SchedulerConfig(values());
     }
   }
 }

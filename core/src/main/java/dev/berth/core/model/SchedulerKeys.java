@@ -4,12 +4,9 @@ import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.SchedulerConfig.Builder;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
-import dev.berth.core.settings.ValueParser;
 import dev.berth.core.settings.ValueText;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The config keys of core's scheduling settings ({@link SchedulerConfig}): the {@code scheduler},
@@ -29,139 +26,139 @@ public final class SchedulerKeys {
   private static final String SHARE = "fraction";
   private static final String ON_OFF = "on or off";
 
-  /** Each key's default, by slot, as the keys below are made. */
-  private static final List<Object> DEFAULTS = new ArrayList<>();
+  /** The slots of the keys below, and each key's default, as they are made. */
+  private static final Slots<SchedulerConfig, Builder> SLOTS = new Slots<>();
 
   /** {@code scheduler.max-process}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> MAX_PROCESS =
-      key("scheduler.max-process", WHOLE, Parsers.wholeNumber(0), 20, String::valueOf,
+      SLOTS.key("scheduler.max-process", WHOLE, Parsers.wholeNumber(0), 20, String::valueOf,
           "most task processes alive at once; 0 = unlimited");
 
   /** {@code scheduler.max-waiting}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> MAX_WAITING =
-      key("scheduler.max-waiting", WHOLE, Parsers.wholeNumber(0), 10, String::valueOf,
+      SLOTS.key("scheduler.max-waiting", WHOLE, Parsers.wholeNumber(0), 10, String::valueOf,
           "most two-stage tasks loaded but not yet training; 0 = unlimited");
 
   /** {@code scheduler.interval}. */
   public static final ConfigKey<SchedulerConfig, Builder, Duration> INTERVAL =
-      key("scheduler.interval", TIME, Parsers.DURATION, Duration.ofSeconds(1), ValueText::duration,
+      SLOTS.key("scheduler.interval", TIME, Parsers.DURATION, Duration.ofSeconds(1), ValueText::duration,
           "how often host resources are probed, e.g. 1s or 500ms");
 
   /** {@code scheduler.default-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Long> DEFAULT_MEMORY =
-      key("scheduler.default-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
+      SLOTS.key("scheduler.default-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
           "memory reserved for a task that gives no estimate");
 
   /** {@code scheduler.cores}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> CORES =
-      key("scheduler.cores", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
+      SLOTS.key("scheduler.cores", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
           "cores Berth may hand out to tasks; 0 = every logical CPU");
 
   /** {@code scheduler.load-nretry}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> LOAD_NRETRY =
-      key("scheduler.load-nretry", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
+      SLOTS.key("scheduler.load-nretry", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
           "load attempts a two-stage task gets before it fails");
 
   /** {@code scheduler.train-nretry}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> TRAIN_NRETRY =
-      key("scheduler.train-nretry", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
+      SLOTS.key("scheduler.train-nretry", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
           "train attempts a two-stage task gets before it fails");
 
   /** {@code utilization-limit.cpu}. */
   public static final ConfigKey<SchedulerConfig, Builder, Double> CPU_UTILIZATION_LIMIT =
-      key("utilization-limit.cpu", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
+      SLOTS.key("utilization-limit.cpu", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
           "no task starts while other processes keep the CPUs at least this busy (niced ones and "
               + "Berth's own tasks do not count), in (0, 1]");
 
   /** {@code utilization-limit.memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Double> MEMORY_UTILIZATION_LIMIT =
-      key("utilization-limit.memory", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
+      SLOTS.key("utilization-limit.memory", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
           "no task starts if it would push host memory use past this fraction, in (0, 1]");
 
   /** {@code remain-limit.memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Long> REMAIN_MEMORY =
-      key("remain-limit.memory", BYTES, Parsers.MEMORY, 4_000_000_000L, ValueText::bytes,
+      SLOTS.key("remain-limit.memory", BYTES, Parsers.MEMORY, 4_000_000_000L, ValueText::bytes,
           "host memory that must stay free after a task starts");
 
   /** {@code scheduler.default-cuda-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Long> DEFAULT_CUDA_MEMORY =
-      key("scheduler.default-cuda-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
+      SLOTS.key("scheduler.default-cuda-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
           "GPU memory reserved for a task that asks for a GPU (device: cuda, a pin or targets) but "
               + "gives no gpu-memory");
 
   /** {@code utilization-limit.cuda-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Double> CUDA_MEMORY_UTILIZATION_LIMIT =
-      key("utilization-limit.cuda-memory", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
+      SLOTS.key("utilization-limit.cuda-memory", SHARE, Parsers.FRACTION, 0.8, String::valueOf,
           "no task is placed on a GPU if it would push that device's memory use past this fraction,"
               + " in (0, 1]");
 
   /** {@code remain-limit.cuda-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Long> REMAIN_CUDA_MEMORY =
-      key("remain-limit.cuda-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
+      SLOTS.key("remain-limit.cuda-memory", BYTES, Parsers.MEMORY, 2_000_000_000L, ValueText::bytes,
           "GPU memory that must stay free on a device after a task is placed");
 
   /** {@code scheduler.placement}. */
   public static final ConfigKey<SchedulerConfig, Builder, PlacementPolicyName> PLACEMENT =
-      key("scheduler.placement", "policy name", Parsers.PLACEMENT, PlacementPolicyName.BEST_FIT, String::valueOf,
+      SLOTS.key("scheduler.placement", "policy name", Parsers.PLACEMENT, PlacementPolicyName.BEST_FIT, String::valueOf,
           "how a GPU is chosen among those that fit: best-fit, first-fit, most-free, round-robin, "
               + "random, auto, leastload, lru, twobin, weighted, pci, total-mem, remain-mem (add -reverse"
               + " to the last three)");
 
   /** {@code scheduler.max-per-device}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> MAX_PER_DEVICE =
-      key("scheduler.max-per-device", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
+      SLOTS.key("scheduler.max-per-device", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
           "most Berth tasks on one GPU; 0 = unlimited");
 
   /** {@code scheduler.put-interval}. */
   public static final ConfigKey<SchedulerConfig, Builder, Duration> PUT_INTERVAL =
-      key("scheduler.put-interval", TIME, Parsers.DURATION, Duration.ofSeconds(5), ValueText::duration,
+      SLOTS.key("scheduler.put-interval", TIME, Parsers.DURATION, Duration.ofSeconds(5), ValueText::duration,
           "under placement auto: least time between two placements on one GPU");
 
   /** {@code scheduler.available-interval}. */
   public static final ConfigKey<SchedulerConfig, Builder, Duration> AVAILABLE_INTERVAL =
-      key("scheduler.available-interval", TIME, Parsers.DURATION, Duration.ofSeconds(5), ValueText::duration,
+      SLOTS.key("scheduler.available-interval", TIME, Parsers.DURATION, Duration.ofSeconds(5), ValueText::duration,
           "under placement auto: how long a GPU's free memory must not have dropped before it is "
               + "used");
 
   /** {@code scheduler.seed}. */
   public static final ConfigKey<SchedulerConfig, Builder, Long> SEED =
-      key("scheduler.seed", WHOLE, Parsers.WHOLE_LONG, 0L, String::valueOf,
+      SLOTS.key("scheduler.seed", WHOLE, Parsers.WHOLE_LONG, 0L, String::valueOf,
           "seed of the random placement policies (random, twobin, weighted)");
 
   /** {@code scheduler.oom-growth}. */
   public static final ConfigKey<SchedulerConfig, Builder, Double> OOM_GROWTH =
-      key("scheduler.oom-growth", "number", Parsers.BACKOFF, 1.5, String::valueOf,
+      SLOTS.key("scheduler.oom-growth", "number", Parsers.BACKOFF, 1.5, String::valueOf,
           "factor a task's memory (or GPU memory) reservation grows by after it ran out of it, "
               + "capped at what fits");
 
   /** {@code scheduler.learn-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Boolean> LEARN_MEMORY =
-      key("scheduler.learn-memory", ON_OFF, Parsers.BOOLEAN, true, SchedulerKeys::onOff,
+      SLOTS.key("scheduler.learn-memory", ON_OFF, Parsers.BOOLEAN, true, SchedulerKeys::onOff,
           "learn a task's memory request from the measured peaks of its template's finished tasks "
               + "(p95 x 1.2, never above the estimate unless an out-of-memory raised it; see "
               + "docs/learning.md)").asJournaledWhenSet();
 
   /** {@code scheduler.learn-gpu-memory}. */
   public static final ConfigKey<SchedulerConfig, Builder, Boolean> LEARN_GPU_MEMORY =
-      key("scheduler.learn-gpu-memory", ON_OFF, Parsers.BOOLEAN, true, SchedulerKeys::onOff,
+      SLOTS.key("scheduler.learn-gpu-memory", ON_OFF, Parsers.BOOLEAN, true, SchedulerKeys::onOff,
           "the same for GPU memory, under every placement policy").asJournaledWhenSet();
 
   /** {@code scheduler.learn-after}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> LEARN_AFTER =
-      key("scheduler.learn-after", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
+      SLOTS.key("scheduler.learn-after", WHOLE, Parsers.wholeNumber(1), 3, String::valueOf,
           "finished tasks of a template (or of one parameter value) a request is learned from at "
               + "the least").asJournaledWhenSet();
 
   /** {@code scheduler.executor}. */
   public static final ConfigKey<SchedulerConfig, Builder, ExecutorKind> EXECUTOR =
-      key("scheduler.executor", "local or slurm", Parsers.oneOf(ExecutorKind.values()), ExecutorKind.LOCAL,
+      SLOTS.key("scheduler.executor", "local or slurm", Parsers.oneOf(ExecutorKind.values()), ExecutorKind.LOCAL,
           String::valueOf,
           "where tasks run: local (processes on this machine) or slurm (batch jobs; see the slurm.*"
               + " keys)");
 
   /** {@code slurm.max-jobs}. */
   public static final ConfigKey<SchedulerConfig, Builder, Integer> MAX_JOBS =
-      key("slurm.max-jobs", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
+      SLOTS.key("slurm.max-jobs", WHOLE, Parsers.wholeNumber(0), 0, String::valueOf,
           "most of the run's jobs pending or running at once (array elements count one each); keep "
               + "it below your MaxSubmitJobs; 0 = no limit");
 
@@ -178,18 +175,9 @@ public final class SchedulerKeys {
 
   /** Each key's default, by slot: the values of a builder that sets nothing. */
   static Object[] defaults() {
-    return DEFAULTS.toArray();
+    return SLOTS.defaults();
   }
 
-  /** A key held in the next slot of {@link SchedulerConfig}. */
-  private static <T> ConfigKey<SchedulerConfig, Builder, T> key(String key, String type, ValueParser<T> parser,
-      T defaultValue, Function<T, String> show, String docs) {
-    int slot = DEFAULTS.size();
-    DEFAULTS.add(defaultValue);
-    @SuppressWarnings("unchecked") // a slot only holds what its own key's setter put there
-    Function<SchedulerConfig, T> get = config -> (T) config.at(slot);
-    return ConfigKey.of(key, type, parser, (builder, value) -> builder.put(slot, value), get, show, docs);
-  }
 
   private static String onOff(boolean on) {
     return on ? "on" : "off";
