@@ -366,18 +366,18 @@ public final class BerthOptions {
     private <R> Builder setIn(SettingsTable<R, ?> table, String key, Object value) {
       R current = current(table);
       Map<String, Object> written = new LinkedHashMap<>();
-      table.keys().forEach(k -> written.put(k.key(), asWritten(k, current)));
+      for (ConfigKey<R, ?, ?> k : table.keys()) {
+        Object before = k.get().apply(current);
+        if (!Objects.equals(before, k.get().apply(table.defaults()))) {
+          written.put(k.key(), before); // as its parser returned it, which the parser takes again
+        }
+      }
       written.put(key, value);
       try {
         return settings(table, table.read(written));
       } catch (InvalidValue e) {
         throw new IllegalArgumentException(TaskSettings.message(e), e);
       }
-    }
-
-    /** {@code key}'s value in {@code settings} as a user writes it, secrets included, so that it reads back. */
-    private static <R, T> String asWritten(ConfigKey<R, ?, T> key, R settings) {
-      return key.show().apply(key.get().apply(settings));
     }
 
     private <R> R current(SettingsTable<R, ?> table) {

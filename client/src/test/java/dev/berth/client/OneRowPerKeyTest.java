@@ -10,6 +10,7 @@ import dev.berth.core.settings.Parsers;
 import dev.berth.journal.SpecCodec;
 import dev.berth.journal.SpecDiff;
 import dev.berth.session.AdapterTables;
+import dev.berth.slurm.SlurmKeys;
 import dev.berth.spec.ConfigKeys;
 import dev.berth.spec.SpecLoader;
 import java.nio.file.Files;
@@ -98,6 +99,18 @@ class OneRowPerKeyTest {
         .hasMessageContaining("scheduler.max-proces").hasMessageContaining("scheduler.max-process");
     assertThatThrownBy(() -> BerthOptions.builder().set("scheduler.max-process", -1))
         .hasMessage("scheduler.max-process must be a whole number >= 0 but was -1");
+  }
+
+  @Test
+  void setReachesTheKeysOfEveryAdapterTableAndKeepsTheAdaptersOtherValues() {
+    BerthOptions options = BerthOptions.builder().name("adapters").set("slurm.partition", "gpu")
+        .set("slurm.time", "2h").set("scheduler.log-cap", "64MiB").set("scheduler.enforce-memory", true).build();
+    RunSpec run = options.carriedBy(new RunSpec("adapters", "w", options.config(), List.of()));
+
+    assertThat(SlurmKeys.TABLE.of(run).partition()).isEqualTo("gpu");
+    assertThat(SlurmKeys.TABLE.of(run).time()).isEqualTo(java.time.Duration.ofHours(2));
+    assertThat(ConfigKeys.of(TABLES).values(run)).containsEntry("scheduler.log-cap", "64MiB")
+        .containsEntry("scheduler.enforce-memory", "true");
   }
 
   private static List<SettingsTable<?, ?>> tables() {
