@@ -1,6 +1,6 @@
 package dev.berth.client;
 
-import dev.berth.core.pool.PoolDefinition;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,14 +17,14 @@ public final class Pool {
 
   private final String name;
   private final Map<String, Object> written;
-  private final PoolDefinition definition;
+  private final PoolSpec definition;
 
   private Pool(String name, Map<String, Object> written) {
     this.name = Objects.requireNonNull(name, "name");
     this.written = written;
     dev.berth.core.model.Names.check("pool", name);
     try {
-      this.definition = PoolDefinition.read(name, written);
+      this.definition = PoolSpec.read(name, written);
     } catch (InvalidValue e) {
       throw new IllegalArgumentException("pool " + name + ": " + TaskSettings.message(e), e);
     }
@@ -107,12 +107,12 @@ public final class Pool {
   }
 
   /** The pool as a spec would define it. */
-  public PoolDefinition definition() {
+  public PoolSpec definition() {
     return definition;
   }
 
   @Override
   public String toString() {
-    return name + " (" + definition.language() + ": " + definition.spec().text() + ")";
+    return name + " (" + definition.language() + ": " + definition.text() + ")";
   }
 }

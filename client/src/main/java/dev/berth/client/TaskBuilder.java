@@ -1,11 +1,11 @@
 package dev.berth.client;
 
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.model.TaskValues;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.InvalidValue;
 import java.util.Collections;
 import java.util.LinkedHashMap;

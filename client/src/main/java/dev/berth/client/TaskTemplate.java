@@ -1,7 +1,7 @@
 package dev.berth.client;
 
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskValues;
-import dev.berth.core.pool.PoolSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.berth.client;
 
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskKeys;
-import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.task.worker.WorkerClasspath;
@@ -108,7 +108,7 @@ public final class Tasks {
    * @throws IllegalArgumentException when the pool is not a Python pool or the function is not {@code module:function}
    */
   public static TaskTemplate call(String idPattern, Pool pool, String function) {
-    requireLanguage(pool, PoolDefinition.Language.PYTHON, "a Python function");
+    requireLanguage(pool, PoolSpec.Language.PYTHON, "a Python function");
     try {
       TaskKeys.CALL.parse(function);
     } catch (InvalidValue e) {
@@ -118,7 +118,7 @@ public final class Tasks {
     List<String> paths = List.of(System.getProperty("user.dir"));
     return new TaskTemplate(idPattern, EngineHelper.callCommand(python, function, "{}", paths),
         values -> EngineHelper.callCommand(python, function, EngineHelper.kwargsJson(values), paths))
-        .inPool(pool.definition().spec());
+        .inPool(pool.definition().carried());
   }
 
   /**
@@ -129,13 +129,13 @@ public final class Tasks {
    * @throws IllegalArgumentException when the pool is not a Java pool or the class cannot run as a task
    */
   public static TaskTemplate java(String idPattern, Pool pool, Class<?> taskClass) {
-    requireLanguage(pool, PoolDefinition.Language.JAVA, "a Java task");
+    requireLanguage(pool, PoolSpec.Language.JAVA, "a Java task");
     checkTaskClass(taskClass);
     return new TaskTemplate(idPattern, javaCommand(taskClass.getName(), List.of(System.getProperty("java.class.path")),
-        List.of())).inPool(pool.definition().spec()).twoStage(false);
+        List.of())).inPool(pool.definition().carried()).twoStage(false);
   }
 
-  private static void requireLanguage(Pool pool, PoolDefinition.Language language, String what) {
+  private static void requireLanguage(Pool pool, PoolSpec.Language language, String what) {
     Objects.requireNonNull(pool, "pool");
     if (pool.definition().language() != language) {
       throw new IllegalArgumentException("pool " + pool.name() + " is a " + pool.definition().language()

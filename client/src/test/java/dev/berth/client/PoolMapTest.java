@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.report.TaskStatus;
-import dev.berth.testkit.FakeHostProbe;
-import java.nio.file.Files;
 import dev.berth.core.resources.HostSnapshot;
 import dev.berth.spi.HostProbe;
+import dev.berth.testkit.FakeHostProbe;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,9 +111,9 @@ class PoolMapTest {
         .hasMessageContaining("pool j is a java pool; a Python function needs a python pool");
     assertThatThrownBy(() -> Tasks.call("c-{index}", Pool.python("p"), "not a function"))
         .hasMessageStartingWith("call ");
-    assertThat(Pool.python("p").size(2).scheme("lru").definition().spec().text())
+    assertThat(Pool.python("p").size(2).scheme("lru").definition().text())
         .isEqualTo("setup= size=2 hwm=0 recycle-after=0 recycle-memory=0 scheme=lru memory=0 gpu-memory=0");
-    assertThat(Pool.python("p").hwm(3).autoHwm().definition().spec().hwm()).as("auto").isZero();
+    assertThat(Pool.python("p").hwm(3).autoHwm().definition().hwm()).as("auto").isZero();
     assertThatThrownBy(() -> Pool.python("p").hwm(0)).hasMessageContaining("hwm must be auto or a whole number >= 1");
   }
 }

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.pool.WorkerScheme;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
@@ -35,8 +36,9 @@ class PoolEnvJournalFixtureTest {
 
   private static final Path FIXTURES = Path.of("src/test/resources/journal-pool-env");
   private static final List<SettingsTable<?, ?>> ADAPTERS = RandomSpecs.ADAPTERS;
-  private static final PoolSpec FAST = new PoolSpec("fast", "mymodel:warm", 2, 4, 100, 0, WorkerScheme.LRU, 1L << 30,
-      0);
+  private static final PoolSpec FAST = PoolSpec.builder("fast").set(PoolKeys.SETUP, "mymodel:warm")
+      .set(PoolKeys.SIZE, 2).set(PoolKeys.HWM, 4).set(PoolKeys.RECYCLE_AFTER, 100)
+      .set(PoolKeys.SCHEME, WorkerScheme.LRU).set(PoolKeys.MEMORY, 1L << 30).build();
 
   @TempDir Path dir;
 

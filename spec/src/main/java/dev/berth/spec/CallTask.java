@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskKeys;
-import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.protocol.pool.EngineHelper;
 import java.math.BigDecimal;
@@ -23,7 +23,7 @@ import java.util.Map;
  * @param params the keyword arguments besides the matrix values, as written
  * @param field where the task is written
  */
-record CallTask(Template function, PoolDefinition pool, YamlNode.Mapping params, Field field) {
+record CallTask(Template function, PoolSpec pool, YamlNode.Mapping params, Field field) {
 
   private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -48,7 +48,7 @@ record CallTask(Template function, PoolDefinition pool, YamlNode.Mapping params,
     Field name = field.key(TaskKeys.CALL.key());
     Template function = new Template(name.read(TaskKeys.CALL::parse, call), name);
     YamlNode poolNode = map.get(TaskKeys.POOL.key());
-    PoolDefinition pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolDefinition.Language.PYTHON);
+    PoolSpec pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolSpec.Language.PYTHON);
     YamlNode paramsNode = map.get(TaskKeys.PARAMS.key());
     YamlNode.Mapping params = paramsNode == null ? new YamlNode.Mapping(Map.of())
         : Keys.mapping(paramsNode, field.key(TaskKeys.PARAMS.key()), "names to values, e.g. {epochs: 3}");

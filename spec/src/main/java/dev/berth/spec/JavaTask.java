@@ -1,8 +1,8 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskKey;
 import dev.berth.core.model.TaskKeys;
-import dev.berth.core.pool.PoolDefinition;
 import dev.berth.task.worker.WorkerClasspath;
 import dev.berth.task.worker.WorkerCommand;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ import java.util.Map;
  * @param jvmArgs JVM options such as {@code -Xmx4g}
  * @param pool the Java pool whose warm JVMs run it ({@code pool:}), or null for a JVM of its own
  */
-record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs, PoolDefinition pool) {
+record JavaTask(Template className, List<Template> classpath, List<Template> jvmArgs, PoolSpec pool) {
 
   /** The task's Java settings, or null when it has no {@code java} key. */
   static JavaTask parse(YamlNode.Mapping map, Field field, Pools pools) throws SpecException {
@@ -36,7 +36,7 @@ record JavaTask(Template className, List<Template> classpath, List<Template> jvm
     }
     Field name = field.key(TaskKeys.JAVA.key());
     YamlNode poolNode = map.get(TaskKeys.POOL.key());
-    PoolDefinition pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolDefinition.Language.JAVA);
+    PoolSpec pool = poolNode == null ? null : pools.forTask(poolNode, field, PoolSpec.Language.JAVA);
     return new JavaTask(new Template(name.read(TaskKeys.JAVA::parse, java), name),
         templates(map, TaskKeys.CLASSPATH, field), templates(map, TaskKeys.JVM_ARGS, field), pool);
   }

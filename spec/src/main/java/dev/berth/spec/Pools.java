@@ -1,7 +1,9 @@
 package dev.berth.spec;
 
+import dev.berth.core.model.ConfigKey;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskKeys;
-import dev.berth.core.pool.PoolDefinition;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
 import java.util.LinkedHashMap;
@@ -16,13 +18,13 @@ import java.util.TreeMap;
  *
  * @param byName each pool by name, in written order
  */
-record Pools(Map<String, PoolDefinition> byName) {
+record Pools(Map<String, PoolSpec> byName) {
 
   /** A spec without pools. */
   static final Pools NONE = new Pools(Map.of());
 
   /** The pool called {@code name}, if defined. */
-  Optional<PoolDefinition> get(String name) {
+  Optional<PoolSpec> get(String name) {
     return Optional.ofNullable(byName.get(name));
   }
 
@@ -32,7 +34,7 @@ record Pools(Map<String, PoolDefinition> byName) {
       return NONE;
     }
     YamlNode.Mapping map = Keys.mapping(node, field, "pool names, each with keys such as size and setup");
-    Map<String, PoolDefinition> pools = new LinkedHashMap<>();
+    Map<String, PoolSpec> pools = new LinkedHashMap<>();
     for (Map.Entry<String, YamlNode> e : map.entries().entrySet()) {
       Field at = field.key(e.getKey());
       at.read(RunSpecReader.NAME, new YamlNode.Scalar(YamlNode.Kind.STRING, e.getKey(), null));
@@ -41,14 +43,14 @@ record Pools(Map<String, PoolDefinition> byName) {
     return new Pools(Map.copyOf(pools));
   }
 
-  private static PoolDefinition pool(String name, YamlNode node, Field field) throws SpecException {
+  private static PoolSpec pool(String name, YamlNode node, Field field) throws SpecException {
     if (node instanceof YamlNode.Scalar s && s.isNull()) {
-      return PoolDefinition.read(name, Map.of());
+      return PoolSpec.read(name, Map.of());
     }
     YamlNode.Mapping map = Keys.mapping(node, field, "pool keys such as size: 2 and setup: mymodule:load");
-    Keys.requireKnown(map, field, PoolDefinition.KEYS, Map.of());
+    Keys.requireKnown(map, field, PoolKeys.TABLE.keys().stream().map(ConfigKey::key).toList(), Map.of());
     try {
-      return PoolDefinition.read(name, map.asWritten());
+      return PoolSpec.read(name, map.asWritten());
     } catch (InvalidValue e) {
       throw field.problem(e);
     }
@@ -58,15 +60,15 @@ record Pools(Map<String, PoolDefinition> byName) {
    * The pool a task's {@code pool:} names, which must run {@code language}: an error at that field
    * when there is no such pool or it runs the other language.
    */
-  PoolDefinition forTask(YamlNode poolNode, Field taskField, PoolDefinition.Language language) throws SpecException {
+  PoolSpec forTask(YamlNode poolNode, Field taskField, PoolSpec.Language language) throws SpecException {
     Field poolField = taskField.key(TaskKeys.POOL.key());
     String poolName = poolField.read(Parsers.TEXT::parse, poolNode); // a name; its settings are pools:'s
-    PoolDefinition pool = get(poolName).orElseThrow(() -> poolField.problem("'" + poolName + "' is not a pool; "
+    PoolSpec pool = get(poolName).orElseThrow(() -> poolField.problem("'" + poolName + "' is not a pool; "
         + (byName.isEmpty() ? "define it under the top-level pools:" : "pools: defines "
             + String.join(", ", new TreeMap<>(byName).keySet()))));
     if (pool.language() != language) {
       throw poolField.problem("'" + poolName + "' is a " + pool.language() + " pool; a "
-          + (language == PoolDefinition.Language.JAVA ? "java: task needs a pool with language: java"
+          + (language == PoolSpec.Language.JAVA ? "java: task needs a pool with language: java"
               : "call: task needs a Python pool (leave its language out)"));
     }
     return pool;

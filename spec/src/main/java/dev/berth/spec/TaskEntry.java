@@ -97,11 +97,11 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       if (java != null) {
         argv = java.command(values);
         builder.twoStage(java.pool() == null); // an engine runs load and train itself
-        builder.set(TaskKeys.POOL, java.pool() == null ? null : java.pool().spec());
+        builder.set(TaskKeys.POOL, java.pool() == null ? null : java.pool().carried());
       }
       if (call != null) {
         argv = call.command(values, combination);
-        builder.set(TaskKeys.POOL, call.pool() == null ? null : call.pool().spec());
+        builder.set(TaskKeys.POOL, call.pool() == null ? null : call.pool().carried());
       }
       builder.command(argv).params(combination).template(id.text());
       TaskValues own = filled(settings, field, values);

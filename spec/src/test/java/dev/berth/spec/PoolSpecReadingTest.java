@@ -3,10 +3,11 @@ package dev.berth.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.pool.WorkerScheme;
 import dev.berth.protocol.pool.EngineHelper;
 import java.nio.file.Path;
@@ -42,7 +43,9 @@ class PoolSpecReadingTest {
         "--path", dir.toAbsolutePath().normalize().toString());
     assertThat(first.env()).isEmpty();
     assertThat(first.get(TaskKeys.POOL))
-        .isEqualTo(new PoolSpec("fast", "model:load", 2, 3, 50, 1L << 30, WorkerScheme.LRU));
+        .isEqualTo(PoolSpec.builder("fast").set(PoolKeys.SETUP, "model:load").set(PoolKeys.SIZE, 2)
+            .set(PoolKeys.HWM, 3).set(PoolKeys.RECYCLE_AFTER, 50).set(PoolKeys.RECYCLE_MEMORY, 1L << 30)
+            .set(PoolKeys.SCHEME, WorkerScheme.LRU).build());
     assertThat(run.tasks().get(1).command().get(5)).startsWith("{\"lr\":2,");
   }
 
@@ -125,7 +128,8 @@ class PoolSpecReadingTest {
     assertThat(task.twoStage()).isFalse();
     assertThat(task.env()).isEmpty();
     assertThat(task.get(TaskKeys.POOL))
-        .isEqualTo(new PoolSpec("jvm", "com.example.Warm::load", 2, 0, 0, 0, WorkerScheme.LEASTLOAD, 2L << 30, 0));
+        .isEqualTo(PoolSpec.builder("jvm").set(PoolKeys.SETUP, "com.example.Warm::load").set(PoolKeys.SIZE, 2)
+            .set(PoolKeys.MEMORY, 2L << 30).build());
   }
 
   @Test

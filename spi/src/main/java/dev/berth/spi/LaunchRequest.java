@@ -1,8 +1,8 @@
 package dev.berth.spi;
 
 import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.pool.PoolSpec;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;

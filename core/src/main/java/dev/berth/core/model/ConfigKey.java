@@ -32,11 +32,14 @@ public record ConfigKey<R, B, T>(String key, String type, ValueParser<T> parser,
     Function<R, T> get, Function<T, String> show, String docs, boolean secret, boolean secretVariable,
     boolean journaledWhenSet) {
 
-  /** Checks that every part is given and the key has a section, e.g. {@code scheduler.}. */
+  /**
+   * Checks that every part is given and the key has a section, e.g. {@code scheduler.}, unless it is
+   * written inside a mapping of its own (a pool's {@code size}), which the mapping places.
+   */
   public ConfigKey {
     Objects.requireNonNull(key, "key");
-    if (key.indexOf('.') <= 0) {
-      throw new IllegalArgumentException("a config key is section.name, not " + key);
+    if (key.isEmpty() || key.startsWith(".") || key.endsWith(".")) {
+      throw new IllegalArgumentException("a config key is section.name, or a name inside its own mapping, not " + key);
     }
   }
 
@@ -67,9 +70,9 @@ public record ConfigKey<R, B, T>(String key, String type, ValueParser<T> parser,
     return new ConfigKey<>(key, type, parser, set, get, show, docs, secret, secretVariable, true);
   }
 
-  /** The section, e.g. {@code smtp}. */
+  /** The section, e.g. {@code smtp}; empty for a key without one. */
   public String section() {
-    return key.substring(0, key.indexOf('.'));
+    return key.substring(0, Math.max(0, key.indexOf('.')));
   }
 
   /** The key within its section, e.g. {@code server-host}. */

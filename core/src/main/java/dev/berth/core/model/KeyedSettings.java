@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * A settings value that holds one value per key of its table, in the slot {@link Slots} gave the key
- * when the table declared it: the scheduling settings and an adapter's (Slurm's). Equal when the values
- * are; shown as {@code key=value} in table order.
+ * when the table declared it: the scheduling settings, an adapter's (Slurm's) and an engine pool's.
+ * Equal when the values are; shown as {@code key=value} in table order.
  */
 public abstract class KeyedSettings {
 

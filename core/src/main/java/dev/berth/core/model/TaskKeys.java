@@ -1,10 +1,6 @@
 package dev.berth.core.model;
 
 import dev.berth.core.gpu.PlacementPolicyName;
-import dev.berth.core.model.Resources;
-import dev.berth.core.model.SchedulerConfig;
-import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.settings.DependencyPatterns;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;

@@ -1,10 +1,10 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.PoolSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

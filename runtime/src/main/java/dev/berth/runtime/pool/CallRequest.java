@@ -1,6 +1,6 @@
 package dev.berth.runtime.pool;
 
-import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.report.ResultFile;
 import dev.berth.spi.LaunchRequest;

@@ -3,7 +3,7 @@ package dev.berth.runtime.pool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.MeasuredUsage;
-import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.LaunchException;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.berth.runtime.pool;
 
-import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.os.DaemonThreads;
 import dev.berth.os.LaunchPreparation;
 import dev.berth.protocol.pool.EngineHelper;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.SimulatedDevices;
 import dev.berth.core.model.GroupSpec;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.core.scheduling.Decisions;
 import dev.berth.core.scheduling.Waiting;
 import dev.berth.host.HostLedgers;

@@ -2,8 +2,8 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.pool.PoolSpec;
-import dev.berth.core.pool.WorkerScheme;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
@@ -36,7 +36,8 @@ class JavaWorkerPoolTest {
   }
 
   private static PoolSpec pool(int recycleAfter) {
-    return new PoolSpec("j", SETUP, 1, 1, recycleAfter, 0, WorkerScheme.LEASTLOAD);
+    return PoolSpec.builder("j").set(PoolKeys.SETUP, SETUP).set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, 1)
+        .set(PoolKeys.RECYCLE_AFTER, recycleAfter).build();
   }
 
   private int run(PoolSpec spec, String id, Class<?> task, Map<String, String> params) throws Exception {
@@ -134,7 +135,8 @@ class JavaWorkerPoolTest {
 
   @Test
   void anEngineWhoseTaskLeaksIsRecycledOnceItsMemoryGrowsPastTheLimit() throws Exception {
-    PoolSpec spec = new PoolSpec("j", "", 1, 1, 0, 270L << 20, WorkerScheme.LEASTLOAD); // a JVM starts near 40 MiB
+    PoolSpec spec = PoolSpec.builder("j").set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, 1)
+        .set(PoolKeys.RECYCLE_MEMORY, 270L << 20).build(); // a JVM starts near 40 MiB
 
     assertThat(run(spec, "leak1", JavaPoolTasks.Leak.class, Map.of())).isZero();
     assertThat(run(spec, "leak2", JavaPoolTasks.Leak.class, Map.of())).isZero();

@@ -3,8 +3,8 @@ package dev.berth.runtime.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.pool.PoolSpec;
-import dev.berth.core.pool.WorkerScheme;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.spi.Execution;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ class PoolCallLogsTest {
 
   private WorkerPoolExecutor executor;
   private PoolCalls calls;
-  private final PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
+  private final PoolSpec spec = PoolSpec.builder("p").set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, 1).build();
 
   @BeforeEach
   void start() throws Exception {

@@ -3,8 +3,8 @@ package dev.berth.runtime.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.lifecycle.Placement;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.model.TaskId;
-import dev.berth.core.pool.PoolSpec;
 import dev.berth.protocol.pool.EngineHelper;
 import dev.berth.runtime.exec.LocalProcessExecutor;
 import dev.berth.spi.ExitListener;

@@ -2,8 +2,8 @@ package dev.berth.runtime.pool;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.berth.core.pool.PoolSpec;
-import dev.berth.core.pool.WorkerScheme;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.spi.Execution;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +35,7 @@ class QueuedPoolCallsTest {
   }
 
   private static PoolSpec pool(int hwm) {
-    return new PoolSpec("p", "", 1, hwm, 0, 0, WorkerScheme.LEASTLOAD);
+    return PoolSpec.builder("p").set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, hwm).build();
   }
 
   /** Launches a call that runs until {@code gate} opens (or forever without one) and waits until it runs. */

@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.gpu.GpuDevice;
 import dev.berth.core.lifecycle.Placement;
-import dev.berth.core.pool.PoolSpec;
+import dev.berth.core.model.PoolKeys;
+import dev.berth.core.model.PoolSpec;
 import dev.berth.core.pool.WorkerScheme;
 import dev.berth.spi.Execution;
 import dev.berth.spi.GpuProbe;
@@ -42,7 +43,8 @@ class WorkerPoolExecutorTest {
   }
 
   private static PoolSpec pool(int size, int hwm, int recycleAfter, long recycleMemory) {
-    return new PoolSpec("p", "pooltest:setup", size, hwm, recycleAfter, recycleMemory, WorkerScheme.LEASTLOAD);
+    return PoolSpec.builder("p").set(PoolKeys.SETUP, "pooltest:setup").set(PoolKeys.SIZE, size).set(PoolKeys.HWM, hwm)
+        .set(PoolKeys.RECYCLE_AFTER, recycleAfter).set(PoolKeys.RECYCLE_MEMORY, recycleMemory).build();
   }
 
   private int run(PoolSpec spec, String id, String function, String kwargs) throws Exception {
@@ -225,7 +227,8 @@ class WorkerPoolExecutorTest {
 
   @Test
   void aDependantGoesToTheEngineItsParentRanInWhereTheSchemeWouldChooseAnother() throws Exception {
-    PoolSpec spec = new PoolSpec("p", "", 2, 1, 0, 0, WorkerScheme.LRU);
+    PoolSpec spec = PoolSpec.builder("p").set(PoolKeys.SIZE, 2).set(PoolKeys.HWM, 1)
+        .set(PoolKeys.SCHEME, WorkerScheme.LRU).build();
     Path ready = calls.fifo("ready");
     Path gate = calls.fifo("gate");
     PoolCalls.Exit blocking = new PoolCalls.Exit();
@@ -248,8 +251,9 @@ class WorkerPoolExecutorTest {
 
   @Test
   void aLiveEngineHoldsItsPoolsMemoryBeyondWhatItWasMeasuredAtAndTheHostReadingCountsItAsUsed() throws Exception {
-    PoolSpec spec = new PoolSpec("p", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD, 1L << 30, 0);
-    PoolSpec light = new PoolSpec("q", "", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
+    PoolSpec spec = PoolSpec.builder("p").set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, 1)
+        .set(PoolKeys.MEMORY, 1L << 30).build();
+    PoolSpec light = PoolSpec.builder("q").set(PoolKeys.SIZE, 1).set(PoolKeys.HWM, 1).build();
     FakeHostProbe host = new FakeHostProbe().availableMemory(8L << 30);
     HostProbe probe = executor.holding(host);
     assertThat(probe.read(Instant.EPOCH, new TreeMap<>()).availableMemoryBytes()).isEqualTo(8L << 30);
@@ -264,7 +268,7 @@ class WorkerPoolExecutorTest {
 
   @Test
   void aLiveEnginePinnedToAGpuHoldsItsPoolsGpuMemoryThereBeyondWhatItsProcessUses() throws Exception {
-    PoolSpec spec = new PoolSpec("g", "", 0, 1, 0, 0, WorkerScheme.LEASTLOAD, 0, 3L << 30);
+    PoolSpec spec = PoolSpec.builder("g").set(PoolKeys.HWM, 1).set(PoolKeys.GPU_MEMORY, 3L << 30).build();
     FakeGpuProbe fake = new FakeGpuProbe().device(0, 16).device(1, 16);
     GpuProbe probe = executor.holdingGpus(fake);
 
@@ -303,7 +307,8 @@ class WorkerPoolExecutorTest {
 
   @Test
   void aSetupThatFailsFailsTheCallWithTheSetupsTraceback() throws Exception {
-    PoolSpec spec = new PoolSpec("s", "pooltest:boom", 1, 1, 0, 0, WorkerScheme.LEASTLOAD);
+    PoolSpec spec = PoolSpec.builder("s").set(PoolKeys.SETUP, "pooltest:boom").set(PoolKeys.SIZE, 1)
+        .set(PoolKeys.HWM, 1).build();
 
     assertThat(run(spec, "x", "echo", "{}")).isEqualTo(1);
 

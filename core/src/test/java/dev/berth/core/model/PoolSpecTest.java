@@ -1,9 +1,10 @@
-package dev.berth.core.pool;
+package dev.berth.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.berth.core.pool.WorkerScheme;
 import dev.berth.core.settings.InvalidValue;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,10 @@ class PoolSpecTest {
 
   @Test
   void settingsReadBackFromTheLineTheyWrite() {
-    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, WorkerScheme.TWOBIN, 1L << 30, 2L << 30);
+    PoolSpec spec = PoolSpec.builder("gpu").set(PoolKeys.SETUP, "model:load").set(PoolKeys.SIZE, 4)
+        .set(PoolKeys.HWM, 2).set(PoolKeys.RECYCLE_AFTER, 100).set(PoolKeys.RECYCLE_MEMORY, 3L << 30)
+        .set(PoolKeys.SCHEME, WorkerScheme.TWOBIN).set(PoolKeys.MEMORY, 1L << 30)
+        .set(PoolKeys.GPU_MEMORY, 2L << 30).build();
 
     assertThat(spec.text()).isEqualTo("setup=model:load size=4 hwm=2 recycle-after=100 recycle-memory=3221225472"
         + " scheme=twobin memory=1073741824 gpu-memory=2147483648");
@@ -26,7 +30,10 @@ class PoolSpecTest {
 
   @Test
   void theNameAndSettingsReadBackFromTheMappingTheyGive() {
-    PoolSpec spec = new PoolSpec("gpu", "model:load", 4, 2, 100, 3L << 30, WorkerScheme.TWOBIN, 1L << 30, 2L << 30);
+    PoolSpec spec = PoolSpec.builder("gpu").set(PoolKeys.SETUP, "model:load").set(PoolKeys.SIZE, 4)
+        .set(PoolKeys.HWM, 2).set(PoolKeys.RECYCLE_AFTER, 100).set(PoolKeys.RECYCLE_MEMORY, 3L << 30)
+        .set(PoolKeys.SCHEME, WorkerScheme.TWOBIN).set(PoolKeys.MEMORY, 1L << 30)
+        .set(PoolKeys.GPU_MEMORY, 2L << 30).build();
 
     assertThat(spec.settings()).containsExactly(Map.entry("gpu-memory", 2L << 30), Map.entry("hwm", 2),
         Map.entry("memory", 1L << 30), Map.entry("name", "gpu"), Map.entry("recycle-after", 100),
@@ -48,7 +55,8 @@ class PoolSpecTest {
   void brokenSettingsAreRefused() {
     assertThatThrownBy(() -> PoolSpec.parse("p", "size=two")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> PoolSpec.parse("p", "nonsense")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new PoolSpec("p", "", 0, -1, 0, 0, WorkerScheme.LRU)).hasMessageContaining("hwm");
+    assertThatThrownBy(() -> PoolSpec.builder("p").set(PoolKeys.HWM, -1)
+        .set(PoolKeys.SCHEME, WorkerScheme.LRU).build()).hasMessageContaining("hwm");
   }
 
   private static InvalidValue refused(Map<String, ?> settings) {
