@@ -93,7 +93,7 @@ class LostJournalTest {
     berth.signal("KILL");
     assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
     Files.createFile(gate); // the killed Berth's waiting tasks end
-    long ran = runs();
+    long ran = runsOnceTheKilledRunsTasksEnded();
     Path wal = dir.resolve("out/.berth/journal.db-wal");
     try (RandomAccessFile f = new RandomAccessFile(wal.toFile(), "rw")) {
       f.setLength(f.length() / 2);
@@ -121,7 +121,7 @@ class LostJournalTest {
     berth.signal("KILL");
     assertThat(berth.await(60)).as("killed").isNotEqualTo(-1);
     Files.createFile(gate);
-    long ran = runs();
+    long ran = runsOnceTheKilledRunsTasksEnded();
     Files.delete(dir.resolve("out/.berth/journal.db-wal"));
     Files.deleteIfExists(dir.resolve("out/.berth/journal.db.committed"));
 
