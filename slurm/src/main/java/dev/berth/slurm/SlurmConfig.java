@@ -211,18 +211,11 @@ public final class SlurmConfig extends KeyedSettings {
   }
 
   /** Builds a {@link SlurmConfig}, one key at a time; {@link #build()} validates. */
-  public static final class Builder extends KeyedSettings.Builder {
+  public static final class Builder extends KeyedSettings.Builder<Builder> {
 
     private Builder(Object[] values) {
       super(values);
     }
-
-    /** Sets {@code key}, as its parser returns it. */
-    public <T> Builder set(ConfigKey<SlurmConfig, Builder, T> key, T value) {
-      key.put(this, Objects.requireNonNull(value, key.key()));
-      return this;
-    }
-
 
     /**
      * The settings.

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * A settings value that holds one value per key of its table, in the slot {@link Slots} gave the key
@@ -56,13 +57,25 @@ public abstract class KeyedSettings {
     return key.get().apply((R) this);
   }
 
-  /** A builder of such settings: the values so far, by slot. */
-  public abstract static class Builder {
+  /**
+   * A builder of such settings: the values so far, by slot.
+   *
+   * @param <B> the concrete builder, which {@link #set} returns
+   */
+  public abstract static class Builder<B extends Builder<B>> {
     private final Object[] values;
 
     /** A builder starting from {@code values}, by slot; the array is the builder's from now on. */
     protected Builder(Object[] values) {
       this.values = values;
+    }
+
+    /** Sets {@code key}, as its parser returns it. */
+    public final <T> B set(ConfigKey<?, B, T> key, T value) {
+      @SuppressWarnings("unchecked") // B is the concrete builder by construction: each extends Builder<itself>
+      B self = (B) this;
+      key.put(self, Objects.requireNonNull(value, key.key()));
+      return self;
     }
 
     /**

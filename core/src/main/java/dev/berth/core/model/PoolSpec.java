@@ -271,16 +271,10 @@ public final class PoolSpec extends KeyedSettings {
   }
 
   /** Builds a {@link PoolSpec}, one key at a time. */
-  public static final class Builder extends KeyedSettings.Builder {
+  public static final class Builder extends KeyedSettings.Builder<Builder> {
 
     private Builder(Object[] values) {
       super(values);
-    }
-
-    /** Sets {@code key}, as its parser returns it. */
-    public <T> Builder set(ConfigKey<PoolSpec, Builder, T> key, T value) {
-      key.put(this, Objects.requireNonNull(value, key.key()));
-      return this;
     }
 
     /**

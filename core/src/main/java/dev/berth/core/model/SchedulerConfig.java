@@ -212,18 +212,11 @@ public final class SchedulerConfig extends KeyedSettings {
   }
 
   /** Builds a {@link SchedulerConfig}, one key at a time. */
-  public static final class Builder extends KeyedSettings.Builder {
+  public static final class Builder extends KeyedSettings.Builder<Builder> {
 
     private Builder(Object[] values) {
       super(values);
     }
-
-    /** Sets {@code key}, as its parser returns it. */
-    public <T> Builder set(ConfigKey<SchedulerConfig, Builder, T> key, T value) {
-      key.put(this, java.util.Objects.requireNonNull(value, key.key()));
-      return this;
-    }
-
 
     /**
      * The configuration.

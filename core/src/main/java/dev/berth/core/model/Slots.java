@@ -14,7 +14,7 @@ import java.util.function.Function;
  * @param <R> the settings
  * @param <B> their builder
  */
-public final class Slots<R extends KeyedSettings, B extends KeyedSettings.Builder> {
+public final class Slots<R extends KeyedSettings, B extends KeyedSettings.Builder<B>> {
 
   private final List<Object> defaults = new ArrayList<>();
 
