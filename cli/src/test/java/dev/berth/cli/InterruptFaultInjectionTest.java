@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -124,18 +126,30 @@ class InterruptFaultInjectionTest {
     return list.append("]").toString();
   }
 
-  /** How many task attempts got as far as writing "run", over the whole run. */
+  /**
+   * How many task attempts got as far as writing "run", over the whole run. Berth re-points a task's
+   * stdout.log at each new attempt's log while this counts, so a walk that meets a file gone
+   * under it starts again rather than failing.
+   */
   private long starts() throws IOException {
     Path out = dir.resolve("out");
-    if (!Files.isDirectory(out)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(out, 3)) {
-      long n = 0;
-      for (Path runs : files.filter(f -> f.getFileName().toString().equals("runs")).toList()) {
-        n += Files.readAllLines(runs).stream().filter("run"::equals).count();
+    while (true) {
+      if (!Files.isDirectory(out)) {
+        return 0;
       }
-      return n;
+      try (Stream<Path> files = Files.walk(out, 3)) {
+        long n = 0;
+        for (Path runs : files.filter(f -> f.getFileName().toString().equals("runs")).toList()) {
+          n += Files.readAllLines(runs).stream().filter("run"::equals).count();
+        }
+        return n;
+      } catch (NoSuchFileException gone) {
+        // a file moved during the walk: count again
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause() instanceof NoSuchFileException)) {
+          throw e;
+        }
+      }
     }
   }
 
