@@ -7,9 +7,9 @@ import static dev.berth.cli.SlurmRuns.outcomes;
 import static dev.berth.cli.SlurmRuns.squeue;
 import static dev.berth.cli.SlurmRuns.task;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.testkit.TestSlurm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +35,7 @@ class SlurmRunTest {
 
   @BeforeAll
   static void needsACluster() {
-    assumeTrue(SlurmRuns.clusterUp(), "no Slurm cluster here (sinfo is missing or shows no idle or mixed node);"
-        + " start one to run these tests");
+    TestSlurm.assumeUp();
   }
 
   private Path spec(String name, String body) throws IOException {

@@ -19,21 +19,6 @@ final class SlurmRuns {
 
   private SlurmRuns() {}
 
-  /** Whether a cluster answers here with a usable node. */
-  static boolean clusterUp() {
-    try {
-      Process p = new ProcessBuilder("sinfo", "--noheader", "--format=%t").redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
-      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0
-          && (out.contains("idle") || out.contains("mix") || out.contains("alloc"));
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
   /** Writes the spec {@code name} with {@code executor: slurm} and its workdir under {@code dir}. */
   static Path spec(Path dir, String name, String body) throws IOException {
     Path file = dir.resolve(name + ".yaml");

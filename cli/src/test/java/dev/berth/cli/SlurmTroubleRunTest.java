@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.testkit.TestSlurm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +37,7 @@ class SlurmTroubleRunTest {
 
   @BeforeAll
   static void needsACluster() {
-    assumeTrue(SlurmRuns.clusterUp(), "no Slurm cluster here (sinfo is missing or shows no idle or mixed node);"
-        + " start one to run these tests");
+    TestSlurm.assumeUp();
   }
 
   @Test

@@ -1,0 +1,88 @@
+package dev.berth.testkit;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * The one Slurm cluster that tests may submit to: the one the test setup started and named in
+ * {@value #VARIABLE} (its {@code ClusterName}). A machine can reach a cluster that other people use, so
+ * whatever {@code sinfo} finds is never enough: without the variable no Slurm command is run at all, and
+ * with it the cluster that answers must carry that name and have a usable node. Otherwise the calling
+ * tests are skipped with a line saying why.
+ */
+public final class TestSlurm {
+
+  /** The environment variable that names the cluster the test setup started. */
+  public static final String VARIABLE = "BERTH_TEST_SLURM";
+
+  private static String unavailable;
+
+  private TestSlurm() {}
+
+  /** Skips the calling test (or class, from a {@code @BeforeAll}) unless the named cluster is up here. */
+  public static synchronized void assumeUp() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(up(), unavailable);
+  }
+
+  /** Whether the named cluster answers here with a usable node (the reason is kept for {@link #assumeUp}). */
+  public static synchronized boolean up() {
+    if (unavailable == null) {
+      unavailable = check(System::getenv, TestSlurm::run);
+    }
+    return unavailable.isEmpty();
+  }
+
+  /**
+   * Why the cluster cannot be used, or "" when it can. {@code env} reads the environment and {@code
+   * command} runs a command line, answering its output when it exits 0.
+   */
+  static String check(UnaryOperator<String> env, Command command) {
+    String named = Optional.ofNullable(env.apply(VARIABLE)).map(String::strip).orElse("");
+    if (named.isEmpty()) {
+      return VARIABLE + " names no Slurm cluster that the test setup started: the Slurm cluster tests are "
+          + "skipped (they never submit to a cluster they were not given)";
+    }
+    Optional<String> config = command.run(List.of("scontrol", "show", "config"));
+    if (config.isEmpty()) {
+      return "the Slurm cluster " + named + " does not answer (scontrol show config failed): the Slurm "
+          + "cluster tests are skipped";
+    }
+    String name = config.get().lines().map(String::strip).filter(l -> l.startsWith("ClusterName"))
+        .map(l -> l.substring(l.indexOf('=') + 1).strip()).findFirst().orElse("");
+    if (!name.equals(named)) {
+      return "the Slurm cluster here is '" + name + "', not '" + named + "' that " + VARIABLE
+          + " names: the Slurm cluster tests are skipped";
+    }
+    Optional<String> states = command.run(List.of("sinfo", "--noheader", "--format=%t"));
+    boolean usable = states.stream().flatMap(String::lines).map(String::strip)
+        .anyMatch(s -> s.startsWith("idle") || s.startsWith("mix") || s.startsWith("alloc"));
+    return usable ? "" : "no node of the Slurm cluster " + named + " is idle, mixed or allocated (sinfo says '"
+        + states.orElse("").strip() + "'): the Slurm cluster tests are skipped";
+  }
+
+  /** Runs a command line and answers its output, empty when it cannot start, fails or takes over 30 s. */
+  @FunctionalInterface
+  interface Command {
+    Optional<String> run(List<String> argv);
+  }
+
+  private static Optional<String> run(List<String> argv) {
+    try {
+      Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+      if (!p.waitFor(30, TimeUnit.SECONDS)) { // the answers asked for are a few KiB, well inside a pipe's buffer
+        p.destroyForcibly();
+        return Optional.empty();
+      }
+      String out = new String(p.getInputStream().readAllBytes());
+      return p.exitValue() == 0 ? Optional.of(out) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+}
