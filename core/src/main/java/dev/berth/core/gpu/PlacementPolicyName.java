@@ -11,6 +11,7 @@ import java.util.function.Supplier;
  * {@code placement}): the typed form of that setting.
  */
 public enum PlacementPolicyName {
+  SPREAD(SpreadPlacement::new),
   FIRST_FIT(FirstFitPlacement::new),
   BEST_FIT(BestFitPlacement::new),
   MOST_FREE(MostFreePlacement::new),

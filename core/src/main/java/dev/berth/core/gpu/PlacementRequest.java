@@ -11,8 +11,10 @@ import java.util.SplittableRandom;
  * @param now the time of the scheduling pass
  * @param seed the run's placement seed (fixed per run, e.g. from the spec or the run's start)
  * @param sequence how many placements were decided in the run before this one (0 for the first)
+ * @param keepRoomBytes the largest GPU memory another task of the run waits for (0: none), which a
+ *     policy that spreads tasks keeps room for on some device rather than fragment every device
  */
-public record PlacementRequest(long gpuMemoryBytes, Instant now, long seed, long sequence) {
+public record PlacementRequest(long gpuMemoryBytes, Instant now, long seed, long sequence, long keepRoomBytes) {
 
   /** Validates. */
   public PlacementRequest {
@@ -23,6 +25,14 @@ public record PlacementRequest(long gpuMemoryBytes, Instant now, long seed, long
     if (sequence < 0) {
       throw new IllegalArgumentException("sequence must be >= 0 but was " + sequence);
     }
+    if (keepRoomBytes < 0) {
+      throw new IllegalArgumentException("keepRoomBytes must be >= 0 but was " + keepRoomBytes);
+    }
+  }
+
+  /** A request with no other task waiting for GPU memory. */
+  public PlacementRequest(long gpuMemoryBytes, Instant now, long seed, long sequence) {
+    this(gpuMemoryBytes, now, seed, sequence, 0);
   }
 
   /**

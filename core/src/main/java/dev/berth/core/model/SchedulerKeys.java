@@ -99,8 +99,9 @@ public final class SchedulerKeys {
 
   /** {@code scheduler.placement}. */
   public static final ConfigKey<SchedulerConfig, Builder, PlacementPolicyName> PLACEMENT =
-      SLOTS.key("scheduler.placement", "policy name", Parsers.PLACEMENT, PlacementPolicyName.BEST_FIT, String::valueOf,
-          "how a GPU is chosen among those that fit: best-fit, first-fit, most-free, round-robin, "
+      SLOTS.key("scheduler.placement", "policy name", Parsers.PLACEMENT, PlacementPolicyName.SPREAD, String::valueOf,
+          "how a GPU is chosen among those that fit: spread (fewest running tasks, then best fit, keeping room for"
+              + " the largest waiting task), best-fit, first-fit, most-free, round-robin, "
               + "random, auto, leastload, lru, twobin, weighted, pci, total-mem, remain-mem (add -reverse"
               + " to the last three)");
 

@@ -79,6 +79,17 @@ public final class DeviceBudget {
    * @param followDevice the device the task must share with the tasks it follows, if any
    */
   public Plan plan(GpuRequest request, List<Integer> blacklist, Optional<Integer> followDevice) {
+    return plan(request, blacklist, followDevice, 0);
+  }
+
+  /**
+   * Plans where a task goes, without reserving anything, keeping room where the placement policy
+   * can for the largest GPU memory another task waits for.
+   *
+   * @param keepRoomBytes the largest GPU memory another task of the run waits for (0: none)
+   * @see #plan(GpuRequest, List, Optional)
+   */
+  public Plan plan(GpuRequest request, List<Integer> blacklist, Optional<Integer> followDevice, long keepRoomBytes) {
     if (!request.wantsGpu()) {
       return Plan.cpu();
     }
@@ -120,7 +131,8 @@ public final class DeviceBudget {
     }
     PlacementPolicy policy = PlacementPolicies.byName(
         request.placement().orElse(config.placement()), config.putInterval(), config.availableInterval());
-    PlacementRequest placement = new PlacementRequest(request.memoryBytes(), now, config.seed(), sequence);
+    PlacementRequest placement = new PlacementRequest(request.memoryBytes(), now, config.seed(), sequence,
+        keepRoomBytes);
     List<DeviceState> ordered = policy.order(fitting, placement);
     if (ordered.size() < needed) {
       refusals.add(new Refusal(Resource.GPUS, "any", needed, ordered.size(), 0,

@@ -27,6 +27,7 @@ final class ReadyAdmission {
   private final RunState state;
   private final HostBudget host;
   private final DeviceBudget devices;
+  private final WaitingGpuAsks asks;
   private final Pass pass;
   private int waitingTwoStage;
 
@@ -34,13 +35,14 @@ final class ReadyAdmission {
    * @param waitingTwoStage two-stage tasks started and not yet training, which {@code scheduler.max-waiting} caps
    */
   ReadyAdmission(SchedulerConfig config, Attempts attempts, Requests requests, RunState state, HostBudget host,
-      DeviceBudget devices, Pass pass, int waitingTwoStage) {
+      DeviceBudget devices, WaitingGpuAsks asks, Pass pass, int waitingTwoStage) {
     this.config = config;
     this.attempts = attempts;
     this.requests = requests;
     this.state = state;
     this.host = host;
     this.devices = devices;
+    this.asks = asks;
     this.pass = pass;
     this.waitingTwoStage = waitingTwoStage;
   }
@@ -67,7 +69,8 @@ final class ReadyAdmission {
     }
     Requests.Request gpuRequest = requests.gpuMemory(r, state, devices.maxShare());
     GpuRequest gpu = r.spec().gpu().withMemory(gpuRequest.bytes());
-    DeviceBudget.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+    DeviceBudget.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state),
+        gpu.wantsGpu() ? asks.besides(r) : 0);
     if (plan.never().isPresent()) {
       pass.actions.add(new Decision.Fail(id, plan.never().get()));
       return;

@@ -80,8 +80,9 @@ public final class Scheduler {
     }
     DeviceBudget devices = DeviceBudget.of(config, snapshot, state, pass.now);
     Processes processes = scanProcesses(state, pass);
-    trainLoaded(processes.loaded(), state, devices, snapshot.elsewhere().untoldRefusal(), pass);
-    admitReady(state, snapshot, devices, released, processes.loading(), pass);
+    WaitingGpuAsks asks = new WaitingGpuAsks(List.of(processes.loaded(), state.ready(), released));
+    trainLoaded(processes.loaded(), state, devices, asks, snapshot.elsewhere().untoldRefusal(), pass);
+    admitReady(state, snapshot, devices, asks, released, processes.loading(), pass);
     killOverdue(state, pass);
     return pass.decisions();
   }
@@ -190,8 +191,8 @@ public final class Scheduler {
    * here that the ledger then refuses would stand, in the reasons of the tasks after it, as memory
    * Berth reserved.
    */
-  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceBudget devices, Optional<Refusal> untold,
-      Pass pass) {
+  private void trainLoaded(List<TaskRecord> loaded, RunState state, DeviceBudget devices, WaitingGpuAsks asks,
+      Optional<Refusal> untold, Pass pass) {
     for (TaskRecord r : loaded) {
       if (pass.heldBack.contains(r.spec().id())) {
         continue;
@@ -201,7 +202,8 @@ public final class Scheduler {
         continue;
       }
       var gpu = r.spec().gpu().withMemory(requests.gpuMemory(r, state, devices.maxShare()).bytes());
-      DeviceBudget.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state));
+      DeviceBudget.Plan plan = devices.plan(gpu, DeviceRules.blacklist(r), DeviceRules.followDevice(r, state),
+          asks.besides(r));
       if (plan.never().isPresent()) {
         pass.actions.add(new Decision.Exit(r.spec().id(), plan.never().get()));
         continue;
@@ -226,8 +228,8 @@ public final class Scheduler {
    * capacity) does not change while it waits. The first pass of a scheduler looks at every task,
    * so a resumed run checks what it inherited.
    */
-  private void admitReady(RunState state, HostSnapshot snapshot, DeviceBudget devices, List<TaskRecord> released,
-      int waitingTwoStage, Pass pass) {
+  private void admitReady(RunState state, HostSnapshot snapshot, DeviceBudget devices, WaitingGpuAsks asks,
+      List<TaskRecord> released, int waitingTwoStage, Pass pass) {
     java.util.Collection<TaskRecord> ordered = state.ready();
     if (!released.isEmpty()) {
       // Tasks released in this pass join the ready ones in start order; without any, the ready set
@@ -238,7 +240,7 @@ public final class Scheduler {
       ordered = merged;
     }
     HostBudget host = HostBudget.of(config, snapshot, state.running());
-    ReadyAdmission admission = new ReadyAdmission(config, attempts, requests, state, host, devices, pass,
+    ReadyAdmission admission = new ReadyAdmission(config, attempts, requests, state, host, devices, asks, pass,
         waitingTwoStage);
     int careLeft = state.readyNeedingCare() + (int) released.stream().filter(RunState::needsCare).count();
     int seen = 0;

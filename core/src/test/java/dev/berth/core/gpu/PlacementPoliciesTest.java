@@ -18,7 +18,7 @@ class PlacementPoliciesTest {
   void everyBuiltInPolicyIsRegistered() {
     assertThat(PlacementPolicies.names()).containsExactly(
         "auto", "best-fit", "first-fit", "leastload", "lru", "most-free", "pci", "pci-reverse", "random",
-        "remain-mem", "remain-mem-reverse", "round-robin", "total-mem", "total-mem-reverse", "twobin", "weighted");
+        "remain-mem", "remain-mem-reverse", "round-robin", "spread", "total-mem", "total-mem-reverse", "twobin", "weighted");
   }
 
   @ParameterizedTest
@@ -53,7 +53,7 @@ class PlacementPoliciesTest {
     assertThatThrownBy(() -> PlacementPolicies.byName("fastest"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("unknown GPU placement policy 'fastest'; use one of auto, best-fit, first-fit, leastload, lru,"
-            + " most-free, pci, pci-reverse, random, remain-mem, remain-mem-reverse, round-robin, total-mem,"
+            + " most-free, pci, pci-reverse, random, remain-mem, remain-mem-reverse, round-robin, spread, total-mem,"
             + " total-mem-reverse, twobin, weighted");
     assertThatThrownBy(() -> PlacementPolicies.byName(null)).isInstanceOf(IllegalArgumentException.class);
   }

@@ -76,6 +76,35 @@ class SchedulerGpuTest {
     });
   }
 
+  /** The default placement, with nothing held back by the limits. */
+  private static final SchedulerConfig DEFAULT_PLACEMENT =
+      unlimited().set(SchedulerKeys.REMAIN_CUDA_MEMORY, 0L).set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 1.0)
+          .build();
+
+  @Test
+  void byDefaultTrainingsSpreadOverTheDevicesInsteadOfStackingOnTheFirst() {
+    RunState state = state(DEFAULT_PLACEMENT, task("a").gpuMemoryBytes(6 * GIB).build(),
+        task("b").gpuMemoryBytes(6 * GIB).build(), task("c").gpuMemoryBytes(6 * GIB).build(),
+        task("d").gpuMemoryBytes(6 * GIB).build());
+
+    Decisions d = new Scheduler(DEFAULT_PLACEMENT).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).containsExactly(Map.entry("a", "cuda:0"), Map.entry("b", "cuda:1"),
+        Map.entry("c", "cuda:0"), Map.entry("d", "cuda:1"));
+  }
+
+  @Test
+  void byDefaultSpreadingKeepsADeviceWithRoomForTheLargestWaitingTask() {
+    RunState state = state(DEFAULT_PLACEMENT, task("a").gpuMemoryBytes(4 * GIB).build(),
+        task("b").gpuMemoryBytes(4 * GIB).build(), task("c").gpuMemoryBytes(4 * GIB).build(),
+        task("big").gpuMemoryBytes(21 * GIB).build());
+
+    Decisions d = new Scheduler(DEFAULT_PLACEMENT).decide(state, host(T0, gpu(0, 24, 24), gpu(1, 24, 24)), T0);
+
+    assertThat(devicesOf(d)).as("4 GiB on each device would leave 21 GiB nowhere").containsExactly(
+        Map.entry("a", "cuda:0"), Map.entry("b", "cuda:0"), Map.entry("big", "cuda:1"), Map.entry("c", "cuda:0"));
+  }
+
   @Test
   void fedflowsCudaLimitsKeepHeadroomOnEachDevice() {
     SchedulerConfig config = LOOSE.toBuilder().set(SchedulerKeys.CUDA_MEMORY_UTILIZATION_LIMIT, 0.8)
