@@ -37,7 +37,7 @@ finally:
 pathlib.Path("result.json").write_text('{"device": "%s"}' % os.environ.get("BERTH_DEVICE"))
 PY
 
-./berth version >/dev/null   # builds once, outside the timed runs
+./berth --version >/dev/null   # builds once, outside the timed runs
 for policy in $policies; do
   for run in $(seq "$runs"); do
     spec="$work/$policy-$run.yaml"

@@ -70,9 +70,10 @@ public final class SpecLoader {
         () -> root.problem("the file is empty; a spec needs at least 'name' and 'groups'"));
     ConfigLayer fromFile = configFile == null ? ConfigLayer.EMPTY : ConfigLayer.fromFile(configFile, keys);
     ConfigLayer fromCommandLine = ConfigLayer.fromOverrides(overrides == null ? List.of() : overrides, keys);
+    List<String> warnings = MemorySpellings.warnings(document, root);
     RunSpec run = RunSpecReader.read(document, root, BuiltInPlaceholders.forSpec(specFile), fromFile, fromCommandLine,
         keys);
-    return new Loaded(run, BitSizes.warnings(document, root));
+    return new Loaded(run, warnings);
   }
 
   /**

@@ -71,4 +71,12 @@ class SimulatedDevicesTest {
     assertThatThrownBy(() -> SimulatedDevices.parse("sim:80GiG"))
         .hasMessageContaining("unknown unit 'GiG'");
   }
+
+  @Test
+  void aBareNumberTooSmallToBeMeantIsRefusedWithTheUnitLikelyMeant() {
+    assertThatThrownBy(() -> SimulatedDevices.parse("sim:2x24"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("'sim:2x24': '24' would be a GPU of 24 bytes (a bare number counts bytes); did you mean 24GiB?");
+    assertThat(SimulatedDevices.parse("sim:1x25769803776").get(0).totalMemoryBytes()).isEqualTo(24L << 30);
+  }
 }
