@@ -30,17 +30,28 @@ final class DryRun {
     if (spec.config().onCluster()) {
       out.println("the cluster places the tasks: see the sbatch options above");
     } else {
-      Instant now = Instant.now();
-      HostSnapshot host = MachineProbes.host(now);
-      List<GpuDevice> gpus;
-      try (GpuProbe probe = MachineProbes.gpus(DeviceSelection.parse(spec.gpus()))) {
-        gpus = probe.read();
-      }
-      Map<TaskId, String> never = Feasibility.neverPlaced(
-          new Scheduler(spec.config()), new RunState(spec), host.withGpus(GpuReading.of(gpus)), now);
+      printNeverPlaced(spec, true, out);
+    }
+    out.println("dry run: nothing started");
+  }
+
+  /**
+   * Prints which tasks could never be placed on this host, and returns how many. With {@code
+   * everyTaskFits} false, nothing is printed when every task fits.
+   */
+  static int printNeverPlaced(RunSpec spec, boolean everyTaskFits, PrintStream out) {
+    Instant now = Instant.now();
+    HostSnapshot host = MachineProbes.host(now);
+    List<GpuDevice> gpus;
+    try (GpuProbe probe = MachineProbes.gpus(DeviceSelection.parse(spec.gpus()))) {
+      gpus = probe.read();
+    }
+    Map<TaskId, String> never = Feasibility.neverPlaced(
+        new Scheduler(spec.config()), new RunState(spec), host.withGpus(GpuReading.of(gpus)), now);
+    if (!never.isEmpty() || everyTaskFits) {
       PlanPrinter.printNeverPlaced(never, "this host (" + host.logicalCpus() + " CPUs, gpus: " + spec.gpus()
           + ", " + gpus.size() + " GPU" + (gpus.size() == 1 ? "" : "s") + ")", out);
     }
-    out.println("dry run: nothing started");
+    return never.size();
   }
 }

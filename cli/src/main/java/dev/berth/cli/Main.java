@@ -58,7 +58,8 @@ public final class Main {
       }
       return ExitCodes.OK;
     } catch (BadUsage e) {
-      err.println("berth: " + e.getMessage() + didYouMean(args[0]) + " (see berth --help)");
+      String mistake = args[0].startsWith("-") ? e.getMessage() : "unknown command '" + args[0] + "'";
+      err.println("berth: " + mistake + didYouMean(args[0]) + " (see berth --help)");
       return ExitCodes.BAD_INPUT;
     }
   }

@@ -5,12 +5,14 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.units.ByteSize;
 import dev.berth.core.units.DurationText;
 import dev.berth.session.ClusterPlan;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,6 +66,16 @@ final class PlanPrinter {
         }
         if (t.priority() != 0) {
           line.append("prio ").append(t.priority()).append("  ");
+        }
+        if (t.twoStage()) {
+          line.append("two-stage  ");
+        }
+        if (t.retry().retries() > 0) {
+          line.append("retries ").append(t.retry().retries()).append("  ");
+        }
+        Duration timeout = t.get(TaskKeys.TIMEOUT);
+        if (timeout != null && !timeout.isZero()) {
+          line.append("timeout ").append(DurationText.format(timeout)).append("  ");
         }
         line.append(edge("after", t.after())).append(edge("follow", t.follow()));
         quoted(line, t.command());

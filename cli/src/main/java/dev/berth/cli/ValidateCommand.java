@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** {@code berth validate SPEC}: checks a spec and prints the expanded task list. */
+/**
+ * {@code berth validate SPEC}: checks a spec and prints the expanded task list, with the tasks that
+ * could never be placed on this host.
+ */
 final class ValidateCommand implements BerthCommand {
 
   @Override
@@ -33,9 +36,12 @@ final class ValidateCommand implements BerthCommand {
         new BufferedOutputStream(new WriterOutputStream(out), 1 << 16), false,
         StandardCharsets.UTF_8);
     PlanPrinter.print(spec, Path.of(spec.workdir()).toAbsolutePath().normalize(), stream);
-    stream.printf("spec OK: %d group%s, %d task%s%n",
+    // The spec is valid wherever it runs; whether each task fits is this host's answer, said beside it.
+    int never = spec.config().onCluster() ? 0 : DryRun.printNeverPlaced(spec, false, stream);
+    stream.printf("spec OK: %d group%s, %d task%s%s%n",
         spec.groups().size(), spec.groups().size() == 1 ? "" : "s",
-        spec.tasks().size(), spec.tasks().size() == 1 ? "" : "s");
+        spec.tasks().size(), spec.tasks().size() == 1 ? "" : "s",
+        never == 0 ? "" : "; " + never + " of them can never be placed on this host (see above)");
     stream.flush();
     return ExitCodes.OK;
   }

@@ -122,16 +122,16 @@ class CommandLineTest {
   }
 
   @Test
-  void aMistypedCommandIsUnmatchedAndTheNearestCommandIsSuggested() {
+  void aMistypedCommandIsAnUnknownCommandAndTheNearestCommandIsSuggested() {
     CliRunner typo = CliRunner.berth("rnu");
     CliRunner start = CliRunner.berth("dev");
     CliRunner far = CliRunner.berth("xyz");
 
     assertThat(typo.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
     assertThat(typo.err)
-        .isEqualTo("berth: Unmatched argument at index 0: 'rnu'. Did you mean: run? (see berth --help)\n");
+        .isEqualTo("berth: unknown command 'rnu'. Did you mean: run? (see berth --help)\n");
     assertThat(start.err).contains("Did you mean: devices?");
-    assertThat(far.err).isEqualTo("berth: Unmatched argument at index 0: 'xyz' (see berth --help)\n");
+    assertThat(far.err).isEqualTo("berth: unknown command 'xyz' (see berth --help)\n");
   }
 
   @Test

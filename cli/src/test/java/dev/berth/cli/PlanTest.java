@@ -52,7 +52,29 @@ class PlanTest {
         .contains("after a,b  true")
         .contains("after {tasks: [a,b], all: false, success: false, failure: true}  true")
         .contains("follow a  true")
-        .doesNotContain("can never be placed");
+        .contains("2 tasks can never be placed on this host (")
+        .contains("  huge: can never be placed: memory on host: asked 900 TiB")
+        .endsWith("spec OK: 2 groups, 7 tasks; 2 of them can never be placed on this host (see above)\n");
+  }
+
+  @Test
+  void validateSaysWhichTasksAreTwoStageRetriedOrTimedAndStaysQuietWhenEveryTaskFits() throws IOException {
+    Path file = RunFiles.spec(dir, "kinds", """
+        config: {scheduler: {default-memory: 1MiB}, remain-limit: {memory: 1MiB}}
+        groups:
+          - name: g
+            tasks:
+              - {id: staged, command: ["true"], two-stage: true, retries: 2, timeout: 1h30m}
+              - {id: plain, command: ["true"]}
+        """);
+
+    CliRunner validate = CliRunner.berth("validate", file.toString());
+
+    assertThat(validate.exitCode).as(validate.err).isZero();
+    assertThat(validate.out).contains("two-stage  retries 2  timeout 1h30m  true")
+        .doesNotContain("never").endsWith("spec OK: 1 group, 2 tasks\n");
+    assertThat(validate.out.lines().filter(l -> l.startsWith("  plain")).findFirst().orElseThrow())
+        .doesNotContain("two-stage").doesNotContain("retries").doesNotContain("timeout");
   }
 
   @Test

@@ -32,7 +32,10 @@ public final class Suggestions {
     for (String candidate : candidates) {
       String c = candidate.toLowerCase(Locale.ROOT);
       int d = distance(g, c);
-      boolean close = d <= Math.max(1, g.length() / 3) || (g.length() >= 3 && c.startsWith(g));
+      // A key with a word added to a valid one ("follow-all" for follow, whose flags go inside it) is
+      // likely that key too.
+      boolean close = d <= Math.max(1, g.length() / 3) || (g.length() >= 3 && c.startsWith(g))
+          || (c.length() >= 3 && g.startsWith(c + "-"));
       if (close && d < bestDistance) {
         best = candidate;
         bestDistance = d;

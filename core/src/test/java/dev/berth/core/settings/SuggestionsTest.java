@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class SuggestionsTest {
 
-  private static final List<String> TASK_KEYS = List.of("id", "command", "matrix", "env", "memory", "cpus", "priority");
+  private static final List<String> TASK_KEYS = List.of("id", "command", "matrix", "env", "memory", "cpus", "priority", "after", "follow");
 
   @Test
   void aSwapOfNeighbouringLettersIsOneEdit() {
@@ -28,9 +28,14 @@ class SuggestionsTest {
   }
 
   @Test
+  void aValidKeyWithAWordAddedSuggestsThatKeyRatherThanListingThemAll() {
+    assertThat(Suggestions.unknownKey("follow-all", TASK_KEYS)).isEqualTo("unknown key 'follow-all'; did you mean 'follow'?");
+  }
+
+  @Test
   void somethingUnlikeAnyKeyListsTheValidKeysInstead() {
     assertThat(Suggestions.nearest("workers", TASK_KEYS)).isEmpty();
     assertThat(Suggestions.unknownKey("workers", TASK_KEYS))
-        .isEqualTo("unknown key 'workers'; valid keys are: id, command, matrix, env, memory, cpus, priority");
+        .isEqualTo("unknown key 'workers'; valid keys are: id, command, matrix, env, memory, cpus, priority, after, follow");
   }
 }
