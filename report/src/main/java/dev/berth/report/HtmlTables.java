@@ -120,7 +120,8 @@ final class HtmlTables {
     String key = s.objective() == null ? null : s.objective().key();
     BigDecimal[] range = key == null ? null : range(s, key);
     h.append("<section id=\"sweep\"><h2>").append(html(s.title())).append("</h2>")
-        .append("<div class=\"scroll\"><table class=\"sweep\"><thead><tr><th class=\"num\">#</th><th>task</th>");
+        .append("<div class=\"scroll\"><table class=\"sweep\"><thead><tr>")
+        .append(key == null ? "" : "<th class=\"num\">#</th>").append("<th>task</th>");
     boolean groups = s.spansGroups(); // once: it looks at every row
     if (groups) {
       h.append("<th>group</th>");
@@ -129,7 +130,9 @@ final class HtmlTables {
       h.append("<th class=\"param\">").append(html(p)).append("</th>");
     }
     for (String k : s.resultKeys()) {
-      h.append("<th class=\"num").append(k.equals(key) ? " objective" : "").append("\">").append(html(k)).append("</th>");
+      String header = s.paramNames().contains(k) ? "result." + k : k; // beside the matrix column of that name
+      h.append("<th class=\"num").append(k.equals(key) ? " objective" : "").append("\">").append(html(header))
+          .append("</th>");
     }
     h.append("<th>status</th></tr></thead><tbody>");
     int rank = 0;
@@ -140,8 +143,11 @@ final class HtmlTables {
         unstarted.add(r.taskId());
         continue;
       }
-      h.append(r == best ? "<tr class=\"best\">" : "<tr>")
-          .append("<td class=\"num rank\">").append(++rank).append("</td><td class=\"id\">").append(html(r.taskId()))
+      h.append(r == best ? "<tr class=\"best\">" : "<tr>");
+      if (key != null) { // without an objective the rows are in submission order, not a ranking
+        h.append("<td class=\"num rank\">").append(++rank).append("</td>");
+      }
+      h.append("<td class=\"id\">").append(html(r.taskId()))
           .append(r == best ? " <span class=\"pill\">best</span>" : "").append("</td>");
       if (groups) {
         h.append("<td>").append(html(r.group())).append("</td>");

@@ -126,8 +126,9 @@ public final class MarkdownReport {
   }
 
   private static void sweep(StringBuilder md, SweepTable s, Set<String> unstartedIds) {
+    boolean ranked = s.objective() != null; // without one the rows are in submission order, not a ranking
     List<String> fixed = List.of("#", "task", "group", "status");
-    List<String> head = new ArrayList<>(List.of("#", "task"));
+    List<String> head = new ArrayList<>(ranked ? List.of("#", "task") : List.of("task"));
     boolean groups = s.spansGroups(); // once: it looks at every row
     if (groups) {
       head.add("group");
@@ -146,7 +147,7 @@ public final class MarkdownReport {
         unstarted.add(r.taskId());
         continue;
       }
-      List<String> row = new ArrayList<>(List.of(Integer.toString(++rank), r.taskId()));
+      List<String> row = new ArrayList<>(ranked ? List.of(Integer.toString(++rank), r.taskId()) : List.of(r.taskId()));
       if (groups) {
         row.add(r.group());
       }

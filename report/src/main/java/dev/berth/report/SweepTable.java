@@ -9,8 +9,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -20,8 +23,9 @@ import java.util.TreeSet;
  * given: the table that answers "which setting won?".
  *
  * @param objective what ranks the rows, or null to keep submission order
- * @param paramNames matrix parameter names over all rows, sorted
- * @param resultKeys result keys over all rows: the objective's key first, then the others sorted
+ * @param paramNames matrix parameter names over all rows, in the order the tasks' ids name them
+ * @param resultKeys result keys over all rows: the objective's key first, then the others sorted; a
+ *     key that only repeats a matrix value of the same name in every row is left out
  * @param rows one per matrix task; with an objective, best first and tasks lacking its key last, ties in
  *     submission order
  */
@@ -39,7 +43,7 @@ public record SweepTable(Objective objective, List<String> paramNames, List<Stri
   public record Row(
       String taskId, String group, SortedMap<String, String> params, SortedMap<String, Object> results, TaskStatus status) {
 
-    /** Copies the maps. */
+    /** Copies the maps (the params keep their order). */
     public Row {
       params = Collections.unmodifiableSortedMap(new TreeMap<>(params));
       results = Collections.unmodifiableSortedMap(new TreeMap<>(results));
@@ -66,7 +70,7 @@ public record SweepTable(Objective objective, List<String> paramNames, List<Stri
    */
   public static SweepTable of(RunReport report, Map<String, ? extends Map<String, ?>> results, Objective objective) {
     List<Row> rows = new ArrayList<>();
-    TreeSet<String> params = new TreeSet<>();
+    Set<String> params = new LinkedHashSet<>();
     TreeSet<String> keys = new TreeSet<>();
     for (GroupReport g : report.groups()) {
       for (TaskReport t : g.tasks()) {
@@ -80,6 +84,8 @@ public record SweepTable(Objective objective, List<String> paramNames, List<Stri
       }
     }
     List<String> resultKeys = new ArrayList<>(keys);
+    resultKeys.removeIf(k -> params.contains(k) && !Objects.equals(objective == null ? null : objective.key(), k)
+        && rows.stream().allMatch(r -> Formats.value(r.results().get(k)).equals(r.params().getOrDefault(k, ""))));
     if (objective != null) {
       resultKeys.remove(objective.key());
       resultKeys.add(0, objective.key());

@@ -52,7 +52,10 @@ class MarkdownReportTest {
     String md = MarkdownReport.render(report, SampleRun.taskResults(), null);
 
     assertThat(md).contains("## Sweep\n").doesNotContain("best val_acc first");
-    assertThat(md.indexOf("| 1 | train-0.1-1 |")).isPositive();
+    String sweep = md.substring(md.indexOf("## Sweep\n"));
+    assertThat(sweep.lines().skip(2).findFirst().orElseThrow()).as("no rank column: the order is not a ranking")
+        .startsWith("| task |");
+    assertThat(sweep).contains("| train-0.1-1 |").doesNotContain("| 1 | train-0.1-1 |");
   }
 
   @Test

@@ -48,8 +48,21 @@ class ReportFormattingTest {
 
     String md = MarkdownReport.render(r, TaskResults.of(Map.of("t", Map.of("lr", 0.2, "task", "y"))), null);
 
-    String header = md.lines().filter(l -> l.startsWith("| # |")).findFirst().orElseThrow();
-    assertThat(header).isEqualTo("| # | task | lr | param.status | result.lr | result.task | status |");
+    String header = md.lines().filter(l -> l.startsWith("| task | lr")).findFirst().orElseThrow();
+    assertThat(header).isEqualTo("| task | lr | param.status | result.lr | result.task | status |");
+  }
+
+  @Test
+  void aResultKeyThatOnlyRepeatsTheMatrixValueOfItsNameIsNotShownTwice() {
+    RunReport r = oneTask("client", "3", "seed", "1");
+
+    String md = MarkdownReport.render(r, TaskResults.of(Map.of("t", Map.of("client", 3, "acc", 0.5))), null);
+    String html = HtmlReport.render(r,
+        HtmlOptions.defaults().withResults(TaskResults.of(Map.of("t", Map.of("client", 3, "acc", 0.5)))));
+
+    assertThat(md.lines().filter(l -> l.startsWith("| task | client")).findFirst().orElseThrow())
+        .isEqualTo("| task | client | seed | acc | status |");
+    assertThat(html).doesNotContain("result.client");
   }
 
   @Test

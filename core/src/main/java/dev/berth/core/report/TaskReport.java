@@ -4,8 +4,11 @@ import dev.berth.core.lifecycle.Attempt;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.TaskRecord;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * One task as reported.
@@ -54,6 +57,26 @@ public record TaskReport(
     TaskStatus status = TaskStatus.of(r.state());
     String error = status == TaskStatus.SUCCEEDED ? null : r.history().finalReason().orElse(null);
     TaskSpec s = r.spec();
-    return new TaskReport(s.id().value(), s.group(), status, s.command(), workdir, s.params(), error, attempts);
+    return new TaskReport(s.id().value(), s.group(), status, s.command(), workdir, inTemplateOrder(s), error,
+        attempts);
+  }
+
+  /**
+   * The task's matrix values in the order its id's template names them ({@code train-{lr}-{seed}}: lr,
+   * then seed), which is how the user thinks of the sweep, and the others after them by name. The map
+   * keeps that order wherever it is copied as a sorted map.
+   */
+  static SortedMap<String, String> inTemplateOrder(TaskSpec s) {
+    if (s.params().size() < 2) {
+      return s.params();
+    }
+    String template = s.template();
+    Comparator<String> order = Comparator.<String>comparingInt(name -> {
+      int at = template.indexOf("{" + name + "}");
+      return at < 0 ? Integer.MAX_VALUE : at;
+    }).thenComparing(Comparator.naturalOrder());
+    SortedMap<String, String> ordered = new TreeMap<>(order);
+    ordered.putAll(s.params());
+    return Collections.unmodifiableSortedMap(ordered);
   }
 }
