@@ -5,20 +5,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * Splits the requests of one {@link SlurmExecutor#launchAll} into what is submitted together: requests
  * with the same array key, no upstream and equal resource options ({@link SbatchCommand#resourceOptions})
  * become one job array when there are at least two of them and the settings allow arrays (several
- * arrays past {@link #MAX_ELEMENTS}); every other request is submitted alone. Pure.
+ * arrays past the most elements the cluster allows in one, each with its own {@code %K}); every other
+ * request is submitted alone. Pure.
  */
 final class ArrayPlan {
-
-  /**
-   * Most elements in one array: Slurm's default {@code MaxArraySize} of 1001 allows indices 0 to 1000,
-   * so larger groups are split into several arrays (each with its own {@code %K}).
-   */
-  static final int MAX_ELEMENTS = 1000;
 
   private ArrayPlan() {}
 
@@ -28,8 +24,10 @@ final class ArrayPlan {
    *
    * @param resources what each request asks for, in the order of {@code requests}; null for a request that
    *     cannot be submitted, which then stays alone
+   * @param maxElements the most elements in one array, asked for only when there is an array to cut
    */
-  static List<List<Integer>> units(SlurmConfig slurm, List<LaunchRequest> requests, List<SlurmResources> resources) {
+  static List<List<Integer>> units(SlurmConfig slurm, List<LaunchRequest> requests, List<SlurmResources> resources,
+      IntSupplier maxElements) {
     Map<Object, List<Integer>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < requests.size(); i++) {
       LaunchRequest r = requests.get(i);
@@ -41,8 +39,9 @@ final class ArrayPlan {
     List<List<Integer>> units = new ArrayList<>();
     for (List<Integer> group : byKey.values()) {
       if (group.size() >= 2) {
-        for (int from = 0; from < group.size(); from += MAX_ELEMENTS) {
-          List<Integer> chunk = group.subList(from, Math.min(group.size(), from + MAX_ELEMENTS));
+        int most = maxElements.getAsInt();
+        for (int from = 0; from < group.size(); from += most) {
+          List<Integer> chunk = group.subList(from, Math.min(group.size(), from + most));
           if (chunk.size() >= 2) {
             units.add(List.copyOf(chunk));
           } else {

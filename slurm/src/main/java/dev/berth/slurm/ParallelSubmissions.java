@@ -13,7 +13,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Submits one decision pass's attempts for {@link SlurmExecutor#launchAll}: groups them into job arrays
@@ -27,11 +29,20 @@ final class ParallelSubmissions {
   private final SlurmTuning tuning;
   private final SlurmExecutor executor;
   private final ExecutorService submissions;
+  private final Supplier<ClusterLimits> limits;
+  /**
+   * The most elements in one array: the cluster's limit once read (0 before), lowered when the cluster
+   * refuses an array of that size anyway (a limit per partition or association that the configuration
+   * does not show).
+   */
+  private final AtomicInteger arrayElements = new AtomicInteger();
 
-  ParallelSubmissions(SlurmConfig slurm, SlurmTuning tuning, SlurmExecutor executor) {
+  /** @param limits reads the cluster's limits; asked once, when the first array is planned */
+  ParallelSubmissions(SlurmConfig slurm, SlurmTuning tuning, SlurmExecutor executor, Supplier<ClusterLimits> limits) {
     this.slurm = slurm;
     this.tuning = tuning;
     this.executor = executor;
+    this.limits = limits;
     this.submissions = Executors.newFixedThreadPool(
         tuning.parallelSubmissions(), DaemonThreads.named("berth-slurm-submit", true));
   }
@@ -49,7 +60,7 @@ final class ParallelSubmissions {
       }
     }
     List<Future<?>> pending = new ArrayList<>();
-    for (List<Integer> unit : ArrayPlan.units(slurm, requests, asked)) {
+    for (List<Integer> unit : ArrayPlan.units(slurm, requests, asked, this::arrayElements)) {
       if (launches[unit.get(0)] != null) {
         continue; // its resources could not be asked for
       }
@@ -62,6 +73,10 @@ final class ParallelSubmissions {
     return List.copyOf(Arrays.asList(launches));
   }
 
+  private int arrayElements() {
+    return arrayElements.updateAndGet(known -> known > 0 ? known : limits.get().arrayElements());
+  }
+
   /** Stops the submission threads once the submissions under way are done. */
   void close() {
     submissions.shutdown();
@@ -70,7 +85,7 @@ final class ParallelSubmissions {
   private void submitUnit(List<Integer> unit, List<LaunchRequest> requests, List<SlurmResources> asked,
       Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
     if (unit.size() > 1) {
-      submitArray(unit, requests, asked.get(unit.get(0)), onExit, launches);
+      submitArray(unit, requests, asked, onExit, launches);
       return;
     }
     int i = unit.get(0);
@@ -83,25 +98,39 @@ final class ParallelSubmissions {
   }
 
   private void submitArray(
-      List<Integer> unit, List<LaunchRequest> requests, SlurmResources asked,
+      List<Integer> unit, List<LaunchRequest> requests, List<SlurmResources> asked,
       Function<LaunchRequest, ExitListener> onExit, Launch[] launches) {
     List<LaunchRequest> elements = unit.stream().map(requests::get).toList();
     List<ExitListener> listeners = elements.stream().map(onExit).toList();
     LaunchRequest first = elements.get(0);
     String key = first.arrayKey().orElseThrow();
     try {
-      List<SlurmExecution> started = executor.launchArray(new ArraySubmission(key, elements, asked,
+      List<SlurmExecution> started = executor.launchArray(new ArraySubmission(key, elements, asked.get(unit.get(0)),
           tuning.arrayMaxRunning(), SlurmExecutor.arrayFolder(first), Optional.empty()), listeners);
       for (int k = 0; k < unit.size(); k++) {
         launches[unit.get(k)] = Launch.started(elements.get(k), started.get(k));
       }
     } catch (LaunchException | IllegalArgumentException e) {
+      if (refusedForSize(e)) {
+        // A limit the configuration did not show: smaller arrays, never as many failed tasks.
+        int half = (unit.size() + 1) / 2;
+        arrayElements.accumulateAndGet(half, Math::min);
+        submitUnit(unit.subList(0, half), requests, asked, onExit, launches);
+        submitUnit(unit.subList(half, unit.size()), requests, asked, onExit, launches);
+        return;
+      }
       String why = LaunchFailures.withoutPrefix(elements, e.getMessage());
       for (int k = 0; k < unit.size(); k++) {
         launches[unit.get(k)] = Launch.failed(elements.get(k), LaunchFailures.of(elements.get(k), "its job array '"
             + key + "' of " + unit.size() + " tasks was not submitted: " + why, e));
       }
     }
+  }
+
+  /** Whether sbatch refused an array for its size (Slurm: "Invalid job array specification"). */
+  static boolean refusedForSize(Exception e) {
+    String message = e.getMessage();
+    return message != null && message.toLowerCase(java.util.Locale.ROOT).contains("invalid job array specification");
   }
 
   private static void awaitSubmission(Future<?> submission) {

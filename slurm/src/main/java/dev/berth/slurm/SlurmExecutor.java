@@ -95,7 +95,8 @@ public final class SlurmExecutor implements Executor {
     this.submitter = new JobSubmitter(runName, slurm, tuning.checkPrograms(), retry);
     this.tracker = new JobTracker(runner, slurm, tuning, clock, used);
     this.canceller = new JobCanceller(retry, tracker);
-    this.parallel = new ParallelSubmissions(slurm, tuning, this);
+    this.parallel = new ParallelSubmissions(slurm, tuning, this,
+        () -> ClusterLimits.read(runner, tuning.commandTimeout()));
   }
 
   /**

@@ -13,9 +13,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 class ArrayPlanTest {
+
+  private static final IntSupplier MOST = () -> ClusterLimits.MAX_ELEMENTS;
 
   private static final SlurmConfig SLURM = SlurmConfig.DEFAULTS;
   private static final SlurmResources SMALL = SlurmResources.DEFAULT;
@@ -25,26 +28,26 @@ class ArrayPlanTest {
   void requestsWithOneKeyAndEqualResourcesBecomeOneArrayAndTheRestStayAlone() {
     List<LaunchRequest> requests = List.of(keyed("a", "m"), plain("b"), keyed("c", "m"), keyed("d", "m"));
 
-    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, SMALL, SMALL, SMALL)))
+    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, SMALL, SMALL, SMALL), MOST))
         .containsExactly(List.of(0, 2, 3), List.of(1));
   }
 
   @Test
   void aMatrixLargerThanSlurmsDefaultMaxArraySizeIsSplitIntoSeveralArrays() {
-    int n = ArrayPlan.MAX_ELEMENTS * 2 + 1;
+    int n = ClusterLimits.MAX_ELEMENTS * 2 + 1;
     List<LaunchRequest> requests = java.util.stream.IntStream.range(0, n).mapToObj(i -> keyed("t" + i, "m")).toList();
 
-    List<List<Integer>> units = ArrayPlan.units(SLURM, requests, java.util.Collections.nCopies(n, SMALL));
+    List<List<Integer>> units = ArrayPlan.units(SLURM, requests, java.util.Collections.nCopies(n, SMALL), MOST);
 
-    assertThat(units).extracting(List::size).containsExactly(ArrayPlan.MAX_ELEMENTS, ArrayPlan.MAX_ELEMENTS, 1);
-    assertThat(units.get(1).get(0)).isEqualTo(ArrayPlan.MAX_ELEMENTS);
+    assertThat(units).extracting(List::size).containsExactly(ClusterLimits.MAX_ELEMENTS, ClusterLimits.MAX_ELEMENTS, 1);
+    assertThat(units.get(1).get(0)).isEqualTo(ClusterLimits.MAX_ELEMENTS);
   }
 
   @Test
   void resourcesThatSbatchAsksForAlikeShareAnArray() {
     SlurmResources halfCore = new SlurmResources(0, 500, GpuRequest.NONE, Optional.empty());
 
-    assertThat(ArrayPlan.units(SLURM, List.of(keyed("a", "m"), keyed("b", "m")), List.of(SMALL, halfCore)))
+    assertThat(ArrayPlan.units(SLURM, List.of(keyed("a", "m"), keyed("b", "m")), List.of(SMALL, halfCore), MOST))
         .containsExactly(List.of(0, 1));
   }
 
@@ -52,7 +55,7 @@ class ArrayPlanTest {
   void differentResourcesSplitAKeyIntoArraysAndLoneJobs() {
     List<LaunchRequest> requests = List.of(keyed("a", "m"), keyed("b", "m"), keyed("c", "m"));
 
-    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, BIG, SMALL)))
+    assertThat(ArrayPlan.units(SLURM, requests, List.of(SMALL, BIG, SMALL), MOST))
         .containsExactly(List.of(0, 2), List.of(1));
   }
 
@@ -63,12 +66,12 @@ class ArrayPlanTest {
         keyed("c", "n").withUpstream(new Upstream(List.of(parent), true, true, false)), keyed("d", "o"),
         keyed("e", "o"));
 
-    assertThat(ArrayPlan.units(SLURM, requests, Arrays.asList(SMALL, SMALL, SMALL, SMALL, null)))
+    assertThat(ArrayPlan.units(SLURM, requests, Arrays.asList(SMALL, SMALL, SMALL, SMALL, null), MOST))
         .containsExactly(List.of(0), List.of(1), List.of(2), List.of(3), List.of(4));
     List<SlurmResources> same = new ArrayList<>(List.of(SMALL, SMALL, SMALL, SMALL, SMALL));
     assertThat(ArrayPlan.units(SLURM.toBuilder()
         .set(SlurmKeys.ARRAYS, false).build(), List.of(keyed("a", "m"), keyed("b", "m")),
-        same.subList(0, 2))).containsExactly(List.of(0), List.of(1));
+        same.subList(0, 2), MOST)).containsExactly(List.of(0), List.of(1));
   }
 
   private static LaunchRequest keyed(String task, String key) {

@@ -49,6 +49,22 @@ final class FakeSlurm implements CommandRunner {
   private String refusal;
   private final Map<String, Deque<Result>> failures = new HashMap<>();
   private int nextId = 100;
+  /** MaxArraySize as scontrol shows it, or -1 when scontrol does not show it. */
+  private int shownMaxArraySize = -1;
+  /** The largest array sbatch accepts (Slurm's default MaxArraySize of 1001, unless set). */
+  private int maxArraySize = ClusterLimits.DEFAULT_MAX_ARRAY_SIZE;
+
+  /** The cluster's MaxArraySize: sbatch refuses arrays with an index at or past it, scontrol shows it. */
+  synchronized FakeSlurm maxArraySize(int size) {
+    return maxArraySize(size, size);
+  }
+
+  /** A MaxArraySize sbatch keeps to while scontrol shows {@code shown} (-1: shows none). */
+  synchronized FakeSlurm maxArraySize(int size, int shown) {
+    maxArraySize = size;
+    shownMaxArraySize = shown;
+    return this;
+  }
 
   /** Every command run so far. */
   synchronized List<List<String>> calls() {
@@ -143,6 +159,9 @@ final class FakeSlurm implements CommandRunner {
       case "squeue" -> squeue(argv);
       case "sacct" -> sacct(argv);
       case "scancel" -> scancel(argv);
+      case "scontrol" -> Result.exited(0, "Configuration data as of 2026-11-29T00:00:00\nClusterName = fake\n"
+          + (shownMaxArraySize < 0 ? "" : "MaxArraySize            = " + shownMaxArraySize + "\n")
+          + "MaxJobCount             = 10000\n");
       default -> throw new IOException("Cannot run program \"" + argv.get(0) + "\": error=2, No such file or directory");
     };
   }
@@ -160,6 +179,10 @@ final class FakeSlurm implements CommandRunner {
       jobs.put(id, new Job(id, name));
     } else {
       int last = Integer.parseInt(array.substring(2).split("%")[0]);
+      if (last >= maxArraySize) {
+        nextId--;
+        return new Result(1, "", "sbatch: error: Batch job submission failed: Invalid job array specification\n", false);
+      }
       for (int i = 0; i <= last; i++) {
         jobs.put(id + "_" + i, new Job(id + "_" + i, name));
       }

@@ -99,6 +99,37 @@ class SlurmExecutorLaunchAllTest {
   }
 
   @Test
+  void aSweepLargerThanTheClustersMaxArraySizeIsCutIntoArraysItAccepts() {
+    slurm.maxArraySize(50);
+    List<LaunchRequest> requests = java.util.stream.IntStream.range(0, 200).mapToObj(i -> keyed("m" + i, GIB))
+        .toList();
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+
+    assertThat(launches).allSatisfy(l -> assertThat(l.failure()).isEmpty());
+    assertThat(slurm.calls("sbatch")).hasSize(4).allSatisfy(argv -> assertThat(argv).contains("--array=0-49%4"));
+    assertThat(slurm.calls("scontrol")).as("the limit is read once").hasSize(1);
+  }
+
+  @Test
+  void anArrayRefusedForItsSizeIsSplitAndSubmittedAgainNeverFailingItsTasks() {
+    slurm.maxArraySize(50, -1); // a limit the configuration does not show
+    List<LaunchRequest> requests = java.util.stream.IntStream.range(0, 200).mapToObj(i -> keyed("m" + i, GIB))
+        .toList();
+
+    List<Launch> launches = executor.launchAll(requests, this::listener);
+    List<Launch> more = executor.launchAll(List.of(keyed("n0", GIB), keyed("n1", GIB)), this::listener);
+
+    assertThat(launches).allSatisfy(l -> assertThat(l.failure()).isEmpty());
+    assertThat(more).allSatisfy(l -> assertThat(l.failure()).isEmpty());
+    assertThat(launches).extracting(l -> l.execution().flatMap(Execution::clusterId).orElseThrow())
+        .doesNotHaveDuplicates().hasSize(200);
+    long refused = slurm.calls("sbatch").stream().filter(argv -> argv.stream().anyMatch(a -> a.startsWith("--array=0-")
+        && Integer.parseInt(a.substring(10).split("%")[0]) >= 50)).count();
+    assertThat(refused).as("200 refused, then 100 twice; later arrays are cut to what was accepted").isEqualTo(3);
+  }
+
+  @Test
   void aLoneMatrixTaskIsAnOrdinaryJob() {
     List<Launch> launches = executor.launchAll(List.of(keyed("m0", GIB)), this::listener);
 
