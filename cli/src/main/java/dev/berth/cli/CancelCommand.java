@@ -4,6 +4,9 @@ import dev.berth.cli.args.Arguments;
 import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Option;
 import dev.berth.cli.args.Parameter;
+import dev.berth.core.model.TaskPattern;
+import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.session.ClusterJobs;
 import dev.berth.session.JournalView;
 import dev.berth.session.LeftJobs;
@@ -41,6 +44,11 @@ final class CancelCommand implements BerthCommand {
       err.println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
     }
+    Optional<String> unknown = matchingNone(workdir, tasks);
+    if (unknown.isPresent()) {
+      err.println("berth: " + workdir + ": " + unknown.get() + "; nothing was cancelled");
+      return ExitCodes.BAD_INPUT;
+    }
     Optional<String> holder = LiveRuns.holder(workdir);
     if (holder.isEmpty()) {
       return cancelLeftJobs(workdir, tasks, reason, out, err);
@@ -51,6 +59,26 @@ final class CancelCommand implements BerthCommand {
         ? "asked the run in " + workdir + " (" + holder.get() + ") to cancel everything"
         : "asked the run in " + workdir + " (" + holder.get() + ") to cancel " + String.join(", ", tasks));
     return ExitCodes.OK;
+  }
+
+  /**
+   * Why one of the selectors names no task of the run its journal holds (live or ended), as {@code
+   * berth retry} says it; empty when each names a task, and when the journal cannot be read (a run
+   * that keeps none), for the run to decide.
+   */
+  private static Optional<String> matchingNone(Path workdir, List<String> tasks) {
+    if (tasks.isEmpty()) {
+      return Optional.empty();
+    }
+    JournalView view;
+    try {
+      view = JournalView.read(workdir);
+    } catch (SessionException e) {
+      return Optional.empty();
+    }
+    List<TaskSpec> specs = view.state().tasks().stream().map(TaskRecord::spec).toList();
+    return TaskPattern.matchingNone(tasks, specs)
+        .map(s -> "no task of run " + view.state().spec().name() + " matches " + s);
   }
 
   /**

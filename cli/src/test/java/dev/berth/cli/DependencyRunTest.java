@@ -188,6 +188,23 @@ class DependencyRunTest {
   }
 
   @Test
+  void cancelOfATaskAnEndedRunDoesNotHaveIsRefusedNamingIt() throws IOException {
+    Path spec = spec(dir, "dag", CONFIG + """
+        groups:
+          - name: g
+            tasks:
+              - {id: a, command: ["true"]}
+        """);
+    assertThat(CliRunner.berth("run", "--no-progress", spec.toString()).exitCode).isZero();
+
+    CliRunner cancel = CliRunner.berth("cancel", dir.resolve("out").toString(), "group:nosuch");
+
+    assertThat(cancel.exitCode).isEqualTo(2);
+    assertThat(cancel.err.strip()).isEqualTo("berth: " + dir.resolve("out")
+        + ": no task of run dag matches group:nosuch; nothing was cancelled");
+  }
+
+  @Test
   void cancelOnAFolderThatDoesNotExistExitsTwo() {
     CliRunner cancel = CliRunner.berth("cancel", dir.resolve("nowhere").toString(), "a");
 
@@ -247,6 +264,12 @@ class DependencyRunTest {
     CliRunner second = CliRunner.berth("run", "--no-progress", spec.toString());
     assertThat(second.exitCode).as("a second scheduler on the same workdir is refused").isEqualTo(2);
     assertThat(second.err).contains("is in use by another berth run");
+
+    CliRunner nosuch = CliRunner.berth("cancel", dir.resolve("out").toString(), "lo*", "nosuch");
+    assertThat(nosuch.exitCode).as(nosuch.out + nosuch.err).isEqualTo(2);
+    assertThat(nosuch.err.strip()).isEqualTo("berth: " + dir.resolve("out")
+        + ": no task of run dag matches nosuch; nothing was cancelled");
+    assertThat(nosuch.out).isEmpty();
 
     CliRunner cancel = CliRunner.berth("cancel", dir.resolve("out").toString(), "lo*", "--reason", "enough");
     assertThat(cancel.exitCode).as(cancel.out + cancel.err).isZero();

@@ -1,5 +1,7 @@
 package dev.berth.core.model;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -40,6 +42,14 @@ public final class TaskPattern {
       return task.group().equals(selector.substring("group:".length()));
     }
     return of(selector).matches(task.id().value());
+  }
+
+  /**
+   * The first of {@code selectors} that names none of {@code tasks}, as {@link #selects} reads them;
+   * empty when each names one at least.
+   */
+  public static Optional<String> matchingNone(List<String> selectors, List<TaskSpec> tasks) {
+    return selectors.stream().filter(s -> tasks.stream().noneMatch(t -> selects(s, t))).findFirst();
   }
 
   @Override

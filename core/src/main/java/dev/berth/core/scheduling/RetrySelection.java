@@ -48,10 +48,10 @@ public record RetrySelection(List<String> selectors, boolean failed, boolean can
    * @throws IllegalArgumentException naming the selector when one matches no task of the run
    */
   public List<TaskId> tasksIn(RunState state) {
-    for (String selector : selectors) {
-      if (state.tasks().stream().noneMatch(r -> TaskPattern.selects(selector, r.spec()))) {
-        throw new IllegalArgumentException("no task of run " + state.spec().name() + " matches " + selector);
-      }
+    Optional<String> unknown =
+        TaskPattern.matchingNone(selectors, state.tasks().stream().map(TaskRecord::spec).toList());
+    if (unknown.isPresent()) {
+      throw new IllegalArgumentException("no task of run " + state.spec().name() + " matches " + unknown.get());
     }
     Set<TaskId> chosen = new LinkedHashSet<>();
     for (TaskRecord r : state.tasks()) {
