@@ -3,6 +3,7 @@ package dev.berth.journal;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
@@ -29,7 +30,7 @@ final class Reads {
       if (run.isEmpty()) {
         return Optional.empty();
       }
-      return Optional.of(new Journal.Replay(run.get(), events(c, file, 0)));
+      return Optional.of(new Journal.Replay(run.get(), events(c, file, 0), revisions(c, file)));
     });
   }
 
@@ -56,6 +57,26 @@ final class Reads {
         throw new JournalException(file, "damaged Berth journal: the run cannot be read: " + e.getMessage(), e);
       }
     }
+  }
+
+  /** The revisions of the run's spec, oldest first; none in a journal without their table. */
+  private static List<Revision> revisions(Connection c, Path file) throws SQLException, JournalException {
+    List<Revision> revisions = new ArrayList<>();
+    if (!Schema.hasRevisions(c)) {
+      return revisions;
+    }
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT at, added, removed, changed, summary FROM revision ORDER BY id")) {
+      while (rs.next()) {
+        try {
+          revisions.add(new Revision(Instant.parse(rs.getString(1)), rs.getInt(2), rs.getInt(3), rs.getInt(4),
+              rs.getString(5)));
+        } catch (RuntimeException e) {
+          throw new JournalException(file, "damaged Berth journal: a revision cannot be read: " + e.getMessage(), e);
+        }
+      }
+    }
+    return revisions;
   }
 
   private static List<Journal.Entry> events(Connection c, Path file, long afterSeq)

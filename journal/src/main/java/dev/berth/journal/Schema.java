@@ -28,6 +28,22 @@ final class Schema {
    */
   static final int VERSION = 4;
 
+  /**
+   * The revisions of a run's spec ({@link dev.berth.core.report.Revision}), made in the transaction
+   * that writes a journal's first one: a journal whose run never changed its spec has no such table,
+   * as before. Its number did not rise: a Berth that does not know the table ignores it, as it does
+   * any table it does not read, and resumes the run.
+   */
+  static final String REVISION_TABLE = """
+      CREATE TABLE IF NOT EXISTS revision (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        added INTEGER NOT NULL,
+        removed INTEGER NOT NULL,
+        changed INTEGER NOT NULL,
+        summary TEXT NOT NULL
+      ) STRICT""";
+
   /** The oldest version this code reads, and resumes after raising the file to {@link #VERSION}. */
   static final int OLDEST = 1;
 
@@ -107,6 +123,14 @@ final class Schema {
         s.execute("ROLLBACK");
         throw e;
       }
+    }
+  }
+
+  /** Whether the journal holds the {@code revision} table: only one whose run changed its spec does. */
+  static boolean hasRevisions(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'revision'")) {
+      return rs.next();
     }
   }
 

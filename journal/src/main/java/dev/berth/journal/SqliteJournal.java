@@ -2,6 +2,7 @@ package dev.berth.journal;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import dev.berth.spi.JournalException;
@@ -172,6 +173,15 @@ public final class SqliteJournal implements Journal {
   public void reopenRun() {
     writable();
     buffer.add(Writes.reopen());
+  }
+
+  /**
+   * Buffers a revision of the run's spec, written with the next flush (which makes the journal's
+   * {@code revision} table for its first one). The caller records the new spec beside it.
+   */
+  public void revise(Revision revision) {
+    writable();
+    buffer.add(new Writes.Revised(Objects.requireNonNull(revision, "revision")));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.berth.journal;
 
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
 import dev.berth.spi.Journal;
 import java.sql.Connection;
@@ -17,7 +18,7 @@ import java.util.List;
 final class Writes implements AutoCloseable {
 
   /** One buffered write. */
-  sealed interface Write permits Event, Run, Spec {}
+  sealed interface Write permits Event, Run, Spec, Revised {}
 
   /** An event, already encoded as {@link EventRows} says. */
   record Event(TaskId task, String type, long at, String json) implements Write {
@@ -30,6 +31,9 @@ final class Writes implements AutoCloseable {
 
   /** A new spec for the run: its text and SHA-256 replace the stored ones. */
   record Spec(String json, String sha256) implements Write {}
+
+  /** A revision of the run's spec, added to the {@code revision} table (made by the first one). */
+  record Revised(Revision revision) implements Write {}
 
   /** The run row: inserted when {@code info} is set, else its end is updated (cleared when {@code status} is null). */
   record Run(Journal.RunInfo info, RunStatus status, Instant finishedAt) implements Write {}
@@ -132,7 +136,18 @@ final class Writes implements AutoCloseable {
   }
 
   private void write(Write w) throws SQLException {
-    if (w instanceof Spec spec) {
+    if (w instanceof Revised r) {
+      plain.execute(Schema.REVISION_TABLE);
+      try (PreparedStatement insert = plain.getConnection().prepareStatement(
+          "INSERT INTO revision (at, added, removed, changed, summary) VALUES (?, ?, ?, ?, ?)")) {
+        insert.setString(1, r.revision().at().toString());
+        insert.setInt(2, r.revision().added());
+        insert.setInt(3, r.revision().removed());
+        insert.setInt(4, r.revision().changed());
+        insert.setString(5, r.revision().summary());
+        insert.executeUpdate();
+      }
+    } else if (w instanceof Spec spec) {
       updateSpec.setString(1, spec.json());
       updateSpec.setString(2, spec.sha256());
       updateSpec.executeUpdate();

@@ -8,6 +8,7 @@ import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
@@ -180,6 +181,33 @@ class OldJournalFixtureTest {
       assertThat(replay.run().status()).contains(RunStatus.FAILED);
       Map<String, String> expected = expectedUnfinished();
       expected.put("still-running", TaskState.SUCCEEDED + " 2");
+      assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expected);
+    }
+  }
+
+  @Test
+  void anOldJournalHasNoRevisionsAndKeepsTheRevisionsItTakesInOrder() throws Exception {
+    Path db = copy("finished.db");
+    Instant at = Instant.parse("2026-11-24T08:00:00Z");
+    try (JournalReader reader = JournalReader.open(db)) {
+      assertThat(reader.read().orElseThrow().revisions()).isEmpty();
+    }
+
+    try (SqliteJournal journal = SqliteJournal.open(db)) {
+      assertThat(journal.replay().orElseThrow().revisions()).isEmpty();
+      journal.revise(new Revision(at, 3, 0, 0, "3 tasks added (seed=4), 0 removed, 0 changed"));
+      journal.flush();
+      journal.revise(new Revision(at.plusSeconds(60), 2, 1, 4, "2 tasks added (lr=0.001), 1 removed, 4 changed"));
+    }
+
+    try (JournalReader reader = JournalReader.open(db)) {
+      Journal.Replay replay = reader.read().orElseThrow();
+      assertThat(replay.revisions()).containsExactly(
+          new Revision(at, 3, 0, 0, "3 tasks added (seed=4), 0 removed, 0 changed"),
+          new Revision(at.plusSeconds(60), 2, 1, 4, "2 tasks added (lr=0.001), 1 removed, 4 changed"));
+      assertThat(replay.run().status()).contains(RunStatus.FAILED);
+      Map<String, String> expected = expectedUnfinished();
+      expected.put("still-running", TaskState.CANCELLED + " 2");
       assertThat(states(JournalReader.state(replay, RandomSpecs.ADAPTERS))).containsExactlyEntriesOf(expected);
     }
   }

@@ -103,6 +103,12 @@ public final class HtmlReport {
       warnings.forEach(w -> h.append("<li>").append(html(w)).append("</li>"));
       h.append("</ul></div>");
     }
+    if (!r.revisions().isEmpty()) {
+      h.append("<div class=\"revisions\" id=\"revisions\"><strong>Spec revisions</strong><ul>");
+      r.revisions().forEach(v -> h.append("<li>").append(time(v.at())).append(": ").append(html(v.summary()))
+          .append("</li>"));
+      h.append("</ul></div>");
+    }
     h.append("</header>");
   }
 

@@ -39,6 +39,11 @@ public final class MarkdownReport {
     StringBuilder md = new StringBuilder();
     md.append("# Berth run ").append(Escape.markdown(report.run())).append(": ").append(report.status()).append("\n\n");
     md.append(summaryLine(report)).append("\n");
+    if (!report.revisions().isEmpty()) {
+      md.append("\n## Spec revisions\n\n");
+      report.revisions().forEach(v -> md.append("- ").append(Formats.iso(v.at())).append(": ")
+          .append(Escape.markdown(v.summary())).append('\n'));
+    }
     SweepTable sweep = views.sweep();
     if (!sweep.isEmpty()) {
       md.append("\n## ").append(Escape.markdown(sweep.title())).append("\n\n");

@@ -1,5 +1,6 @@
 package dev.berth.report;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.os.AtomicFiles;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 
 /**
  * Writes {@code report.json} atomically: to a temporary file in the same folder, flushed to disk,
@@ -80,6 +83,12 @@ public final class ReportJson {
     return JSON.writeValueAsString(report);
   }
 
+  /** A run whose spec never changed writes no {@code revisions}, as before there were any. */
+  private abstract static class RevisionsWhenAny {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    abstract List<Revision> revisions();
+  }
+
   /** The mapper Berth writes JSON with: indented, timestamps as {@link #TIMESTAMP}. */
   public static ObjectMapper mapper() {
     SimpleModule time = new SimpleModule("berth-time");
@@ -89,7 +98,8 @@ public final class ReportJson {
         gen.writeString(TIMESTAMP.format(value));
       }
     });
-    ObjectMapper mapper = new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT);
+    ObjectMapper mapper = new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT)
+        .addMixIn(RunReport.class, RevisionsWhenAny.class);
     mapper.setDefaultPrettyPrinter(new ReportIndents());
     return mapper;
   }

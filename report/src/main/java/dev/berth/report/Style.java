@@ -37,6 +37,8 @@ final class Style {
       .warnings { margin-top: 16px; padding: 12px 16px; border-left: 4px solid #c9a227; background: #fdf8e7;
         border-radius: 0 8px 8px 0; font-size: 14px; }
       .warnings ul { margin: 4px 0 0; padding-left: 20px; }
+      .revisions { margin-top: 16px; font-size: 14px; }
+      .revisions ul { margin: 4px 0 0; padding-left: 20px; }
       nav { margin-top: 24px; display: flex; flex-wrap: wrap; gap: 8px; font-size: 14px; }
       nav a { border: 1px solid var(--line); border-radius: 999px; padding: 2px 12px; color: var(--ink); }
       .badge { display: inline-block; border-radius: 999px; padding: 1px 10px; font-size: 12px; font-weight: 650;

@@ -90,6 +90,6 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     RunStatus status = replay.run().status()
         .orElse(LiveRuns.isLive(layout.runDir()) ? null : RunStatus.INTERRUPTED);
     return FailureTails.added(RunReport.of(state, replay.run().startedAt(), end != null ? end : now, status,
-        spec -> layout.taskDir(spec).toString()));
+        spec -> layout.taskDir(spec).toString())).withRevisions(replay.revisions());
   }
 }

@@ -24,7 +24,8 @@ import java.util.Optional;
 /**
  * Where a run stands as JSON, read from its journal and its waiting file (safe while it runs): the
  * one shape behind {@code berth status --json} and the dashboard's API. Per group counts in the
- * report's words, and per task its status, device, attempt, run time and why it waits.
+ * report's words, the revisions of the run's spec (when it changed), and per task its status,
+ * device, attempt, run time and why it waits.
  */
 public final class StatusJson {
 
@@ -68,6 +69,11 @@ public final class StatusJson {
           .put("failed", t.failed()).put("timedOut", t.timedOut()).put("cancelled", t.cancelled())
           .put("unreachable", t.unreachable()).put("running", t.running()).put("pending", t.pending())
           .put("interrupted", t.interrupted()).put("summary", t.describe());
+    }
+    if (!report.revisions().isEmpty()) {
+      ArrayNode revisions = root.putArray("revisions");
+      report.revisions().forEach(v -> revisions.addObject().put("at", v.at().toString()).put("added", v.added())
+          .put("removed", v.removed()).put("changed", v.changed()).put("summary", v.summary()));
     }
     if (waiting.hasNonNull("containment")) {
       root.put("containment", waiting.get("containment").asText());

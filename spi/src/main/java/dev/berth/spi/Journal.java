@@ -2,6 +2,7 @@ package dev.berth.spi;
 
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
 import java.nio.charset.StandardCharsets;
@@ -220,13 +221,21 @@ public interface Journal extends AutoCloseable {
    *
    * @param run the run
    * @param events every event in append order
+   * @param revisions the changes of the spec the run went on with, oldest first (empty for a run
+   *     whose spec never changed, and in a journal that records none)
    */
-  record Replay(RunInfo run, List<Entry> events) {
+  record Replay(RunInfo run, List<Entry> events, List<Revision> revisions) {
 
     /** Validates and copies. */
     public Replay {
       Objects.requireNonNull(run, "run");
       events = List.copyOf(events);
+      revisions = List.copyOf(revisions);
+    }
+
+    /** A replay of a run whose spec never changed. */
+    public Replay(RunInfo run, List<Entry> events) {
+      this(run, events, List.of());
     }
 
     /**

@@ -21,16 +21,25 @@ import java.util.function.Function;
  * @param groups groups in run order
  * @param devices the GPUs the run could use (empty on a CPU-only run)
  * @param efficiency what the run reserved against what its tasks were measured to use
+ * @param revisions the changes of the spec the run went on with, oldest first (empty when it ran the spec it started with)
  */
 public record RunReport(
     String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups,
-    List<DeviceReport> devices, Efficiency efficiency) {
+    List<DeviceReport> devices, Efficiency efficiency, List<Revision> revisions) {
 
   /** Copies the lists. */
   public RunReport {
     groups = List.copyOf(groups);
     devices = List.copyOf(devices);
     java.util.Objects.requireNonNull(efficiency, "efficiency");
+    revisions = List.copyOf(revisions);
+  }
+
+  /** A report of a run whose spec never changed. */
+  public RunReport(
+      String run, RunStatus status, Instant startedAt, Instant finishedAt, Totals totals, List<GroupReport> groups,
+      List<DeviceReport> devices, Efficiency efficiency) {
+    this(run, status, startedAt, finishedAt, totals, groups, devices, efficiency, List.of());
   }
 
   /** A report with nothing measured. */
@@ -48,12 +57,17 @@ public record RunReport(
 
   /** The same report with these devices. */
   public RunReport withDevices(List<DeviceReport> list) {
-    return new RunReport(run, status, startedAt, finishedAt, totals, groups, list, efficiency);
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, list, efficiency, revisions);
   }
 
   /** The same report with this efficiency. */
   public RunReport withEfficiency(Efficiency e) {
-    return new RunReport(run, status, startedAt, finishedAt, totals, groups, devices, e);
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, devices, e, revisions);
+  }
+
+  /** The same report with these revisions of the run's spec. */
+  public RunReport withRevisions(List<Revision> list) {
+    return new RunReport(run, status, startedAt, finishedAt, totals, groups, devices, efficiency, list);
   }
 
   /**
@@ -77,7 +91,7 @@ public record RunReport(
       }
       withTails.add(new GroupReport(g.name(), g.totals(), tasks));
     }
-    return new RunReport(run, status, startedAt, finishedAt, totals, withTails, devices, efficiency);
+    return new RunReport(run, status, startedAt, finishedAt, totals, withTails, devices, efficiency, revisions);
   }
 
   /**

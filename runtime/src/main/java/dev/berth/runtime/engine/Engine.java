@@ -414,7 +414,7 @@ public final class Engine {
     RunStatus stoppedAs = parts.terminations.runCancelled() ? RunStatus.CANCELLED
         : state.isFinished() ? null : RunStatus.INTERRUPTED;
     RunReport report = RunEndRecorder.record(state, layout, startedAt, clock.instant(), stoppedAs, parts.readings.deviceReports(),
-        parts.recorder);
+        restored != null ? restored.revisions() : List.of(), parts.recorder);
     parts.exits.marks().close();
     parts.share.leave(report.status().name().toLowerCase(java.util.Locale.ROOT));
     result = new RunResult(report, layout.reportJson());

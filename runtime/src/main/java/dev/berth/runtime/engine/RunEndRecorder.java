@@ -1,6 +1,7 @@
 package dev.berth.runtime.engine;
 
 import dev.berth.core.report.DeviceReport;
+import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
 import dev.berth.core.scheduling.RunState;
@@ -22,11 +23,13 @@ final class RunEndRecorder {
    * stays unfinished: it resumes), and writes report.json; what the report shows was made durable first.
    *
    * @param stoppedAs how the run was stopped, or null when its tasks ended it
+   * @param revisions the changes of the run's spec it went on with, from its journal
    */
   static RunReport record(RunState state, RunLayout layout, Instant startedAt, Instant now, RunStatus stoppedAs,
-      List<DeviceReport> devices, EventRecorder recorder) {
+      List<DeviceReport> devices, List<Revision> revisions, EventRecorder recorder) {
     RunReport report = FailureTails.added(RunReport.of(
-        state, startedAt, now, stoppedAs, spec -> layout.taskDir(spec).toString())).withDevices(devices);
+        state, startedAt, now, stoppedAs, spec -> layout.taskDir(spec).toString())).withDevices(devices)
+        .withRevisions(revisions);
     try {
       if (stoppedAs != RunStatus.INTERRUPTED) {
         recorder.finish(report.status(), report.finishedAt());

@@ -182,8 +182,11 @@ function renderRun(id, status, previous) {
       if (previous[t.id] && previous[t.id] !== t.state) { row.classList.add('changed'); }
       return row;
     }));
+  // The spec's revisions, when the run went on with a changed spec (a sweep grown after it finished).
+  const revisions = status.revisions ? [el('h2', {}, 'Spec revisions'), el('ul', { id: 'revisions' },
+    ...status.revisions.map(v => el('li', {}, new Date(v.at).toLocaleString() + ': ' + v.summary)))] : [];
   return [el('h1', {}, status.run, ' ', pill(status.status)), actions, el('h2', {}, 'Groups'), groups,
-    el('h2', {}, 'Tasks'), tasks];
+    ...revisions, el('h2', {}, 'Tasks'), tasks];
 }
 
 // A task: its state and the tail of its log (the latest attempt's, or one attempt's), streamed as it is written.
