@@ -121,11 +121,16 @@ final class LocalRun {
       return exitCode(end.report().status(), signal, runDir);
     } catch (RunFinishedException e) {
       out.println(e.run() + " finished already (" + e.status() + "); its report is " + e.reportJson()
+          + e.unapplied().map(c -> ". The spec given changed (" + c + "); --allow-changed=stored left that aside")
+              .orElse("")
           + ". Use berth retry " + runDir + " to run what did not succeed again, --fresh to start it over,"
           + " or berth report to rebuild the reports.");
       return e.status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
     } catch (SessionException e) {
-      err.println("berth: " + e.getMessage() + hint(e.reason()));
+      // a refusal that lists changes on lines of their own gives its hint on its first line
+      String message = e.getMessage();
+      int lineEnd = message.indexOf('\n') < 0 ? message.length() : message.indexOf('\n');
+      err.println("berth: " + message.substring(0, lineEnd) + hint(e.reason()) + message.substring(lineEnd));
       return ExitCodes.BAD_INPUT;
     }
   }

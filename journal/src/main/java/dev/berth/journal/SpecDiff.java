@@ -39,7 +39,22 @@ import java.util.TreeSet;
  */
 public final class SpecDiff {
 
-  private final List<String> out = new ArrayList<>();
+  /** What one difference is about, for {@link SpecChanges} to summarise. */
+  enum Kind { RUN, GROUP_ADDED, GROUP_REMOVED, ORDER, TASK_ADDED, TASK_REMOVED, TASK_MOVED, TASK_CHANGED }
+
+  /**
+   * One difference.
+   *
+   * @param kind what it is about
+   * @param group the task's group (in the new spec, for a task that is there), or null
+   * @param subject the task's or group's name, or null for the run's own values and orders
+   * @param field for a changed task, the path of the field that changed within the task ({@code env.SEED}), else null
+   * @param detail for a changed task, the field's path and values ({@code env.SEED: (none) -> 3}), else null
+   * @param line the line {@link #between} shows for it
+   */
+  record Difference(Kind kind, String group, String subject, String field, String detail, String line) {}
+
+  private final List<Difference> out = new ArrayList<>();
   private final Set<String> bytes;
   private final Set<String> durations;
 
@@ -76,11 +91,16 @@ public final class SpecDiff {
    * @param adapters the tables of every adapter whose settings the runs may carry
    */
   public static List<String> between(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
+    return differences(stored, now, adapters).stream().map(Difference::line).toList();
+  }
+
+  /** The differences of {@link #between}, each with what it is about. */
+  static List<Difference> differences(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
     SpecDiff diff = new SpecDiff(adapters);
     JsonNode a = SpecCodec.toJson(stored, adapters);
     JsonNode b = SpecCodec.toJson(now, adapters);
     for (String key : List.of("name", "workdir", "gpus", "groups-in-parallel", "config", "objective", "notify")) {
-      diff.value(key, key, a.get(key), b.get(key));
+      diff.value(null, key, key, a.get(key), b.get(key));
     }
     diff.groups(items(a.get("groups")), items(b.get("groups")));
     return List.copyOf(diff.out);
@@ -89,11 +109,23 @@ public final class SpecDiff {
   private void groups(List<JsonNode> stored, List<JsonNode> now) {
     Map<String, JsonNode> before = byKey(stored, "name");
     Map<String, JsonNode> after = byKey(now, "name");
-    added("group", before.keySet(), after.keySet());
-    order("group order", before.keySet(), after.keySet());
+    after.keySet().stream().filter(k -> !before.containsKey(k))
+        .forEach(k -> out.add(new Difference(Kind.GROUP_ADDED, k, k, null, null, "group added: " + k)));
+    before.keySet().stream().filter(k -> !after.containsKey(k))
+        .forEach(k -> out.add(new Difference(Kind.GROUP_REMOVED, k, k, null, null, "group removed: " + k)));
+    order(null, "group order", before.keySet(), after.keySet());
     Map<String, Placed> tasksBefore = tasks(before);
     Map<String, Placed> tasksAfter = tasks(after);
-    added("task", tasksBefore.keySet(), tasksAfter.keySet());
+    tasksAfter.forEach((id, t) -> {
+      if (!tasksBefore.containsKey(id)) {
+        out.add(new Difference(Kind.TASK_ADDED, t.group(), id, null, null, "task added: " + id));
+      }
+    });
+    tasksBefore.forEach((id, t) -> {
+      if (!tasksAfter.containsKey(id)) {
+        out.add(new Difference(Kind.TASK_REMOVED, t.group(), id, null, null, "task removed: " + id));
+      }
+    });
     for (Map.Entry<String, Placed> e : tasksAfter.entrySet()) {
       Placed was = tasksBefore.get(e.getKey());
       Placed is = e.getValue();
@@ -101,28 +133,34 @@ public final class SpecDiff {
         continue;
       }
       if (!was.group().equals(is.group())) {
-        out.add("task moved: " + e.getKey() + " (group " + was.group() + " -> " + is.group() + ")");
+        out.add(new Difference(Kind.TASK_MOVED, is.group(), e.getKey(), "group", "group: " + was.group() + " -> "
+            + is.group(), "task moved: " + e.getKey() + " (group " + was.group() + " -> " + is.group() + ")"));
       }
-      value("groups[" + is.group() + "].tasks[" + e.getKey() + "]", "groups.tasks", was.task(), is.task());
+      value(new Placed(is.group(), null, e.getKey()), "groups[" + is.group() + "].tasks[" + e.getKey() + "]",
+          "groups.tasks", was.task(), is.task());
     }
     for (Map.Entry<String, JsonNode> g : after.entrySet()) {
       JsonNode old = before.get(g.getKey());
       if (old != null) {
-        order("groups[" + g.getKey() + "].task order", byKey(tasksOf(old), "id").keySet(),
+        order(g.getKey(), "groups[" + g.getKey() + "].task order", byKey(tasksOf(old), "id").keySet(),
             byKey(tasksOf(g.getValue()), "id").keySet());
       }
     }
   }
 
-  /** One value: objects field by field, anything else as a whole. */
-  private void value(String path, String keys, JsonNode a, JsonNode b) {
+  /**
+   * One value: objects field by field, anything else as a whole.
+   *
+   * @param task the task whose value it is, or null for the run's own
+   */
+  private void value(Placed task, String path, String keys, JsonNode a, JsonNode b) {
     if (a != null && a.isObject() && b != null && b.isObject()) {
       Set<String> names = new TreeSet<>();
       a.fieldNames().forEachRemaining(names::add);
       b.fieldNames().forEachRemaining(names::add);
       for (String name : names) {
         if (!name.equals("id") && !name.equals("template")) {
-          value(path + "." + name, keys + "." + name, a.get(name), b.get(name));
+          value(task, path + "." + name, keys + "." + name, a.get(name), b.get(name));
         }
       }
     } else if (!same(a, b)) {
@@ -132,21 +170,27 @@ public final class SpecDiff {
         shownA = show("", a);
         shownB = show("", b);
       }
-      out.add(path + ": " + shownA + " -> " + shownB);
+      String line = path + ": " + shownA + " -> " + shownB;
+      if (task == null) {
+        out.add(new Difference(Kind.RUN, null, null, null, null, line));
+      } else {
+        String field = path.substring(path.indexOf("]", path.indexOf("].tasks[") + 8) + 2);
+        out.add(new Difference(Kind.TASK_CHANGED, task.group(), task.id(), field,
+            field + ": " + shownA + " -> " + shownB, line));
+      }
     }
   }
 
-  private void added(String what, Set<String> before, Set<String> after) {
-    after.stream().filter(k -> !before.contains(k)).forEach(k -> out.add(what + " added: " + k));
-    before.stream().filter(k -> !after.contains(k)).forEach(k -> out.add(what + " removed: " + k));
-  }
-
-  /** Reports a change in the relative order of the names present on both sides. */
-  private void order(String label, Set<String> before, Set<String> after) {
+  /**
+   * Reports a change in the relative order of the names present on both sides.
+   *
+   * @param group the group whose tasks these are, or null for the groups
+   */
+  private void order(String group, String label, Set<String> before, Set<String> after) {
     List<String> a = before.stream().filter(after::contains).toList();
     List<String> b = after.stream().filter(before::contains).toList();
     if (!a.equals(b)) {
-      out.add(label + ": " + a + " -> " + b);
+      out.add(new Difference(Kind.ORDER, group, null, null, null, label + ": " + a + " -> " + b));
     }
   }
 
@@ -178,11 +222,11 @@ public final class SpecDiff {
     return CanonicalJson.write(v);
   }
 
-  private record Placed(String group, JsonNode task) {}
+  private record Placed(String group, JsonNode task, String id) {}
 
   private static Map<String, Placed> tasks(Map<String, JsonNode> groups) {
     Map<String, Placed> tasks = new LinkedHashMap<>();
-    groups.forEach((name, group) -> byKey(tasksOf(group), "id").forEach((id, t) -> tasks.put(id, new Placed(name, t))));
+    groups.forEach((name, group) -> byKey(tasksOf(group), "id").forEach((id, t) -> tasks.put(id, new Placed(name, t, id))));
     return tasks;
   }
 

@@ -3,6 +3,7 @@ package dev.berth.session;
 import dev.berth.core.report.RunStatus;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The folder holds a run that finished already: it is not run again (a front door offers to start
@@ -17,14 +18,27 @@ public final class RunFinishedException extends SessionException {
   private final RunStatus status;
   private final Instant finishedAt;
   private final Path reportJson;
+  private final String unapplied;
 
-  RunFinishedException(Path runDir, String run, RunStatus status, Instant finishedAt, Path reportJson) {
+  /**
+   * @param unapplied the changes of a spec given now that the run was asked to leave aside (it keeps
+   *     the spec it ran), in one line; null when the spec given is the run's
+   */
+  RunFinishedException(Path runDir, String run, RunStatus status, Instant finishedAt, Path reportJson,
+      String unapplied) {
     super(Reason.FINISHED, runDir + " holds " + run + ", which finished already (" + status + " at " + finishedAt
-        + "; its report is " + reportJson + ")", null);
+        + "; its report is " + reportJson + ")" + (unapplied == null ? ""
+        : "; the spec given changed (" + unapplied + ") and was left aside, as asked"), null);
     this.run = run;
     this.status = status;
     this.finishedAt = finishedAt;
     this.reportJson = reportJson;
+    this.unapplied = unapplied;
+  }
+
+  /** The changes of the spec given now that were left aside ({@code --allow-changed=stored}), in one line. */
+  public Optional<String> unapplied() {
+    return Optional.ofNullable(unapplied);
   }
 
   /** The run's name. */

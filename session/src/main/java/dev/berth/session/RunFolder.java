@@ -138,6 +138,7 @@ final class RunFolder {
       throw new SessionException(e.missesCommits() ? SessionException.Reason.JOURNAL_LOST
           : SessionException.Reason.REFUSED, e.getMessage(), e);
     }
+    opened.news().forEach(o::say);
     opened.replay().ifPresent(r -> o.say("resuming " + opened.spec().name() + " (" + r.events().size()
         + " events from " + RunJournal.file(runDir) + ")"));
     return opened;

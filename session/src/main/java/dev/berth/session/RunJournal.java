@@ -3,9 +3,10 @@ package dev.berth.session;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.report.Revision;
 import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.journal.SpecCodec;
-import dev.berth.journal.SpecDiff;
+import dev.berth.journal.SpecChanges;
 import dev.berth.journal.SqliteJournal;
 import dev.berth.report.ReportFiles;
 import dev.berth.runtime.engine.RunLayout;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +37,21 @@ final class RunJournal {
    * @param journal the open journal, started
    * @param spec the spec to run
    * @param replay what the journal held, when the run resumes
+   * @param news what to tell before the run goes on (the changes of its spec it applies), one line
+   *     each; empty when there is nothing to tell
    */
-  record Opened(Journal journal, RunSpec spec, Optional<Journal.Replay> replay) {}
+  record Opened(Journal journal, RunSpec spec, Optional<Journal.Replay> replay, List<String> news) {
+
+    /** Copies the news. */
+    Opened {
+      news = List.copyOf(news);
+    }
+
+    /** A journal opened with nothing to tell. */
+    Opened(Journal journal, RunSpec spec, Optional<Journal.Replay> replay) {
+      this(journal, spec, replay, List.of());
+    }
+  }
 
   private RunJournal() {}
 
@@ -123,18 +138,23 @@ final class RunJournal {
       return new Opened(journal, given, Optional.empty());
     }
     Journal.RunInfo run = replay.get().run();
-    if (run.status().isPresent()) {
-      throw new RunFinishedException(runDir, run.name(), run.status().get(), run.finishedAt().orElseThrow(),
-          runDir.resolve(ReportFiles.JSON));
+    if (run.status().isPresent() && (given == null || grows)) {
+      throw finished(runDir, run, null);
     }
     RunSpec stored;
     try {
       stored = SpecCodec.decode(run.specJson(), AdapterTables.ALL);
     } catch (IllegalArgumentException e) {
+      if (run.status().isPresent()) {
+        throw finished(runDir, run, null); // nothing of it runs again, whatever its spec was
+      }
       throw new SessionException(SessionException.Reason.SPEC_UNREADABLE,
           file + ": the spec this run started with cannot be read (" + e.getMessage() + ")", e);
     }
-    refuseUnjournaled(runDir, stored, replay.get().events());
+    boolean ended = run.status().isPresent();
+    if (!ended) {
+      refuseUnjournaled(runDir, stored, replay.get().events());
+    }
     if (given == null) {
       return new Opened(journal, stored, replay);
     }
@@ -143,16 +163,41 @@ final class RunJournal {
           given.groupsInParallel(), given.gpus(), given.reporting(), given.adapters());
       return new Opened(journal, frame, replay);
     }
-    List<String> differences = SpecDiff.between(stored, given, AdapterTables.ALL);
+    SpecChanges differences = SpecChanges.between(stored, given, AdapterTables.ALL);
+    if (ended && differences.tasksOnly() && differences.added() + differences.removed() == 0) {
+      throw finished(runDir, run, null); // the same tasks, at most in another order: nothing to run
+    }
+    if (ended && changes == SpecChange.STORED) {
+      throw finished(runDir, run, differences.headline());
+    }
     if (differences.isEmpty() || changes == SpecChange.STORED) {
       return new Opened(journal, differences.isEmpty() ? given : stored, replay);
     }
-    if (changes == SpecChange.REFUSE) {
-      throw new SessionException(SessionException.Reason.SPEC_CHANGED,
-          "the spec changed since this run started in " + runDir + ": " + String.join("; ", differences), null);
+    // A finished run grows by the tasks a new spec adds (and drops those it removes) without being asked:
+    // nothing that ran runs again. A change to what ran, or to the run's settings, is applied only when asked.
+    if (changes == SpecChange.REFUSE && !(ended && differences.tasksOnly())) {
+      throw new SessionException(SessionException.Reason.SPEC_CHANGED, "the spec changed since this run "
+          + (ended ? "finished" : "started") + " in " + runDir + ": " + differences.text(), null);
+    }
+    if (ended) {
+      refuseUnjournaled(runDir, stored, replay.get().events());
     }
     journal.close();
-    return migrate(file, given, replay.get(), now);
+    Path kept = file.resolveSibling("journal.db.before-" + now.toEpochMilli());
+    List<String> news = new ArrayList<>();
+    news.add("the spec changed since " + run.name() + (ended ? " finished (" + run.status().get() + ")" : " started")
+        + ": " + differences.headline());
+    differences.details().forEach(line -> news.add("  " + line));
+    news.add("going on with the changed spec: tasks keep their history by id, so what ran does not run again"
+        + " (the journal before the change is kept as " + kept + ")");
+    Revision revision = new Revision(now, differences.added(), differences.removed(), differences.changed(),
+        differences.headline());
+    return migrate(file, kept, given, replay.get(), revision, news, now);
+  }
+
+  private static RunFinishedException finished(Path runDir, Journal.RunInfo run, String unapplied) {
+    return new RunFinishedException(runDir, run.name(), run.status().orElseThrow(), run.finishedAt().orElseThrow(),
+        runDir.resolve(ReportFiles.JSON), unapplied);
   }
 
   /**
@@ -203,9 +248,15 @@ final class RunJournal {
     return new Opened(journal, spec, Optional.empty());
   }
 
-  /** A journal for the new spec that carries over the history of every task that kept its id. */
-  private static Opened migrate(Path file, RunSpec spec, Journal.Replay old, Instant now) throws JournalException {
-    Path kept = file.resolveSibling("journal.db.before-" + now.toEpochMilli());
+  /**
+   * A journal for the new spec that carries over the history of every task that kept its id, and the
+   * revisions of the old one, with this one after them. The run has not ended in it: one that had
+   * ended goes on.
+   *
+   * @param kept where the old journal is set aside
+   */
+  private static Opened migrate(Path file, Path kept, RunSpec spec, Journal.Replay old, Revision revision,
+      List<String> news, Instant now) throws JournalException {
     try {
       Files.move(file, kept);
       for (Path side : SqliteJournal.sideFiles(file)) {
@@ -225,8 +276,10 @@ final class RunJournal {
         journal.append(e.task(), e.event());
       }
     }
+    old.revisions().forEach(journal::revise);
+    journal.revise(revision);
     journal.flush();
-    return new Opened(journal, spec, journal.replay());
+    return new Opened(journal, spec, journal.replay(), news);
   }
 
   private static void closeQuietly(Journal journal) {
