@@ -59,8 +59,8 @@ class GrowRunTest {
     CliRunner seeds = CliRunner.berth("run", "--no-progress", sweep("0.1", "1, 2, 3", "1MiB").toString());
 
     assertThat(seeds.exitCode).as(seeds.out + seeds.err).isZero();
-    assertThat(seeds.out).contains("the spec changed since sweep finished (SUCCEEDED): 1 task added (seed=3), 0 removed,"
-        + " 0 changed").contains("added to fit (1): fit-0.1-3").doesNotContain("finished already");
+    assertThat(seeds.out)
+        .contains("the spec changed since sweep finished (SUCCEEDED): 1 task added (seed=3), 0 removed, 0 changed").contains("added to fit (1): fit-0.1-3").doesNotContain("finished already");
     assertThat(runs("fit-0.1-3")).isEqualTo(1);
     assertThat(runs("fit-0.1-1")).isEqualTo(1);
 

@@ -93,7 +93,8 @@ public final class SpecChanges {
     }
     String line = added.size() + (added.size() == 1 ? " task" : " tasks") + " added" + newValues + ", "
         + removed.size() + " removed, " + changed.size() + " changed";
-    return others.isEmpty() ? line : line + "; " + others.size() + (others.size() == 1 ? " other change" : " other changes");
+    return others.isEmpty() ? line
+        : line + "; " + others.size() + (others.size() == 1 ? " other change" : " other changes");
   }
 
   /**

@@ -226,7 +226,8 @@ public final class SpecDiff {
 
   private static Map<String, Placed> tasks(Map<String, JsonNode> groups) {
     Map<String, Placed> tasks = new LinkedHashMap<>();
-    groups.forEach((name, group) -> byKey(tasksOf(group), "id").forEach((id, t) -> tasks.put(id, new Placed(name, t, id))));
+    groups.forEach((name, group) ->
+        byKey(tasksOf(group), "id").forEach((id, t) -> tasks.put(id, new Placed(name, t, id))));
     return tasks;
   }
 

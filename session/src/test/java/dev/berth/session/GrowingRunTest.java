@@ -8,6 +8,7 @@ import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunStatus;
+import dev.berth.core.scheduling.RetrySelection;
 import dev.berth.testkit.FakeClock;
 import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeGpuProbe;
@@ -103,6 +104,19 @@ class GrowingRunTest {
     Seen seen = new Seen();
     assertThat(runToTheEnd(options(changed, executor, seen).specChange(SpecChange.NEW), executor, seen, "c"))
         .containsExactly("c");
+  }
+
+  @Test
+  void aTaskTheRunGainedIsOneBerthRetryCanNameBeforeItEverRan() throws Exception {
+    finishedWith(run(16, "b"), "a", "b");
+    LocalSession.open(options(run(16, "b", "c"), new FakeExecutor(), new Seen()).build()).close(); // stopped at once
+    FakeExecutor executor = new FakeExecutor();
+    Seen seen = new Seen();
+
+    List<String> launched = runToTheEnd(options(run(16, "b", "c"), executor, seen).spec(null)
+        .retry(new RetrySelection(List.of("c"), false, false)), executor, seen, "c");
+
+    assertThat(launched).containsExactly("c");
   }
 
   @Test
