@@ -123,14 +123,15 @@ final class LocalRun {
       out.println(e.run() + " finished already (" + e.status() + "); its report is " + e.reportJson()
           + e.unapplied().map(c -> ". The spec given changed (" + c + "); --allow-changed=stored left that aside")
               .orElse("")
-          + ". Use berth retry " + runDir + " to run what did not succeed again, --fresh to start it over,"
-          + " or berth report to rebuild the reports.");
+          + ". Use berth retry " + runDir + " to run what did not succeed again, " + fresh(spec)
+          + " to start it over, or berth report to rebuild the reports.");
       return e.status() == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
     } catch (SessionException e) {
       // a refusal that lists changes on lines of their own gives its hint on its first line
       String message = e.getMessage();
       int lineEnd = message.indexOf('\n') < 0 ? message.length() : message.indexOf('\n');
-      err.println("berth: " + message.substring(0, lineEnd) + hint(e.reason()) + message.substring(lineEnd));
+      err.println("berth: " + message.substring(0, lineEnd) + hint(e.reason()).replace("--fresh", fresh(spec))
+          + message.substring(lineEnd));
       return ExitCodes.BAD_INPUT;
     }
   }
@@ -152,6 +153,14 @@ final class LocalRun {
       return ExitCodes.INTERRUPTED_SIGTERM;
     }
     return status == RunStatus.SUCCEEDED ? ExitCodes.OK : ExitCodes.TASKS_FAILED;
+  }
+
+  /**
+   * How to start the run over: {@code --fresh} on the command that has it, and on {@code berth resume},
+   * which goes on with the stored spec ({@code spec} null) and does not, {@code berth run} with it.
+   */
+  private static String fresh(RunSpec spec) {
+    return spec == null ? "berth run SPEC --fresh" : "--fresh";
   }
 
   /** The flags that help with a refusal. */

@@ -60,7 +60,8 @@ class GrowRunTest {
 
     assertThat(seeds.exitCode).as(seeds.out + seeds.err).isZero();
     assertThat(seeds.out)
-        .contains("the spec changed since sweep finished (SUCCEEDED): 1 task added (seed=3), 0 removed, 0 changed").contains("added to fit (1): fit-0.1-3").doesNotContain("finished already");
+        .contains("the spec changed since sweep finished (SUCCEEDED): 1 task added (seed=3), 0 removed, 0 changed")
+        .contains("added to fit (1): fit-0.1-3").doesNotContain("finished already");
     assertThat(runs("fit-0.1-3")).isEqualTo(1);
     assertThat(runs("fit-0.1-1")).isEqualTo(1);
 
@@ -83,7 +84,12 @@ class GrowRunTest {
 
     CliRunner same = CliRunner.berth("run", "--no-progress", sweep("0.1, 0.01", "1, 2, 3", "1MiB").toString());
     assertThat(same.exitCode).isZero();
-    assertThat(same.out).contains("sweep finished already (SUCCEEDED)");
+    assertThat(same.out).contains("sweep finished already (SUCCEEDED)").contains(", --fresh to start it over");
+
+    CliRunner resume = CliRunner.berth("resume", "--no-progress", dir.resolve("out").toString());
+    assertThat(resume.exitCode).isZero();
+    assertThat(resume.out).as("resume takes no --fresh").contains("sweep finished already (SUCCEEDED)")
+        .contains(", berth run SPEC --fresh to start it over").doesNotContain(", --fresh");
   }
 
   @Test
