@@ -60,11 +60,24 @@ function runsPage() {
   events.onopen = () => { document.getElementById('live').textContent = ''; };
 }
 
+// A moment as the reader's clock shows it, to the minute; the exact time is in its title.
+function when(iso) {
+  const at = new Date(iso);
+  if (isNaN(at)) { return el('span', {}, iso || ''); }
+  const pad = n => String(n).padStart(2, '0');
+  const text = at.getFullYear() + '-' + pad(at.getMonth() + 1) + '-' + pad(at.getDate()) + ' '
+    + pad(at.getHours()) + ':' + pad(at.getMinutes());
+  return el('span', { class: 'when', title: iso }, text);
+}
+
 function renderRuns(runs) {
-  const rows = runs.map(r => el('tr', { 'data-run': r.id, 'data-state': r.state },
-    el('td', {}, el('a', { href: runLink(r.id) }, r.run)), el('td', {}, r.user), el('td', {}, r.state),
+  // Live runs first, then the latest: on a busy host the runs that matter now stay above the fold.
+  const ordered = [...runs].sort((a, b) => (a.endedAt == null ? 0 : 1) - (b.endedAt == null ? 0 : 1)
+    || String(b.startedAt).localeCompare(String(a.startedAt)));
+  const rows = ordered.map(r => el('tr', { 'data-run': r.id, 'data-state': r.state },
+    el('td', { class: 'id' }, el('a', { href: runLink(r.id) }, r.run)), el('td', {}, r.user), el('td', {}, r.state),
     el('td', {}, progress(r.done, r.total)), el('td', { class: 'num' }, r.running), el('td', { class: 'num' }, r.waiting),
-    el('td', { class: 'muted' }, r.workdir), el('td', { class: 'muted' }, r.startedAt)));
+    el('td', { class: 'muted' }, r.workdir), el('td', { class: 'muted' }, when(r.startedAt))));
   return [el('h1', {}, 'Runs'), runs.length ? el('table', { id: 'runs' },
     el('tr', {}, ...['Run', 'User', 'State', 'Progress', 'Running', 'Waiting', 'Workdir', 'Started'].map(h => el('th', {}, h))),
     ...rows) : el('p', { class: 'muted' }, 'No Berth runs on this host in the last day.')];
@@ -90,10 +103,11 @@ function chartSection(chart) {
 function runPage(id) {
   const base = '/api/runs/' + encodeURIComponent(id);
   const changes = el('div', { class: 'changes' });
+  const changesHeading = el('h2', { hidden: '' }, 'Changes'); // shown once a change comes
   const body = el('div', {}, el('p', { class: 'muted' }, 'Loading…'));
   const sweep = el('div');
   const charts = el('div');
-  show(body, sweep, charts, el('h2', {}, 'Changes'), changes);
+  show(body, sweep, charts, changesHeading, changes);
   let previous = {};
   const sort = { key: 'id', down: false };
   let last = null;
@@ -115,6 +129,7 @@ function runPage(id) {
   const events = new EventSource(base + '/events');
   events.addEventListener('task', e => {
     const c = JSON.parse(e.data);
+    changesHeading.hidden = false;
     changes.prepend(el('div', {}, new Date().toLocaleTimeString() + '  ' + c.id + ': ' + (c.from || '-') + ' → ' + c.to));
   });
   events.addEventListener('status', e => {
@@ -151,7 +166,7 @@ function sweepTable(id, tasks, sort, redraw) {
   c.title + (c.key === sort.key ? (sort.down ? ' ▼' : ' ▲') : ''))));
   const rows = [...swept].sort(compare).map(t => el('tr', { 'data-task': t.id }, ...columns.map(c =>
     c.key === 'status' ? el('td', {}, pill(t.status))
-      : c.key === 'id' ? el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id))
+      : c.key === 'id' ? el('td', { class: 'id' }, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id))
         : el('td', { class: typeof c.of(t) === 'number' ? 'num' : '' }, text(c.of(t))))));
   return [el('h2', {}, 'Sweep'), el('table', { id: 'sweep' }, head, ...rows)];
 }
@@ -172,7 +187,7 @@ function renderRun(id, status, previous) {
     el('tr', {}, ...['Task', 'Group', 'Status', 'Device', 'Attempt', 'Run time', 'Why', 'Last stderr', ''].map(h => el('th', {}, h))),
     ...status.tasks.map(t => {
       const row = el('tr', { 'data-task': t.id, 'data-status': t.status },
-        el('td', {}, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id)),
+        el('td', { class: 'id' }, el('a', { href: runLink(id) + '/tasks/' + encodeURIComponent(t.id) }, t.id)),
         el('td', {}, t.group), el('td', {}, pill(t.status)), el('td', {}, t.device || ''),
         el('td', { class: 'num' }, t.attempt), el('td', { class: 'num' }, duration(t.runtimeMs)),
         el('td', { class: 'muted' }, t.waitingFor ? 'waiting for ' + t.waitingFor : (t.reason || '')),
