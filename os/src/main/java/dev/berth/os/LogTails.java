@@ -19,7 +19,15 @@ public final class LogTails {
    * them; empty when it cannot be read.
    */
   public static String lastLines(Path file, int lines) {
-    String text = read(file, STDERR_BYTES).replace("\r\n", "\n").stripTrailing();
+    return lastLines(read(file, STDERR_BYTES), lines);
+  }
+
+  /**
+   * The last {@code lines} lines of {@code text}, the end of a log read by the caller, made harmless as
+   * {@link #lastLines(Path, int)} makes them.
+   */
+  public static String lastLines(String log, int lines) {
+    String text = log.replace("\r\n", "\n").stripTrailing();
     int start = text.length();
     for (int n = 0; n < lines && start > 0; n++) {
       start = text.lastIndexOf('\n', start - 1);

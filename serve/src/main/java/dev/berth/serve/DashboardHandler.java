@@ -167,7 +167,7 @@ final class DashboardHandler extends Handler.Abstract {
       } catch (NumberFormatException e) {
         return reply(response, callback, 400, error("attempt: must be a number"));
       }
-      Optional<Path> log = api.log(entry, parts[4], stdout, attempt);
+      Optional<RunApi.Log> log = api.log(entry, parts[4], stdout, attempt);
       if (log.isEmpty()) {
         return reply(response, callback, 404, error("no such task in this run, or no such attempt of it"));
       }
@@ -175,7 +175,7 @@ final class DashboardHandler extends Handler.Abstract {
         return reply(response, callback, 200, RunApi.tail(log.get(), 200));
       }
       if (parts.length == 7 && parts[6].equals("events")) {
-        EventStream stream = new EventStream(List.of(log.get().getParent(), workdir.resolve(".berth")),
+        EventStream stream = new EventStream(List.of(log.get().path().getParent(), workdir.resolve(".berth")),
             () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
         return stream(response, callback, stream);
       }

@@ -12,9 +12,7 @@ import dev.berth.session.SessionException;
 import dev.berth.session.StatusJson;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -93,25 +91,30 @@ final class RunApi {
     return status(entry).map(s -> (ArrayNode) s.get("tasks")).orElseGet(JSON::createArrayNode);
   }
 
+  /** A task's log file, and the files of its run through which it is read. */
+  record Log(RunFiles files, Path path) {}
+
   /**
    * The log file of a task named by its id in the journal (never a path from the client): its latest
    * attempt's, or attempt {@code attempt}'s (1 and up) when given; empty for an unknown task or an
    * attempt it has not made.
    */
-  Optional<Path> log(RunEntry entry, String taskId, boolean stdout, Integer attempt) {
+  Optional<Log> log(RunEntry entry, String taskId, boolean stdout, Integer attempt) {
     try {
       JournalView view = JournalView.read(Path.of(entry.workdir()));
+      RunFiles files = RunFiles.of(view);
       for (TaskRecord r : view.state().tasks()) {
         if (!r.spec().id().value().equals(taskId)) {
           continue;
         }
         if (attempt == null) {
-          return Optional.of(stdout ? view.layout().stdout(r.spec()) : view.layout().stderr(r.spec()));
+          return Optional.of(new Log(files, stdout ? view.layout().stdout(r.spec()) : view.layout().stderr(r.spec())));
         }
         if (attempt < 1 || attempt > r.history().attempts().size()) {
           return Optional.empty();
         }
-        return Optional.of(stdout ? view.layout().stdout(r.spec(), attempt) : view.layout().stderr(r.spec(), attempt));
+        Path file = stdout ? view.layout().stdout(r.spec(), attempt) : view.layout().stderr(r.spec(), attempt);
+        return Optional.of(new Log(files, file));
       }
       return Optional.empty();
     } catch (SessionException e) {
@@ -126,65 +129,51 @@ final class RunApi {
   static ObjectNode samples(Path runDir, long[] from) {
     ObjectNode o = JSON.createObjectNode();
     ArrayNode array = o.putArray("samples");
-    Path file = runDir.resolve(SAMPLES);
-    if (!Files.isRegularFile(file)) {
+    Optional<RunFiles.Chunk> read = RunFiles.of(runDir).read(runDir.resolve(SAMPLES),
+        RunFiles.from(from[0], MAX_SAMPLE_BYTES));
+    if (read.isEmpty()) {
       return o;
     }
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-      long length = f.length();
-      if (length <= from[0]) {
-        return o;
-      }
-      byte[] bytes = new byte[(int) Math.min(length - from[0], MAX_SAMPLE_BYTES)];
-      f.seek(from[0]);
-      f.readFully(bytes);
-      String text = new String(bytes, StandardCharsets.UTF_8);
-      int end = text.lastIndexOf('\n');
-      if (end < 0) {
-        return o;
-      }
-      for (String line : text.substring(0, end).split("\n")) {
-        try {
-          array.add(JSON.readTree(line));
-        } catch (IOException e) {
-          // a line cut by a crash; the next ones are whole
-        }
-      }
-      from[0] += text.substring(0, end + 1).getBytes(StandardCharsets.UTF_8).length;
-    } catch (IOException e) {
+    String text = new String(read.get().bytes(), StandardCharsets.UTF_8);
+    int end = text.lastIndexOf('\n');
+    if (end < 0) {
       return o;
     }
+    for (String line : text.substring(0, end).split("\n")) {
+      try {
+        array.add(JSON.readTree(line));
+      } catch (IOException e) {
+        // a line cut by a crash; the next ones are whole
+      }
+    }
+    from[0] += text.substring(0, end + 1).getBytes(StandardCharsets.UTF_8).length;
     return o;
   }
 
   /** The last {@code lines} lines of a log, as an object {@code {"lines": [...]}}. */
-  static ObjectNode tail(Path log, int lines) {
+  static ObjectNode tail(Log log, int lines) {
     ObjectNode o = JSON.createObjectNode();
     ArrayNode array = o.putArray("lines");
     lastLines(log, lines).forEach(array::add);
     return o;
   }
 
-  /** The last lines of a file, reading no more than its last 64 KiB; none when it does not exist yet. */
-  static List<String> lastLines(Path file, int count) {
-    if (!Files.isRegularFile(file)) {
+  /**
+   * The last lines of a log, reading no more than its last 64 KiB; none when it does not exist yet, or
+   * is not a file of its run (see {@link RunFiles}).
+   */
+  static List<String> lastLines(Log log, int count) {
+    Optional<RunFiles.Chunk> read = log.files().read(log.path(), RunFiles.last(TAIL_BYTES));
+    if (read.isEmpty()) {
       return List.of();
     }
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "r")) {
-      long start = Math.max(0, f.length() - TAIL_BYTES);
-      byte[] bytes = new byte[(int) (f.length() - start)];
-      f.seek(start);
-      f.readFully(bytes);
-      List<String> all = Arrays.asList(new String(bytes, StandardCharsets.UTF_8).split("\n", -1));
-      if (start > 0 && !all.isEmpty()) {
-        all = all.subList(1, all.size()); // the first line was cut
-      }
-      if (!all.isEmpty() && all.get(all.size() - 1).isEmpty()) {
-        all = all.subList(0, all.size() - 1);
-      }
-      return all.subList(Math.max(0, all.size() - count), all.size());
-    } catch (IOException e) {
-      return List.of();
+    List<String> all = Arrays.asList(new String(read.get().bytes(), StandardCharsets.UTF_8).split("\n", -1));
+    if (read.get().start() > 0 && !all.isEmpty()) {
+      all = all.subList(1, all.size()); // the first line was cut
     }
+    if (!all.isEmpty() && all.get(all.size() - 1).isEmpty()) {
+      all = all.subList(0, all.size() - 1);
+    }
+    return all.subList(Math.max(0, all.size() - count), all.size());
   }
 }

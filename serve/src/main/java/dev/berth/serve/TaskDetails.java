@@ -8,10 +8,14 @@ import dev.berth.core.lifecycle.AttemptStage;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
+import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.TaskRecord;
+import dev.berth.os.LogTails;
 import dev.berth.report.ResultFile;
+import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,11 +31,13 @@ final class TaskDetails implements StatusJson.Extras {
   private static final ObjectMapper PLAIN = new ObjectMapper();
 
   private final JournalView view;
+  private final RunFiles files;
   private final Map<String, TaskReport> reports = new HashMap<>();
 
   /** Details of the tasks of {@code view}, whose report as of now is {@code report}. */
   TaskDetails(JournalView view, RunReport report) {
     this.view = view;
+    this.files = RunFiles.of(view);
     report.groups().forEach(g -> g.tasks().forEach(t -> reports.put(t.id(), t)));
   }
 
@@ -66,9 +72,21 @@ final class TaskDetails implements StatusJson.Extras {
     if (attempts.isEmpty() || record.state() == TaskState.SUCCEEDED) {
       return;
     }
-    String tail = view.failureTail(record.spec(), attempts.get(attempts.size() - 1).number());
+    String tail = failureTail(record.spec(), attempts.get(attempts.size() - 1).number());
     if (!tail.isEmpty()) {
       node.put("stderrTail", tail);
     }
+  }
+
+  /**
+   * The lines the reports show for an attempt ({@link FailureTails}: its own stderr, else the task's
+   * {@code stderr.log} of a run of an earlier Berth), read only as a file of the run ({@link RunFiles}).
+   */
+  private String failureTail(TaskSpec task, int attempt) {
+    RunFiles.Reader<RunFiles.Chunk> end = RunFiles.last(LogTails.STDERR_BYTES);
+    return files.read(view.layout().stderr(task, attempt), end)
+        .or(() -> files.read(view.layout().stderr(task), end))
+        .map(read -> LogTails.lastLines(new String(read.bytes(), StandardCharsets.UTF_8), FailureTails.LINES))
+        .orElse("");
   }
 }

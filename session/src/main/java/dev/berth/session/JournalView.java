@@ -2,7 +2,6 @@ package dev.berth.session;
 
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
-import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.journal.JournalReader;
 import dev.berth.runtime.engine.RunLayout;
@@ -52,14 +51,6 @@ public record JournalView(RunLayout layout, Journal.Replay replay, RunState stat
     }
   }
 
-
-  /**
-   * The last lines of the standard error of the task's attempt {@code attempt}, as the reports show
-   * them; empty when it wrote none.
-   */
-  public String failureTail(TaskSpec task, int attempt) {
-    return FailureTails.of(layout.taskDir(task), attempt);
-  }
 
   /** The journal's file in a run folder, {@code <runDir>/.berth/journal.db}. */
   public static Path file(Path runDir) {
