@@ -15,8 +15,14 @@ import org.eclipse.jetty.server.Request;
  */
 final class Access {
 
-  /** The cookie that carries the token after the first page load. */
-  static final String COOKIE = "berth_token";
+  /**
+   * The name of the cookie that carries the token after the first page load, with the server's port in
+   * it: browsers send a cookie of 127.0.0.1 to every port there, so the name keeps the dashboards on two
+   * ports from replacing each other's cookie, and one never takes the other's (docs/security.md).
+   */
+  static String cookieName(int port) {
+    return "berth_token_" + port;
+  }
 
   /** What a request may do. */
   enum Verdict { ALLOWED, NO_TOKEN, WRONG_TOKEN, CROSS_SITE }
@@ -46,14 +52,22 @@ final class Access {
     return Verdict.ALLOWED;
   }
 
+  /** Whether the request carries the token (as a bearer or in the cookie). */
+  boolean presentsToken(Request request) {
+    return bearer(request).or(() -> cookie(request)).filter(token::matches).isPresent();
+  }
+
   /** Whether {@code candidate} is the token, e.g. from a first page load's {@code ?token=}. */
   boolean matches(String candidate) {
     return token.matches(candidate);
   }
 
-  /** The cookie that keeps the token for later requests: not readable by scripts, never sent cross-site. */
-  HttpCookie cookie() {
-    return HttpCookie.build(COOKIE, token.value()).path("/").httpOnly(true)
+  /**
+   * The cookie that keeps the token for later requests to the server on {@code port}: not readable by
+   * scripts, never sent cross-site.
+   */
+  HttpCookie cookie(int port) {
+    return HttpCookie.build(cookieName(port), token.value()).path("/").httpOnly(true)
         .sameSite(HttpCookie.SameSite.STRICT).build();
   }
 
@@ -67,7 +81,8 @@ final class Access {
 
   private static Optional<String> cookie(Request request) {
     List<HttpCookie> cookies = Request.getCookies(request);
-    return cookies.stream().filter(c -> c.getName().equals(COOKIE)).map(HttpCookie::getValue).findFirst();
+    String name = cookieName(Request.getLocalPort(request));
+    return cookies.stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
   }
 
   /** Browsers say where a request comes from; only the dashboard's own origin may act with the cookie. */

@@ -7,6 +7,7 @@ import dev.berth.session.LiveRuns;
 import dev.berth.session.SessionException;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -32,18 +33,23 @@ import org.eclipse.jetty.util.Fields;
 final class DashboardHandler extends Handler.Abstract {
 
   private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
-  /** The largest body of a refused change that is read before the answer (see {@link #discardSmallBody}). */
-  private static final long DISCARDED_BODY_BYTES = 64 * 1024;
+  /**
+   * The largest body of a change: more is never read (a JSON list of task selectors fits many times).
+   * Also the largest body of a refused change that is read before the answer (see {@link #discardSmallBody}).
+   */
+  private static final int MAX_BODY_BYTES = 64 * 1024;
 
   private final RunCatalog catalog;
   private final Access access;
+  private final HostNames names;
   private final RunApi api;
   private final RunActions actions;
   private final Streams streams = new Streams();
 
-  DashboardHandler(RunCatalog catalog, Access access, RunApi api, RunActions actions) {
+  DashboardHandler(RunCatalog catalog, Access access, HostNames names, RunApi api, RunActions actions) {
     this.catalog = catalog;
     this.access = access;
+    this.names = names;
     this.api = api;
     this.actions = actions;
   }
@@ -65,6 +71,10 @@ final class DashboardHandler extends Handler.Abstract {
     response.getHeaders().put("Content-Security-Policy",
         "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     response.getHeaders().put("Referrer-Policy", "no-referrer");
+    if (!names.named(request)) {
+      return reply(response, callback, 421, error("the Host header must name this server: its address or"
+          + " localhost, with its port or without"));
+    }
     if (path.startsWith("/assets/")) {
       Optional<String> type = Assets.type(path.substring("/assets/".length()));
       if (type.isEmpty() || post) {
@@ -105,7 +115,7 @@ final class DashboardHandler extends Handler.Abstract {
     if (!access.matches(token)) {
       return reply(response, callback, 403, error("wrong token"));
     }
-    Response.addCookie(response, access.cookie());
+    Response.addCookie(response, access.cookie(Request.getLocalPort(request)));
     Response.sendRedirect(request, response, callback, 303, path, false);
     return true;
   }
@@ -122,7 +132,7 @@ final class DashboardHandler extends Handler.Abstract {
     if (parts.length == 3 && parts[2].equals("events") && !post) {
       EventStream stream = new EventStream(catalog.watched(), () -> Optional.of(HostRuns.json(catalog.runs())),
           "runs", () -> false, KEEP_ALIVE);
-      return stream(response, callback, stream);
+      return stream(request, response, callback, stream);
     }
     Optional<RunEntry> run = catalog.find(parts[2]);
     if (run.isEmpty()) {
@@ -146,7 +156,7 @@ final class DashboardHandler extends Handler.Abstract {
     if (rest.equals("events")) {
       EventStream stream = new EventStream(List.of(workdir.resolve(".berth")),
           () -> api.status(entry).map(s -> (JsonNode) s), "status", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
-      return stream(response, callback, stream);
+      return stream(request, response, callback, stream);
     }
     if (rest.equals("samples")) {
       return reply(response, callback, 200, RunApi.samples(workdir, new long[1]));
@@ -156,7 +166,7 @@ final class DashboardHandler extends Handler.Abstract {
       EventStream stream = new EventStream(List.of(workdir),
           () -> Optional.of(RunApi.samples(workdir, from)).filter(s -> !s.get("samples").isEmpty()).map(s -> s),
           "samples", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
-      return stream(response, callback, stream);
+      return stream(request, response, callback, stream);
     }
     if (parts.length >= 6 && parts[3].equals("tasks") && parts[5].equals("log")) {
       Fields query = Request.extractQueryParameters(request);
@@ -177,7 +187,7 @@ final class DashboardHandler extends Handler.Abstract {
       if (parts.length == 7 && parts[6].equals("events")) {
         EventStream stream = new EventStream(List.of(log.get().path().getParent(), workdir.resolve(".berth")),
             () -> Optional.of(RunApi.tail(log.get(), 200)), "log", () -> !LiveRuns.isLive(workdir), KEEP_ALIVE);
-        return stream(response, callback, stream);
+        return stream(request, response, callback, stream);
       }
     }
     return reply(response, callback, 404, error("no such API"));
@@ -190,7 +200,12 @@ final class DashboardHandler extends Handler.Abstract {
     String reason = "cancelled from the dashboard";
     boolean failed = false;
     boolean cancelled = false;
-    String body = Content.Source.asString(request, StandardCharsets.UTF_8);
+    Optional<String> read = body(request);
+    if (read.isEmpty()) {
+      return reply(response, callback, 413, error("the body is larger than " + MAX_BODY_BYTES / 1024
+          + " KiB; a change names its tasks in a few lines of JSON"));
+    }
+    String body = read.get();
     if (!body.isBlank()) {
       JsonNode json;
       try {
@@ -230,16 +245,52 @@ final class DashboardHandler extends Handler.Abstract {
     return reply(response, callback, 404, error("no such action"));
   }
 
-  private boolean stream(Response response, Callback callback, EventStream stream) {
+  private boolean stream(Request request, Response response, Callback callback, EventStream stream) {
+    Optional<Streams.Place> place;
+    try {
+      place = streams.admit(client(request));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      place = Optional.empty();
+    }
+    if (place.isEmpty()) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "10");
+      return reply(response, callback, 503, error("too many event streams open: at most " + Streams.MOST
+          + " in all and " + Streams.MOST_PER_CLIENT + " from one client; close some, or ask the API"));
+    }
     response.setStatus(200);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
-    try (OutputStream out = Content.Sink.asOutputStream(response)) {
-      stream.run(out, streams);
+    try (Streams.Place held = place.get(); OutputStream out = Content.Sink.asOutputStream(response)) {
+      stream.run(out, held);
       callback.succeeded();
     } catch (IOException e) {
       callback.failed(e); // the client left
     }
     return true;
+  }
+
+  /**
+   * Who asks, for the streams each may hold: the address it comes from, and whether it holds the
+   * token, so that readers let in by {@code --public-read} cannot take the streams of the token's holder
+   * on the same machine.
+   */
+  private String client(Request request) {
+    return Request.getRemoteAddr(request) + (access.presentsToken(request) ? " with the token" : "");
+  }
+
+  /**
+   * The body of a change as text; empty when it is larger than {@link #MAX_BODY_BYTES}, found from its
+   * length when it says one, else by reading one byte past the limit and no further.
+   */
+  private static Optional<String> body(Request request) throws IOException {
+    long length = request.getLength();
+    if (length > MAX_BODY_BYTES) {
+      return Optional.empty();
+    }
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+      return bytes.length > MAX_BODY_BYTES ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
+    }
   }
 
   private static JsonNode error(String message) {
@@ -253,7 +304,7 @@ final class DashboardHandler extends Handler.Abstract {
    */
   private static void discardSmallBody(Request request) {
     long length = request.getLength();
-    if (length < 0 || length > DISCARDED_BODY_BYTES) {
+    if (length < 0 || length > MAX_BODY_BYTES) {
       return;
     }
     try {

@@ -49,7 +49,8 @@ public final class DashboardServer implements AutoCloseable {
     connector.setHost(bind.getHostAddress());
     connector.setPort(port);
     server.addConnector(connector);
-    DashboardHandler handler = new DashboardHandler(catalog, new Access(token, publicRead), new RunApi(clock), actions);
+    DashboardHandler handler = new DashboardHandler(catalog, new Access(token, publicRead), new HostNames(bind),
+        new RunApi(clock), actions);
     server.setHandler(handler);
     server.setStopTimeout(2000);
     server.start();

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,27 +38,31 @@ final class EventStream {
     this.quiet = quiet;
   }
 
-  /** Streams into {@code out} until the client leaves (an I/O error) or the thread is interrupted. */
-  void run(OutputStream out, Streams open) throws IOException {
-    try (DirectoryWatch watch = new DirectoryWatch(watched); Streams.Entry ignored = open.add(watch)) {
+  /**
+   * Streams into {@code out}, through its {@code place}, until the client leaves (an I/O error), the
+   * watch is closed (the server stops, or found the client gone) or the thread is interrupted.
+   */
+  void run(OutputStream out, Streams.Place place) throws IOException {
+    try (DirectoryWatch watch = new DirectoryWatch(watched)) {
+      place.attach(out, watch);
       JsonNode last = null;
-      send(out, "retry: 2000\n\n");
+      place.send("retry: 2000\n\n");
       while (true) {
         boolean over = ended.getAsBoolean(); // asked before the snapshot, so the last one sent is the final one
         Optional<JsonNode> now = read();
         if (now.isPresent() && !withoutClock(now.get()).equals(last == null ? null : withoutClock(last))) {
           for (String change : taskChanges(last, now.get())) {
-            send(out, "event: task\ndata: " + change + "\n\n");
+            place.send("event: task\ndata: " + change + "\n\n");
           }
-          send(out, "event: " + event + "\ndata: " + RunApi.JSON.writeValueAsString(now.get()) + "\n\n");
+          place.send("event: " + event + "\ndata: " + RunApi.JSON.writeValueAsString(now.get()) + "\n\n");
           last = now.get();
         }
         if (over) {
-          send(out, "event: end\ndata: {}\n\n");
+          place.send("event: end\ndata: {}\n\n");
           return;
         }
         if (!watch.awaitChange(quiet)) {
-          send(out, ": still here\n\n");
+          place.send(": still here\n\n");
         }
       }
     } catch (InterruptedException e) {
@@ -107,10 +110,5 @@ final class EventStream {
       }
     });
     return copy;
-  }
-
-  private static void send(OutputStream out, String text) throws IOException {
-    out.write(text.getBytes(StandardCharsets.UTF_8));
-    out.flush();
   }
 }

@@ -87,17 +87,32 @@ class DashboardAccessTest {
   }
 
   @Test
-  void theFirstPageLoadKeepsTheTokenInAStrictHttpOnlyCookieAndDropsItFromTheAddress() throws Exception {
+  void theFirstPageLoadKeepsTheTokenInAStrictHttpOnlyCookieNamedForItsPortAndDropsItFromTheAddress() throws Exception {
     start(false);
     HttpResponse<String> first = get("/runs/r1?token=" + TOKEN);
     assertThat(first.statusCode()).isEqualTo(303);
     assertThat(first.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/runs/r1"));
     String cookie = first.headers().firstValue("Set-Cookie").orElseThrow();
-    assertThat(cookie).contains("berth_token=" + TOKEN).containsIgnoringCase("HttpOnly")
-        .containsIgnoringCase("SameSite=Strict");
-    HttpResponse<String> page = get("/runs/r1", "Cookie", "berth_token=" + TOKEN);
+    assertThat(cookie).startsWith(cookie() + "=" + TOKEN + ";").containsIgnoringCase("Path=/")
+        .containsIgnoringCase("HttpOnly").containsIgnoringCase("SameSite=Strict");
+    HttpResponse<String> page = get("/runs/r1", "Cookie", cookie() + "=" + TOKEN);
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body()).contains("/assets/dashboard.js").doesNotContain("http://").doesNotContain("https://");
+  }
+
+  /** The name of the cookie of the dashboard on the server's port. */
+  private String cookie() {
+    return "berth_token_" + server.port();
+  }
+
+  @Test
+  void aCookieSetForAnotherPortIsNotTheToken() throws Exception {
+    start(false);
+    int other = server.port() == 1 ? 2 : server.port() - 1;
+    // browsers send the cookies of 127.0.0.1 to every port on it: another dashboard's, or any other service's
+    assertThat(get("/api/runs", "Cookie", "berth_token=" + TOKEN).statusCode()).isEqualTo(401);
+    assertThat(get("/api/runs", "Cookie", "berth_token_" + other + "=" + TOKEN).statusCode()).isEqualTo(401);
+    assertThat(get("/api/runs", "Cookie", cookie() + "=" + TOKEN).statusCode()).isEqualTo(200);
   }
 
   @Test
@@ -119,11 +134,11 @@ class DashboardAccessTest {
   @Test
   void aChangeAskedWithTheCookieFromAnotherSiteIsRefused() throws Exception {
     start(false);
-    HttpResponse<String> r = post("/api/runs/r1/cancel", "Cookie", "berth_token=" + TOKEN,
+    HttpResponse<String> r = post("/api/runs/r1/cancel", "Cookie", cookie() + "=" + TOKEN,
         "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site");
     assertThat(r.statusCode()).isEqualTo(403);
     assertThat(r.body()).contains("own pages");
-    HttpResponse<String> same = post("/api/runs/r1/cancel", "Cookie", "berth_token=" + TOKEN,
+    HttpResponse<String> same = post("/api/runs/r1/cancel", "Cookie", cookie() + "=" + TOKEN,
         "Origin", server.uri().toString().replaceAll("/$", ""), "Sec-Fetch-Site", "same-origin");
     assertThat(same.statusCode()).as(same.body()).isEqualTo(409); // allowed through; the run is not live
   }
