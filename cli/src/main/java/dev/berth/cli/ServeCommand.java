@@ -32,7 +32,8 @@ final class ServeCommand implements BerthCommand {
       "Let anyone who can reach the address read without the token; cancel and retry still need it.");
 
   private static final Option TOKEN_FILE =
-      Option.value("--token-file", "FILE", "Where to write the token (default: ~/.berth/serve-token).");
+      Option.value("--token-file", "FILE", "Where to write the token once listening (default: ~/.berth/serve-token,"
+          + " in $HOME).");
 
   @Override
   public CommandSyntax syntax() {
@@ -60,20 +61,26 @@ final class ServeCommand implements BerthCommand {
       return ExitCodes.BAD_INPUT;
     }
     ServeToken token = ServeToken.generate();
-    Path file = tokenFile != null ? tokenFile : ServeToken.defaultFile();
-    try {
-      token.writeTo(file);
-    } catch (IOException e) {
-      err.println("berth: serve: cannot write the token to " + file + ": " + e.getMessage());
-      return ExitCodes.BAD_INPUT;
-    }
+    Path file = tokenFile != null ? tokenFile : ServeToken.defaultFile(System::getenv);
     LedgerCatalog catalog = new LedgerCatalog(HostRuns.folder(System::getenv), Clock.systemUTC());
     RunActions actions = new RunActions(line -> { // what retries started from the dashboard do
       err.println("berth: " + line);
       err.flush();
     });
-    try (DashboardServer server = DashboardServer.start(catalog, actions, token, address, port, publicRead,
-        Clock.systemUTC())) {
+    DashboardServer started;
+    try {
+      started = DashboardServer.start(catalog, actions, token, address, port, publicRead, Clock.systemUTC());
+    } catch (DashboardServer.CannotListen e) {
+      err.println("berth: serve: " + e.getMessage());
+      return ExitCodes.BAD_INPUT;
+    }
+    try (DashboardServer server = started) {
+      try { // only now: a server that could not listen leaves the token of the one that does
+        token.writeTo(file);
+      } catch (IOException e) {
+        err.println("berth: serve: cannot write the token to " + file + ": " + e.getMessage());
+        return ExitCodes.BAD_INPUT;
+      }
       if (!address.isLoopbackAddress()) {
         err.println("berth: serve: listening on " + bind + ", reachable beyond this machine; the token guards it");
       }

@@ -9,6 +9,7 @@ import dev.berth.serve.OneRunCatalog;
 import dev.berth.serve.RunActions;
 import dev.berth.serve.ServeToken;
 import dev.berth.session.HostRuns;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.time.Clock;
@@ -58,10 +59,15 @@ final class ServeOption {
       return Optional.empty();
     }
     ServeToken token = ServeToken.generate();
-    token.writeTo(ServeToken.defaultFile());
     LedgerCatalog all = new LedgerCatalog(HostRuns.folder(System::getenv), Clock.systemUTC());
     DashboardServer server = DashboardServer.start(new OneRunCatalog(all, ProcessHandle.current().pid()),
         new RunActions(err::println), token, InetAddress.getLoopbackAddress(), port, false, Clock.systemUTC());
+    try { // only once it listens: a dashboard that could not start leaves the token of the one that did
+      token.writeTo(ServeToken.defaultFile(System::getenv));
+    } catch (IOException e) {
+      stop(server);
+      throw e;
+    }
     err.println("berth: dashboard of this run: " + server.link());
     err.flush();
     return Optional.of(server);

@@ -36,22 +36,24 @@ class RunServeTest {
               - id: wait
                 command: [sh, -c, "sleep 60 & wait"]
         """);
-    BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, dir.resolve("host").toString()),
-        "run", "--no-progress", "--serve=0", spec.toString());
+    Path home = dir.resolve("home");
+    BerthProcess berth = BerthProcess.start(dir, Map.of(HostLedgers.ENV, dir.resolve("host").toString(),
+        "HOME", home.toString()), "run", "--no-progress", "--serve=0", spec.toString());
     try {
-      served(berth);
+      served(berth, home.resolve(".berth").resolve("serve-token"));
     } finally {
       berth.process.destroy();
       berth.process.waitFor(30, TimeUnit.SECONDS);
     }
   }
 
-  private void served(BerthProcess berth) throws Exception {
+  private void served(BerthProcess berth, Path tokenFile) throws Exception {
     Matcher link = LINK.matcher("");
     for (int i = 0; i < 1200 && !link.find(); i++) { // waiting on another process: no event to wait for
       assertThat(berth.process.waitFor(50, TimeUnit.MILLISECONDS)).as(berth.output()).isFalse();
       link = LINK.matcher(berth.output());
     }
+    assertThat(tokenFile).as("the token file of the home the run was given").hasContent(link.group(2));
     URI base = URI.create(link.group(1));
     HttpClient http = HttpClient.newHttpClient();
     HttpRequest list = HttpRequest.newBuilder(base.resolve("/api/runs")).header("Authorization", "Bearer " + link.group(2))

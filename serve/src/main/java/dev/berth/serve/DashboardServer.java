@@ -1,8 +1,12 @@
 package dev.berth.serve;
 
+import java.io.IOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.time.InstantSource;
+import java.util.Locale;
+import java.util.Optional;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -53,8 +57,44 @@ public final class DashboardServer implements AutoCloseable {
         new RunApi(clock), actions);
     server.setHandler(handler);
     server.setStopTimeout(2000);
-    server.start();
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } finally {
+        actions.close();
+        catalog.close();
+      }
+      throw cannotListen(e, bind, port).orElseThrow(() -> e);
+    }
     return new DashboardServer(server, connector, handler, token, actions, catalog);
+  }
+
+  /**
+   * The address cannot be listened on: the port is taken (by another {@code berth serve}, often), or
+   * the address is not this machine's. Its message names the address and port.
+   */
+  public static final class CannotListen extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CannotListen(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private static Optional<Exception> cannotListen(Exception failure, InetAddress bind, int port) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof BindException bindFailure) {
+        String where = (bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]"
+            : bind.getHostAddress()) + ":" + port;
+        String why = String.valueOf(bindFailure.getMessage()).toLowerCase(Locale.ROOT).contains("in use")
+            ? "port " + port + " is busy (another berth serve?; --port 0 takes any free one)"
+            : bindFailure.getMessage();
+        return Optional.of(new CannotListen("cannot listen on " + where + ": " + why, failure));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The port it listens on. */

@@ -4,11 +4,12 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.function.Function;
 
 /**
  * The secret that opens the dashboard: 32 random bytes, URL-safe, made afresh at each start and
@@ -34,9 +35,13 @@ public final class ServeToken {
     return new ServeToken(value);
   }
 
-  /** The default file: {@code ~/.berth/serve-token}. */
-  public static Path defaultFile() {
-    return Path.of(System.getProperty("user.home"), ".berth", "serve-token");
+  /**
+   * The default file: {@code .berth/serve-token} in the home folder, {@code $HOME} as {@code env} says it
+   * (as the run folder checks read it), else the JVM's {@code user.home}.
+   */
+  public static Path defaultFile(Function<String, String> env) {
+    String home = env.apply("HOME");
+    return Path.of(home != null && !home.isBlank() ? home : System.getProperty("user.home"), ".berth", "serve-token");
   }
 
   /** The token's text. */
@@ -50,11 +55,21 @@ public final class ServeToken {
         presented.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Writes the token to {@code file}, created readable and writable by its user only (0600). */
+  /**
+   * Writes the token to {@code file}, readable and writable by its user only (0600), whole or not at all:
+   * into a new file beside it, then renamed over it, so a script reading it never sees half a token.
+   * Called only once the server listens, so a server that could not start leaves the running one's token.
+   */
   public void writeTo(Path file) throws IOException {
-    Files.createDirectories(file.getParent());
-    Files.deleteIfExists(file);
-    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, value + "\n", StandardOpenOption.TRUNCATE_EXISTING);
+    Path folder = file.toAbsolutePath().getParent();
+    Files.createDirectories(folder);
+    Path fresh = Files.createTempFile(folder, "." + file.getFileName() + "-", ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(fresh, value + "\n");
+      Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(fresh);
+    }
   }
 }

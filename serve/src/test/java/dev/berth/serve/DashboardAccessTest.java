@@ -158,6 +158,13 @@ class DashboardAccessTest {
     token.writeTo(file);
     assertThat(Files.readString(file).trim()).isEqualTo(token.value());
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    ServeToken next = ServeToken.generate();
+    next.writeTo(file);
+    assertThat(Files.readString(file).trim()).isEqualTo(next.value());
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    try (var files = Files.list(file.getParent())) {
+      assertThat(files).as("written beside it, then renamed over it").containsExactly(file);
+    }
     assertThat(token.value()).hasSize(43).matches("[A-Za-z0-9_-]+");
     assertThat(token.matches(token.value())).isTrue();
     assertThat(token.matches(ServeToken.generate().value())).isFalse();
