@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * Replaces a file so that a reader sees the old content or the new, never half of it, and the new
@@ -42,7 +43,23 @@ public final class AtomicFiles {
   public static void write(Path file, Content content) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     Files.createDirectories(parent);
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    replace(file, file.resolveSibling(file.getFileName() + ".tmp"), content);
+  }
+
+  /**
+   * Writes {@code text} to {@code file} as UTF-8, creating its folder if needed, readable and writable by
+   * its owner only (0600) from its first byte, for a secret: through a temporary file of its own, so
+   * that two writers at once each replace the file whole.
+   */
+  public static void writePrivate(Path file, String text) throws IOException {
+    Path parent = file.toAbsolutePath().getParent();
+    Files.createDirectories(parent);
+    Path tmp = Files.createTempFile(parent, "." + file.getFileName() + "-", ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    replace(file, tmp, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static void replace(Path file, Path tmp, Content content) throws IOException {
     try {
       try (FileChannel ch = FileChannel.open(
           tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {

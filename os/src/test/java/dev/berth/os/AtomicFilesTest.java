@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,18 @@ class AtomicFilesTest {
 
     assertThat(file).content().isEqualTo("new, längere");
     assertThat(dir.resolve("a/b")).isDirectoryNotContaining("glob:**.tmp");
+  }
+
+  @Test
+  void aPrivateFileIsItsOwnersOnlyAndReplacedWhole() throws IOException {
+    Path file = dir.resolve("home/.berth/serve-token");
+    AtomicFiles.writePrivate(file, "old\n");
+
+    AtomicFiles.writePrivate(file, "new\n");
+
+    assertThat(file).content().isEqualTo("new\n");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
+    assertThat(file.getParent()).isDirectoryNotContaining("glob:**.tmp");
   }
 
   @Test

@@ -1,11 +1,9 @@
 package dev.berth.serve;
 
+import dev.berth.os.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -61,15 +59,6 @@ public final class ServeToken {
    * Called only once the server listens, so a server that could not start leaves the running one's token.
    */
   public void writeTo(Path file) throws IOException {
-    Path folder = file.toAbsolutePath().getParent();
-    Files.createDirectories(folder);
-    Path fresh = Files.createTempFile(folder, "." + file.getFileName() + "-", ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      Files.writeString(fresh, value + "\n");
-      Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(fresh);
-    }
+    AtomicFiles.writePrivate(file, value + "\n");
   }
 }
