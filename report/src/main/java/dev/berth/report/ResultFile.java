@@ -105,12 +105,37 @@ public final class ResultFile {
     }
   }
 
+  /**
+   * Task {@code t}'s result from the bytes of its file, for a caller that opened the file its own way
+   * (the dashboard reads only files that belong to the run's owner); the first {@link #MAX_BYTES} + 1
+   * bytes of a larger file are enough to refuse it.
+   *
+   * @throws IllegalStateException when the content is unreadable (see the class comment)
+   */
+  public static SortedMap<String, Object> parse(byte[] content, TaskReport t) {
+    try {
+      if (content.length > MAX_BYTES) {
+        throw tooLarge();
+      }
+      return Collections.unmodifiableSortedMap(values(JSON.readTree(content)));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new IllegalStateException(t.group() + "/" + t.id() + "/" + NAME + ": " + reason(e), e);
+    }
+  }
+
   /** The values of the result file {@code file}, for a test that has one outside any task's folder. */
   static SortedMap<String, Object> parse(Path file) throws IOException {
     if (Files.size(file) > MAX_BYTES) {
-      throw new IllegalArgumentException("larger than " + Formats.bytes(MAX_BYTES) + "; not read");
+      throw tooLarge();
     }
-    JsonNode root = JSON.readTree(file.toFile());
+    return values(JSON.readTree(file.toFile()));
+  }
+
+  private static IllegalArgumentException tooLarge() {
+    return new IllegalArgumentException("larger than " + Formats.bytes(MAX_BYTES) + "; not read");
+  }
+
+  private static SortedMap<String, Object> values(JsonNode root) {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException("not a JSON object; write one such as {\"val_acc\": 0.93}");
     }

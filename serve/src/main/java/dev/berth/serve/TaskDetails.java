@@ -16,13 +16,16 @@ import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
 
 /**
  * What the dashboard adds to each task of {@code berth status --json}'s shape: its matrix values
- * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports read it), every attempt with its device, start,
+ * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports parse it, read only as a file of the run: {@link RunFiles}), every attempt with its device, start,
  * end and outcome ({@code attempts}, for the task page's links to each attempt's log), and for a task that has not succeeded the
  * last lines of its latest attempt's stderr ({@code stderrTail}, read as the reports read them).
  */
@@ -53,9 +56,12 @@ final class TaskDetails implements StatusJson.Extras {
     TaskReport reported = reports.get(record.spec().id().value());
     if (record.state() == TaskState.SUCCEEDED && reported != null) {
       try {
-        ResultFile.read(view.layout().runDir(), reported).ifPresent(values -> {
+        Path file = view.layout().taskDir(record.spec()).resolve(ResultFile.NAME);
+        Optional<SortedMap<String, Object>> values = files.read(file, RunFiles.from(0, (int) ResultFile.MAX_BYTES + 1))
+            .map(read -> ResultFile.parse(read.bytes(), reported));
+        values.ifPresent(v -> {
           ObjectNode o = node.putObject("results");
-          values.forEach((k, v) -> o.set(k, PLAIN.valueToTree(v)));
+          v.forEach((k, value) -> o.set(k, PLAIN.valueToTree(value)));
         });
       } catch (IllegalStateException unreadable) {
         // the report warns about a result.json it cannot read; the dashboard shows the task without results

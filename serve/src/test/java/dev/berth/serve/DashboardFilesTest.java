@@ -35,10 +35,15 @@ class DashboardFilesTest {
   private Path secret;
 
   @BeforeEach
-  void start() throws Exception {
-    run = dir.resolve("run");
-    RunEntry entry = FailedRun.in(run);
+  void failedRun() throws Exception {
     secret = Files.writeString(dir.resolve("secret"), SECRET + "\n");
+    run = dir.resolve("run");
+    start(1);
+  }
+
+  /** Serves the run in {@code run}, made with its task exiting with {@code exitCode}, under --public-read. */
+  private void start(int exitCode) throws Exception {
+    RunEntry entry = EndedRun.in(run, exitCode);
     server = DashboardServer.start(() -> List.of(entry), new RunActions(line -> { }), ServeToken.of("t0ken"),
         InetAddress.getLoopbackAddress(), 0, true, new FakeClock(Instant.parse("2026-11-26T05:10:00Z")));
   }
@@ -57,9 +62,9 @@ class DashboardFilesTest {
 
   @Test
   void aTasksOwnLogIsServed() throws Exception {
-    assertThat(get("/api/runs/r1/tasks/t/log")).contains(FailedRun.STDERR);
-    assertThat(get("/api/runs/r1/tasks/t/log?attempt=1")).contains(FailedRun.STDERR);
-    assertThat(get("/api/runs/r1")).contains("\"stderrTail\":\"" + FailedRun.STDERR);
+    assertThat(get("/api/runs/r1/tasks/t/log")).contains(EndedRun.STDERR);
+    assertThat(get("/api/runs/r1/tasks/t/log?attempt=1")).contains(EndedRun.STDERR);
+    assertThat(get("/api/runs/r1")).contains("\"stderrTail\":\"" + EndedRun.STDERR);
   }
 
   @Test
@@ -98,8 +103,23 @@ class DashboardFilesTest {
     Files.setOwner(task.resolve("attempt-1.stderr.log"), nobody);
 
     assertThat(Files.getOwner(task.resolve("stderr.log"))).isEqualTo(nobody);
-    assertThat(get("/api/runs/r1/tasks/t/log")).doesNotContain(FailedRun.STDERR);
-    assertThat(get("/api/runs/r1")).doesNotContain(FailedRun.STDERR);
+    assertThat(get("/api/runs/r1/tasks/t/log")).doesNotContain(EndedRun.STDERR);
+    assertThat(get("/api/runs/r1")).doesNotContain(EndedRun.STDERR);
+  }
+
+  @Test
+  void aResultFileThatIsALinkOutOfTheRunFolderIsNotRead() throws Exception {
+    server.close();
+    run = dir.resolve("succeeded");
+    start(0);
+    Path result = run.resolve("g").resolve("t").resolve("result.json");
+    Files.writeString(result, "{\"loss\": 0.25}");
+    assertThat(get("/api/runs/r1")).contains("\"results\":{\"loss\":0.25}");
+
+    Files.delete(result);
+    Files.createSymbolicLink(result, secret);
+
+    assertThat(get("/api/runs/r1")).doesNotContain("secret").doesNotContain("results");
   }
 
   @Test

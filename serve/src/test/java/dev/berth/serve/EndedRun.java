@@ -23,18 +23,18 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A run that ended with its one task, {@code g/t}, failed after writing a line to its stderr: a
- * journal and task folder as Berth leaves them, for the dashboard to read.
+ * A run that ended with its one task, {@code g/t}, which wrote a line to its stderr and exited: a journal
+ * and task folder as Berth leaves them, for the dashboard to read.
  */
-final class FailedRun {
+final class EndedRun {
 
   /** The line the task wrote to its stderr. */
   static final String STDERR = "the task wrote this line";
 
-  private FailedRun() {}
+  private EndedRun() {}
 
-  /** Runs it in {@code workdir}, and returns its ledger entry, named {@code r1}. */
-  static RunEntry in(Path workdir) throws Exception {
+  /** Runs it in {@code workdir}, its task exiting with {@code exitCode}, and returns its ledger entry, named {@code r1}. */
+  static RunEntry in(Path workdir, int exitCode) throws Exception {
     FakeExecutor executor = new FakeExecutor();
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch finished = new CountDownLatch(1);
@@ -52,7 +52,7 @@ final class FailedRun {
       }
     };
     SessionOptions options = SessionOptions.builder(workdir)
-        .spec(TaskSpecs.run("failed").workdir(workdir.toString())
+        .spec(TaskSpecs.run("ended").workdir(workdir.toString())
             .group("g", TaskSpecs.task("t").memoryMiB(16).build()).build())
         .clock(new FakeClock()).hostProbe(new FakeHostProbe().cpus(4)).gpuProbe(new FakeGpuProbe())
         .executor(executor).listener(listener).say(line -> { }).warn(line -> { }).build();
@@ -62,7 +62,7 @@ final class FailedRun {
         throw new AssertionError("the task did not start");
       }
       executor.writeOutput(TaskId.of("t"), "", STDERR + "\n");
-      executor.exit(TaskId.of("t"), 1);
+      executor.exit(TaskId.of("t"), exitCode);
       if (!finished.await(30, TimeUnit.SECONDS)) {
         throw new AssertionError("the run did not finish");
       }
@@ -71,7 +71,7 @@ final class FailedRun {
     // the attempt's; the fake makes the folder as it writes.
     Path task = workdir.resolve("g").resolve("t");
     Files.createLink(task.resolve("stderr.log"), task.resolve("attempt-1.stderr.log"));
-    return new RunEntry("r1", "failed", "ann", 42, workdir.toString(), new Progress("failed", 0, 0, 1, 1),
+    return new RunEntry("r1", "ended", "ann", 42, workdir.toString(), new Progress("ended", 0, 0, 1, 1),
         Instant.parse("2026-11-26T05:00:00Z"), Optional.empty(), List.of());
   }
 }
