@@ -9,6 +9,7 @@ import dev.berth.spi.SharedReservations.RunEntry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -104,6 +105,12 @@ final class DashboardHandler extends Handler.Abstract {
         break;
     }
     if (!path.startsWith("/api/")) {
+      Optional<RunEntry> only = post || !path.equals("/") ? Optional.empty() : catalog.only();
+      if (only.isPresent()) { // the dashboard of one run opens on that run, not on a list of one
+        Response.sendRedirect(request, response, callback, 303,
+            "/runs/" + URLEncoder.encode(only.get().run(), StandardCharsets.UTF_8).replace("+", "%20"), false);
+        return true;
+      }
       return post ? reply(response, callback, 404, error("no such page"))
           : send(response, callback, 200, Assets.type("index.html").get(), Assets.read("index.html"));
     }

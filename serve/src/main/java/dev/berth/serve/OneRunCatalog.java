@@ -3,6 +3,7 @@ package dev.berth.serve;
 import dev.berth.spi.SharedReservations.RunEntry;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Only the run of one Berth process among another catalog's runs: what {@code berth run --serve}
@@ -22,6 +23,11 @@ public final class OneRunCatalog implements RunCatalog {
   @Override
   public List<RunEntry> runs() {
     return all.runs().stream().filter(r -> r.pid() == pid && r.endedAt().isEmpty()).toList();
+  }
+
+  @Override
+  public Optional<RunEntry> only() {
+    return runs().stream().findFirst();
   }
 
   @Override

@@ -26,6 +26,14 @@ public interface RunCatalog extends AutoCloseable {
   @Override
   default void close() {}
 
+  /**
+   * The one run this catalog is about, once it is listed, for a dashboard of a single run ({@code berth
+   * run --serve}), whose first page is then that run's; empty for a catalog of a host's runs.
+   */
+  default Optional<RunEntry> only() {
+    return Optional.empty();
+  }
+
   /** The run with this id, if it is one of {@link #runs()}. */
   default Optional<RunEntry> find(String id) {
     return runs().stream().filter(r -> r.run().equals(id)).findFirst();

@@ -60,6 +60,25 @@ class DashboardAccessTest {
   }
 
   @Test
+  void theDashboardOfOneRunOpensOnThatRunAndAHostsDashboardOnItsList() throws Exception {
+    RunEntry mine = new RunEntry("r 7", "sweep", "ann", 42, dir.resolve("run").toString(),
+        new Progress("running", 1, 0, 0, 1), Instant.parse("2026-11-26T05:00:00Z"), Optional.empty(), List.of());
+    RunEntry other = new RunEntry("r8", "other", "bob", 43, dir.resolve("other").toString(),
+        new Progress("running", 1, 0, 0, 1), Instant.parse("2026-11-26T05:00:00Z"), Optional.empty(), List.of());
+    server = DashboardServer.start(new OneRunCatalog(() -> List.of(other, mine), 42), new RunActions(line -> { }),
+        ServeToken.of(TOKEN), InetAddress.getLoopbackAddress(), 0, false,
+        new FakeClock(Instant.parse("2026-11-26T05:10:00Z")));
+
+    HttpResponse<String> first = get("/", "Authorization", "Bearer " + TOKEN);
+
+    assertThat(first.statusCode()).isEqualTo(303);
+    assertThat(first.headers().firstValue("Location").orElseThrow()).endsWith("/runs/r%207");
+    server.close();
+    start(false);
+    assertThat(get("/", "Authorization", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+  }
+
+  @Test
   void theApiAnswers401WithoutTheTokenAnd403WithAWrongOne() throws Exception {
     start(false);
     assertThat(get("/api/runs").statusCode()).isEqualTo(401);
