@@ -26,6 +26,15 @@ record Matrix(Map<String, List<String>> variables) {
     return new Matrix(variables);
   }
 
+  /** How many combinations there are, counted without making them: one for a task without a matrix. */
+  long size() {
+    long size = 1;
+    for (List<String> values : variables.values()) {
+      size *= values.size();
+    }
+    return size;
+  }
+
   /**
    * Every combination of values, in the order the variables are written, the last varying
    * fastest: {lr=0.1, seed=1}, {lr=0.1, seed=2}, {lr=0.01, seed=1}, ...

@@ -5,6 +5,7 @@ import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Names;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
@@ -12,6 +13,7 @@ import dev.berth.core.settings.ValueParser;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** Turns a parsed spec document into a {@link RunSpec}: top-level keys, config, then groups. */
@@ -109,9 +111,8 @@ final class RunSpecReader {
     if (list.items().isEmpty()) {
       throw field.problem("must list at least one group");
     }
-    List<GroupSpec> groups = new ArrayList<>();
+    List<GroupEntry> entries = new ArrayList<>();
     Map<String, Field> names = new HashMap<>();
-    TaskIds ids = new TaskIds();
     for (int i = 0; i < list.items().size(); i++) {
       GroupEntry group = GroupEntry.parse(list.items().get(i), field.index(i), pools);
       Field earlier = names.putIfAbsent(group.name(), group.field());
@@ -119,9 +120,34 @@ final class RunSpecReader {
         throw group.field().key("name").problem("group name '" + group.name() + "' is already used by "
             + earlier.path() + "; group names must be unique");
       }
+      entries.add(group);
+    }
+    checkSize(entries, field, config);
+    List<GroupSpec> groups = new ArrayList<>();
+    TaskIds ids = new TaskIds();
+    for (GroupEntry group : entries) {
       groups.add(new GroupSpec(group.name(), group.expand(config, builtIns, ids, dependencies)));
     }
     return groups;
+  }
+
+  /**
+   * Refuses a run of more tasks than {@code scheduler.max-tasks}, counted from the matrices' sizes
+   * before any is expanded: each matrix is capped on its own, but a hundred of them made millions of
+   * tasks, which took minutes and all of the memory before anything said no.
+   */
+  private static void checkSize(List<GroupEntry> groups, Field field, SchedulerConfig config) throws SpecException {
+    long tasks = 0;
+    for (GroupEntry group : groups) {
+      for (TaskEntry task : group.tasks()) {
+        tasks += task.matrix().size();
+      }
+    }
+    if (tasks > config.maxTasks()) {
+      throw field.problem(String.format(Locale.ROOT, "the run expands to %,d tasks, over the limit of %,d (%s);"
+          + " split it into several runs, or raise %s", tasks, config.maxTasks(), SchedulerKeys.MAX_TASKS.key(),
+          SchedulerKeys.MAX_TASKS.key()));
+    }
   }
 
   private static Map<String, String> misplacedKeys(ConfigKeys keys) {

@@ -36,8 +36,8 @@ class ConfigKeysTest {
   @Test
   void everySupportedKeyIsListedWithItsDefaultAndMeaning() {
     assertThat(KEYS.all()).extracting(Setting::key).containsExactly(
-        "scheduler.max-process", "scheduler.max-waiting", "scheduler.interval", "scheduler.default-memory",
-        "scheduler.cores", "scheduler.load-nretry", "scheduler.train-nretry", "utilization-limit.cpu",
+        "scheduler.max-process", "scheduler.max-waiting", "scheduler.max-tasks", "scheduler.interval",
+        "scheduler.default-memory", "scheduler.cores", "scheduler.load-nretry", "scheduler.train-nretry", "utilization-limit.cpu",
         "utilization-limit.memory", "remain-limit.memory", "scheduler.default-cuda-memory",
         "utilization-limit.cuda-memory", "remain-limit.cuda-memory", "scheduler.placement",
         "scheduler.max-per-device", "scheduler.put-interval", "scheduler.available-interval", "scheduler.seed",
@@ -54,7 +54,8 @@ class ConfigKeysTest {
   @Test
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(KEYS.all()).extracting(Setting::defaultValue)
-        .startsWith("20", "10", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB", "spread",
+        .startsWith("20", "10", "1000000", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB",
+            "spread",
             "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "false", "1GiB", "false");
   }
 
@@ -88,6 +89,7 @@ class ConfigKeysTest {
         scheduler:
           max-process: 20
           max-waiting: 10
+          max-tasks: 1000000
           interval: 1s
         """).contains("utilization-limit:\n  cpu: 0.8\n  memory: 0.8\n  cuda-memory: 0.8\n")
         .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").contains("  send: group\n")

@@ -80,4 +80,46 @@ class SpecLimitsTest {
     assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("\u001b")
         .startsWith(spec + ": groups[0].tasks[0].id: 'a\\nb\\u001b' is not a valid task id");
   }
+
+  @Test
+  void aRunOfMillionsOfTasksIsRefusedWithTheirCountBeforeAnyMatrixIsExpanded() {
+    StringBuilder entries = new StringBuilder();
+    String a = String.join(", ", java.util.stream.IntStream.range(0, 330).mapToObj(String::valueOf).toList());
+    String b = String.join(", ", java.util.stream.IntStream.range(0, 300).mapToObj(String::valueOf).toList());
+    for (int k = 0; k < 100; k++) {
+      entries.append("- {id: \"t").append(k).append("-{a}-{b}\", command: [x], matrix: {a: [").append(a)
+          .append("], b: [").append(b).append("]}}\n");
+    }
+    Path spec = SpecFiles.write(dir, "spec.yaml", SpecFiles.oneGroup(entries.toString()));
+
+    SpecException e = catchThrowableOfType(SpecException.class, () -> SpecLoader.load(spec, null, List.of()));
+
+    assertThat(e.getMessage()).isEqualTo(spec + ": groups: the run expands to 9,900,000 tasks, over the limit of"
+        + " 1,000,000 (scheduler.max-tasks); split it into several runs, or raise scheduler.max-tasks");
+  }
+
+  @Test
+  void theRunWideLimitCountsEveryGroupAndIsSetLikeAnyConfigKey() throws SpecException {
+    String groups = """
+        name: run
+        config: {scheduler: {max-tasks: %d}}
+        groups:
+          - name: a
+            tasks:
+              - {id: "a-{i}", command: [x], matrix: {i: [1, 2, 3]}}
+          - name: b
+            tasks:
+              - {id: "b-{i}-{j}", command: [x], matrix: {i: [1, 2], j: [1, 2]}}
+              - {id: c, command: [x]}
+        """;
+    Path over = SpecFiles.write(dir, "over.yaml", groups.formatted(7));
+    Path at = SpecFiles.write(dir, "at.yaml", groups.formatted(8));
+
+    SpecException e = catchThrowableOfType(SpecException.class, () -> SpecLoader.load(over, null, List.of()));
+
+    assertThat(e.getMessage()).isEqualTo(over + ": groups: the run expands to 8 tasks, over the limit of 7"
+        + " (scheduler.max-tasks); split it into several runs, or raise scheduler.max-tasks");
+    assertThat(SpecLoader.load(at, null, List.of()).tasks()).hasSize(8);
+    assertThat(SpecLoader.load(over, null, List.of("scheduler.max-tasks=8")).tasks()).hasSize(8);
+  }
 }

@@ -75,6 +75,11 @@ public final class SchedulerConfig extends KeyedSettings {
     return get(SchedulerKeys.MAX_WAITING);
   }
 
+  /** {@link SchedulerKeys#MAX_TASKS}. */
+  public int maxTasks() {
+    return get(SchedulerKeys.MAX_TASKS);
+  }
+
   /** {@link SchedulerKeys#INTERVAL}. */
   public Duration interval() {
     return get(SchedulerKeys.INTERVAL);

@@ -39,6 +39,12 @@ public final class SchedulerKeys {
       SLOTS.key("scheduler.max-waiting", WHOLE, Parsers.wholeNumber(0), 10, String::valueOf,
           "most two-stage tasks loaded but not yet training; 0 = unlimited");
 
+  /** {@code scheduler.max-tasks}. */
+  public static final ConfigKey<SchedulerConfig, Builder, Integer> MAX_TASKS =
+      SLOTS.key("scheduler.max-tasks", WHOLE, Parsers.wholeNumber(1), 1_000_000, String::valueOf,
+          "most tasks a run may hold, summed over every matrix and group; a spec over it is refused"
+              + " before its matrices are expanded").asJournaledWhenSet();
+
   /** {@code scheduler.interval}. */
   public static final ConfigKey<SchedulerConfig, Builder, Duration> INTERVAL =
       SLOTS.key("scheduler.interval", TIME, Parsers.DURATION, Duration.ofSeconds(1), ValueText::duration,
@@ -166,7 +172,7 @@ public final class SchedulerKeys {
   /** The table, in documentation order; its record is a run's {@link RunSpec#config()}. */
   public static final SettingsTable<SchedulerConfig, Builder> TABLE = SettingsTable.of("scheduling",
       SchedulerConfig.class, SchedulerConfig::builder, Builder::build, List.of(
-      MAX_PROCESS, MAX_WAITING, INTERVAL, DEFAULT_MEMORY, CORES,
+      MAX_PROCESS, MAX_WAITING, MAX_TASKS, INTERVAL, DEFAULT_MEMORY, CORES,
       LOAD_NRETRY, TRAIN_NRETRY, CPU_UTILIZATION_LIMIT, MEMORY_UTILIZATION_LIMIT, REMAIN_MEMORY,
       DEFAULT_CUDA_MEMORY, CUDA_MEMORY_UTILIZATION_LIMIT, REMAIN_CUDA_MEMORY, PLACEMENT, MAX_PER_DEVICE,
       PUT_INTERVAL, AVAILABLE_INTERVAL, SEED, OOM_GROWTH, LEARN_MEMORY,
