@@ -107,13 +107,22 @@ final class PlanPrinter {
     never.forEach((id, why) -> out.println("  " + id + ": " + why));
   }
 
-  /** An edge as the spec writes it: {@code after a,b} when it has the usual flags, else with them. */
+  /** The most tasks an edge is printed with; one to more is printed with the first few and a count. */
+  private static final int EDGE_LISTED = 10;
+
+  /**
+   * An edge as the spec writes it: {@code after a,b} when it has the usual flags, else with them; an
+   * edge to more than {@value #EDGE_LISTED} tasks as {@code after m-0,...,m-8,... 3991 more}.
+   */
   static String edge(String kind, Optional<Dependency> dependency) {
     if (dependency.isEmpty()) {
       return "";
     }
     Dependency d = dependency.get();
-    String tasks = String.join(",", d.tasks().stream().map(TaskId::value).toList());
+    // A glob's thousands of ids on each of thousands of lines made a plan of gigabytes: the first few do.
+    int shown = d.tasks().size() > EDGE_LISTED ? EDGE_LISTED - 1 : d.tasks().size();
+    String tasks = String.join(",", d.tasks().subList(0, shown).stream().map(TaskId::value).toList())
+        + (shown < d.tasks().size() ? ",... " + (d.tasks().size() - shown) + " more" : "");
     if (d.all() && d.success() && !d.failure()) {
       return kind + " " + tasks + "  ";
     }

@@ -2,6 +2,7 @@ package dev.berth.spec;
 
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.DependencyCycles;
+import dev.berth.core.model.EdgeTasks;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
@@ -13,6 +14,8 @@ import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Suggestions;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,25 +84,48 @@ public final class DependencyResolver {
         groupOf.put(t.id(), g);
       }
     }
-    Map<TaskId, List<TaskId>> parents = new LinkedHashMap<>();
+    // A list that many edges share (a glob's matches) is looked at once: the checks cost the tasks
+    // plus the lists, not the tasks times their parents.
+    Map<EdgeTasks, Integer> latestGroup = new IdentityHashMap<>(); // looked up, never walked
+    Map<TaskId, List<EdgeTasks>> edges = new LinkedHashMap<>();
     for (int g = 0; g < groups.size(); g++) {
       for (TaskSpec t : groups.get(g).tasks()) {
-        parents.put(t.id(), t.dependsOn());
-        for (TaskId p : t.dependsOn()) {
-          Integer pg = groupOf.get(p);
-          if (!groupsInParallel && pg != null && pg > g) {
-            throw new InvalidValue(t.id().value(), keyOf(t.id(), p), "task " + t.id() + " (group "
-                + groups.get(g).name() + ") depends on " + p + " in the later group " + groups.get(pg).name()
-                + "; groups run one after another, so set groups-in-parallel: true or move " + p + " to an earlier group");
+        List<EdgeTasks> lists = new ArrayList<>(2);
+        t.after().ifPresent(d -> lists.add(d.members()));
+        t.follow().ifPresent(d -> lists.add(d.members()));
+        if (lists.isEmpty()) {
+          continue;
+        }
+        edges.put(t.id(), lists);
+        if (groupsInParallel) {
+          continue;
+        }
+        for (EdgeTasks list : lists) {
+          int latest = latestGroup.computeIfAbsent(list.whole(),
+              w -> w.stream().mapToInt(p -> groupOf.getOrDefault(p, -1)).max().orElse(-1));
+          if (latest > g) {
+            checkOrder(t, g, groups, groupOf);
           }
         }
       }
     }
-    Optional<List<TaskId>> cycle = DependencyCycles.find(parents);
+    Optional<List<TaskId>> cycle = DependencyCycles.findThroughLists(edges);
     if (cycle.isPresent()) {
       List<TaskId> c = cycle.get();
       throw new InvalidValue(c.get(0).value(), keyOf(c.get(0), c.get(1)), "dependency cycle: "
           + String.join(" -> ", c.stream().map(TaskId::value).toList()));
+    }
+  }
+
+  /** Throws for the first task {@code t} depends on in a group after {@code g}, its own, if any. */
+  private void checkOrder(TaskSpec t, int g, List<GroupSpec> groups, Map<TaskId, Integer> groupOf) {
+    for (TaskId p : t.dependsOn()) {
+      Integer pg = groupOf.get(p);
+      if (pg != null && pg > g) {
+        throw new InvalidValue(t.id().value(), keyOf(t.id(), p), "task " + t.id() + " (group "
+            + groups.get(g).name() + ") depends on " + p + " in the later group " + groups.get(pg).name()
+            + "; groups run one after another, so set groups-in-parallel: true or move " + p + " to an earlier group");
+      }
     }
   }
 
@@ -121,24 +147,24 @@ public final class DependencyResolver {
     if (after.isEmpty() && follow.isEmpty()) {
       return groups;
     }
-    Map<String, List<String>> idsByGroup = new LinkedHashMap<>(earlier);
-    for (GroupSpec g : groups) {
-      idsByGroup.put(g.name(), g.tasks().stream().map(t -> t.id().value()).toList());
-    }
-    List<String> allIds = idsByGroup.values().stream().flatMap(List::stream).toList();
+    Names names = new Names(earlier, groups);
     List<GroupSpec> resolved = new ArrayList<>();
     for (GroupSpec g : groups) {
       List<TaskSpec> tasks = new ArrayList<>();
       for (TaskSpec t : g.tasks()) {
         String id = t.id().value();
-        TaskSpec.Builder b = t.toBuilder();
         DependencyPatterns a = after.get(id);
-        if (a != null) {
-          b.after(dependency(id, TaskKeys.AFTER.key(), a, allIds, idsByGroup));
-        }
         DependencyPatterns f = follow.get(id);
+        if (a == null && f == null) {
+          tasks.add(t);
+          continue;
+        }
+        TaskSpec.Builder b = t.toBuilder();
+        if (a != null) {
+          b.after(dependency(id, TaskKeys.AFTER.key(), a, names));
+        }
         if (f != null) {
-          b.follow(dependency(id, TaskKeys.FOLLOW.key(), f, allIds, idsByGroup));
+          b.follow(dependency(id, TaskKeys.FOLLOW.key(), f, names));
         }
         tasks.add(b.build());
       }
@@ -147,50 +173,80 @@ public final class DependencyResolver {
     return resolved;
   }
 
-  private Dependency dependency(String self, String key, DependencyPatterns p, List<String> allIds,
-      Map<String, List<String>> idsByGroup) {
-    Set<TaskId> ids = new LinkedHashSet<>();
+  /**
+   * The tasks known by id and by group, and what each pattern and each list of patterns resolved to:
+   * the tasks of a matrix that all write {@code after: ["m-*"]} resolve it once and share the list.
+   */
+  private static final class Names {
+
+    final Map<String, List<String>> idsByGroup = new LinkedHashMap<>();
+    final List<String> allIds = new ArrayList<>();
+    final Set<String> known = new HashSet<>();
+    final Map<String, List<String>> byPattern = new HashMap<>();
+    final Map<List<String>, EdgeTasks> byPatterns = new HashMap<>();
+
+    Names(Map<String, List<String>> earlier, List<GroupSpec> groups) {
+      idsByGroup.putAll(earlier);
+      for (GroupSpec g : groups) {
+        idsByGroup.put(g.name(), g.tasks().stream().map(t -> t.id().value()).toList());
+      }
+      idsByGroup.values().forEach(allIds::addAll);
+      known.addAll(allIds);
+    }
+  }
+
+  private Dependency dependency(String self, String key, DependencyPatterns p, Names names) {
     for (int i = 0; i < p.patterns().size(); i++) {
       try {
-        ids.addAll(matches(self, p.patterns().get(i), allIds, idsByGroup));
+        check(self, p.patterns().get(i), names);
       } catch (InvalidValue e) {
         throw new InvalidValue(self, InvalidValue.join(key, p.where().get(i)), e.rule());
       }
     }
+    EdgeTasks all = names.byPatterns.computeIfAbsent(p.patterns(), patterns -> {
+      Set<TaskId> ids = new LinkedHashSet<>();
+      patterns.forEach(pattern -> names.byPattern.get(pattern).forEach(id -> ids.add(TaskId.of(id))));
+      return EdgeTasks.of(ids);
+    });
+    EdgeTasks ids = all.without(TaskId.of(self));
     if (ids.isEmpty()) {
       throw new InvalidValue(self, key, "names no task other than " + self + " itself");
     }
-    return new Dependency(List.copyOf(ids), p.all(), p.success(), p.failure());
+    return new Dependency(ids, p.all(), p.success(), p.failure());
   }
 
-  private List<TaskId> matches(String self, String pattern, List<String> allIds, Map<String, List<String>> idsByGroup) {
+  /**
+   * Checks that {@code pattern} names a task other than {@code self}, once what it matches, self
+   * included, is known: a group that exists, a glob that matches another task, an id of another
+   * task.
+   */
+  private void check(String self, String pattern, Names names) {
     if (pattern.startsWith("group:")) {
       String group = pattern.substring("group:".length());
-      List<String> members = idsByGroup.get(group);
-      if (members == null) {
+      if (!names.idsByGroup.containsKey(group)) {
         throw new InvalidValue("'" + pattern + "' names no group;"
-            + Suggestions.nearest(group, idsByGroup.keySet()).map(s -> " did you mean 'group:" + s + "'?").orElse("")
-            + " groups are " + String.join(", ", idsByGroup.keySet()));
+            + Suggestions.nearest(group, names.idsByGroup.keySet()).map(s -> " did you mean 'group:" + s + "'?").orElse("")
+            + " groups are " + String.join(", ", names.idsByGroup.keySet()));
       }
-      return members.stream().filter(id -> !id.equals(self)).map(TaskId::of).toList();
+      names.byPattern.computeIfAbsent(pattern, k -> names.idsByGroup.get(group));
+      return;
     }
     if (TaskPattern.isGlob(pattern)) {
-      TaskPattern glob = TaskPattern.of(pattern);
-      List<TaskId> found = allIds.stream()
-          .filter(id -> !id.equals(self) && glob.matches(id)).map(TaskId::of).toList();
-      if (found.isEmpty()) {
+      List<String> found = names.byPattern.computeIfAbsent(pattern,
+          k -> names.allIds.stream().filter(TaskPattern.of(pattern)::matches).toList());
+      if (found.isEmpty() || found.size() == 1 && found.get(0).equals(self)) {
         throw new InvalidValue("'" + pattern + "' matches no task");
       }
-      return found;
+      return;
     }
     if (pattern.equals(self)) {
       throw new InvalidValue("task " + self + " depends on itself");
     }
-    if (!allIds.contains(pattern)) {
+    if (!names.known.contains(pattern)) {
       throw new InvalidValue("'" + pattern + "' names no task " + scope + ";"
-          + Suggestions.nearest(pattern, allIds).map(s -> " did you mean '" + s + "'?").orElse("")
+          + Suggestions.nearest(pattern, names.allIds).map(s -> " did you mean '" + s + "'?").orElse("")
           + " use a task id, a glob such as \"train-*\" or group:NAME");
     }
-    return List.of(TaskId.of(pattern));
+    names.byPattern.computeIfAbsent(pattern, List::of);
   }
 }

@@ -208,6 +208,40 @@ class DependencySpecTest {
   }
 
   @Test
+  void theTasksOfAMatrixAfterTheSameGlobShareOneListOfItsMatches() throws SpecException {
+    RunSpec run = load(SpecFiles.oneGroup("""
+        - {id: "m-{i}", command: [x], matrix: {i: [1, 2, 3]}}
+        - {id: "r-{i}", command: [x], matrix: {i: [1, 2, 3]}, after: "m-*"}
+        """));
+
+    List<TaskId> first = task(run, "r-1").after().orElseThrow().tasks();
+    assertThat(first).extracting(TaskId::value).containsExactly("m-1", "m-2", "m-3");
+    assertThat(task(run, "r-3").after().orElseThrow().tasks()).isSameAs(first);
+  }
+
+  @Test
+  void aGlobThatNamesTheTaskItselfLeavesOnlyThatTaskOut() throws SpecException {
+    RunSpec run = load(SpecFiles.oneGroup("""
+        - {id: "m-{i}", command: [x], matrix: {i: [1, 2, 3]}}
+        - {id: m-all, command: [x], after: "m-*"}
+        - {id: fin, command: [x], after: "m-*"}
+        """));
+
+    assertThat(ids(task(run, "m-all").after().orElseThrow())).containsExactly("m-1", "m-2", "m-3");
+    assertThat(ids(task(run, "fin").after().orElseThrow())).containsExactly("m-1", "m-2", "m-3", "m-all");
+  }
+
+  @Test
+  void twentyThousandTasksEachAfterTheGlobThatNamesThemAllAreRefusedNamingACycle() {
+    SpecException e = catchThrowableOfType(SpecException.class, () -> load(SpecFiles.oneGroup(
+        "- {id: \"t-{i}\", command: [x], after: \"t-*\", matrix: {i: ["
+            + String.join(", ", java.util.stream.IntStream.range(0, 20_000).mapToObj(String::valueOf).toList())
+            + "]}}")));
+
+    assertThat(e.getMessage()).isEqualTo(file + ": groups[0].tasks[0].after: dependency cycle: t-0 -> t-1 -> t-0");
+  }
+
+  @Test
   void repeatedMatchesAreListedOnce() throws SpecException {
     Dependency d = evalTask("after: [train-1, \"train-*\", \"group:train\"]").after().orElseThrow();
 

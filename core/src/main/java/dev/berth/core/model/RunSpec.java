@@ -1,7 +1,10 @@
 package dev.berth.core.model;
 
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -107,42 +110,79 @@ public record RunSpec(
         groupIndex.put(t.id(), i);
       }
     }
-    Map<TaskId, List<TaskId>> parents = new java.util.LinkedHashMap<>();
+    // What is learned of a list its edges share (a glob's matches) is learned once: the checks cost
+    // the tasks plus the lists, not the tasks times their parents.
+    Map<EdgeTasks, Integer> latestGroup = new IdentityHashMap<>(); // looked up, never walked
+    Map<TaskId, List<EdgeTasks>> edges = new LinkedHashMap<>();
     for (int i = 0; i < groups.size(); i++) {
       for (TaskSpec t : groups.get(i).tasks()) {
-        for (TaskId p : t.dependsOn()) {
-          Integer pg = groupIndex.get(p);
-          if (pg == null) {
-            throw new IllegalArgumentException("task " + t.id() + " depends on unknown task '" + p + "'");
-          }
-          if (p.equals(t.id())) {
-            throw new IllegalArgumentException("task " + t.id() + " depends on itself");
-          }
-          if (!groupsInParallel && pg > i) {
-            throw new IllegalArgumentException(
-                "task " + t.id() + " (group " + groups.get(i).name() + ") depends on " + p + " in the later group "
-                    + groups.get(pg).name() + "; groups run one after another, so set groups-in-parallel: true"
-                    + " or move " + p + " to an earlier group");
-          }
-        }
-        if (t.dependsOn().isEmpty()) {
+        List<EdgeTasks> lists = new ArrayList<>(2);
+        t.after().ifPresent(d -> lists.add(d.members()));
+        t.follow().ifPresent(d -> lists.add(d.members()));
+        if (lists.isEmpty()) {
           continue; // no edge starts here, so no cycle passes through it
         }
-        parents.put(t.id(), t.dependsOn());
-        Map<String, TaskId> envNames = new HashMap<>();
-        for (TaskId p : t.dependsOn()) {
-          TaskId other = envNames.put(p.envName(), p);
-          if (other != null) {
-            throw new IllegalArgumentException("task " + t.id() + " depends on " + other + " and " + p
-                + ", which would both be BERTH_DEP_" + p.envName() + "_DIR; rename one of them");
-          }
+        boolean plain = lists.size() == 1 || lists.get(0).whole() == lists.get(1).whole();
+        for (EdgeTasks list : lists) {
+          int latest = latestGroup.computeIfAbsent(list.whole(), w -> latest(w, groupIndex));
+          plain &= latest >= 0 && (groupsInParallel || latest <= i) && !list.contains(t.id());
         }
+        if (!plain) {
+          checkParents(t, i, groups, groupIndex, groupsInParallel); // says what is wrong, if anything is
+        }
+        edges.put(t.id(), lists);
       }
     }
-    DependencyCycles.find(parents).ifPresent(cycle -> {
+    DependencyCycles.findThroughLists(edges).ifPresent(cycle -> {
       throw new IllegalArgumentException("dependency cycle: "
           + String.join(" -> ", cycle.stream().map(TaskId::value).toList()));
     });
+  }
+
+  /**
+   * The latest group of a task in {@code list}, or -1 when it names a task the run lacks or two
+   * tasks that would share one {@code BERTH_DEP_<ID>_DIR} variable.
+   */
+  private static int latest(EdgeTasks list, Map<TaskId, Integer> groupIndex) {
+    int latest = 0;
+    Map<String, TaskId> envNames = new HashMap<>();
+    for (TaskId p : list) {
+      Integer g = groupIndex.get(p);
+      TaskId other = envNames.put(p.envName(), p);
+      if (g == null || other != null && !other.equals(p)) {
+        return -1;
+      }
+      latest = Math.max(latest, g);
+    }
+    return latest;
+  }
+
+  /** Checks each parent of {@code t}, of group {@code i}, in order, and throws for the first that breaks a rule. */
+  private static void checkParents(TaskSpec t, int i, List<GroupSpec> groups, Map<TaskId, Integer> groupIndex,
+      boolean groupsInParallel) {
+    for (TaskId p : t.dependsOn()) {
+      Integer pg = groupIndex.get(p);
+      if (pg == null) {
+        throw new IllegalArgumentException("task " + t.id() + " depends on unknown task '" + p + "'");
+      }
+      if (p.equals(t.id())) {
+        throw new IllegalArgumentException("task " + t.id() + " depends on itself");
+      }
+      if (!groupsInParallel && pg > i) {
+        throw new IllegalArgumentException(
+            "task " + t.id() + " (group " + groups.get(i).name() + ") depends on " + p + " in the later group "
+                + groups.get(pg).name() + "; groups run one after another, so set groups-in-parallel: true"
+                + " or move " + p + " to an earlier group");
+      }
+    }
+    Map<String, TaskId> envNames = new HashMap<>();
+    for (TaskId p : t.dependsOn()) {
+      TaskId other = envNames.put(p.envName(), p);
+      if (other != null) {
+        throw new IllegalArgumentException("task " + t.id() + " depends on " + other + " and " + p
+            + ", which would both be BERTH_DEP_" + p.envName() + "_DIR; rename one of them");
+      }
+    }
   }
 
   /** All tasks of all groups, in submission order. */

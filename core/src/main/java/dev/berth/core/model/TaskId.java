@@ -45,9 +45,15 @@ public record TaskId(String value) implements Comparable<TaskId> {
     return envName(value);
   }
 
-  /** Text as it appears in a variable name: upper case, characters other than letters and digits as _. */
+  /**
+   * Text as it appears in a variable name: upper case, characters other than letters and digits as _.
+   * Written out rather than as a pattern: a task after a glob of thousands gets as many variables.
+   */
   public static String envName(String text) {
-    return text.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    String upper = text.toUpperCase(java.util.Locale.ROOT);
+    StringBuilder name = new StringBuilder(upper.length());
+    upper.codePoints().forEach(c -> name.append(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ? (char) c : '_'));
+    return name.toString();
   }
 
   @Override

@@ -170,8 +170,17 @@ public final class TaskSpec {
     return own == null ? configured : own;
   }
 
-  /** The tasks this one names in {@code after} and {@code follow}, without repeats, in order. */
+  /**
+   * The tasks this one names in {@code after} and {@code follow}, without repeats, in order: the
+   * edge's own shared list when it has one edge that names no task twice, as a glob's does.
+   */
   public List<TaskId> dependsOn() {
+    if (after.isEmpty() != follow.isEmpty()) {
+      EdgeTasks only = after.or(() -> follow).get().members();
+      if (only.distinct()) {
+        return only;
+      }
+    }
     LinkedHashSet<TaskId> ids = new LinkedHashSet<>();
     after.ifPresent(d -> ids.addAll(d.tasks()));
     follow.ifPresent(d -> ids.addAll(d.tasks()));

@@ -92,7 +92,7 @@ final class ClusterAdmission {
       if (edge.isEmpty()) {
         continue;
       }
-      DependencyCheck.Evaluation e = DependencyCheck.evaluate(edge.get(), p -> state.task(p).state());
+      DependencyCheck.Evaluation e = state.evaluate(edge.get());
       if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         // Known only now: the cluster held this task for parents whose attempts have since failed for good.
         actions.add(Decision.Settle.unmet(id, e));
@@ -120,6 +120,6 @@ final class ClusterAdmission {
   }
 
   private static DependencyCheck.Status status(Dependency d, RunState state) {
-    return DependencyCheck.evaluate(d, p -> state.task(p).state()).status();
+    return state.evaluate(d).status();
   }
 }

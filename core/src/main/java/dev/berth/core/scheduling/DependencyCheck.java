@@ -57,28 +57,55 @@ public final class DependencyCheck {
         }
       }
     }
-    int n = dependency.tasks().size();
-    boolean met = dependency.all() ? satisfied == n : satisfied > 0;
-    if (met) {
-      return new Evaluation(Status.MET, Optional.empty(), "");
-    }
-    boolean never = dependency.all() ? impossible > 0 : impossible == n;
-    if (never) {
+    Status status = status(dependency, satisfied, impossible);
+    if (status == Status.IMPOSSIBLE) {
       return new Evaluation(
           Status.IMPOSSIBLE, cancelled, "needs " + dependency.describe() + ", but " + String.join(", ", blockers));
     }
-    return new Evaluation(Status.PENDING, Optional.empty(), "");
+    return new Evaluation(status, Optional.empty(), "");
+  }
+
+  /**
+   * Where {@code dependency} stands when {@code satisfied} of its tasks satisfy it and {@code impossible}
+   * others ended without satisfying it: what the scheduler's running counts give without walking
+   * the tasks.
+   */
+  public static Status status(Dependency dependency, int satisfied, int impossible) {
+    int n = dependency.tasks().size();
+    boolean met = dependency.all() ? satisfied == n : satisfied > 0;
+    if (met) {
+      return Status.MET;
+    }
+    boolean never = dependency.all() ? impossible > 0 : impossible == n;
+    return never ? Status.IMPOSSIBLE : Status.PENDING;
   }
 
   /** Whether a task in state {@code s} satisfies the edge. */
   public static boolean satisfies(Dependency dependency, TaskState s) {
-    if (s == TaskState.SUCCEEDED) {
-      return dependency.success();
+    Ending e = Ending.of(s);
+    return e == Ending.SUCCEEDED ? dependency.success() : e == Ending.FAILED && dependency.failure();
+  }
+
+  /** How a task stands for the edges that name it. */
+  enum Ending {
+    /** It has not ended. */
+    NONE,
+    /** It succeeded: it satisfies edges with {@code success}. */
+    SUCCEEDED,
+    /** It failed, timed out or became unreachable: it satisfies edges with {@code failure}. */
+    FAILED,
+    /** It ended otherwise (cancelled): it satisfies no edge. */
+    OTHERWISE;
+
+    static Ending of(TaskState s) {
+      if (s == TaskState.SUCCEEDED) {
+        return SUCCEEDED;
+      }
+      if (s == TaskState.FAILED || s == TaskState.TIMED_OUT || s == TaskState.UNREACHABLE) {
+        return FAILED;
+      }
+      return s.isTerminal() ? OTHERWISE : NONE;
     }
-    if (s == TaskState.FAILED || s == TaskState.TIMED_OUT || s == TaskState.UNREACHABLE) {
-      return dependency.failure();
-    }
-    return false;
   }
 
   private static String describe(TaskState s) {

@@ -4,6 +4,7 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskHistory;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
@@ -59,6 +60,7 @@ public final class RunState implements RunOccupancy {
   private final TemplatePeaks templatePeaks = new TemplatePeaks();
   private final SortedMap<Integer, Instant> lastPlacedAt = new TreeMap<>();
   private long gpuPlacements;
+  private final EdgeTallies tallies = new EdgeTallies();
 
   /** A fresh run: every task {@link TaskState#QUEUED}. */
   public RunState(RunSpec spec) {
@@ -66,6 +68,7 @@ public final class RunState implements RunOccupancy {
     for (GroupSpec g : spec.groups()) {
       index(g);
     }
+    track(0);
   }
 
   /**
@@ -81,6 +84,7 @@ public final class RunState implements RunOccupancy {
     templatePeaks.record(r, event);
     lastEventTime = event.at();
     TaskState after = r.state();
+    tallies.moved(id, before, after);
     if (before == TaskState.QUEUED) {
       queued.remove(r);
     }
@@ -180,6 +184,7 @@ public final class RunState implements RunOccupancy {
     for (int seq = first; seq < tasks.size(); seq++) {
       addedAt.put(seq, at);
     }
+    track(first);
     if (startedAt != null) {
       activate(activeGroup(), at);
     }
@@ -202,6 +207,25 @@ public final class RunState implements RunOccupancy {
       unfinishedPerGroup.set(g, unfinishedPerGroup.get(g) + 1);
       unfinished++;
     }
+  }
+
+  /** Counts, for the edges of the tasks from {@code seq} on, their parents' endings; every parent is indexed. */
+  private void track(int seq) {
+    for (int i = seq; i < tasks.size(); i++) {
+      tallies.track(tasks.get(i).spec(), id -> task(id).state());
+    }
+  }
+
+  /**
+   * Where an edge of a task of this run stands, from the counts kept of its parents' endings; an edge
+   * that can never be met is evaluated in full, for the reason it gives, and so is one of no task here.
+   */
+  public DependencyCheck.Evaluation evaluate(Dependency edge) {
+    Optional<DependencyCheck.Status> status = tallies.status(edge, id -> task(id).state());
+    if (status.isEmpty() || status.get() == DependencyCheck.Status.IMPOSSIBLE) {
+      return DependencyCheck.evaluate(edge, id -> task(id).state());
+    }
+    return new DependencyCheck.Evaluation(status.get(), Optional.empty(), "");
   }
 
   private void activate(int group, Instant at) {

@@ -138,7 +138,7 @@ public final class Scheduler {
       if (d.isEmpty()) {
         continue;
       }
-      DependencyCheck.Evaluation e = DependencyCheck.evaluate(d.get(), id -> state.task(id).state());
+      DependencyCheck.Evaluation e = state.evaluate(d.get());
       if (e.status() == DependencyCheck.Status.IMPOSSIBLE) {
         return Optional.of(new Unmet(d.get(), e));
       }

@@ -37,6 +37,30 @@ class DependencyCyclesTest {
   }
 
   @Test
+  void aListThatTheEdgesOfManyTasksShareIsFollowedToTheCycleThroughIt() {
+    EdgeTasks shared = EdgeTasks.of(List.of(TaskId.of("m-1"), TaskId.of("m-2")));
+    Map<TaskId, List<EdgeTasks>> edges = new LinkedHashMap<>();
+    edges.put(TaskId.of("r-1"), List.of(shared));
+    edges.put(TaskId.of("r-2"), List.of(shared));
+    edges.put(TaskId.of("m-2"), List.of(EdgeTasks.of(List.of(TaskId.of("r-2")))));
+
+    assertThat(DependencyCycles.findThroughLists(edges)).hasValueSatisfying(c ->
+        assertThat(c).extracting(TaskId::value).containsExactly("m-2", "r-2", "m-2"));
+    edges.remove(TaskId.of("m-2"));
+    assertThat(DependencyCycles.findThroughLists(edges)).isEmpty();
+  }
+
+  @Test
+  void tasksEachAfterAllTheOthersMakeACycleOfTheFirstTwo() {
+    EdgeTasks all = EdgeTasks.of(IntStream.range(0, 20_000).mapToObj(i -> TaskId.of("t-" + i)).toList());
+    Map<TaskId, List<EdgeTasks>> edges = new LinkedHashMap<>();
+    all.forEach(t -> edges.put(t, List.of(all.without(t))));
+
+    assertThat(DependencyCycles.findThroughLists(edges)).hasValueSatisfying(c ->
+        assertThat(c).extracting(TaskId::value).containsExactly("t-0", "t-1", "t-0"));
+  }
+
+  @Test
   void aGraphWithoutCyclesHasNone() {
     assertThat(DependencyCycles.find(graph("a:", "b: a", "c: a b", "d: b c"))).isEmpty();
   }

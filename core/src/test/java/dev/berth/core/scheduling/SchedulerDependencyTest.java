@@ -14,6 +14,7 @@ import static dev.berth.core.scheduling.SchedulingFixtures.unlimited;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.berth.core.model.Dependency;
+import dev.berth.core.model.EdgeTasks;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
@@ -96,6 +97,27 @@ class SchedulerDependencyTest {
 
     assertThat(released(second)).containsExactly("b");
     assertThat(started(second)).containsExactly("b");
+  }
+
+  @Test
+  void edgesThatShareOneListOfParentsEachKeepTheirOwnConditionAndTheTaskTheyLeaveOut() {
+    EdgeTasks shared = EdgeTasks.of(ids("m-1", "m-2", "m-3"));
+    RunState s = state(false, group("g", t("m-1", "g"), t("m-2", "g"),
+        t("m-3", "g").after(Dependency.allSucceeded(shared.without(id("m-3")))),
+        t("all", "g").after(Dependency.allSucceeded(shared)),
+        t("any", "g").after(new Dependency(shared, false, true, false)),
+        t("cleanup", "g").after(new Dependency(shared, true, false, true))));
+    assertThat(released(pass(s, at(0)))).containsExactly("m-1", "m-2");
+
+    end(s, "m-1", 0, at(1));
+    Decisions one = pass(s, at(1));
+    assertThat(released(one)).containsExactly("any");
+    assertThat(settles(one)).extracting(x -> x.task().value()).containsExactly("cleanup");
+    end(s, "m-2", 0, at(2));
+    assertThat(released(pass(s, at(2)))).containsExactly("m-3");
+    end(s, "m-3", 0, at(3));
+
+    assertThat(released(pass(s, at(3)))).containsExactly("all");
   }
 
   @Test
