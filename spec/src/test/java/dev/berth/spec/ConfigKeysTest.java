@@ -55,8 +55,7 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(KEYS.all()).extracting(Setting::defaultValue)
         .startsWith("20", "10", "1000000", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB",
-            "spread",
-            "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "false", "1GiB", "false");
+            "spread", "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "false", "1GiB", "false");
   }
 
   @Test
