@@ -51,7 +51,7 @@ public final class HostLedgers {
     try {
       makeFolder(dir);
       SqliteStore.createIfMissing(file);
-      HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE));
+      HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE), System.err::println);
       return new SharedLedger(SqliteStore.open(file), hostName(), liveness, tasks, limits);
     } catch (IOException e) {
       throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);

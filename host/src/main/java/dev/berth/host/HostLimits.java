@@ -10,17 +10,26 @@ import dev.berth.spi.SharedReservations.Share;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Per-user limits of the host, from the file {@code limits} in the host folder: one line per user
  * ({@code *} for every user without a line of their own), then settings, e.g.
  * {@code alice max-gpus=2 max-gpu-memory=48GiB max-cores=16}. {@code #} starts a comment.
+ *
+ * <p>Only an administrator of the host sets them: the file counts only when it is a regular file
+ * owned by root or by the host folder's owner that nobody else may write, in a folder nobody else
+ * may rename it in. Any other is ignored with a warning, as sudo and ssh ignore such files: in the
+ * sticky host folder every user may make a file named {@code limits}, and one that counted would
+ * let any user cap, or stop, everyone's runs.
  */
 public final class HostLimits {
 
@@ -29,6 +38,8 @@ public final class HostLimits {
   /** No limits. */
   static final HostLimits NONE = new HostLimits(Map.of());
 
+  private static final int GROUP_OR_OTHERS_WRITE = 0022;
+  private static final int STICKY = 01000;
   private static final List<String> KEYS = List.of("max-gpus", "max-gpu-memory", "max-cores");
 
   private final Map<String, Limit> byUser;
@@ -38,17 +49,24 @@ public final class HostLimits {
   }
 
   /**
-   * The limits in {@code file}; none when it does not exist.
+   * The limits in {@code file}; none when it does not exist, and none, saying why to {@code warn},
+   * when it is not an administrator's (see the class comment).
    *
    * @throws IllegalArgumentException naming the file, line, field and rule when a line is not valid
    */
-  public static HostLimits read(Path file) throws IOException {
-    List<String> lines;
+  public static HostLimits read(Path file, Consumer<String> warn) throws IOException {
+    Optional<String> untrusted;
     try {
-      lines = Files.readAllLines(file);
+      untrusted = untrusted(file);
     } catch (NoSuchFileException e) {
       return NONE;
     }
+    if (untrusted.isPresent()) {
+      warn.accept("berth: " + file + " is ignored: " + untrusted.get()
+          + "; only root or the host folder's owner sets the host's limits");
+      return NONE;
+    }
+    List<String> lines = Files.readAllLines(file);
     Map<String, Limit> byUser = new TreeMap<>();
     for (int n = 0; n < lines.size(); n++) {
       String line = lines.get(n).replaceFirst("#.*", "").strip();
@@ -67,6 +85,31 @@ public final class HostLimits {
       byUser.put(words[0], limit);
     }
     return new HostLimits(byUser);
+  }
+
+  /**
+   * Why the limits file is not an administrator's, if it is not: what is not a regular file, is owned
+   * by another user, or may be changed by anyone else than its owner does not count.
+   */
+  private static Optional<String> untrusted(Path file) throws IOException {
+    Path folder = file.toAbsolutePath().getParent();
+    if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+      return Optional.of("it is not a regular file");
+    }
+    int owner = (Integer) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    int folderOwner = (Integer) Files.getAttribute(folder, "unix:uid");
+    if (owner != 0 && owner != folderOwner) {
+      return Optional.of("it is owned by uid " + owner + ", neither root nor the owner of " + folder);
+    }
+    int mode = (Integer) Files.getAttribute(file, "unix:mode", LinkOption.NOFOLLOW_LINKS);
+    if ((mode & GROUP_OR_OTHERS_WRITE) != 0) {
+      return Optional.of("users other than its owner may write it (mode " + Integer.toOctalString(mode & 07777) + ")");
+    }
+    int folderMode = (Integer) Files.getAttribute(folder, "unix:mode");
+    if ((folderMode & GROUP_OR_OTHERS_WRITE) != 0 && (folderMode & STICKY) == 0) {
+      return Optional.of("other users may replace it in " + folder + ", which is writable by them and not sticky");
+    }
+    return Optional.empty();
   }
 
   /** Why this user may not take the claim beside what their runs hold, if they may not. */

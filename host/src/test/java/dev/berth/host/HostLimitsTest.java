@@ -2,6 +2,7 @@ package dev.berth.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservations.Claim;
@@ -10,6 +11,8 @@ import dev.berth.spi.SharedReservations.Share;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -23,8 +26,10 @@ class HostLimitsTest {
   @TempDir Path dir;
   private final ProcStat proc = new ProcStat();
 
+  private final List<String> warnings = new ArrayList<>();
+
   private HostLimits limits(String text) throws Exception {
-    return HostLimits.read(Files.writeString(dir.resolve("limits"), text));
+    return HostLimits.read(Files.writeString(dir.resolve("limits"), text), warnings::add);
   }
 
   private SharedReservations joined(HostLimits limits, String user) {
@@ -41,7 +46,7 @@ class HostLimitsTest {
 
   @Test
   void aMissingFileMeansNoLimits() throws Exception {
-    SharedReservations l = joined(HostLimits.read(dir.resolve("limits")), "alice");
+    SharedReservations l = joined(HostLimits.read(dir.resolve("limits"), warnings::add), "alice");
     assertThat(l.take(gpu("t1", 0, 70, 32_000), T0)).isEmpty();
   }
 
@@ -80,5 +85,48 @@ class HostLimitsTest {
         dir.resolve("limits") + " line 1: max-cores: must be 0 or more");
     assertThatThrownBy(() -> limits("alice max-gpus=1\nalice max-cores=2\n")).hasMessage(
         dir.resolve("limits") + " line 2: user alice has a line already");
+  }
+
+  @Test
+  void aLimitsFileThatGroupOrOthersMayWriteIsIgnoredWithAWarning() throws Exception {
+    Path file = Files.writeString(dir.resolve("limits"), "* max-gpus=0\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+    HostLimits limits = HostLimits.read(file, warnings::add);
+
+    assertThat(joined(limits, "alice").take(gpu("t1", 0, 10, 0), T0)).isEmpty();
+    assertThat(warnings).singleElement().asString().contains(file.toString()).contains("is ignored")
+        .contains("mode 666");
+  }
+
+  @Test
+  void aLimitsFileOwnedByAUserWhoIsNeitherRootNorTheFoldersOwnerIsIgnoredWithAWarning() throws Exception {
+    assumeTrue(proc.uid(ProcessHandle.current().pid()) == 0, "needs root to give the file to another user");
+    Path file = Files.writeString(dir.resolve("limits"), "root max-gpus=banana\n");
+    Files.setAttribute(file, "unix:uid", 65534);
+
+    HostLimits limits = HostLimits.read(file, warnings::add);
+
+    assertThat(joined(limits, "root").take(gpu("t1", 0, 10, 0), T0)).isEmpty();
+    assertThat(warnings).singleElement().asString().contains("owned by uid 65534");
+  }
+
+  @Test
+  void aLimitsFileThatIsALinkIsIgnoredWithAWarning() throws Exception {
+    Path real = Files.writeString(dir.resolve("elsewhere"), "* max-gpus=0\n");
+    Path file = Files.createSymbolicLink(dir.resolve("limits"), real);
+
+    HostLimits limits = HostLimits.read(file, warnings::add);
+
+    assertThat(joined(limits, "alice").take(gpu("t1", 0, 10, 0), T0)).isEmpty();
+    assertThat(warnings).singleElement().asString().contains("not a regular file");
+  }
+
+  @Test
+  void anAdministratorsLimitsFileCountsWithoutAWarning() throws Exception {
+    HostLimits limits = limits("* max-gpus=0\n");
+
+    assertThat(joined(limits, "alice").take(gpu("t1", 0, 10, 0), T0)).isPresent();
+    assertThat(warnings).isEmpty();
   }
 }
