@@ -4,8 +4,11 @@ import dev.berth.spi.SharedReservations;
 import dev.berth.spi.SharedReservationsException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -16,8 +19,11 @@ public final class HostLedgers {
   public static final String ENV = "BERTH_HOST_DIR";
   /** The host folder unless {@link #ENV} names another. */
   public static final Path DEFAULT_DIR = Path.of("/var/tmp/berth-host");
-  /** The ledger's file in the host folder. */
-  public static final String FILE = "ledger.db";
+  /**
+   * The single ledger file every user wrote in earlier releases: no longer read (anyone could change
+   * it), and only looked at to warn while runs of such a release may still use it.
+   */
+  public static final String OLD_FILE = "ledger.db";
 
   private static final ProcStat PROC = new ProcStat();
 
@@ -32,13 +38,22 @@ public final class HostLedgers {
   /**
    * The ledger shared by every Berth run on this host, in {@code dir} (created sticky and
    * world-writable, like {@code /tmp}, so every local user takes part and none can remove another's
-   * files), with the per-user limits of its {@link HostLimits#FILE} file.
+   * files), with the per-user limits of its {@link HostLimits#FILE} file; warnings (a file that does
+   * not count, an earlier release's ledger) go to standard error.
    *
    * @throws SharedReservationsException when the folder or the ledger cannot be made or opened
    * @throws IllegalArgumentException when the limits file is not valid, naming its line and field
    */
   public static SharedReservations open(Path dir) {
-    return open(dir, PROC, new ProcTasks());
+    return open(dir, System.err::println);
+  }
+
+  /**
+   * The ledger in {@code dir}, as {@link #open(Path)}, saying to {@code warn}, one line each, what in
+   * the host folder does not count and why.
+   */
+  public static SharedReservations open(Path dir, Consumer<String> warn) {
+    return open(dir, PROC, new ProcTasks(), warn);
   }
 
   /**
@@ -47,14 +62,50 @@ public final class HostLedgers {
    * machine's processes.
    */
   public static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks) {
-    Path file = dir.resolve(FILE);
+    return open(dir, liveness, tasks, System.err::println);
+  }
+
+  private static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks,
+      Consumer<String> warn) {
     try {
       makeFolder(dir);
-      SqliteStore.createIfMissing(file);
-      HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE), System.err::println);
-      return new SharedLedger(SqliteStore.open(file), hostName(), liveness, tasks, limits);
+      warnIfOpen(dir, warn);
+      warnIfOld(dir.resolve(OLD_FILE), warn);
+      HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE), warn);
+      FileStore store = new FileStore(dir, PROC.uid(ProcessHandle.current().pid()), FileOwners.SYSTEM, warn);
+      store.transaction(t -> null); // this user's file is read now: one that cannot be used stops the run before it starts
+      return new SharedLedger(store, hostName(), liveness, tasks, limits);
     } catch (IOException e) {
-      throw new SharedReservationsException(file + ": the host ledger cannot be made: " + e.getMessage(), e);
+      throw new SharedReservationsException(dir + ": the host ledger cannot be made: " + e.getMessage(), e);
+    }
+  }
+
+  /** One user's ledger file in the host folder {@code dir}: that user's runs, holds, waits and usage. */
+  public static Path file(Path dir, long uid) {
+    return FileStore.fileOf(dir, uid);
+  }
+
+  /** Warns when other users may remove or replace anyone's files in the host folder. */
+  private static void warnIfOpen(Path dir, Consumer<String> warn) throws IOException {
+    int mode = (Integer) Files.getAttribute(dir, "unix:mode");
+    if ((mode & 0022) != 0 && (mode & 01000) == 0) {
+      warn.accept("berth: " + dir + " may be written by other users and is not sticky (mode "
+          + Integer.toOctalString(mode & 07777) + "): any of them may remove or replace every user's ledger file;"
+          + " chmod 1777 it");
+    }
+  }
+
+  /** Warns while an earlier release's ledger beside the new files was written in the last day. */
+  private static void warnIfOld(Path old, Consumer<String> warn) throws IOException {
+    try {
+      Instant changed = Files.getLastModifiedTime(old).toInstant();
+      if (changed.isAfter(Instant.now().minus(SharedLedger.ENDED_KEPT))) {
+        warn.accept("berth: " + old + " is the host ledger of an earlier Berth release, which this one no longer"
+            + " reads: runs of that release and of this one on this host do not see what the others hold;"
+            + " remove it once the earlier release's runs have ended");
+      }
+    } catch (NoSuchFileException e) {
+      // none: nothing to warn of
     }
   }
 
@@ -77,7 +128,7 @@ public final class HostLedgers {
    * ({@code berth ps}, {@code berth devices}); empty when no run ever took part.
    */
   public static java.util.Optional<SharedReservations> find(Path dir) {
-    if (!Files.isRegularFile(dir.resolve(FILE))) {
+    if (!FileStore.anyIn(dir)) {
       return java.util.Optional.empty();
     }
     return java.util.Optional.of(open(dir));
@@ -97,11 +148,23 @@ public final class HostLedgers {
     return () -> new SharedLedger(store, hostName(), PROC, new ProcTasks(), HostLimits.NONE);
   }
 
-  /** This process taking part as a run: a new id, this JVM's pid, start time, uid and user. */
+  /**
+   * This process taking part as a run: a new id, this JVM's pid, start time, uid and user, the user
+   * as the system names the process's owner (the name the host's limits and ledger files know it by,
+   * which no setting of the process changes).
+   */
   public static SharedReservations.Run self(String name, String workdir) {
     long pid = ProcessHandle.current().pid();
-    return new SharedReservations.Run(UUID.randomUUID().toString(), name, workdir, PROC.uid(pid),
-        System.getProperty("user.name", "unknown"), pid, PROC.selfStart());
+    return new SharedReservations.Run(UUID.randomUUID().toString(), name, workdir, PROC.uid(pid), userName(pid), pid,
+        PROC.selfStart());
+  }
+
+  private static String userName(long pid) {
+    try {
+      return Files.getOwner(Path.of("/proc", Long.toString(pid))).getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      return System.getProperty("user.name", "unknown");
+    }
   }
 
   private static String hostName() {

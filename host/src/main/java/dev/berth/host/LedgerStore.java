@@ -6,16 +6,15 @@ import dev.berth.host.Rows.WaitRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Where the ledger's rows live: a SQLite file shared by the host, or memory for one run. The
+ * Where the ledger's rows live: one file per user in the host folder, or memory for one run. The
  * {@link SharedLedger} rules decide; a store only keeps rows, one transaction at a time, and every change
  * to a run's rows names the caller's uid, so it touches the caller's own rows only, except
  * {@link Tables#reclaim}, {@link Tables#reclaimTask} and {@link Tables#orphan}, which the rules call
- * for runs whose process is gone, and {@link Tables#carry}, which adds a run missing from a ledger
- * made anew.
+ * for runs whose process is gone (in the host folder these change only what the caller sees of
+ * another user's rows: only their owner writes them).
  */
 interface LedgerStore extends AutoCloseable {
 
@@ -24,19 +23,6 @@ interface LedgerStore extends AutoCloseable {
 
   /** Where the rows are, for people. */
   String where();
-
-  /**
-   * Whether the rows this store reads are no longer the host's: its file was removed, or replaced
-   * by another, while this store kept the old one open.
-   */
-  default boolean replaced() {
-    return false;
-  }
-
-  /** Another store on the host's rows as they are now, made anew when there are none; this one stays open. */
-  default LedgerStore reopened() {
-    return this;
-  }
 
   @Override
   void close();
@@ -105,30 +91,6 @@ interface LedgerStore extends AutoCloseable {
 
     /** Adds usage (share-seconds) of the user at that instant, to the row of that instant and user when there is one. */
     void addUsage(String user, Instant at, double amount);
-
-    /**
-     * Adds a live run read from a removed ledger file, whoever it belongs to, with its holds and
-     * waits, when these rows have no row of that run at all; false, adding nothing, when they have one.
-     * The one change a caller makes to rows not its own besides reclaiming: see {@code SharedLedger}.
-     */
-    boolean carry(RunRow run, List<HoldRow> holds, List<WaitRow> waits);
-
-    /**
-     * When these rows were made anew in place of a removed ledger, as the first caller to ask saw
-     * it: the first call stamps its {@code now}, later ones give that stamp. Empty for rows made
-     * where no ledger was before.
-     */
-    Optional<Instant> remade(Instant now);
-
-    /** Forgets that these rows were made anew: their runs are all in them again. */
-    void remadeOver();
-
-    /**
-     * Says these rows were made anew, waiting for runs since {@code at} at the latest: they were
-     * carried from a removed ledger that was itself made anew at {@code at} and still waited, and the
-     * wait goes on from when it began.
-     */
-    void remadeSince(Instant at);
 
     /** Forgets runs that ended before then and usage older than then. */
     void forgetBefore(Instant before);

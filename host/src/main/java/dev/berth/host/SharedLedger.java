@@ -20,9 +20,8 @@ import java.util.function.Predicate;
 
 /**
  * The host ledger's rules over a {@link LedgerStore}: one implementation whether the rows are in the
- * host's SQLite file or in memory. Each call goes to the store its {@link LedgerFile} says is the
- * ledger now. Joining, looking and listing reclaim what runs whose process is gone held,
- * once none of their task processes lives either.
+ * users' files of the host folder or in memory. Joining, looking and listing reclaim what runs whose
+ * process is gone held, once none of their task processes lives either.
  */
 final class SharedLedger implements SharedReservations {
 
@@ -32,8 +31,7 @@ final class SharedLedger implements SharedReservations {
   static final Duration USAGE_WINDOW = Duration.ofHours(1);
   /** The state of a run whose Berth process is gone while task processes of it still live. */
   static final String TASKS_LIVE = "lost, tasks live";
-  private final LedgerFile file;
-  private Optional<String> untold = Optional.empty(); // as the last look found it
+  private final LedgerStore store;
   private final String host;
   private final ProcessLiveness liveness;
   private final TaskProcesses tasks;
@@ -41,7 +39,7 @@ final class SharedLedger implements SharedReservations {
   private Run run;
 
   SharedLedger(LedgerStore store, String host, ProcessLiveness liveness, TaskProcesses tasks, HostLimits limits) {
-    this.file = new LedgerFile(store, host, tasks);
+    this.store = store;
     this.host = host;
     this.liveness = liveness;
     this.tasks = tasks;
@@ -50,8 +48,7 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized void join(Run r, Instant now) {
-    boolean joined = file.current(run, now).transaction(t -> {
-      file.stamp(t, now);
+    boolean joined = store.transaction(t -> {
       reclaimDead(t, now);
       // A dead run of this user in this folder whose tasks live is the one this run resumes. What it
       // held moves to this run in this transaction, so that what its task processes use is never
@@ -68,7 +65,7 @@ final class SharedLedger implements SharedReservations {
       return true;
     });
     if (!joined) {
-      throw new SharedReservationsException(file.where() + ": run id " + r.id() + " belongs to another user's live run");
+      throw new SharedReservationsException(store.where() + ": run id " + r.id() + " belongs to another user's live run");
     }
     this.run = r;
   }
@@ -76,10 +73,8 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized List<Reservation> look(Progress p, List<Measured> measured, Instant now) {
     Run me = joined();
-    return file.current(run, now).transaction(t -> {
-      file.stamp(t, now);
+    return store.transaction(t -> {
       reclaimDead(t, now);
-      untold = file.startsHeld(t, now);
       t.progress(me.id(), me.uid(), p.state(), p.running(), p.waiting(), p.done(), p.total(), now);
       measured.forEach(m -> t.measured(me.id(), m.task(), m.key(), m.bytes(), me.uid()));
       Map<String, RunRow> runs = liveRuns(t);
@@ -94,9 +89,10 @@ final class SharedLedger implements SharedReservations {
     });
   }
 
+  /** Every reader tells what every run holds: each user's rows are in a file only that user writes, and removes. */
   @Override
-  public synchronized Optional<String> untold() {
-    return untold;
+  public Optional<String> untold() {
+    return Optional.empty();
   }
 
   @Override
@@ -111,7 +107,7 @@ final class SharedLedger implements SharedReservations {
     if (released.isEmpty() && claims.isEmpty()) {
       return List.of();
     }
-    return file.current(run, now).transaction(t -> {
+    return store.transaction(t -> {
       // The holds are read once: what the released ones used is recorded from them, and the claims
       // see them without the released ones. No reclaiming here (it reads /proc for every run): a
       // refused claim makes the run look, which reclaims, and claim again.
@@ -120,12 +116,11 @@ final class SharedLedger implements SharedReservations {
       if (claims.isEmpty()) {
         return List.of();
       }
-      Optional<String> remade = file.startsHeld(t, now);
       Map<String, RunRow> runs = liveRuns(t);
       Claims pass = new Claims(t, me, now, runs, liveHoldsLeft(read, runs, me, dropped), new ArrayList<>(t.waits()));
       List<Optional<String>> refusals = new ArrayList<>(claims.size());
       for (Claim claim : claims) {
-        refusals.add(remade.isPresent() ? remade : pass.claim(claim));
+        refusals.add(pass.claim(claim));
       }
       return refusals;
     });
@@ -227,7 +222,7 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void adopt(List<Claim> claims, Instant now) {
     Run me = joined();
-    file.current(run, now).transaction(t -> {
+    store.transaction(t -> {
       // Everything the run holds now is what it took over when it joined: what a task it adopts
       // holds is replaced by its claim, and what a task it did not adopt held (its process ended
       // while no Berth watched it) goes back.
@@ -267,7 +262,7 @@ final class SharedLedger implements SharedReservations {
     if (tasks.isEmpty()) {
       return;
     }
-    file.current(run, now).transaction(t -> release(t, me, tasks, t.holds(), now));
+    store.transaction(t -> release(t, me, tasks, t.holds(), now));
   }
 
   /**
@@ -298,7 +293,7 @@ final class SharedLedger implements SharedReservations {
       return;
     }
     Set<String> which = new TreeSet<>(tasks);
-    file.current(run, now).transaction(t -> {
+    store.transaction(t -> {
       dropHolds(t, me, t.holds(), h -> which.contains(h.task()) && !h.key().equals(HOST), now);
       return null;
     });
@@ -317,7 +312,7 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void waiting(List<Demand> demands, Instant now) {
     Run me = joined();
-    file.current(run, now).transaction(t -> {
+    store.transaction(t -> {
       Map<String, Instant> since = new TreeMap<>();
       t.waits().stream().filter(w -> w.run().equals(me.id())).forEach(w -> since.put(w.task(), w.since()));
       List<WaitRow> rows = demands.stream().map(d -> new WaitRow(me.id(), d.task(), d.priority(),
@@ -334,7 +329,7 @@ final class SharedLedger implements SharedReservations {
       return;
     }
     Run me = run;
-    file.current(run, now).transaction(t -> {
+    store.transaction(t -> {
       recordUsage(t, me, t.holds(), h -> true, now);
       t.end(me.id(), me.uid(), state, now);
       return null;
@@ -344,7 +339,7 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public synchronized List<RunEntry> runs(boolean ended, Instant now) {
-    return file.current(run, now).transaction(t -> {
+    return store.transaction(t -> {
       reclaimDead(t, now);
       List<HoldRow> holds = t.holds();
       List<RunEntry> entries = new ArrayList<>();
@@ -365,12 +360,12 @@ final class SharedLedger implements SharedReservations {
 
   @Override
   public String where() {
-    return file.where();
+    return store.where();
   }
 
   @Override
   public void close() {
-    file.close();
+    store.close();
   }
 
   private Run joined() {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What both {@link LedgerStore}s do with the rows the rules ask them to change: the caller's own
- * only, and only the rows named.
+ * only, and only the rows named. Each user changes rows through their own store, as each user's
+ * process has its own on the host's files.
  */
 abstract class LedgerStoreContractTest {
 
@@ -25,24 +26,30 @@ abstract class LedgerStoreContractTest {
   private static final long BOB = 1001;
   private static final List<Share> DEVICES = List.of(new Share("sim:24GiB#0", "cuda:0", 0, 24L << 30));
 
-  private LedgerStore store;
+  private LedgerStore alice;
+  private LedgerStore bob;
+  private LedgerStore store; // what either reads
 
-  /** A store with no rows. */
-  protected abstract LedgerStore emptyStore();
+  /** A store of this user's process on rows that are empty before the first call; the same rows for every user. */
+  protected abstract LedgerStore storeOf(long uid, String user);
 
   @BeforeEach
   void open() {
-    store = emptyStore();
-    store.transaction(t -> {
-      t.putRun(run("a", ALICE), ALICE);
-      t.putRun(run("b", BOB), BOB);
-      return null;
-    });
+    alice = storeOf(ALICE, "user" + ALICE);
+    bob = storeOf(BOB, "user" + BOB);
+    store = alice;
+    alice.transaction(t -> t.putRun(run("a", ALICE), ALICE));
+    bob.transaction(t -> t.putRun(run("b", BOB), BOB));
   }
 
   @AfterEach
   void close() {
-    store.close();
+    alice.close();
+    bob.close();
+  }
+
+  private LedgerStore of(long uid) {
+    return uid == ALICE ? alice : bob;
   }
 
   private static RunRow run(String id, long uid) {
@@ -58,12 +65,13 @@ abstract class LedgerStoreContractTest {
   }
 
   private void add(HoldRow... holds) {
-    store.transaction(t -> {
-      for (HoldRow h : holds) {
-        t.addHold(h, h.run().equals("a") ? ALICE : BOB);
-      }
-      return null;
-    });
+    for (HoldRow h : holds) {
+      long uid = h.run().equals("a") ? ALICE : BOB;
+      of(uid).transaction(t -> {
+        t.addHold(h, uid);
+        return null;
+      });
+    }
   }
 
   private List<HoldRow> holds() {
@@ -75,7 +83,7 @@ abstract class LedgerStoreContractTest {
   }
 
   private boolean removeHolds(String run, String task, long uid) {
-    return store.transaction(t -> t.removeHolds(run, task, uid));
+    return of(uid).transaction(t -> t.removeHolds(run, task, uid));
   }
 
   @Test
@@ -100,13 +108,16 @@ abstract class LedgerStoreContractTest {
 
   @Test
   void removingATasksWaitLeavesTheRunsOtherWaitsAndOtherRunsWaitsAsTheyWere() {
-    store.transaction(t -> {
+    alice.transaction(t -> {
       t.replaceWaits("a", List.of(waitRow("a", "t1"), waitRow("a", "t2"), waitRow("a", "t3")), ALICE);
+      return null;
+    });
+    bob.transaction(t -> {
       t.replaceWaits("b", List.of(waitRow("b", "t2")), BOB);
       return null;
     });
 
-    store.transaction(t -> {
+    alice.transaction(t -> {
       t.removeWait("a", "t2", ALICE);
       return null;
     });
@@ -117,12 +128,12 @@ abstract class LedgerStoreContractTest {
 
   @Test
   void anotherUserCannotRemoveARunsWait() {
-    store.transaction(t -> {
+    alice.transaction(t -> {
       t.replaceWaits("a", List.of(waitRow("a", "t1")), ALICE);
       return null;
     });
 
-    store.transaction(t -> {
+    bob.transaction(t -> {
       t.removeWait("a", "t1", BOB);
       return null;
     });
@@ -148,41 +159,5 @@ abstract class LedgerStoreContractTest {
         .containsExactly(tuple(LedgerStore.Tables.RESUMED, false));
     assertThat(runs).filteredOn(r -> r.id().equals("a2")).extracting(RunRow::tasksSince, RunRow::pidStart)
         .as("the resumed run's tasks may have started before its Berth").containsExactly(tuple(1L, 20L));
-  }
-
-  @Test
-  void aRunCarriedFromARemovedFileIsAddedWithItsHoldsAndWaitsWhoseverItIs() {
-    RunRow c = run("c", BOB);
-
-    boolean carried = store.transaction(t -> t.carry(c, List.of(hold("c", "t1", "sim:24GiB#0")),
-        List.of(waitRow("c", "t2"))));
-
-    assertThat(carried).isTrue();
-    assertThat(store.transaction(LedgerStore.Tables::liveRuns)).extracting(RunRow::id).contains("c");
-    assertThat(holds()).containsExactly(hold("c", "t1", "sim:24GiB#0"));
-    assertThat(waits()).containsExactly(waitRow("c", "t2"));
-  }
-
-  @Test
-  void carryingARunTheLedgerHasARowOfAltersNothingOfIt() {
-    add(hold("a", "t1", "sim:24GiB#0"));
-    RunRow stale = new RunRow("a", "h", "a", "/runs/a", ALICE, "user" + ALICE, 1, 1, "waiting", 0, 9, 0, 0, T0, T0,
-        null);
-
-    boolean carried = store.transaction(t -> t.carry(stale, List.of(hold("a", "t9", "sim:24GiB#0")),
-        List.of(waitRow("a", "t2"))));
-
-    assertThat(carried).isFalse();
-    assertThat(store.transaction(LedgerStore.Tables::liveRuns)).filteredOn(r -> r.id().equals("a"))
-        .extracting(RunRow::state).containsExactly("running");
-    assertThat(holds()).containsExactly(hold("a", "t1", "sim:24GiB#0"));
-    assertThat(waits()).isEmpty();
-  }
-
-  @Test
-  void aLedgerMadeWhereNoneWasBeforeWasNeverRemade() {
-    java.util.Optional<Instant> remade = store.transaction(t -> t.remade(T0));
-
-    assertThat(remade).isEmpty();
   }
 }

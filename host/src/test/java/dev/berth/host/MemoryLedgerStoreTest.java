@@ -2,8 +2,10 @@ package dev.berth.host;
 
 class MemoryLedgerStoreTest extends LedgerStoreContractTest {
 
+  private final MemoryStore store = new MemoryStore();
+
   @Override
-  protected LedgerStore emptyStore() {
-    return new MemoryStore();
+  protected LedgerStore storeOf(long uid, String user) {
+    return store;
   }
 }

@@ -8,58 +8,57 @@ import dev.berth.spi.SharedReservations.Claim;
 import dev.berth.spi.SharedReservations.Run;
 import dev.berth.spi.SharedReservations.Share;
 import dev.berth.testkit.SharedReservationsContractTest;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import java.util.UUID;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteReservationsTest extends SharedReservationsContractTest {
+/** The rules over the users' files of a host folder, each user's process with its own store, as on a host. */
+class FileReservationsTest extends SharedReservationsContractTest {
 
   @TempDir Path dir;
   private final ProcStat proc = new ProcStat();
+  private final NamedOwners owners = new NamedOwners();
 
   @Override
   protected SharedReservations ledger() {
-    return new SharedLedger(SqliteStore.open(dir.resolve("ledger.db")), "test-host", proc, TaskProcesses.NONE, HostLimits.NONE);
+    return new SharedLedger(new FileStore(dir, null, owners, line -> {}), "test-host", proc, TaskProcesses.NONE,
+        HostLimits.NONE);
   }
 
   @Override
   protected Run live(String name, long uid, String user) {
+    owners.name(uid, user);
     long pid = ProcessHandle.current().pid();
     return new Run(UUID.randomUUID().toString(), name, "/runs/" + name, uid, user, pid, proc.selfStart());
   }
 
   @Override
   protected Run dead(String name, long uid, String user) {
+    owners.name(uid, user);
     // a pid above any pid_max Linux allows is never alive
     return new Run(UUID.randomUUID().toString(), name, "/runs/" + name, uid, user, 5_000_000, 1);
   }
 
   @Test
-  void aTransactionThatFailsLeavesTheNextOnesTheirPreparedStatementsInWorkingOrder() {
-    try (SqliteStore store = SqliteStore.open(dir.resolve("ledger.db"))) {
-      store.transaction(t -> {
-        t.runs();
-        return null;
-      });
-      Assertions.assertThatThrownBy(() -> store.transaction(t -> {
-        t.holds();
-        throw new IllegalStateException("a rule failed");
-      })).isInstanceOf(IllegalStateException.class);
-      store.transaction(t -> {
-        t.forgetBefore(T0);
-        return null;
-      });
-
-      int rows = store.transaction(t -> t.runs().size() + t.holds().size());
-      assertThat(rows).isZero();
+  void aTransactionThatFailsWritesNothing() throws Exception {
+    try (SharedReservations ledger = ledger()) {
+      ledger.join(live("a", 1000, "alice"), T0);
     }
+    Path file = FileStore.fileOf(dir, 1000);
+    String before = Files.readString(file);
+    FileStore store = new FileStore(dir, 1000L, owners, line -> {});
+
+    Assertions.assertThatThrownBy(() -> store.transaction(t -> {
+      t.forgetBefore(T0.plusSeconds(1_000_000));
+      t.addUsage("alice", T0, 5);
+      throw new IllegalStateException("a rule failed");
+    })).isInstanceOf(IllegalStateException.class);
+
+    assertThat(Files.readString(file)).isEqualTo(before);
   }
 
   @Test
@@ -73,12 +72,10 @@ class SqliteReservationsTest extends SharedReservationsContractTest {
       }
     }
 
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("ledger.db"));
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT count(*), sum(amount) FROM usage WHERE user = 'alice'")) {
-      rs.next();
-      assertThat(rs.getInt(1)).isEqualTo(1);
-      assertThat(rs.getDouble(2)).as("50 tasks of one GiB and one core, a second each").isCloseTo(100.0, within(1e-9));
-    }
+    List<String> usage = Files.readAllLines(FileStore.fileOf(dir, 1000)).stream().filter(l -> l.startsWith("usage\t"))
+        .toList();
+    assertThat(usage).hasSize(1);
+    assertThat(Double.parseDouble(usage.get(0).split("\t")[2])).as("50 tasks of one GiB and one core, a second each")
+        .isCloseTo(100.0, within(1e-9));
   }
 }

@@ -1,0 +1,25 @@
+package dev.berth.host;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * Who owns a file of the host folder, as the file system says, without following a link: the only
+ * thing that tells one user's ledger rows from another's.
+ */
+interface FileOwners {
+
+  /** A file's owner: uid and name. */
+  record Owner(long uid, String name) {}
+
+  /** The file system's owners. */
+  FileOwners SYSTEM = file -> {
+    long uid = ((Number) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+    return new Owner(uid, Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName());
+  };
+
+  /** The owner of {@code file}, which is not followed when it is a link. */
+  Owner of(Path file) throws IOException;
+}
