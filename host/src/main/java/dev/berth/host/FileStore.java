@@ -145,14 +145,14 @@ final class FileStore implements LedgerStore {
     });
     rows.reclaimed();
     rows.callers();
-    return new Read(rows, made, own == null ? Part.EMPTY : own.rows(), restored, keys);
+    return new Read(rows, made, own == null ? "" : own.user(), own == null ? Part.EMPTY : own.rows(), restored, keys);
   }
 
   /**
    * The rows one transaction read, as what the writer's own file had them, and each run's uid and id
    * in its file by its id in the rows.
    */
-  private record Read(RowSet rows, String made, Part own, boolean restored, Map<String, String> keys) {}
+  private record Read(RowSet rows, String made, String user, Part own, boolean restored, Map<String, String> keys) {}
 
   private long order(Path file) {
     long uid = uidOf(file);
@@ -295,7 +295,7 @@ final class FileStore implements LedgerStore {
       written.rows().runs().forEach(r -> known.add(r.id()));
     }
     now.runs().stream().map(RunRow::id).filter(id -> !known.contains(id)).forEach(published::add);
-    UserFile file = new UserFile(read.made(), now);
+    UserFile file = new UserFile(read.made(), user, now);
     if (read.restored() || !now.equals(read.own())) {
       write(file);
     }
@@ -305,7 +305,7 @@ final class FileStore implements LedgerStore {
   /** The writer's name: as its runs carry it (the file system's, for a file read back). */
   private String userOf(RowSet rows, Read read) {
     return rows.tables().runs().stream().filter(r -> r.uid() == writer).map(RunRow::user).findFirst()
-        .orElse(read.own().usage().stream().map(RowSet.Usage::user).findFirst().orElse(""));
+        .orElse(read.user());
   }
 
   private void write(UserFile file) throws IOException {

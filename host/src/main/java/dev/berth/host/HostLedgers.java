@@ -59,20 +59,27 @@ public final class HostLedgers {
   /**
    * The ledger in {@code dir}, as {@link #open(Path)}, telling a live run from a dead one by
    * {@code liveness} and whether a dead run's tasks live on by {@code tasks}: for a stand-in of this
-   * machine's processes.
+   * machine's processes and users. Its runs may be of any uid, each user's file written by this
+   * process and counted as the user's it is named for: no file's owner is checked, so it is for
+   * simulations alone.
    */
   public static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks) {
-    return open(dir, liveness, tasks, System.err::println);
+    return open(dir, liveness, tasks, null, FileOwners.NAMED, System.err::println);
   }
 
   private static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks,
       Consumer<String> warn) {
+    return open(dir, liveness, tasks, PROC.uid(ProcessHandle.current().pid()), FileOwners.SYSTEM, warn);
+  }
+
+  private static SharedReservations open(Path dir, ProcessLiveness liveness, TaskProcesses tasks, Long writer,
+      FileOwners owners, Consumer<String> warn) {
     try {
       makeFolder(dir);
       warnIfOpen(dir, warn);
       warnIfOld(dir.resolve(OLD_FILE), warn);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE), warn);
-      FileStore store = new FileStore(dir, PROC.uid(ProcessHandle.current().pid()), FileOwners.SYSTEM, warn);
+      FileStore store = new FileStore(dir, writer, owners, warn);
       store.transaction(t -> null); // this user's file is read now: one that cannot be used stops the run before it starts
       return new SharedLedger(store, hostName(), liveness, tasks, limits);
     } catch (IOException e) {

@@ -16,14 +16,14 @@ import java.util.List;
  * the file is written again, so that a run can tell the file it wrote from one made anew after it
  * was removed.
  */
-record UserFile(String made, Part rows) {
+record UserFile(String made, String user, Part rows) {
 
   /** The first word of the first line: what the file is, and the version of its lines. */
   static final String HEADER = "berth-host-ledger 1";
 
   /** The text of the file. */
   String text() {
-    StringBuilder out = new StringBuilder(HEADER).append(' ').append(made).append('\n');
+    StringBuilder out = new StringBuilder(HEADER).append(' ').append(made).append(' ').append(escape(user)).append('\n');
     for (RunRow r : rows.runs()) {
       line(out, "run", r.id(), r.host(), r.name(), r.workdir(), r.pid(), r.pidStart(), r.state(), r.running(),
           r.waiting(), r.done(), r.total(), millis(r.startedAt()), millis(r.updatedAt()),
@@ -45,15 +45,17 @@ record UserFile(String made, Part rows) {
 
   /**
    * The rows in {@code text}, as the rows of the user {@code uid} named {@code user}, whatever the
-   * text says.
+   * text says; named as the file says when {@code user} is null.
    *
    * @throws IllegalArgumentException naming the line when the text is not such a file
    */
-  static UserFile parse(String text, long uid, String user) {
+  static UserFile parse(String text, long uid, String owner) {
     String[] lines = text.split("\n", -1);
-    if (!lines[0].startsWith(HEADER + " ")) {
+    String[] header = lines[0].split(" ", -1);
+    if (!lines[0].startsWith(HEADER + " ") || header.length != 4) {
       throw new IllegalArgumentException("line 1: not a Berth host ledger file of this release");
     }
+    String user = owner != null ? owner : unescape(header[3]);
     List<RunRow> runs = new ArrayList<>();
     List<HoldRow> holds = new ArrayList<>();
     List<WaitRow> waits = new ArrayList<>();
@@ -81,7 +83,7 @@ record UserFile(String made, Part rows) {
         throw new IllegalArgumentException("line " + (n + 1) + ": " + f[0] + ": " + e.getMessage());
       }
     }
-    return new UserFile(lines[0].substring(HEADER.length() + 1).strip(), new Part(runs, holds, waits, usage));
+    return new UserFile(header[2], user, new Part(runs, holds, waits, usage));
   }
 
   private static void line(StringBuilder out, String kind, Object... fields) {
@@ -94,12 +96,12 @@ record UserFile(String made, Part rows) {
 
   // A field may hold any text (a workdir, a task's name): what would end it or its line is escaped.
   private static String escape(String s) {
-    return s.replace("%", "%25").replace("\t", "%09").replace("\n", "%0A").replace("\r", "%0D");
+    return s.replace("%", "%25").replace("\t", "%09").replace("\n", "%0A").replace("\r", "%0D").replace(" ", "%20");
   }
 
   private static String unescape(String s) {
-    return s.indexOf('%') < 0 ? s
-        : s.replace("%09", "\t").replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%");
+    return s.indexOf('%') < 0 ? s : s.replace("%09", "\t").replace("%0A", "\n").replace("%0D", "\r")
+        .replace("%20", " ").replace("%25", "%");
   }
 
   private static long millis(Instant at) {

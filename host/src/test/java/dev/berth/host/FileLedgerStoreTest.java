@@ -6,11 +6,10 @@ import org.junit.jupiter.api.io.TempDir;
 class FileLedgerStoreTest extends LedgerStoreContractTest {
 
   @TempDir Path dir;
-  private final NamedOwners owners = new NamedOwners();
+  private final FileOwners owners = FileOwners.NAMED;
 
   @Override
   protected LedgerStore storeOf(long uid, String user) {
-    owners.name(uid, user);
     return new FileStore(dir, uid, owners, line -> {});
   }
 }

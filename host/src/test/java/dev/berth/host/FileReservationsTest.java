@@ -21,7 +21,7 @@ class FileReservationsTest extends SharedReservationsContractTest {
 
   @TempDir Path dir;
   private final ProcStat proc = new ProcStat();
-  private final NamedOwners owners = new NamedOwners();
+  private final FileOwners owners = FileOwners.NAMED;
 
   @Override
   protected SharedReservations ledger() {
@@ -31,14 +31,12 @@ class FileReservationsTest extends SharedReservationsContractTest {
 
   @Override
   protected Run live(String name, long uid, String user) {
-    owners.name(uid, user);
     long pid = ProcessHandle.current().pid();
     return new Run(UUID.randomUUID().toString(), name, "/runs/" + name, uid, user, pid, proc.selfStart());
   }
 
   @Override
   protected Run dead(String name, long uid, String user) {
-    owners.name(uid, user);
     // a pid above any pid_max Linux allows is never alive
     return new Run(UUID.randomUUID().toString(), name, "/runs/" + name, uid, user, 5_000_000, 1);
   }

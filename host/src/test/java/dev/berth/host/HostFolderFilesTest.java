@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The host folder's files: each user's rows in a file of their own, what counts of them, and what a
  * run does when its own is removed under it. Users are told apart by the file's owner, here as
- * {@link NamedOwners} (or a stand-in) says; {@link TwoUsersTest} does it with real accounts.
+ * {@link FileOwners#NAMED} (or a stand-in) says; {@link TwoUsersTest} does it with real accounts.
  */
 class HostFolderFilesTest {
 
@@ -37,7 +37,7 @@ class HostFolderFilesTest {
   private static final long BOB = 1001;
 
   @TempDir Path dir;
-  private final NamedOwners owners = new NamedOwners().name(ALICE, "alice").name(BOB, "bob");
+  private final FileOwners owners = FileOwners.NAMED;
   private final List<String> warnings = new ArrayList<>();
   private final Set<Long> berths = new TreeSet<>(); // live Berth pids
 

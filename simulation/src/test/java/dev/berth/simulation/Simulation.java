@@ -176,8 +176,8 @@ final class Simulation {
       runs.stream().filter(r -> !r.started).findFirst().orElseThrow().start();
     } else if (roll < 12 && faults.contains(Fault.LEDGER_DELETED)) {
       note("the host ledger's files are deleted");
-      for (String suffix : List.of("", "-wal", "-shm")) {
-        quietly(() -> Files.deleteIfExists(dir.resolve("host").resolve(HostLedgers.FILE + suffix)));
+      for (long uid : runs.stream().map(r -> r.uid).distinct().toList()) {
+        quietly(() -> Files.deleteIfExists(HostLedgers.file(dir.resolve("host"), uid)));
       }
     } else if (roll < 13 && faults.contains(Fault.LEDGER_BUSY) && !ledgerLock.busy) {
       Duration held = Duration.ofMillis(500 + random.nextInt(8000));
