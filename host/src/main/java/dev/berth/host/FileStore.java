@@ -17,8 +17,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -43,13 +46,27 @@ import java.util.regex.Pattern;
  *
  * <p>When the caller's own file was removed or replaced since it last wrote it, its runs are written
  * there again as it had them: its own runs as they are, and the user's other live runs when the file
- * has no row of them.
+ * has no row of them. Until then others cannot tell what that user's runs hold, so while a user's
+ * file is missing where its marker ({@code .user-UID.made}, made with the first) says there was one,
+ * or was made anew there by a run that had nothing to write again, starts wait ({@link
+ * Tables#untold}): for {@link #GRACE} from when it was first seen so, in which that user's live runs
+ * publish there, then while task processes of this ledger live whose runs no file has a row of
+ * (their Berth died while the file was gone: nobody could write their holds again).
  */
 final class FileStore implements LedgerStore {
 
+  /**
+   * How long a user's file missing, or made anew, under its runs holds starts back: many times the
+   * runs' look interval (1 s by default), in which each of that user's live runs writes there again
+   * what it holds.
+   */
+  static final Duration GRACE = Duration.ofSeconds(10);
+
   private static final String PREFIX = "user-";
   private static final String SUFFIX = ".ledger";
+  private static final String MARK = ".made";
   private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(SUFFIX));
+  private static final Pattern MARKER = Pattern.compile("\\." + Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(MARK));
 
   private final Path dir;
   private final FileOwners owners;
@@ -60,13 +77,17 @@ final class FileStore implements LedgerStore {
   // What this store reclaimed of other users' runs, by uid and the run's id in that user's file.
   private final Map<String, List<Reclaim>> gone = new TreeMap<>();
   private final Set<String> warned = new TreeSet<>();
+  private final TaskProcesses tasks;
+  private final Map<Long, Instant> missingSince = new TreeMap<>(); // users whose file this store found missing, since
+  private final Set<String> settled = new TreeSet<>(); // files ("UID/token", or "UID/missing") it waited for enough
 
   /**
    * @param writer the uid whose file this store writes; null to take the uid the first change names
    *     (for tests of several users in one process)
    */
-  FileStore(Path dir, Long writer, FileOwners owners, Consumer<String> warn) {
+  FileStore(Path dir, Long writer, FileOwners owners, TaskProcesses tasks, Consumer<String> warn) {
     this.dir = dir;
+    this.tasks = tasks;
     this.writer = writer;
     this.owners = owners;
     this.warn = warn;
@@ -106,11 +127,22 @@ final class FileStore implements LedgerStore {
   private Read read() throws IOException {
     RowSet rows = new RowSet();
     List<Path> files = new ArrayList<>();
+    Set<Long> marked = new TreeSet<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
+        Matcher marker = MARKER.matcher(name);
         if (NAME.matcher(name).matches()) {
           files.add(p);
+        } else if (marker.matches()) {
+          long uid = Long.parseLong(marker.group(1));
+          try {
+            if (owners.of(p).uid() == uid) {
+              marked.add(uid); // another user's marker for this uid says nothing of it
+            }
+          } catch (NoSuchFileException gone) {
+            // removed since the folder was listed
+          }
         } else if (writer != null && name.startsWith("." + PREFIX + writer + ".") && name.endsWith(".tmp")) {
           Files.deleteIfExists(p); // left by a writer killed before its rename; no other writes while we hold the lock
         }
@@ -120,6 +152,7 @@ final class FileStore implements LedgerStore {
     files.sort((a, b) -> Long.compare(order(a), order(b)));
     UserFile own = null;
     Map<String, String> keys = new TreeMap<>(); // each run's id in these rows -> uid and id in its file
+    Map<Long, UserFile> byUser = new TreeMap<>();
     for (Path file : files) {
       long uid = uidOf(file);
       UserFile f = load(file, uid);
@@ -129,6 +162,7 @@ final class FileStore implements LedgerStore {
       if (writer != null && uid == writer) {
         own = f;
       }
+      byUser.put(uid, f);
       add(rows, f.rows(), uid, keys);
     }
     String made = own != null ? own.made() : UUID.randomUUID().toString();
@@ -145,14 +179,86 @@ final class FileStore implements LedgerStore {
     });
     rows.reclaimed();
     rows.callers();
-    return new Read(rows, made, own == null ? "" : own.user(), own == null ? Part.EMPTY : own.rows(), restored, keys);
+    Read read = new Read(rows, made, own == null ? "" : own.user(), own == null ? Part.EMPTY : own.rows(), restored,
+        keys, own == null, own == null ? null : own.remade(), writer != null && marked.contains(writer), new Waits());
+    missingSince.keySet().removeIf(byUser::containsKey);
+    rows.untold(now -> untold(read, marked, byUser, now));
+    return read;
+  }
+
+  /** When the writer's file waits since, as the transaction saw it: when it first asked, and whether its wait ended. */
+  private static final class Waits {
+    Instant firstAsked;
+    boolean writerSettled;
+  }
+
+  /**
+   * Why starts wait: a user's file missing where its marker says there was one, or made anew there,
+   * for {@link #GRACE} from when it was first seen so, then while task processes of this ledger live
+   * whose runs no file has a row of. A wait that ended is not waited for again by this store.
+   */
+  private Optional<String> untold(Read read, Set<Long> marked, Map<Long, UserFile> byUser, Instant now) {
+    if (read.waits().firstAsked == null) {
+      read.waits().firstAsked = now;
+    }
+    Set<Long> users = new TreeSet<>(marked);
+    byUser.forEach((uid, f) -> {
+      if (f.remade() != null) {
+        users.add(uid);
+      }
+    });
+    Set<String> unknown = null;
+    for (long uid : users) {
+      UserFile f = byUser.get(uid);
+      boolean mine = writer != null && uid == writer;
+      Instant since;
+      String key;
+      if (f != null) {
+        since = mine && read.restored() ? null : f.remade();
+        key = uid + "/" + f.made();
+      } else if (mine && read.restored()) {
+        continue; // this store writes its own again in this transaction
+      } else {
+        since = missingSince.computeIfAbsent(uid, u -> now);
+        key = uid + "/missing";
+      }
+      if (since == null || settled.contains(key)) {
+        continue;
+      }
+      String whose = f != null ? "user " + f.user() + "'s host ledger file was made anew" : "the host ledger file of uid "
+          + uid + " was removed";
+      Instant until = since.plus(GRACE);
+      if (now.isBefore(until)) {
+        long seconds = (Duration.between(now, until).toMillis() + 999) / 1000;
+        return Optional.of(whose + " under its runs: starts wait " + seconds
+            + " s more for them to publish there what they hold [host ledger made anew]");
+      }
+      if (unknown == null) {
+        unknown = new TreeSet<>(tasks.runFolders(where()));
+        for (RunRow r : read.rows().tables().runs()) {
+          unknown.remove(r.workdir());
+        }
+      }
+      if (!unknown.isEmpty()) {
+        List<String> some = unknown.stream().limit(3).toList();
+        return Optional.of(whose + " under its runs, and tasks of runs no file has run on, holding what the ledger"
+            + " cannot tell (" + String.join(", ", some) + (unknown.size() > 3 ? ", ..." : "")
+            + "): starts wait until they end or their runs are resumed [host ledger made anew]");
+      }
+      settled.add(key);
+      if (mine) {
+        read.waits().writerSettled = true;
+      }
+    }
+    return Optional.empty();
   }
 
   /**
    * The rows one transaction read, as what the writer's own file had them, and each run's uid and id
    * in its file by its id in the rows.
    */
-  private record Read(RowSet rows, String made, String user, Part own, boolean restored, Map<String, String> keys) {}
+  private record Read(RowSet rows, String made, String user, Part own, boolean restored, Map<String, String> keys,
+      boolean fresh, Instant remade, boolean marked, Waits waits) {}
 
   private long order(Path file) {
     long uid = uidOf(file);
@@ -295,11 +401,27 @@ final class FileStore implements LedgerStore {
       written.rows().runs().forEach(r -> known.add(r.id()));
     }
     now.runs().stream().map(RunRow::id).filter(id -> !known.contains(id)).forEach(published::add);
-    UserFile file = new UserFile(read.made(), user, now);
-    if (read.restored() || !now.equals(read.own())) {
+    Instant remade = remadeOf(read);
+    UserFile file = new UserFile(read.made(), user, remade, now);
+    if (read.restored() || !now.equals(read.own()) || !java.util.Objects.equals(remade, read.remade())) {
       write(file);
     }
     written = file;
+  }
+
+  /**
+   * Since when the writer's file waits for its runs: a file this store makes where the user's marker
+   * says there was one, with nothing of its own to write again there, waits from when it was first
+   * asked; one it wrote its runs again into, or whose wait ended, waits no more.
+   */
+  private static Instant remadeOf(Read read) {
+    if (read.restored() || read.waits().writerSettled) {
+      return null;
+    }
+    if (read.fresh()) {
+      return read.marked() ? read.waits().firstAsked : null;
+    }
+    return read.remade();
   }
 
   /** The writer's name: as its runs carry it (the file system's, for a file read back). */
@@ -318,6 +440,12 @@ final class FileStore implements LedgerStore {
       Files.move(fresh, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(fresh);
+    }
+    Path marker = dir.resolve("." + PREFIX + writer + MARK);
+    if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
+      Files.writeString(marker, "A Berth host ledger file of this user was made in this folder: while it is"
+          + " missing, or made anew, other runs wait for this user's runs to write there again what they hold.\n");
+      Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-r--r--"));
     }
   }
 

@@ -55,7 +55,7 @@ public final class LedgerUser {
     attempt("rename over the victim's file", () -> Files.move(Files.writeString(dir.resolve("forged"),
         "berth-host-ledger 1 x\n"), theirs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
     try {
-      new FileStore(dir, victimUid, FileOwners.SYSTEM, System.err::println).transaction(t -> {
+      new FileStore(dir, victimUid, FileOwners.SYSTEM, TaskProcesses.NONE, System.err::println).transaction(t -> {
         t.removeHolds(victim, "t1", victimUid);
         t.end(victim, victimUid, "ended by intruder", now);
         return null;

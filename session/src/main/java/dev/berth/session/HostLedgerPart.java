@@ -26,7 +26,7 @@ final class HostLedgerPart {
     }
     SharedReservations ledger;
     try {
-      ledger = o.sharedReservations().orElseGet(() -> HostLedgers.open(HostLedgers.directory(o.env())));
+      ledger = o.sharedReservations().orElseGet(() -> HostLedgers.open(HostLedgers.directory(o.env()), o::warn));
     } catch (SharedReservationsException | IllegalArgumentException e) {
       throw new SessionException(e.getMessage() + " (--host-ledger off runs without it)");
     }
