@@ -12,7 +12,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -44,6 +43,33 @@ def parse_instant(text):
         text = head + "." + (digits + "000000")[:6] + zone
     return datetime.datetime.fromisoformat(text).timestamp()
 
+
+
+def ledger_rows(host_dir):
+    """The host ledger's live runs ({id: (name, state, pid)}) and GPU holds ([(run name, task, label,
+    key, bytes)]), from every user's file in HOST_DIR (one row a line, fields separated by tabs)."""
+    runs, holds = {}, []
+    for name in sorted(os.listdir(host_dir)):
+        if not (name.startswith("user-") and name.endswith(".ledger")):
+            continue
+        try:
+            with open(os.path.join(host_dir, name)) as f:
+                lines = f.read().split("\n")[1:]
+        except OSError:
+            continue
+        fields = [unescape_fields(line.split("\t")) for line in lines if line]
+        for f in fields:
+            if f[0] == "run":
+                runs[f[1]] = (f[3], f[7], int(f[5]))
+        for f in fields:
+            if f[0] == "hold" and f[3] != "host":
+                holds.append((runs.get(f[1], ("?",))[0], f[2], f[4], f[3], int(f[5])))
+    return runs, holds
+
+
+def unescape_fields(fields):
+    return [f.replace("%09", "\t").replace("%0A", "\n").replace("%0D", "\r").replace("%20", " ").replace("%25", "%")
+            for f in fields]
 
 class Trial:
     """One trial: two or three runs on one simulated device set, interrupted at random, continued to their end."""
@@ -213,12 +239,10 @@ class Trial:
         except (OSError, ValueError, subprocess.TimeoutExpired) as e:
             state["status"] = {"error": str(e)}
         try:
-            db = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.host_dir, "ledger.db"), uri=True, timeout=2)
-            state["holds"] = db.execute("SELECT r.name, h.task, h.label, h.bytes FROM holds h"
-                                        " LEFT JOIN runs r ON r.id = h.run WHERE h.key <> 'host'").fetchall()
-            state["runs"] = db.execute("SELECT name, state, pid FROM runs").fetchall()
-            db.close()
-        except sqlite3.Error as e:
+            runs, holds = ledger_rows(self.host_dir)
+            state["holds"] = [(r, t, label, b) for r, t, label, key, b in holds]
+            state["runs"] = list(runs.values())
+        except (OSError, ValueError, IndexError) as e:
             state["holds"] = str(e)
         with open(os.path.join(self.dir, "%s.%02d.stuck.json" % (run, segment)), "w") as out:
             json.dump(state, out, indent=1)
@@ -262,28 +286,21 @@ class Trial:
 
     def poll(self):
         """Every POLL_S: what the host ledger holds per device, and which task processes live where."""
-        db = os.path.join(self.host_dir, "ledger.db")
-        connection = None
         last = now()
         while not self.stop_polling.wait(POLL_S):
             t = now()
             dt = min(t - last, 1.0)
             last = t
-            if connection is None and os.path.exists(db):
-                try:
-                    connection = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=2)
-                except sqlite3.Error:
-                    connection = None
-            if connection is not None:
-                try:
-                    rows = connection.execute(
-                        "SELECT h.key, SUM(h.bytes), GROUP_CONCAT(r.name || '/' || h.task) FROM holds h"
-                        " LEFT JOIN runs r ON r.id = h.run WHERE h.key <> 'host' GROUP BY h.key").fetchall()
-                    for key, total, who in rows:
-                        if total > DEVICE_BYTES:
-                            self.over_booked("ledger", dt, "%s holds %.1f GiB of 24 GiB: %s" % (key, total / GIB, who))
-                except sqlite3.Error:
-                    pass
+            try:
+                totals = {}
+                for r, task, label, key, b in ledger_rows(self.host_dir)[1] if os.path.isdir(self.host_dir) else []:
+                    total, who = totals.get(key, (0, []))
+                    totals[key] = (total + b, who + ["%s/%s" % (r, task)])
+                for key, (total, who) in totals.items():
+                    if total > DEVICE_BYTES:
+                        self.over_booked("ledger", dt, "%s holds %.1f GiB of 24 GiB: %s" % (key, total / GIB, ",".join(who)))
+            except (OSError, ValueError, IndexError):
+                pass
             per_device = {}
             for pid, env, cmdline in self.trial_processes():
                 if "chaos_task.py" not in cmdline:
@@ -306,8 +323,6 @@ class Trial:
                 if total * GIB > DEVICE_BYTES:
                     self.over_booked("processes", dt, "%s: live tasks asked %d GiB of 24 GiB: %s" % (
                         device, total, " ".join(sorted(held))))
-        if connection is not None:
-            connection.close()
 
     def declared_gib(self, run, task):
         if not hasattr(self, "_declared"):

@@ -294,7 +294,7 @@ def ledger_deleted(s):
     p1 = s.start("r1", "run", "--no-progress", r1)
     s.until("start of r1's two tasks", lambda: len(s.starts("r1")) == 2, 90, p1)
     for name in os.listdir(s.host):
-        if name.startswith("ledger.db"):
+        if name.startswith("user-") and name.endswith(".ledger"):
             os.remove(os.path.join(s.host, name))
     removed = now()
     p2 = s.start("r2", "run", "--no-progress", r2)
