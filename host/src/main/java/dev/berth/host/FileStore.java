@@ -17,11 +17,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -44,29 +41,17 @@ import java.util.regex.Pattern;
  * is the caller's own): another user's file stays as its owner wrote it, and every reader reaches the
  * same view from the same processes.
  *
- * <p>When the caller's own file was removed or replaced since it last wrote it, its runs are written
- * there again as it had them: its own runs as they are, and the user's other live runs when the file
- * has no row of them. Until then others cannot tell what that user's runs hold, so while a user's
- * file is missing where its marker ({@code .user-UID.made}, made with the first) says there was one,
- * or was made anew there by a run that had nothing to write again, starts wait ({@link
- * Tables#untold}): for {@link #GRACE} from when it was first seen so, in which that user's live runs
- * publish there, then while task processes of this ledger live whose runs no file has a row of
- * (their Berth died while the file was gone: nobody could write their holds again).
+ * <p>Each file has a second name, {@code .user-UID.ledger}, linked to it at every write: a file its
+ * owner removes under one name is read on, by every run, under the other. When the caller's own file
+ * was removed under both, or replaced, since it last wrote it, its runs are written there again as it
+ * had them: its own runs as they are, and the user's other live runs when the file has no row of them.
  */
 final class FileStore implements LedgerStore {
 
-  /**
-   * How long a user's file missing, or made anew, under its runs holds starts back: many times the
-   * runs' look interval (1 s by default), in which each of that user's live runs writes there again
-   * what it holds.
-   */
-  static final Duration GRACE = Duration.ofSeconds(10);
-
   private static final String PREFIX = "user-";
   private static final String SUFFIX = ".ledger";
-  private static final String MARK = ".made";
-  private static final Pattern NAME = Pattern.compile(Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(SUFFIX));
-  private static final Pattern MARKER = Pattern.compile("\\." + Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(MARK));
+  /** A user's file, or (with the dot) its second name. */
+  private static final Pattern NAME = Pattern.compile("(\\.?)" + Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(SUFFIX));
 
   private final Path dir;
   private final FileOwners owners;
@@ -77,17 +62,13 @@ final class FileStore implements LedgerStore {
   // What this store reclaimed of other users' runs, by uid and the run's id in that user's file.
   private final Map<String, List<Reclaim>> gone = new TreeMap<>();
   private final Set<String> warned = new TreeSet<>();
-  private final TaskProcesses tasks;
-  private final Map<Long, Instant> missingSince = new TreeMap<>(); // users whose file this store found missing, since
-  private final Set<String> settled = new TreeSet<>(); // files ("UID/token", or "UID/missing") it waited for enough
 
   /**
    * @param writer the uid whose file this store writes; null to take the uid the first change names
    *     (for tests of several users in one process)
    */
-  FileStore(Path dir, Long writer, FileOwners owners, TaskProcesses tasks, Consumer<String> warn) {
+  FileStore(Path dir, Long writer, FileOwners owners, Consumer<String> warn) {
     this.dir = dir;
-    this.tasks = tasks;
     this.writer = writer;
     this.owners = owners;
     this.warn = warn;
@@ -96,6 +77,11 @@ final class FileStore implements LedgerStore {
   /** The file of one user's rows in the host folder {@code dir}. */
   static Path fileOf(Path dir, long uid) {
     return dir.resolve(PREFIX + uid + SUFFIX);
+  }
+
+  /** The second name of a user's file: a link to the same file, which {@code rm user-*} leaves. */
+  static Path secondOf(Path dir, long uid) {
+    return dir.resolve("." + PREFIX + uid + SUFFIX);
   }
 
   /** Whether {@code dir} holds a user's ledger file. */
@@ -126,47 +112,45 @@ final class FileStore implements LedgerStore {
   /** The rows of every user's file, with what this store reclaimed of them made again. */
   private Read read() throws IOException {
     RowSet rows = new RowSet();
-    List<Path> files = new ArrayList<>();
-    Set<Long> marked = new TreeSet<>();
+    Map<Long, Path> files = new TreeMap<>();
+    Map<Long, Path> seconds = new TreeMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
       for (Path p : entries) {
         String name = p.getFileName().toString();
-        Matcher marker = MARKER.matcher(name);
-        if (NAME.matcher(name).matches()) {
-          files.add(p);
-        } else if (marker.matches()) {
-          long uid = Long.parseLong(marker.group(1));
-          try {
-            if (owners.of(p).uid() == uid) {
-              marked.add(uid); // another user's marker for this uid says nothing of it
-            }
-          } catch (NoSuchFileException gone) {
-            // removed since the folder was listed
-          }
+        Matcher m = NAME.matcher(name);
+        if (m.matches()) {
+          (m.group(1).isEmpty() ? files : seconds).put(Long.parseLong(m.group(2)), p);
         } else if (writer != null && name.startsWith("." + PREFIX + writer + ".") && name.endsWith(".tmp")) {
           Files.deleteIfExists(p); // left by a writer killed before its rename; no other writes while we hold the lock
         }
       }
     }
     // The writer's own file first: its runs keep their ids however another file names them.
-    files.sort((a, b) -> Long.compare(order(a), order(b)));
+    List<Long> users = new ArrayList<>(new TreeSet<>(files.keySet()));
+    seconds.keySet().stream().filter(uid -> !files.containsKey(uid)).forEach(users::add);
+    users.sort((a, b) -> Long.compare(order(a), order(b)));
     UserFile own = null;
+    boolean ownFromSecond = false;
     Map<String, String> keys = new TreeMap<>(); // each run's id in these rows -> uid and id in its file
-    Map<Long, UserFile> byUser = new TreeMap<>();
-    for (Path file : files) {
-      long uid = uidOf(file);
-      UserFile f = load(file, uid);
+    for (long uid : users) {
+      // A file removed by its owner is read on from its second name, which has what it had.
+      UserFile f = files.containsKey(uid) ? load(files.get(uid), uid, false) : null;
+      if (f == null && seconds.containsKey(uid)) {
+        f = load(seconds.get(uid), uid, true);
+      }
       if (f == null) {
         continue;
       }
       if (writer != null && uid == writer) {
         own = f;
+        ownFromSecond = !files.containsKey(uid);
       }
-      byUser.put(uid, f);
       add(rows, f.rows(), uid, keys);
     }
     String made = own != null ? own.made() : UUID.randomUUID().toString();
-    boolean restored = writer != null && written != null && !written.made().equals(made) && restore(rows);
+    // Written again: under its first name too when only the second was left.
+    boolean restored = writer != null && written != null && !written.made().equals(made) && restore(rows)
+        || ownFromSecond;
     Map<String, String> ids = new TreeMap<>();
     keys.forEach((id, key) -> ids.put(key, id));
     gone.entrySet().removeIf(e -> {
@@ -179,103 +163,27 @@ final class FileStore implements LedgerStore {
     });
     rows.reclaimed();
     rows.callers();
-    Read read = new Read(rows, made, own == null ? "" : own.user(), own == null ? Part.EMPTY : own.rows(), restored,
-        keys, own == null, own == null ? null : own.remade(), writer != null && marked.contains(writer), new Waits());
-    missingSince.keySet().removeIf(byUser::containsKey);
-    rows.untold(now -> untold(read, marked, byUser, now));
-    return read;
-  }
-
-  /** When the writer's file waits since, as the transaction saw it: when it first asked, and whether its wait ended. */
-  private static final class Waits {
-    Instant firstAsked;
-    boolean writerSettled;
-  }
-
-  /**
-   * Why starts wait: a user's file missing where its marker says there was one, or made anew there,
-   * for {@link #GRACE} from when it was first seen so, then while task processes of this ledger live
-   * whose runs no file has a row of. A wait that ended is not waited for again by this store.
-   */
-  private Optional<String> untold(Read read, Set<Long> marked, Map<Long, UserFile> byUser, Instant now) {
-    if (read.waits().firstAsked == null) {
-      read.waits().firstAsked = now;
-    }
-    Set<Long> users = new TreeSet<>(marked);
-    byUser.forEach((uid, f) -> {
-      if (f.remade() != null) {
-        users.add(uid);
-      }
-    });
-    Set<String> unknown = null;
-    for (long uid : users) {
-      UserFile f = byUser.get(uid);
-      boolean mine = writer != null && uid == writer;
-      Instant since;
-      String key;
-      if (f != null) {
-        since = mine && read.restored() ? null : f.remade();
-        key = uid + "/" + f.made();
-      } else if (mine && read.restored()) {
-        continue; // this store writes its own again in this transaction
-      } else {
-        since = missingSince.computeIfAbsent(uid, u -> now);
-        key = uid + "/missing";
-      }
-      if (since == null || settled.contains(key)) {
-        continue;
-      }
-      String whose = f != null ? "user " + f.user() + "'s host ledger file was made anew" : "the host ledger file of uid "
-          + uid + " was removed";
-      Instant until = since.plus(GRACE);
-      if (now.isBefore(until)) {
-        long seconds = (Duration.between(now, until).toMillis() + 999) / 1000;
-        return Optional.of(whose + " under its runs: starts wait " + seconds
-            + " s more for them to publish there what they hold [host ledger made anew]");
-      }
-      if (unknown == null) {
-        unknown = new TreeSet<>(tasks.runFolders(where()));
-        for (RunRow r : read.rows().tables().runs()) {
-          unknown.remove(r.workdir());
-        }
-      }
-      if (!unknown.isEmpty()) {
-        List<String> some = unknown.stream().limit(3).toList();
-        return Optional.of(whose + " under its runs, and tasks of runs no file has run on, holding what the ledger"
-            + " cannot tell (" + String.join(", ", some) + (unknown.size() > 3 ? ", ..." : "")
-            + "): starts wait until they end or their runs are resumed [host ledger made anew]");
-      }
-      settled.add(key);
-      if (mine) {
-        read.waits().writerSettled = true;
-      }
-    }
-    return Optional.empty();
+    return new Read(rows, made, own == null ? "" : own.user(), own == null ? Part.EMPTY : own.rows(), restored, keys);
   }
 
   /**
    * The rows one transaction read, as what the writer's own file had them, and each run's uid and id
    * in its file by its id in the rows.
    */
-  private record Read(RowSet rows, String made, String user, Part own, boolean restored, Map<String, String> keys,
-      boolean fresh, Instant remade, boolean marked, Waits waits) {}
+  private record Read(RowSet rows, String made, String user, Part own, boolean restored, Map<String, String> keys) {}
 
-  private long order(Path file) {
-    long uid = uidOf(file);
+  private long order(long uid) {
     return writer != null && uid == writer ? -1 : uid;
   }
 
-  private static long uidOf(Path file) {
-    Matcher m = NAME.matcher(file.getFileName().toString());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(file + ": not a user's ledger file");
-    }
-    return Long.parseLong(m.group(1));
-  }
-
-  /** A user's file, or null when it does not count: not a regular file, or not owned by the uid it is named for. */
-  private UserFile load(Path file, long uid) throws IOException {
-    boolean own = writer != null && uid == writer;
+  /**
+   * A user's file, or null when it does not count: not a regular file, or not owned by the uid it is
+   * named for.
+   *
+   * @param second whether it is the file's second name, which only stands in for a removed file
+   */
+  private UserFile load(Path file, long uid, boolean second) throws IOException {
+    boolean own = writer != null && uid == writer && !second;
     BasicFileAttributes attributes;
     Owner owner;
     String text;
@@ -401,27 +309,11 @@ final class FileStore implements LedgerStore {
       written.rows().runs().forEach(r -> known.add(r.id()));
     }
     now.runs().stream().map(RunRow::id).filter(id -> !known.contains(id)).forEach(published::add);
-    Instant remade = remadeOf(read);
-    UserFile file = new UserFile(read.made(), user, remade, now);
-    if (read.restored() || !now.equals(read.own()) || !java.util.Objects.equals(remade, read.remade())) {
+    UserFile file = new UserFile(read.made(), user, now);
+    if (read.restored() || !now.equals(read.own())) {
       write(file);
     }
     written = file;
-  }
-
-  /**
-   * Since when the writer's file waits for its runs: a file this store makes where the user's marker
-   * says there was one, with nothing of its own to write again there, waits from when it was first
-   * asked; one it wrote its runs again into, or whose wait ended, waits no more.
-   */
-  private static Instant remadeOf(Read read) {
-    if (read.restored() || read.waits().writerSettled) {
-      return null;
-    }
-    if (read.fresh()) {
-      return read.marked() ? read.waits().firstAsked : null;
-    }
-    return read.remade();
   }
 
   /** The writer's name: as its runs carry it (the file system's, for a file read back). */
@@ -437,15 +329,30 @@ final class FileStore implements LedgerStore {
       // Set, not asked for at creation, where the umask could take readers' rights away.
       Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-r--r--"));
       Files.writeString(fresh, file.text());
+      nameAgain(fresh, secondOf(dir, writer));
       Files.move(fresh, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } finally {
       Files.deleteIfExists(fresh);
     }
-    Path marker = dir.resolve("." + PREFIX + writer + MARK);
-    if (!Files.exists(marker, LinkOption.NOFOLLOW_LINKS)) {
-      Files.writeString(marker, "A Berth host ledger file of this user was made in this folder: while it is"
-          + " missing, or made anew, other runs wait for this user's runs to write there again what they hold.\n");
-      Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-r--r--"));
+  }
+
+  /**
+   * Gives the new file its second name too, in place of the last one: each write links both names to
+   * one file, so the file's removal under one name loses nothing. Without a second name (one another
+   * user made first, which counts for nothing) the file is written all the same.
+   */
+  private void nameAgain(Path fresh, Path second) throws IOException {
+    Path link = dir.resolve("." + PREFIX + writer + "." + UUID.randomUUID() + ".tmp");
+    try {
+      Files.createLink(link, fresh);
+      Files.move(link, second, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
+      if (warned.add(second.toString())) {
+        warn.accept("berth: " + second + " cannot be written (" + e.getMessage() + "): this user's host ledger file"
+            + " has no second name, and is lost if it is removed");
+      }
+    } finally {
+      Files.deleteIfExists(link);
     }
   }
 

@@ -79,7 +79,7 @@ public final class HostLedgers {
       warnIfOpen(dir, warn);
       warnIfOld(dir.resolve(OLD_FILE), warn);
       HostLimits limits = HostLimits.read(dir.resolve(HostLimits.FILE), warn);
-      FileStore store = new FileStore(dir, writer, owners, tasks, warn);
+      FileStore store = new FileStore(dir, writer, owners, warn);
       store.transaction(t -> null); // this user's file is read now: one that cannot be used stops the run before it starts
       return new SharedLedger(store, hostName(), liveness, tasks, limits);
     } catch (IOException e) {

@@ -6,7 +6,6 @@ import dev.berth.host.Rows.WaitRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -92,15 +91,6 @@ interface LedgerStore extends AutoCloseable {
 
     /** Adds usage (share-seconds) of the user at that instant, to the row of that instant and user when there is one. */
     void addUsage(String user, Instant at, double amount);
-
-    /**
-     * Why these rows cannot tell what every run holds now, so that attempts yet to start wait: a
-     * user's file was removed, or made anew, under runs that held in it (see {@link FileStore}).
-     * Empty when they can tell, as they always can in memory.
-     */
-    default Optional<String> untold(Instant now) {
-      return Optional.empty();
-    }
 
     /** Forgets runs that ended before then and usage older than then. */
     void forgetBefore(Instant before);

@@ -8,11 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * The ledger's rows in memory, with the rules every store keeps about whose rows a change may touch:
@@ -28,8 +26,6 @@ final class RowSet {
   private final List<Usage> usage = new ArrayList<>();
   /** What was reclaimed of runs whose process is gone, whoever they belonged to, since {@link #reclaimed()} was last read. */
   private final List<Reclaim> reclaimed = new ArrayList<>();
-  /** Why these rows cannot tell what every run holds, as {@link LedgerStore.Tables#untold} asks it. */
-  private Function<Instant, Optional<String>> untold = now -> Optional.empty();
   /** The uids changes named since {@link #callers()} was last read. */
   private final Set<Long> callers = new TreeSet<>();
 
@@ -53,11 +49,6 @@ final class RowSet {
     List<WaitRow> waitsOf(String run) {
       return waits.stream().filter(w -> w.run().equals(run)).toList();
     }
-  }
-
-  /** Says why these rows cannot tell what every run holds, when asked at an instant. */
-  void untold(Function<Instant, Optional<String>> why) {
-    this.untold = why;
   }
 
   /** The tables over these rows, for one transaction. */
@@ -281,11 +272,6 @@ final class RowSet {
     @Override
     public void addUsage(String user, Instant at, double amount) {
       RowSet.this.addUsage(new Usage(user, at, amount));
-    }
-
-    @Override
-    public Optional<String> untold(Instant now) {
-      return untold.apply(now);
     }
 
     @Override

@@ -32,7 +32,6 @@ final class SharedLedger implements SharedReservations {
   /** The state of a run whose Berth process is gone while task processes of it still live. */
   static final String TASKS_LIVE = "lost, tasks live";
   private final LedgerStore store;
-  private Optional<String> untold = Optional.empty(); // as the last look found it
   private final String host;
   private final ProcessLiveness liveness;
   private final TaskProcesses tasks;
@@ -50,7 +49,6 @@ final class SharedLedger implements SharedReservations {
   @Override
   public synchronized void join(Run r, Instant now) {
     boolean joined = store.transaction(t -> {
-      t.untold(now); // a user's file removed or made anew counts its wait from the first run that sees it
       reclaimDead(t, now);
       // A dead run of this user in this folder whose tasks live is the one this run resumes. What it
       // held moves to this run in this transaction, so that what its task processes use is never
@@ -76,7 +74,6 @@ final class SharedLedger implements SharedReservations {
   public synchronized List<Reservation> look(Progress p, List<Measured> measured, Instant now) {
     Run me = joined();
     return store.transaction(t -> {
-      untold = t.untold(now);
       reclaimDead(t, now);
       t.progress(me.id(), me.uid(), p.state(), p.running(), p.waiting(), p.done(), p.total(), now);
       measured.forEach(m -> t.measured(me.id(), m.task(), m.key(), m.bytes(), me.uid()));
@@ -92,9 +89,10 @@ final class SharedLedger implements SharedReservations {
     });
   }
 
+  /** Every reader tells what every run holds: each user's rows are in a file only that user writes, and removes. */
   @Override
-  public synchronized Optional<String> untold() {
-    return untold;
+  public Optional<String> untold() {
+    return Optional.empty();
   }
 
   @Override
@@ -118,12 +116,11 @@ final class SharedLedger implements SharedReservations {
       if (claims.isEmpty()) {
         return List.of();
       }
-      Optional<String> held = t.untold(now);
       Map<String, RunRow> runs = liveRuns(t);
       Claims pass = new Claims(t, me, now, runs, liveHoldsLeft(read, runs, me, dropped), new ArrayList<>(t.waits()));
       List<Optional<String>> refusals = new ArrayList<>(claims.size());
       for (Claim claim : claims) {
-        refusals.add(held.isPresent() ? held : pass.claim(claim));
+        refusals.add(pass.claim(claim));
       }
       return refusals;
     });

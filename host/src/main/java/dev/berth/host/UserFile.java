@@ -14,18 +14,16 @@ import java.util.List;
  * file says nothing of whose it is: the owner the file system gives it says that, so that nothing a
  * user writes can pass for another user's. Its first line carries a token made with the file, kept as
  * the file is written again, so that a run can tell the file it wrote from one made anew after it
- * was removed; the user's name; and, for a file made anew where the user had one before, since when
- * it waits for the user's runs to publish there what they hold ({@code -} once it does not).
+ * was removed.
  */
-record UserFile(String made, String user, Instant remade, Part rows) {
+record UserFile(String made, String user, Part rows) {
 
   /** The first word of the first line: what the file is, and the version of its lines. */
   static final String HEADER = "berth-host-ledger 1";
 
   /** The text of the file. */
   String text() {
-    StringBuilder out = new StringBuilder(HEADER).append(' ').append(made).append(' ').append(escape(user))
-        .append(' ').append(remade == null ? "-" : millis(remade)).append('\n');
+    StringBuilder out = new StringBuilder(HEADER).append(' ').append(made).append(' ').append(escape(user)).append('\n');
     for (RunRow r : rows.runs()) {
       line(out, "run", r.id(), r.host(), r.name(), r.workdir(), r.pid(), r.pidStart(), r.state(), r.running(),
           r.waiting(), r.done(), r.total(), millis(r.startedAt()), millis(r.updatedAt()),
@@ -54,7 +52,7 @@ record UserFile(String made, String user, Instant remade, Part rows) {
   static UserFile parse(String text, long uid, String owner) {
     String[] lines = text.split("\n", -1);
     String[] header = lines[0].split(" ", -1);
-    if (!lines[0].startsWith(HEADER + " ") || header.length != 5) {
+    if (!lines[0].startsWith(HEADER + " ") || header.length != 4) {
       throw new IllegalArgumentException("line 1: not a Berth host ledger file of this release");
     }
     String user = owner != null ? owner : unescape(header[3]);
@@ -85,13 +83,7 @@ record UserFile(String made, String user, Instant remade, Part rows) {
         throw new IllegalArgumentException("line " + (n + 1) + ": " + f[0] + ": " + e.getMessage());
       }
     }
-    Instant remade;
-    try {
-      remade = header[4].equals("-") ? null : at(header[4]);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("line 1: " + e.getMessage());
-    }
-    return new UserFile(header[2], user, remade, new Part(runs, holds, waits, usage));
+    return new UserFile(header[2], user, new Part(runs, holds, waits, usage));
   }
 
   private static void line(StringBuilder out, String kind, Object... fields) {

@@ -10,6 +10,6 @@ class FileLedgerStoreTest extends LedgerStoreContractTest {
 
   @Override
   protected LedgerStore storeOf(long uid, String user) {
-    return new FileStore(dir, uid, owners, TaskProcesses.NONE, line -> {});
+    return new FileStore(dir, uid, owners, line -> {});
   }
 }

@@ -25,7 +25,7 @@ class FileReservationsTest extends SharedReservationsContractTest {
 
   @Override
   protected SharedReservations ledger() {
-    return new SharedLedger(new FileStore(dir, null, owners, TaskProcesses.NONE, line -> {}), "test-host", proc, TaskProcesses.NONE,
+    return new SharedLedger(new FileStore(dir, null, owners, line -> {}), "test-host", proc, TaskProcesses.NONE,
         HostLimits.NONE);
   }
 
@@ -48,7 +48,7 @@ class FileReservationsTest extends SharedReservationsContractTest {
     }
     Path file = FileStore.fileOf(dir, 1000);
     String before = Files.readString(file);
-    FileStore store = new FileStore(dir, 1000L, owners, TaskProcesses.NONE, line -> {});
+    FileStore store = new FileStore(dir, 1000L, owners, line -> {});
 
     Assertions.assertThatThrownBy(() -> store.transaction(t -> {
       t.forgetBefore(T0.plusSeconds(1_000_000));

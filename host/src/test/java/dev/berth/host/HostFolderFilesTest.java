@@ -41,22 +41,9 @@ class HostFolderFilesTest {
   private final List<String> warnings = new ArrayList<>();
   private final Set<Long> berths = new TreeSet<>(); // live Berth pids
 
-  private final Set<String> taskFolders = new TreeSet<>(); // folders of live task processes of this ledger's runs
-  private final TaskProcesses tasks = new TaskProcesses() {
-    @Override
-    public Set<String> liveTasks(String runDir, long uid, long berthStart) {
-      return taskFolders.contains(runDir) ? Set.of(TaskProcesses.UNKNOWN) : Set.of();
-    }
-
-    @Override
-    public Set<String> runFolders(String ledger) {
-      return ledger.equals(dir.toString()) ? Set.copyOf(taskFolders) : Set.of();
-    }
-  };
-
   private SharedReservations ledger(long uid, FileOwners who) {
-    return new SharedLedger(new FileStore(dir, uid, who, tasks, warnings::add), "h", (p, start) -> berths.contains(p),
-        tasks, HostLimits.NONE);
+    return new SharedLedger(new FileStore(dir, uid, who, warnings::add), "h", (p, start) -> berths.contains(p),
+        TaskProcesses.NONE, HostLimits.NONE);
   }
 
   private SharedReservations joined(long uid, String name, long pid) {
@@ -139,12 +126,31 @@ class HostFolderFilesTest {
   }
 
   @Test
-  void aUsersFileRemovedUnderItsRunsIsWrittenAgainWithWhatTheyHoldAtTheirNextCall() throws Exception {
+  void aUsersFileRemovedUnderItsRunsIsReadOnUnderItsSecondNameByARunThatNeverSawIt() throws Exception {
+    SharedReservations a = joined(ALICE, "a", 41);
+    a.take(gpu("t1", 10), T0);
+    SharedReservations killed = joined(ALICE, "killed", 44);
+    killed.take(gpu("t2", 4), T0);
+    Files.delete(FileStore.fileOf(dir, ALICE));
+
+    SharedReservations b = joined(BOB, "b", 42);
+
+    assertThat(b.look(progress(), List.of(), T0)).extracting(Reservation::runName, Reservation::bytes)
+        .containsExactlyInAnyOrder(tuple("a", 10 * GIB), tuple("killed", 4 * GIB));
+    assertThat(b.take(gpu("u1", 12), T0)).isPresent();
+    a.look(progress(), List.of(), T0.plusSeconds(1));
+    assertThat(Files.readString(FileStore.fileOf(dir, ALICE))).as("under its first name again")
+        .isEqualTo(Files.readString(FileStore.secondOf(dir, ALICE)));
+  }
+
+  @Test
+  void aUsersFileRemovedUnderBothNamesIsWrittenAgainWithWhatItsRunsHoldAtTheirNextCall() throws Exception {
     SharedReservations a = joined(ALICE, "a", 41);
     a.take(gpu("t1", 10), T0);
     SharedReservations a2 = joined(ALICE, "a2", 44);
     a2.take(gpu("t2", 4), T0);
     Files.delete(FileStore.fileOf(dir, ALICE));
+    Files.delete(FileStore.secondOf(dir, ALICE));
 
     a.look(progress(), List.of(), T0.plusSeconds(1));
     a2.releaseAll(List.of("none"), T0.plusSeconds(1));
@@ -188,63 +194,5 @@ class HostFolderFilesTest {
     } finally {
       System.setProperty("user.name", before);
     }
-  }
-
-  @Test
-  void aUsersFirstFileHoldsNothingBack() {
-    SharedReservations a = joined(ALICE, "a", 41);
-
-    assertThat(a.take(gpu("t1", 10), T0)).isEmpty();
-    assertThat(joined(BOB, "b", 42).look(progress(), List.of(), T0)).hasSize(1);
-    assertThat(a.untold()).isEmpty();
-  }
-
-  @Test
-  void aRunThatNeverSawAUsersRemovedFileWaitsForThatUsersRunsToWriteItAgain() throws Exception {
-    joined(ALICE, "a", 41).take(gpu("t1", 20), T0);
-    Files.delete(FileStore.fileOf(dir, ALICE));
-
-    SharedReservations b = joined(BOB, "b", 42);
-    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(3))).hasValueSatisfying(why -> assertThat(why)
-        .isEqualTo("the host ledger file of uid 1000 was removed under its runs: starts wait 7 s more for them to"
-            + " publish there what they hold [host ledger made anew]"));
-    b.look(progress(), List.of(), T0.plusSeconds(3));
-    assertThat(b.untold()).isPresent();
-
-    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(10))).as("nothing of alice's runs lives on").isEmpty();
-  }
-
-  @Test
-  void aRunOfTheUserThatWritesItsFileAgainEndsTheWaitAtOnce() throws Exception {
-    SharedReservations a = joined(ALICE, "a", 41);
-    a.take(gpu("t1", 20), T0);
-    Files.delete(FileStore.fileOf(dir, ALICE));
-    SharedReservations b = joined(BOB, "b", 42);
-    assertThat(b.take(gpu("u1", 4), T0.plusSeconds(1))).isPresent();
-
-    a.look(progress(), List.of(), T0.plusSeconds(1));
-
-    assertThat(b.take(gpu("u1", 4), T0.plusSeconds(2))).isEmpty();
-    assertThat(b.take(gpu("u2", 4), T0.plusSeconds(2))).as("alice's 20 GiB are back").isPresent();
-  }
-
-  @Test
-  void aFileMadeAnewByANewRunWaitsWhileTasksOfRunsNoFileHasLiveAfterTheGrace() throws Exception {
-    SharedReservations killed = joined(ALICE, "killed", 41);
-    killed.take(gpu("t1", 20), T0);
-    berths.remove(41L);
-    taskFolders.add("/runs/killed");
-    Files.delete(FileStore.fileOf(dir, ALICE));
-    SharedReservations a2 = joined(ALICE, "a2", 43); // alice's file made anew, without the killed run
-
-    SharedReservations b = joined(BOB, "b", 42);
-    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(30))).hasValueSatisfying(why -> assertThat(why)
-        .startsWith("user alice's host ledger file was made anew under its runs, and tasks of runs no file has run on")
-        .contains("/runs/killed").endsWith("[host ledger made anew]"));
-
-    taskFolders.clear();
-    assertThat(b.take(gpu("u1", 10), T0.plusSeconds(31))).isEmpty();
-    a2.look(progress(), List.of(), T0.plusSeconds(31));
-    assertThat(Files.readAllLines(FileStore.fileOf(dir, ALICE)).get(0)).as("its wait ended").endsWith(" -");
   }
 }
