@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Who owns a file of the host folder, as the file system says, without following a link: the only
@@ -15,9 +17,21 @@ interface FileOwners {
   record Owner(long uid, String name) {}
 
   /** The file system's owners. */
-  FileOwners SYSTEM = file -> {
-    long uid = ((Number) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
-    return new Owner(uid, Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName());
+  FileOwners SYSTEM = new FileOwners() {
+    // A name is looked up once per uid: the lookup (the user database, perhaps over the network) costs
+    // more than the rest of a transaction, and a uid's name does not change under a run.
+    private final Map<Long, String> names = new ConcurrentHashMap<>();
+
+    @Override
+    public Owner of(Path file) throws IOException {
+      long uid = ((Number) Files.getAttribute(file, "unix:uid", LinkOption.NOFOLLOW_LINKS)).longValue();
+      String name = names.get(uid);
+      if (name == null) {
+        name = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
+        names.put(uid, name);
+      }
+      return new Owner(uid, name);
+    }
   };
 
   /**

@@ -8,12 +8,16 @@ import dev.berth.host.RowSet.Part;
 import dev.berth.host.RowSet.Reclaim;
 import dev.berth.spi.SharedReservationsException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -32,8 +36,8 @@ import java.util.regex.Pattern;
  * The ledger's rows in the host folder, one file per user ({@code user-UID.ledger}), which only that
  * user writes (mode 0644, in the sticky folder) and every user reads. A transaction holds the
  * folder's {@link FolderLock}, reads every user's file, lets the rules work on all the rows, and
- * writes back the caller's own, whole, by renaming a new file over the old: so two runs never both
- * read the same free memory and take it, whoever they belong to, and a reader never sees half a file.
+ * writes back the caller's own when it changed: so two runs never both read the same free memory and
+ * take it, whoever they belong to, and no reader sees a file being written.
  *
  * <p>A file counts as the rows of the user who owns it: one named for another uid is ignored with a
  * warning, and whatever the lines of a file say of whose they are, its rows are its owner's. What a
@@ -41,8 +45,9 @@ import java.util.regex.Pattern;
  * is the caller's own): another user's file stays as its owner wrote it, and every reader reaches the
  * same view from the same processes.
  *
- * <p>Each file has a second name, {@code .user-UID.ledger}, linked to it at every write: a file its
- * owner removes under one name is read on, by every run, under the other. When the caller's own file
+ * <p>Each file has a second copy, {@code .user-UID.ledger}, written before it at every write: a file its
+ * owner removes, or one a writer killed in the middle of it left unfinished, is read on, by every run,
+ * from the other. When the caller's own file
  * was removed under both, or replaced, since it last wrote it, its runs are written there again as it
  * had them: its own runs as they are, and the user's other live runs when the file has no row of them.
  */
@@ -50,7 +55,7 @@ final class FileStore implements LedgerStore {
 
   private static final String PREFIX = "user-";
   private static final String SUFFIX = ".ledger";
-  /** A user's file, or (with the dot) its second name. */
+  /** A user's file, or (with the dot) its second copy. */
   private static final Pattern NAME = Pattern.compile("(\\.?)" + Pattern.quote(PREFIX) + "([0-9]+)" + Pattern.quote(SUFFIX));
 
   private final Path dir;
@@ -79,7 +84,7 @@ final class FileStore implements LedgerStore {
     return dir.resolve(PREFIX + uid + SUFFIX);
   }
 
-  /** The second name of a user's file: a link to the same file, which {@code rm user-*} leaves. */
+  /** The second copy of a user's file, which {@code rm user-*} leaves. */
   static Path secondOf(Path dir, long uid) {
     return dir.resolve("." + PREFIX + uid + SUFFIX);
   }
@@ -120,8 +125,6 @@ final class FileStore implements LedgerStore {
         Matcher m = NAME.matcher(name);
         if (m.matches()) {
           (m.group(1).isEmpty() ? files : seconds).put(Long.parseLong(m.group(2)), p);
-        } else if (writer != null && name.startsWith("." + PREFIX + writer + ".") && name.endsWith(".tmp")) {
-          Files.deleteIfExists(p); // left by a writer killed before its rename; no other writes while we hold the lock
         }
       }
     }
@@ -133,17 +136,20 @@ final class FileStore implements LedgerStore {
     boolean ownFromSecond = false;
     Map<String, String> keys = new TreeMap<>(); // each run's id in these rows -> uid and id in its file
     for (long uid : users) {
-      // A file removed by its owner is read on from its second name, which has what it had.
-      UserFile f = files.containsKey(uid) ? load(files.get(uid), uid, false) : null;
-      if (f == null && seconds.containsKey(uid)) {
-        f = load(seconds.get(uid), uid, true);
+      // A file removed by its owner, or left unfinished by a writer killed in the middle of it, is
+      // read on under its second copy, which has what it had.
+      Path second = seconds.get(uid);
+      UserFile f = files.containsKey(uid) ? load(files.get(uid), uid, second != null) : null;
+      boolean fromSecond = f == null && second != null;
+      if (fromSecond) {
+        f = load(second, uid, false);
       }
       if (f == null) {
         continue;
       }
       if (writer != null && uid == writer) {
         own = f;
-        ownFromSecond = !files.containsKey(uid);
+        ownFromSecond = fromSecond;
       }
       add(rows, f.rows(), uid, keys);
     }
@@ -180,10 +186,10 @@ final class FileStore implements LedgerStore {
    * A user's file, or null when it does not count: not a regular file, or not owned by the uid it is
    * named for.
    *
-   * @param second whether it is the file's second name, which only stands in for a removed file
+   * @param spare whether another name of it may stand in for it: its being unreadable is no error
    */
-  private UserFile load(Path file, long uid, boolean second) throws IOException {
-    boolean own = writer != null && uid == writer && !second;
+  private UserFile load(Path file, long uid, boolean spare) throws IOException {
+    boolean own = writer != null && uid == writer;
     BasicFileAttributes attributes;
     Owner owner;
     String text;
@@ -203,7 +209,7 @@ final class FileStore implements LedgerStore {
     try {
       return UserFile.parse(text, uid, owner.name());
     } catch (IllegalArgumentException e) {
-      return ignored(file, own, e.getMessage());
+      return spare ? null : ignored(file, own, e.getMessage());
     }
   }
 
@@ -322,37 +328,43 @@ final class FileStore implements LedgerStore {
         .orElse(read.user());
   }
 
-  private void write(UserFile file) throws IOException {
-    Path target = fileOf(dir, writer);
-    Path fresh = Files.createTempFile(dir, "." + PREFIX + writer + ".", ".tmp");
-    try {
-      // Set, not asked for at creation, where the umask could take readers' rights away.
-      Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-r--r--"));
-      Files.writeString(fresh, file.text());
-      nameAgain(fresh, secondOf(dir, writer));
-      Files.move(fresh, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(fresh);
-    }
-  }
-
   /**
-   * Gives the new file its second name too, in place of the last one: each write links both names to
-   * one file, so the file's removal under one name loses nothing. Without a second name (one another
-   * user made first, which counts for nothing) the file is written all the same.
+   * Writes the writer's rows in place, under the lock that keeps every reader out meanwhile: first
+   * as the second copy, then the file itself, so that a writer killed in the middle of one leaves the
+   * other whole (a file read back must end with its last line, {@link UserFile#END}). In place,
+   * because a rename over the old file makes the file system write it out at once, ten times the cost
+   * of the rest of a transaction. Without a second copy (one another user made first, which counts
+   * for nothing) the file is written all the same.
    */
-  private void nameAgain(Path fresh, Path second) throws IOException {
-    Path link = dir.resolve("." + PREFIX + writer + "." + UUID.randomUUID() + ".tmp");
+  private void write(UserFile file) throws IOException {
+    byte[] text = file.text().getBytes(StandardCharsets.UTF_8);
+    Path second = secondOf(dir, writer);
     try {
-      Files.createLink(link, fresh);
-      Files.move(link, second, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (java.nio.file.FileSystemException | UnsupportedOperationException e) {
+      writeInPlace(second, text);
+    } catch (java.nio.file.FileSystemException e) {
       if (warned.add(second.toString())) {
         warn.accept("berth: " + second + " cannot be written (" + e.getMessage() + "): this user's host ledger file"
-            + " has no second name, and is lost if it is removed");
+            + " has no second copy, and is lost if it is removed");
       }
-    } finally {
-      Files.deleteIfExists(link);
+    }
+    writeInPlace(fileOf(dir, writer), text);
+  }
+
+  private static void writeInPlace(Path file, byte[] text) throws IOException {
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+      // Set, not asked for at creation, where the umask could take readers' rights away.
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    } catch (FileAlreadyExistsException there) {
+      channel = FileChannel.open(file, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    }
+    try (FileChannel c = channel) {
+      ByteBuffer bytes = ByteBuffer.wrap(text);
+      while (bytes.hasRemaining()) {
+        c.write(bytes, bytes.position());
+      }
+      c.truncate(text.length);
     }
   }
 

@@ -20,6 +20,8 @@ record UserFile(String made, String user, Part rows) {
 
   /** The first word of the first line: what the file is, and the version of its lines. */
   static final String HEADER = "berth-host-ledger 1";
+  /** The last line: a file without it was not written to its end. */
+  static final String END = "end";
 
   /** The text of the file. */
   String text() {
@@ -40,7 +42,7 @@ record UserFile(String made, String user, Part rows) {
     for (Usage u : rows.usage()) {
       line(out, "usage", millis(u.at()), u.amount());
     }
-    return out.toString();
+    return out.append(END).append('\n').toString();
   }
 
   /**
@@ -60,7 +62,14 @@ record UserFile(String made, String user, Part rows) {
     List<HoldRow> holds = new ArrayList<>();
     List<WaitRow> waits = new ArrayList<>();
     List<Usage> usage = new ArrayList<>();
-    for (int n = 1; n < lines.length; n++) {
+    int end = lines.length - 1;
+    while (end > 0 && lines[end].isEmpty()) {
+      end--;
+    }
+    if (!lines[end].equals(END) || !text.endsWith(END + "\n")) {
+      throw new IllegalArgumentException("line " + (end + 1) + ": the file ends before its last line");
+    }
+    for (int n = 1; n < end; n++) {
       if (lines[n].isEmpty()) {
         continue;
       }

@@ -195,4 +195,20 @@ class HostFolderFilesTest {
       System.setProperty("user.name", before);
     }
   }
+
+  @Test
+  void aFileLeftUnfinishedByAWriterKilledInTheMiddleOfItIsReadFromItsSecondCopy() throws Exception {
+    SharedReservations a = joined(ALICE, "a", 41);
+    a.take(gpu("t1", 10), T0);
+    String whole = Files.readString(FileStore.fileOf(dir, ALICE));
+    Files.writeString(FileStore.fileOf(dir, ALICE), whole.substring(0, whole.length() / 2));
+
+    SharedReservations b = joined(BOB, "b", 42);
+
+    assertThat(b.look(progress(), List.of(), T0)).extracting(Reservation::runName, Reservation::bytes)
+        .containsExactly(tuple("a", 10 * GIB));
+    assertThat(warnings).isEmpty();
+    a.look(progress(), List.of(), T0.plusSeconds(1));
+    assertThat(Files.readString(FileStore.fileOf(dir, ALICE))).as("whole again").endsWith("\nend\n");
+  }
 }

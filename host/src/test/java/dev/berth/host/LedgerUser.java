@@ -52,7 +52,7 @@ public final class LedgerUser {
     Path theirs = HostLedgers.file(dir, victimUid);
     attempt("write the victim's file", () -> Files.writeString(theirs, "", StandardOpenOption.TRUNCATE_EXISTING));
     attempt("remove the victim's file", () -> Files.delete(theirs));
-    attempt("remove the victim's file's second name", () -> Files.delete(FileStore.secondOf(dir, victimUid)));
+    attempt("remove the victim's file's second copy", () -> Files.delete(FileStore.secondOf(dir, victimUid)));
     attempt("rename over the victim's file", () -> Files.move(Files.writeString(dir.resolve("forged"),
         "berth-host-ledger 1 x\n"), theirs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE));
     try {

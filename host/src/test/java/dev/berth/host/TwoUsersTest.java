@@ -67,7 +67,7 @@ class TwoUsersTest {
       assertThat(said.lines()).contains("join with the victim's id: refused",
           "write the victim's file: refused",
           "remove the victim's file: refused",
-          "remove the victim's file's second name: refused",
+          "remove the victim's file's second copy: refused",
           "rename over the victim's file: refused",
           "a store that writes as the victim: refused",
           "plant limits: refused",
