@@ -220,7 +220,8 @@ final class FileStore implements LedgerStore {
   private UserFile ignored(Path file, boolean own, String why) {
     if (own) {
       throw new SharedReservationsException(file + ": this user's host ledger file cannot be used: " + why
-          + "; remove it (as its owner, or root) to start it afresh");
+          + "; remove " + fileOf(dir, writer) + " and its copy " + secondOf(dir, writer)
+          + " (as their owner, or root) to start it afresh");
     }
     if (warned.add(file + why)) {
       warn.accept("berth: " + file + " is ignored: " + why);
