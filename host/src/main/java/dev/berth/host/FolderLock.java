@@ -72,11 +72,12 @@ final class FolderLock implements AutoCloseable {
             kept = true;
             return new FolderLock(fd);
           }
-          continue; // the folder was replaced under the lock: lock the one there now
-        }
-        int errno = Native.getLastError();
-        if (errno != EWOULDBLOCK && errno != EINTR) {
-          throw new SharedReservationsException(dir + ": the host folder cannot be locked (errno " + errno + ")");
+          // the folder was replaced under the lock: lock the one there now
+        } else {
+          int errno = Native.getLastError();
+          if (errno != EWOULDBLOCK && errno != EINTR) {
+            throw new SharedReservationsException(dir + ": the host folder cannot be locked (errno " + errno + ")");
+          }
         }
       } finally {
         if (!kept) {
@@ -93,11 +94,16 @@ final class FolderLock implements AutoCloseable {
   }
 
   private static boolean sameFolder(Path dir, int fd) {
+    Object locked;
     try {
-      Object locked = Files.readAttributes(Path.of("/proc/self/fd/" + fd), BasicFileAttributes.class).fileKey();
+      locked = Files.readAttributes(Path.of("/proc/self/fd/" + fd), BasicFileAttributes.class).fileKey();
+    } catch (IOException e) {
+      return true; // no /proc to tell the locked folder by: the one opened by its path just now
+    }
+    try {
       return Objects.equals(locked, Files.readAttributes(dir, BasicFileAttributes.class).fileKey());
     } catch (IOException e) {
-      return false;
+      return false; // removed under the lock: the next open finds the one made again, or fails
     }
   }
 
