@@ -1,6 +1,5 @@
 package dev.berth.host;
 
-import dev.berth.spi.SharedReservations;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -24,7 +23,6 @@ import java.util.TreeSet;
 final class ProcTasks implements TaskProcesses {
 
   private static final String VARIABLE = "BERTH_RUN_DIR=";
-  private static final byte[] RUN_DIR = VARIABLE.getBytes(StandardCharsets.UTF_8);
   private static final byte[] TASK = "BERTH_TASK_ID=".getBytes(StandardCharsets.UTF_8);
   private static final byte[] ENGINE = "BERTH_ENGINE=".getBytes(StandardCharsets.UTF_8);
 
@@ -50,20 +48,6 @@ final class ProcTasks implements TaskProcesses {
       return !live.contains(UNKNOWN); // the run keeps all it holds: no need to look further
     });
     return listed ? live : Set.of(UNKNOWN); // cannot tell: keep what the run held
-  }
-
-  @Override
-  public Set<String> runFolders(String ledger) {
-    byte[] inLedger = (SharedReservations.LEDGER_VARIABLE + "=" + ledger).getBytes(StandardCharsets.UTF_8);
-    Set<String> folders = new TreeSet<>();
-    eachProcess((pid, s, environment) -> {
-      // another user's process (environment unread) is nothing this looker can tell
-      if (environment != null && holds(environment, inLedger)) {
-        valueOf(environment, RUN_DIR).ifPresent(folders::add);
-      }
-      return true;
-    });
-    return folders;
   }
 
   /** Looks at one live process; false to look no further. */

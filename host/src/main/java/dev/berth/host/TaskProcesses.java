@@ -30,14 +30,4 @@ public interface TaskProcesses {
    *     process's start, or that of the first run it resumed, whose tasks it adopted
    */
   Set<String> liveTasks(String runDir, long uid, long berthStart);
-
-  /**
-   * The run folders ({@code BERTH_RUN_DIR}) of the live task processes of runs that take part in the
-   * host ledger {@code ledger} (their {@link dev.berth.spi.SharedReservations#LEDGER_VARIABLE}) that
-   * this looker can tell: those whose environment it may read (its own user's; every one for root). A ledger made anew after its
-   * file was removed asks it, to find tasks of runs whose rows nobody could carry.
-   */
-  default Set<String> runFolders(String ledger) {
-    return Set.of();
-  }
 }

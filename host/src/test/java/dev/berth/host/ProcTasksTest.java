@@ -94,22 +94,4 @@ class ProcTasksTest {
     environment(9, 'S', 2_000, "BERTH_RUN_DIR=/runs/r2\0BERTH_TASK_ID=t-9\0BERTH_ENGINE=p-1\0");
     assertThat(new ProcTasks(proc).liveTasks("/runs/r2", me, BERTH_START)).contains(TaskProcesses.UNKNOWN);
   }
-
-  @Test
-  void theRunFoldersOfLiveTaskProcessesOfALedgersRunsAreThoseWhoseEnvironmentCanBeRead() throws IOException {
-    inLedger(7, 'S', "/runs/r2", "/host/ledger.db");
-    inLedger(8, 'S', "/runs/r1", "/host/ledger.db");
-    inLedger(9, 'Z', "/runs/r3", "/host/ledger.db");
-    inLedger(10, 'S', "/runs/r4", "/elsewhere/ledger.db");
-    task(11, 'S', 2_000, "/runs/r5"); // a run alone, or of a Berth that named no ledger
-    Files.write(process(12, 'S', 2_000).resolve("environ"), "PATH=/bin\0".getBytes(StandardCharsets.UTF_8));
-    unreadable(13, 2_000);
-
-    assertThat(new ProcTasks(proc).runFolders("/host/ledger.db")).containsExactly("/runs/r1", "/runs/r2");
-  }
-
-  private void inLedger(long pid, char state, String runDir, String ledger) throws IOException {
-    Files.write(process(pid, state, 2_000).resolve("environ"), ("BERTH_RUN_DIR=" + runDir + "\0"
-        + dev.berth.spi.SharedReservations.LEDGER_VARIABLE + "=" + ledger + "\0").getBytes(StandardCharsets.UTF_8));
-  }
 }

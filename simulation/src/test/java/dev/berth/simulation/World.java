@@ -388,17 +388,6 @@ final class World {
           return live;
         }
       }
-
-      @Override
-      public Set<String> runFolders(String ledger) {
-        synchronized (World.this) {
-          Set<String> folders = new TreeSet<>();
-          processes.values().stream().filter(p -> p.alive && p.kind != Kind.BERTH && p.env.containsKey("BERTH_RUN_DIR")
-              && ledger.equals(p.env.get(dev.berth.spi.SharedReservations.LEDGER_VARIABLE)))
-              .forEach(p -> folders.add(p.env.get("BERTH_RUN_DIR")));
-          return folders;
-        }
-      }
     };
   }
 
