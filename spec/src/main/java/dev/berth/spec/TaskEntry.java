@@ -110,6 +110,8 @@ record TaskEntry(Field field, Template id, List<Template> command, Matrix matrix
       dependencies.record(taskId, effective, own, field, group.field());
       try {
         tasks.add(builder.build());
+      } catch (InvalidValue e) {
+        throw field.problem(e);
       } catch (IllegalArgumentException e) {
         throw field.problem(e.getMessage());
       }

@@ -4,6 +4,7 @@ import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.Settings;
 import dev.berth.core.model.TaskKey;
 import dev.berth.core.model.TaskKeys;
+import dev.berth.core.settings.InvalidValue;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -422,8 +423,15 @@ public final class TaskSpec {
       return this;
     }
 
-    /** Builds the validated spec. */
+    /**
+     * Builds the validated spec.
+     *
+     * @throws dev.berth.core.settings.InvalidValue when an argument or an environment variable holds a NUL
+     *     character, placed at it ({@code command[1]}, {@code env.SEED})
+     * @throws IllegalArgumentException when the values break a rule across keys
+     */
     public TaskSpec build() {
+      refuseNul();
       boolean wantsGpu = settings.get(TaskKeys.GPU_MEMORY) > 0 || settings.get(TaskKeys.GPUS) > 0;
       if (cpuPinned && (wantsGpu || gpuImplied)) {
         throw new IllegalArgumentException("task " + id + " has device: cpu but also asks for a GPU"
@@ -434,6 +442,29 @@ public final class TaskSpec {
       }
       return new TaskSpec(id, group, template == null ? id.value() : template, params, after, follow,
           settings.build());
+    }
+
+    /**
+     * A program's arguments and environment are C strings: a NUL would end one there and the task
+     * would run with less than was written, so it is refused before anything starts.
+     */
+    private void refuseNul() {
+      List<String> command = settings.get(TaskKeys.COMMAND);
+      for (int i = 0; i < command.size(); i++) {
+        if (command.get(i).indexOf('\0') >= 0) {
+          throw nul("command[" + i + "]", "argument " + i);
+        }
+      }
+      for (Map.Entry<String, String> e : settings.get(TaskKeys.ENV).entrySet()) {
+        if (e.getKey().indexOf('\0') >= 0 || e.getValue().indexOf('\0') >= 0) {
+          throw nul(InvalidValue.join("env", e.getKey()), "environment variable " + e.getKey().replace("\0", "\\0"));
+        }
+      }
+    }
+
+    private InvalidValue nul(String path, String what) {
+      return new InvalidValue(null, path, "task " + id + ": " + what + " holds a NUL character (\\0), which would"
+          + " cut it short where the program reads it; remove it");
     }
   }
 }

@@ -23,6 +23,19 @@ class TaskSpecTest {
   }
 
   @Test
+  void aNulInsideAnArgumentOrAnEnvironmentValueIsRefusedNamingWhere() {
+    assertThatThrownBy(() -> TaskSpec.builder("a", "g").command("echo", "a\0b").build())
+        .isInstanceOf(dev.berth.core.settings.InvalidValue.class)
+        .hasMessageStartingWith("task a: argument 1 holds a NUL character")
+        .matches(e -> ((dev.berth.core.settings.InvalidValue) e).path().equals("command[1]"));
+    assertThatThrownBy(() -> TaskSpec.builder("a", "g").command("true").env(Map.of("SEED", "1\0")).build())
+        .hasMessageStartingWith("task a: environment variable SEED holds a NUL character")
+        .matches(e -> ((dev.berth.core.settings.InvalidValue) e).path().equals("env.SEED"));
+    assertThatThrownBy(() -> TaskSpec.builder("a", "g").command("true").env(Map.of("S\0X", "1")).build())
+        .hasMessageContaining("holds a NUL character");
+  }
+
+  @Test
   void theBuilderSetsEveryField() {
     TaskSpec t = TaskSpec.builder("a", "g")
         .command("python", "train.py")
