@@ -4,12 +4,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class LogCapTest {
 
+  private static final Pattern COUNT = Pattern.compile("\\[berth: (\\d+) bytes of output cut here;");
+
   @TempDir Path dir;
+
+  private static long bytesCut(String text) {
+    Matcher m = COUNT.matcher(text);
+    assertThat(m.find()).as("a marker in %s", text).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  /** The output a cut log still shows: all but its marker line. */
+  private static String kept(String text) {
+    return text.replaceFirst("\n\\[berth: [^\n]*\\]\n", "");
+  }
 
   @Test
   void aLogWithinItsCapIsLeftAlone() throws Exception {
@@ -21,14 +37,50 @@ class LogCapTest {
   }
 
   @Test
-  void aLogOverItsCapKeepsItsHeadAndAMarkerAndWhatIsAppendedLaterFollows() throws Exception {
-    Path log = Files.writeString(dir.resolve("b.log"), "H".repeat(600) + "T".repeat(600));
+  void aLogOverItsCapKeepsItsHeadAMarkerCountingTheBytesCutAndItsLastLines() throws Exception {
+    String head = "H".repeat(600);
+    String middle = "M".repeat(5000) + "\n";
+    String tail = "step 1\n".repeat(40) + "Traceback: the end\n";
+    Path log = Files.writeString(dir.resolve("b.log"), head + middle + tail);
 
     assertThat(LogCap.cut(log, 1000)).isTrue();
-    Files.writeString(log, "latest\n", java.nio.file.StandardOpenOption.APPEND);
 
     String text = Files.readString(log);
-    assertThat(text).startsWith("H".repeat(500) + "\n[berth: output cut here;").endsWith("below]\nlatest\n")
-        .doesNotContain("T");
+    assertThat(Files.size(log)).isLessThanOrEqualTo(1000);
+    assertThat(text).startsWith("H".repeat(500) + "\n[berth: ").endsWith("step 1\nTraceback: the end\n")
+        .doesNotContain("M");
+    String after = text.substring(text.indexOf("below]\n") + "below]\n".length());
+    assertThat(after).startsWith("step 1\n"); // whole lines, not the end of one
+    assertThat(bytesCut(text) + kept(text).length()).isEqualTo(head.length() + middle.length() + tail.length());
+  }
+
+  @Test
+  void whatIsAppendedAfterACutFollowsAndTheNextCutAddsToTheCount() throws Exception {
+    Path log = Files.writeString(dir.resolve("c.log"), "H".repeat(600) + "T".repeat(3000) + "\n");
+    long written = 3601;
+
+    assertThat(LogCap.cut(log, 1000)).isTrue();
+    String more = "line\n".repeat(2000) + "latest\n";
+    Files.writeString(log, more, StandardOpenOption.APPEND);
+    written += more.length();
+    assertThat(LogCap.cut(log, 1000)).isTrue();
+
+    String text = Files.readString(log);
+    assertThat(Files.size(log)).isLessThanOrEqualTo(1000);
+    assertThat(text).startsWith("H".repeat(500) + "\n[berth: ").endsWith("line\nlatest\n").doesNotContain("T");
+    assertThat(text.split("\\[berth: ", -1)).hasSize(2); // one marker, however many cuts
+    assertThat(bytesCut(text) + kept(text).length()).isEqualTo(written);
+  }
+
+  @Test
+  void aTailWithoutLineBreaksIsKeptToTheByte() throws Exception {
+    Path log = Files.writeString(dir.resolve("d.log"), "x".repeat(500_000) + "END");
+
+    assertThat(LogCap.cut(log, 100_000)).isTrue();
+
+    String text = Files.readString(log);
+    assertThat(Files.size(log)).isBetween(99_900L, 100_000L);
+    assertThat(text).endsWith("xxxEND");
+    assertThat(bytesCut(text) + kept(text).length()).isEqualTo(500_003);
   }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An attempt's output beyond scheduler.log-cap is cut, keeping its head and a marker line. */
+/** An attempt's output beyond scheduler.log-cap is cut, keeping its head, a marker line and its last lines. */
 class LogCapExecutorTest {
 
   private static final long CAP = 1L << 20;
@@ -31,17 +31,18 @@ class LogCapExecutorTest {
   }
 
   @Test
-  void anAttemptWritingThreeTimesItsCapKeepsTheHeadAndAMarkerWithinTheCap() throws Exception {
+  void anAttemptWritingThreeTimesItsCapKeepsTheHeadAMarkerAndItsLastLineWithinTheCap() throws Exception {
     Path out = dir.resolve("out.log");
     Exits exits = new Exits();
     executor.launch(new LaunchRequest(TaskId.of("loud"), 1,
-        List.of("sh", "-c", "echo FIRST; head -c 3000000 /dev/zero | tr '\\0' x"), new TreeMap<>(),
+        List.of("sh", "-c", "echo FIRST; head -c 3000000 /dev/zero | tr '\\0' x; echo; echo END-OF-OUTPUT"), new TreeMap<>(),
         dir.resolve("work"), out, dir.resolve("err.log")), exits);
 
     assertThat(exits.await()).isZero();
 
     String text = Files.readString(out);
     assertThat(Files.size(out)).isLessThanOrEqualTo(CAP);
-    assertThat(text).startsWith("FIRST\nxxx").contains("[berth: output cut here;");
+    assertThat(text).startsWith("FIRST\nxxx").contains(" bytes of output cut here;")
+        .endsWith("xxx\nEND-OF-OUTPUT\n");
   }
 }
