@@ -33,6 +33,7 @@ final class LocalRun {
   private Path specFile;
   private RetrySelection retry;
   private boolean hostLedger = true;
+  private boolean allowNonEmptyWorkdir;
   private volatile boolean inAllocations;
 
   LocalRun(PrintStream out, PrintWriter err, boolean progress) {
@@ -65,6 +66,12 @@ final class LocalRun {
     return this;
   }
 
+  /** Whether a first run may start among files already in its folder ({@code --workdir-allow-nonempty}). */
+  LocalRun allowNonEmptyWorkdir(boolean allow) {
+    this.allowNonEmptyWorkdir = allow;
+    return this;
+  }
+
   /** Runs as the engine inside a Slurm allocation that another Berth asked for (see {@link LocalSession#runInAllocations}). */
   LocalRun insideAllocation() {
     this.insideAllocation = true;
@@ -88,6 +95,7 @@ final class LocalRun {
         .specFile(specFile)
         .specChange(allow)
         .fresh(fresh)
+        .allowNonEmptyWorkdir(allowNonEmptyWorkdir)
         .journaled(journaled)
         .insideAllocation(insideAllocation)
         .retry(retry)
@@ -170,6 +178,7 @@ final class LocalRun {
       case JOURNAL_LOST -> " (--fresh moves the folder aside and starts over)";
       case SPEC_CHANGED -> " (use --allow-changed=stored to go on with the spec it started with, --allow-changed=new to"
           + " apply the changes, or --fresh to start over)";
+      case WORKDIR_NOT_EMPTY -> " (--workdir-allow-nonempty)";
       default -> "";
     };
   }

@@ -24,6 +24,10 @@ final class RunCommand implements BerthCommand {
   private static final Option FRESH =
       Option.flag("--fresh", "Start over: move an earlier run in the same workdir aside first.");
 
+  private static final Option ALLOW_NONEMPTY = Option.flag("--workdir-allow-nonempty", "Start a first run in a"
+      + " workdir that already holds other files, writing .berth, task folders and reports among them; --fresh never"
+      + " moves such a folder aside.");
+
   private static final Option NO_JOURNAL =
       Option.flag("--no-journal", "Keep no journal: a little faster, but the run cannot be resumed.");
 
@@ -43,7 +47,7 @@ final class RunCommand implements BerthCommand {
     CommandSyntax.Builder syntax = CommandSyntax.describedAs(
         "Run every task of a spec within the machine's limits and write report.json.");
     SpecOptions.declare(syntax);
-    syntax.options(DRY_RUN, CommonArgs.NO_PROGRESS, FRESH, NO_JOURNAL, ALLOW_CHANGED, GPUS, EXECUTOR);
+    syntax.options(DRY_RUN, CommonArgs.NO_PROGRESS, FRESH, ALLOW_NONEMPTY, NO_JOURNAL, ALLOW_CHANGED, GPUS, EXECUTOR);
     OnExitOption.declare(syntax);
     HostLedgerOption.declare(syntax);
     ServeOption.declare(syntax);
@@ -97,6 +101,7 @@ final class RunCommand implements BerthCommand {
           .adjust(onExit.adjust())
           .hostLedger(hostLedger.shared())
           .specFile(specOptions.spec)
+          .allowNonEmptyWorkdir(args.flag(ALLOW_NONEMPTY))
           .execute(spec, runDir, allowChanged, args.flag(FRESH), !args.flag(NO_JOURNAL));
     } finally {
       dashboard.ifPresent(ServeOption::stop);

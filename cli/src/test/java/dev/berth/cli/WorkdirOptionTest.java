@@ -36,6 +36,37 @@ class WorkdirOptionTest {
   }
 
   @Test
+  void aFolderOfTheUsersFilesIsRefusedUnlessAllowedAndAFreshStartNeverMovesIt() throws IOException {
+    Path thesis = Files.createDirectories(dir.resolve("P"));
+    Files.writeString(thesis.resolve("thesis.tex"), "chapter one");
+    Path spec = writeSpec();
+
+    CliRunner refused = CliRunner.berth("run", "--no-progress", "--workdir", thesis.toString(), spec.toString());
+
+    assertThat(refused.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(refused.err).isEqualTo("berth: the workdir " + thesis + " holds files but no Berth run, and a run"
+        + " writes its .berth folder, task folders and reports there; choose an empty or new workdir, or allow a run"
+        + " among its files (--workdir-allow-nonempty)\n");
+    try (var entries = Files.list(thesis)) {
+      assertThat(entries).containsExactly(thesis.resolve("thesis.tex"));
+    }
+
+    CliRunner allowed = CliRunner.berth("run", "--no-progress", "--workdir-allow-nonempty", "--workdir",
+        thesis.toString(), spec.toString());
+    assertThat(allowed.exitCode).as(allowed.out + allowed.err).isZero();
+    assertThat(thesis.resolve("report.json")).exists();
+
+    CliRunner fresh = CliRunner.berth("run", "--no-progress", "--fresh", "--workdir", thesis.toString(),
+        spec.toString());
+    assertThat(fresh.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(fresh.err).contains("held files of its own before its first Berth run");
+    assertThat(thesis.resolve("thesis.tex")).hasContent("chapter one");
+    try (var siblings = Files.list(dir)) {
+      assertThat(siblings).noneMatch(p -> p.getFileName().toString().startsWith("P.old-"));
+    }
+  }
+
+  @Test
   void validateWithWorkdirNamesThatFolder() throws IOException {
     Path other = dir.resolve("elsewhere");
 

@@ -47,6 +47,7 @@ public final class BerthOptions {
   private final Objective objective;
   private final boolean writeReports;
   private final boolean fresh;
+  private final boolean allowNonEmptyWorkdir;
   private final RetrySelection retry;
   private final boolean hostLedger;
   private final RunListener listener;
@@ -61,6 +62,7 @@ public final class BerthOptions {
     this.objective = b.objective;
     this.writeReports = b.writeReports;
     this.fresh = b.fresh;
+    this.allowNonEmptyWorkdir = b.allowNonEmptyWorkdir;
     this.retry = b.retry;
     this.hostLedger = b.hostLedger;
     this.listener = b.listener;
@@ -116,6 +118,14 @@ public final class BerthOptions {
     return fresh;
   }
 
+  /**
+   * Whether {@link Berth#local} may start a first session in a folder that already holds other files;
+   * see {@link Builder#allowNonEmptyWorkdir}.
+   */
+  public boolean allowNonEmptyWorkdir() {
+    return allowNonEmptyWorkdir;
+  }
+
   /** What {@link Berth#local} retries in the folder's earlier session, if anything; see {@link Builder#retry}. */
   public Optional<RetrySelection> retry() {
     return Optional.ofNullable(retry);
@@ -152,6 +162,7 @@ public final class BerthOptions {
     SessionOptions.Builder b = SessionOptions.builder(workdir.toAbsolutePath().normalize())
         .keepOpen(true)
         .fresh(fresh)
+        .allowNonEmptyWorkdir(allowNonEmptyWorkdir)
         .retry(retry)
         .hostLedger(hostLedger)
         .writeReports(writeReports)
@@ -174,6 +185,7 @@ public final class BerthOptions {
     private Objective objective;
     private boolean writeReports = true;
     private boolean fresh;
+    private boolean allowNonEmptyWorkdir;
     private RetrySelection retry;
     private boolean hostLedger = true;
     private RunListener listener = RunListener.NONE;
@@ -269,6 +281,17 @@ public final class BerthOptions {
      */
     public Builder fresh(boolean fresh) {
       this.fresh = fresh;
+      return this;
+    }
+
+    /**
+     * Whether a first session may start in a folder that already holds files but no Berth run, writing
+     * its {@code .berth/} folder, task folders and reports among them, as {@code berth run
+     * --workdir-allow-nonempty} does. Default false: such a folder is refused. A folder used so is
+     * never moved aside by {@link #fresh(boolean) fresh(true)}.
+     */
+    public Builder allowNonEmptyWorkdir(boolean allow) {
+      this.allowNonEmptyWorkdir = allow;
       return this;
     }
 

@@ -34,8 +34,10 @@ final class SessionOpening {
     } catch (SessionException e) {
       boolean startOver = e.reason() == SessionException.Reason.SPEC_UNREADABLE
           || e.reason() == SessionException.Reason.JOURNAL_LOST;
-      throw new IllegalStateException(e.getMessage()
-          + (startOver ? "; use BerthOptions.builder().fresh(true) to start over" : ""), e);
+      String hint = startOver ? "; use BerthOptions.builder().fresh(true) to start over"
+          : e.reason() == SessionException.Reason.WORKDIR_NOT_EMPTY ? " (BerthOptions.builder().allowNonEmptyWorkdir(true))"
+          : "";
+      throw new IllegalStateException(e.getMessage() + hint, e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open the session folder " + options.workdir(), e);
     }

@@ -47,7 +47,7 @@ final class RunFolder {
     String why = null;
     if (dir.getParent() == null) {
       why = "the root folder";
-    } else if (home(o).map(RunFolder::real).filter(dir::equals).isPresent()) {
+    } else if (homes(o).map(RunFolder::real).anyMatch(dir::equals)) {
       why = "your home folder";
     } else if (o.specFile().map(f -> real(f.toAbsolutePath().getParent())).filter(dir::equals).isPresent()) {
       why = "the folder of the spec file";
@@ -58,9 +58,13 @@ final class RunFolder {
     }
   }
 
-  private static Optional<Path> home(SessionOptions o) {
-    String home = o.env().apply("HOME");
-    return Optional.ofNullable(home != null && !home.isBlank() ? home : System.getProperty("user.home")).map(Path::of);
+  /**
+   * The user's home folders: {@code $HOME}, and the account's own from the password database (the
+   * JVM's {@code user.home}), which stays the home however {@code HOME} is set.
+   */
+  private static Stream<Path> homes(SessionOptions o) {
+    return Stream.of(o.env().apply("HOME"), System.getProperty("user.home"))
+        .filter(h -> h != null && !h.isBlank() && !h.equals("?")).map(Path::of);
   }
 
   /** The folder as the file system knows it (links followed) when it exists, else absolute and normal. */
@@ -75,11 +79,13 @@ final class RunFolder {
 
   /**
    * Takes the folder's lock, first moving an earlier run aside when the options ask for a fresh one.
-   * A folder that holds files but never held a run is not moved: it is refused.
+   * A folder that holds files but never held a run is neither moved nor, unless the options allow
+   * it, used: it is refused.
    *
    * @return the lock, or null inside an allocation, whose lock the Berth that asked for it holds
-   * @throws SessionException naming the holder when another run holds the folder, or when a fresh
-   *     start would move a folder that is not a run's
+   * @throws SessionException naming the holder when another run holds the folder, when a fresh
+   *     start would move a folder that is not only a run's, or when a run would start among files
+   *     that are not a run's
    */
   static RunLock lock(Path runDir, SessionOptions o, Instant now) throws SessionException, IOException {
     if (o.insideAllocation()) {
@@ -92,6 +98,9 @@ final class RunFolder {
         RunLock.setAside(runDir, pid, now)
             .ifPresent(p -> o.say("the previous run in this folder was moved to " + p));
       }
+      if (o.spec().isPresent() && refuseOthersFiles(runDir, o)) {
+        markShared(runDir, now); // before the lock, so that no run here is ever without its mark
+      }
       Files.createDirectories(runDir);
       return RunLock.acquire(runDir, pid, now);
     } catch (RunLock.LockedException e) {
@@ -99,16 +108,72 @@ final class RunFolder {
     }
   }
 
-  /** A fresh start moves aside only a folder that is empty or holds a run: Berth's {@code .berth/} folder. */
-  private static void refuseForeign(Path runDir) throws SessionException, IOException {
-    if (!Files.isDirectory(runDir) || Files.isDirectory(runDir.resolve(".berth"))) {
-      return;
+  /**
+   * The file that marks a folder whose other files were there before its first run (the user chose
+   * it with {@link SessionOptions.Builder#allowNonEmptyWorkdir}): a fresh start does not move it aside.
+   */
+  static Path sharedMark(Path runDir) {
+    return runDir.resolve(".berth").resolve("shared-folder");
+  }
+
+  /**
+   * Whether a run was ever started in the folder: Berth takes the lock (and keeps a journal) in
+   * {@code .berth/} before anything of a run is written, so a folder without either never held one.
+   */
+  private static boolean heldARun(Path runDir) {
+    return Files.exists(RunLock.file(runDir)) || Files.exists(RunJournal.file(runDir));
+  }
+
+  /** Whether the folder holds anything besides Berth's own {@code .berth/} folder. */
+  private static boolean holdsOthersFiles(Path runDir) throws IOException {
+    if (!Files.isDirectory(runDir)) {
+      return false;
     }
     try (Stream<Path> entries = Files.list(runDir)) {
-      if (entries.findAny().isPresent()) {
-        throw new SessionException(runDir + " holds files but no Berth run (no .berth folder), so a fresh start does"
-            + " not move it aside; choose another workdir");
-      }
+      return entries.anyMatch(p -> !p.getFileName().toString().equals(".berth"));
+    }
+  }
+
+  /**
+   * A run starts in an empty (or new) folder or in one that held a run: among files that are not a
+   * run's only when the options allow it.
+   *
+   * @return whether the run starts among files that are not a run's, so the folder is to be marked
+   */
+  private static boolean refuseOthersFiles(Path runDir, SessionOptions o) throws SessionException, IOException {
+    if (heldARun(runDir) || !holdsOthersFiles(runDir)) {
+      return false;
+    }
+    if (!o.allowNonEmptyWorkdir()) {
+      throw new SessionException(SessionException.Reason.WORKDIR_NOT_EMPTY, "the workdir " + runDir + " holds files"
+          + " but no Berth run, and a run writes its .berth folder, task folders and reports there; choose an empty"
+          + " or new workdir, or allow a run among its files", null);
+    }
+    return true;
+  }
+
+  private static void markShared(Path runDir, Instant now) throws IOException {
+    Files.createDirectories(sharedMark(runDir).getParent());
+    Files.writeString(sharedMark(runDir), "This folder held other files before Berth's first run here (" + now
+        + "), so berth run --fresh does not move it aside.\n");
+  }
+
+  /**
+   * A fresh start moves aside only a folder that is empty or holds nothing but a run: one that held
+   * a run and no files of the user's before it.
+   */
+  private static void refuseForeign(Path runDir) throws SessionException, IOException {
+    if (!holdsOthersFiles(runDir)) {
+      return;
+    }
+    if (!heldARun(runDir)) {
+      throw new SessionException(runDir + " holds files but no Berth run, so a fresh start does"
+          + " not move it aside; choose another workdir");
+    }
+    if (Files.exists(sharedMark(runDir))) {
+      throw new SessionException(runDir + " held files of its own before its first Berth run, so a fresh start does"
+          + " not move it aside; remove the run's .berth folder, task folders and reports to start over there, or"
+          + " choose another workdir");
     }
   }
 

@@ -24,7 +24,12 @@ public class SessionException extends Exception {
      * The journal is missing, empty or ends before what was committed, while the run's files are
      * there: only restoring the journal or starting over helps.
      */
-    JOURNAL_LOST
+    JOURNAL_LOST,
+    /**
+     * The folder holds files but never held a run, and the options did not allow a run among them
+     * ({@link SessionOptions.Builder#allowNonEmptyWorkdir}).
+     */
+    WORKDIR_NOT_EMPTY
   }
 
   private final Reason reason;

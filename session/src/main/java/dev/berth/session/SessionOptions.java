@@ -48,6 +48,7 @@ public final class SessionOptions {
   private final SpecChange specChange;
   private final boolean journaled;
   private final boolean fresh;
+  private final boolean allowNonEmptyWorkdir;
   private final RetrySelection retry;
   private final boolean keepOpen;
   private final boolean insideAllocation;
@@ -74,6 +75,7 @@ public final class SessionOptions {
     this.specChange = b.specChange;
     this.journaled = b.journaled;
     this.fresh = b.fresh;
+    this.allowNonEmptyWorkdir = b.allowNonEmptyWorkdir;
     this.retry = b.retry;
     this.keepOpen = b.keepOpen;
     this.insideAllocation = b.insideAllocation;
@@ -121,6 +123,10 @@ public final class SessionOptions {
 
   boolean fresh() {
     return fresh;
+  }
+
+  boolean allowNonEmptyWorkdir() {
+    return allowNonEmptyWorkdir;
   }
 
   Optional<RetrySelection> retry() {
@@ -216,6 +222,7 @@ public final class SessionOptions {
     private SpecChange specChange = SpecChange.REFUSE;
     private boolean journaled = true;
     private boolean fresh;
+    private boolean allowNonEmptyWorkdir;
     private RetrySelection retry;
     private boolean keepOpen;
     private boolean insideAllocation;
@@ -266,6 +273,16 @@ public final class SessionOptions {
     /** Whether to move an earlier run in the folder aside ({@code <workdir>.old-<time>}) and start over. Default false. */
     public Builder fresh(boolean fresh) {
       this.fresh = fresh;
+      return this;
+    }
+
+    /**
+     * Whether a first run may start in a folder that already holds files but no Berth run, writing
+     * its {@code .berth/} folder, task folders and reports among them. Default false: such a folder
+     * is refused. A folder used so is marked, and a fresh start never moves it aside.
+     */
+    public Builder allowNonEmptyWorkdir(boolean allow) {
+      this.allowNonEmptyWorkdir = allow;
       return this;
     }
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A run's folder is never started over silently: a journal gone while the run's files are there is
- * refused, a fresh start moves aside only a run's folder, and a workdir that is the root, the home
- * folder or the spec's own folder is refused.
+ * refused, a fresh start moves aside only a run's folder, a first run among the user's files starts
+ * only when allowed, and a workdir that is the root, the home folder or the spec's own folder is refused.
  */
 class RunFolderSafetyTest {
 
@@ -109,6 +109,51 @@ class RunFolderSafetyTest {
   }
 
   @Test
+  void aFirstRunRefusesAFolderThatHoldsFilesButNoRunAndWritesNothingThere() throws Exception {
+    Files.createDirectories(workdir());
+    Files.writeString(workdir().resolve("thesis.tex"), "chapter one");
+
+    assertThatThrownBy(() -> LocalSession.open(options(new FakeExecutor(), new Seen()).build()))
+        .isInstanceOf(SessionException.class)
+        .hasMessage("the workdir " + workdir() + " holds files but no Berth run, and a run writes its .berth folder,"
+            + " task folders and reports there; choose an empty or new workdir, or allow a run among its files")
+        .matches(e -> ((SessionException) e).reason() == SessionException.Reason.WORKDIR_NOT_EMPTY);
+    try (var entries = Files.list(workdir())) {
+      assertThat(entries).containsExactly(workdir().resolve("thesis.tex"));
+    }
+  }
+
+  @Test
+  void aRunAllowedAmongTheUsersFilesGoesOnThereButAFreshStartNeverMovesThemAside() throws Exception {
+    Files.createDirectories(workdir());
+    Files.writeString(workdir().resolve("thesis.tex"), "chapter one");
+    try (LocalSession session = LocalSession.open(options(new FakeExecutor(), new Seen())
+        .allowNonEmptyWorkdir(true).build())) {
+      assertThat(session.resumed()).isFalse();
+    }
+
+    try (LocalSession session = LocalSession.open(options(new FakeExecutor(), new Seen()).build())) {
+      assertThat(session.resumed()).isTrue(); // the folder holds a run now: no flag needed to go on
+    }
+    assertThatThrownBy(() -> LocalSession.open(options(new FakeExecutor(), new Seen()).fresh(true).build()))
+        .isInstanceOf(SessionException.class)
+        .hasMessageContaining("held files of its own before its first Berth run, so a fresh start does not move it");
+    assertThat(workdir().resolve("thesis.tex")).hasContent("chapter one");
+    try (var siblings = Files.list(dir)) {
+      assertThat(siblings).containsExactly(workdir());
+    }
+  }
+
+  @Test
+  void aFolderHoldingOnlyBerthsOwnFolderIsNoOnesFiles() throws Exception {
+    Files.createDirectories(workdir().resolve(".berth"));
+
+    try (LocalSession session = LocalSession.open(options(new FakeExecutor(), new Seen()).build())) {
+      assertThat(session.resumed()).isFalse();
+    }
+  }
+
+  @Test
   void aFreshStartMovesAsideAFolderThatHeldARun() throws Exception {
     finishedRun();
 
@@ -135,5 +180,17 @@ class RunFolderSafetyTest {
         .hasMessageContaining("is the folder of the spec file");
     RunFolder.refuseUnsafeWorkdir(dir.resolve("specs/out"), o);
     RunFolder.refuseUnsafeWorkdir(workdir(), o);
+  }
+
+  @Test
+  void theAccountsOwnHomeIsRefusedWhenHomePointsElsewhere() throws Exception {
+    Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+    SessionOptions o = SessionOptions.builder(workdir()).env(name -> name.equals("HOME") ? elsewhere.toString() : null)
+        .build();
+    // the JVM reads user.home from the password database, whatever HOME says
+    Path accountHome = Path.of(System.getProperty("user.home"));
+
+    assertThatThrownBy(() -> RunFolder.refuseUnsafeWorkdir(accountHome, o)).hasMessageContaining("is your home folder");
+    assertThatThrownBy(() -> RunFolder.refuseUnsafeWorkdir(elsewhere, o)).hasMessageContaining("is your home folder");
   }
 }
