@@ -11,6 +11,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -86,6 +87,53 @@ class NotificationRunTest {
     assertThat(Files.readString(dir.resolve("out/report.html"))).doesNotContain("<script>alert(1)</script>");
     assertThat(dir.resolve("out/report.md")).exists();
     assertThat(dir.resolve("out/results.csv")).exists();
+  }
+
+  @Test
+  void secretsReadFromFilesReachTheReceiverButNoJournalReportLogConsoleOrTask() throws Exception {
+    Path hook = Files.writeString(dir.resolve("hook-url"), "http://127.0.0.1:%d/hook?token=s3cret-hook\n"
+        .formatted(receiver.getAddress().getPort()));
+    Path password = Files.writeString(dir.resolve("mail-password"), "s3cret-mail\n");
+    mail.setUser("me", "s3cret-mail");
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-------"));
+    Path spec = dir.resolve("f.yaml");
+    Files.writeString(spec, """
+        name: files
+        workdir: %s
+        notify: {url-file: "%s", on: [run-end]}
+        config:
+          scheduler: {default-memory: 1MiB}
+          remain-limit: {memory: 1MiB}
+          utilization-limit: {cpu: 1.0}
+          smtp: {enable: true, server-host: 127.0.0.1, server-port: %d, user: me, password-file: "%s", receiver: team@example.org, send: run}
+        groups:
+          - name: g
+            tasks:
+              - id: snoop
+                command: [sh, -c, "env; cat /proc/$PPID/environ 2>/dev/null | tr '\\\\0' '\\\\n'"]
+        """.formatted(dir.resolve("out"), hook, mail.getSmtp().getPort(), password));
+
+    CliRunner run = CliRunner.berth("run", spec.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    assertThat(posted).anySatisfy(p -> assertThat(p).contains("\"event\":\"run-end\""));
+    assertThat(mail.getReceivedMessages()).as(run.out + run.err).extracting(MimeMessage::getSubject)
+        .containsExactly("Berth files run report: SUCCEEDED (1/1)");
+    assertThat(run.out + run.err).doesNotContain("s3cret");
+    try (var files = Files.walk(dir.resolve("out"))) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        assertThat(new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1)).as(f.toString())
+            .doesNotContain("s3cret");
+      }
+    }
+    assertThat(dir.resolve("out/g/snoop/stdout.log")).content().contains("PATH=");
+
+    Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rw-r--r--"));
+    CliRunner open = CliRunner.berth("run", "--fresh", spec.toString());
+    assertThat(open.exitCode).isEqualTo(2);
+    assertThat(open.err).contains("notify.url-file: " + hook + " is open to others (rw-r--r--)")
+        .doesNotContain("s3cret");
   }
 
   @Test

@@ -12,23 +12,31 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
- * Where a run's events are posted: a spec's top-level {@code notify: {webhook, url-env, on}}.
+ * Where a run's events are posted: a spec's top-level {@code notify: {webhook, url-env, url-file, on}}.
  *
  * <p>A webhook's address often holds a secret (a token in its path or query, {@code user:pass@}), so
  * {@code notify.webhook} is a secret key: never journaled, shown as {@code ****}. {@code notify.url-env}
  * names an environment variable holding the address instead, which a resumed run reads again and no
- * task inherits.
+ * task inherits; {@code notify.url-file} names a file only its owner may read that holds it.
  *
  * @param webhook the {@code http} or {@code https} address events are posted to, if any ({@code notify.webhook})
  * @param urlEnv the environment variable holding the address, if any ({@code notify.url-env})
+ * @param urlFile the file holding the address, if any ({@code notify.url-file})
  * @param on the events posted; none means {@code run-end} only ({@code notify.on})
  */
-public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, List<WebhookEvent> on) {
+public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, Optional<String> urlFile,
+    List<WebhookEvent> on) {
 
   /** No webhook. */
   public static final NotifySettings NONE = new NotifySettings(Optional.empty(), Optional.empty(), List.of());
+
+  private static final ValueParser<Optional<String>> FILE = value -> {
+    String name = Parsers.TEXT.parse(value);
+    return name.isBlank() ? Optional.empty() : Optional.of(name);
+  };
 
   private static final ValueParser<Optional<String>> URL = value -> Optional.of(checkedUrl(Parsers.TEXT.parse(value)));
 
@@ -60,6 +68,9 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
           ConfigKey.of("notify.url-env", "text", VARIABLE, Builder::urlEnv, NotifySettings::urlEnv,
               w -> w.orElse(""), "environment variable that holds the webhook URL; tasks do not inherit it")
               .asSecretVariable().asJournaledWhenSet(),
+          ConfigKey.of("notify.url-file", "text", FILE, Builder::urlFile, NotifySettings::urlFile,
+              w -> w.orElse(""), "file that holds the webhook URL, readable by its owner only (chmod 600)")
+              .asJournaledWhenSet(),
           ConfigKey.of("notify.on", "list of events", EVENTS, Builder::on, NotifySettings::on, ValueText::list,
               "which events: run-end, task-failed, group-end; none = run-end")))
       .atTopLevel();
@@ -68,10 +79,17 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
   public NotifySettings {
     Objects.requireNonNull(webhook, "webhook");
     Objects.requireNonNull(urlEnv, "urlEnv");
-    if (webhook.isPresent() && urlEnv.isPresent()) {
-      throw new IllegalArgumentException("notify.webhook and notify.url-env exclude each other; keep one");
+    Objects.requireNonNull(urlFile, "urlFile");
+    if (Stream.of(webhook, urlEnv, urlFile).filter(Optional::isPresent).count() > 1) {
+      throw new IllegalArgumentException("notify.webhook, notify.url-env and notify.url-file exclude each other;"
+          + " keep one");
     }
     on = List.copyOf(on);
+  }
+
+  /** A webhook given by its address or by a variable that holds it. */
+  public NotifySettings(Optional<String> webhook, Optional<String> urlEnv, List<WebhookEvent> on) {
+    this(webhook, urlEnv, Optional.empty(), on);
   }
 
   /** A webhook given by its address. */
@@ -83,7 +101,8 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
    * The webhook's settings, with the default retries, when a webhook is set.
    *
    * @param env looks up an environment variable, e.g. {@code System::getenv}
-   * @throws IllegalArgumentException when {@code url-env} names a variable that is unset or not a URL
+   * @throws IllegalArgumentException when {@code url-env} names a variable that is unset or not a URL,
+   *     or {@code url-file} a file that cannot be read, others may read, or does not hold a URL
    */
   public Optional<WebhookSettings> settings(Function<String, String> env) {
     Optional<String> url = webhook;
@@ -98,10 +117,18 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
         throw new IllegalArgumentException("notify.url-env: the value of " + urlEnv.get() + " " + e.rule());
       }
     }
+    if (urlFile.isPresent()) {
+      String value = SecretFile.read("notify.url-file", urlFile.get());
+      try {
+        url = Optional.of(checkedUrl(value.strip()));
+      } catch (InvalidValue e) {
+        throw new IllegalArgumentException("notify.url-file: the text of " + urlFile.get() + " " + e.rule());
+      }
+    }
     return url.map(u -> WebhookSettings.of(u, on.stream().map(WebhookEvent::key).toList()));
   }
 
-  /** The webhook's settings when given by its address (no {@code url-env}). */
+  /** The webhook's settings when given by its address (no {@code url-env}, no {@code url-file}). */
   public Optional<WebhookSettings> settings() {
     return settings(name -> null);
   }
@@ -125,6 +152,7 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
   public static final class Builder {
     private Optional<String> webhook = Optional.empty();
     private Optional<String> urlEnv = Optional.empty();
+    private Optional<String> urlFile = Optional.empty();
     private List<WebhookEvent> on = List.of();
 
     /** {@code notify.webhook}. */
@@ -139,6 +167,12 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
       return this;
     }
 
+    /** {@code notify.url-file}. */
+    public Builder urlFile(Optional<String> v) {
+      urlFile = v;
+      return this;
+    }
+
     /** {@code notify.on}. */
     public Builder on(List<WebhookEvent> v) {
       on = v;
@@ -147,7 +181,7 @@ public record NotifySettings(Optional<String> webhook, Optional<String> urlEnv, 
 
     /** Builds. */
     public NotifySettings build() {
-      return new NotifySettings(webhook, urlEnv, on);
+      return new NotifySettings(webhook, urlEnv, urlFile, on);
     }
   }
 }

@@ -38,6 +38,8 @@ public final class SmtpKeys {
               "login password (prefer password-env)").asSecret(),
           ConfigKey.text("smtp.password-env", Builder::passwordEnv, SmtpSettings::passwordEnv,
               "environment variable that holds the password; tasks do not inherit it").asSecretVariable(),
+          ConfigKey.text("smtp.password-file", Builder::passwordFile, SmtpSettings::passwordFile,
+              "file that holds the password, readable by its owner only (chmod 600)").asJournaledWhenSet(),
           ConfigKey.of("smtp.receiver", "list of text", RECEIVERS, Builder::receivers, SmtpSettings::receivers,
               ValueText::list, "who gets the mail: an address or a list"),
           ConfigKey.of("smtp.tls", "true or false", Parsers.BOOLEAN, Builder::tls, SmtpSettings::tls, String::valueOf,

@@ -10,8 +10,8 @@ import java.util.function.Function;
  * Mail settings under fedflow's {@code smtp.*} keys ({@link SmtpKeys#TABLE}), plus {@code smtp.tls}
  * (TLS from the first byte, usually port 465), {@code smtp.starttls} (upgrade a plain connection,
  * usually port 587; required once asked for, never silently skipped), {@code smtp.password-env} (an
- * environment variable holding the password, so that it need not be written in a file) and
- * {@code smtp.send}. Empty text means unset. The password never reaches a log or a journal.
+ * environment variable holding the password, so that it need not be written in a file),
+ * {@code smtp.password-file} (a file only its owner may read that holds it) and {@code smtp.send}. Empty text means unset. The password never reaches a log or a journal.
  *
  * @param enable whether mail is sent at all
  * @param serverHost the SMTP server
@@ -19,6 +19,7 @@ import java.util.function.Function;
  * @param user login name and sender when it is an address; empty to send without logging in
  * @param password login password, or empty
  * @param passwordEnv the environment variable holding the password, or empty
+ * @param passwordFile the file holding the password, or empty
  * @param receivers addresses to send to
  * @param tls implicit TLS
  * @param starttls STARTTLS, required
@@ -28,7 +29,7 @@ import java.util.function.Function;
  */
 public record SmtpSettings(
     boolean enable, String serverHost, int serverPort, String user, String password, String passwordEnv,
-    List<String> receivers, boolean tls, boolean starttls, Duration minInterval, int maxNumbers, MailSend send) {
+    String passwordFile, List<String> receivers, boolean tls, boolean starttls, Duration minInterval, int maxNumbers, MailSend send) {
 
   /** fedflow's defaults, mail off. */
   public static final SmtpSettings DEFAULTS = builder().build();
@@ -39,6 +40,7 @@ public record SmtpSettings(
     Objects.requireNonNull(user, "user");
     Objects.requireNonNull(password, "password");
     Objects.requireNonNull(passwordEnv, "passwordEnv");
+    Objects.requireNonNull(passwordFile, "passwordFile");
     Objects.requireNonNull(send, "send");
     receivers = List.copyOf(receivers);
     if (serverPort < 0 || serverPort > 65535) {
@@ -51,8 +53,9 @@ public record SmtpSettings(
     if (maxNumbers < 0) {
       throw new IllegalArgumentException("smtp.max-numbers must be 0 (no limit) or more but was " + maxNumbers);
     }
-    if (!password.isEmpty() && !passwordEnv.isEmpty()) {
-      throw new IllegalArgumentException("smtp.password-env and smtp.password exclude each other; keep one");
+    if ((password.isEmpty() ? 0 : 1) + (passwordEnv.isEmpty() ? 0 : 1) + (passwordFile.isEmpty() ? 0 : 1) > 1) {
+      throw new IllegalArgumentException("smtp.password, smtp.password-env and smtp.password-file exclude each other;"
+          + " keep one");
     }
     if (enable) {
       if (serverHost.isBlank()) {
@@ -80,7 +83,7 @@ public record SmtpSettings(
   /** A builder holding these settings. */
   public Builder toBuilder() {
     return new Builder().enable(enable).serverHost(serverHost).serverPort(serverPort).user(user).password(password)
-        .passwordEnv(passwordEnv).receivers(receivers).tls(tls).starttls(starttls).minInterval(minInterval)
+        .passwordEnv(passwordEnv).passwordFile(passwordFile).receivers(receivers).tls(tls).starttls(starttls).minInterval(minInterval)
         .maxNumbers(maxNumbers).send(send);
   }
 
@@ -95,10 +98,12 @@ public record SmtpSettings(
   }
 
   /**
-   * The login password: {@code smtp.password}, or the variable {@code smtp.password-env} names.
+   * The login password: {@code smtp.password}, the variable {@code smtp.password-env} names, or the
+   * text of the file {@code smtp.password-file} names.
    *
    * @param env looks up an environment variable, e.g. {@code System::getenv}
-   * @throws IllegalArgumentException when the variable is not set, or a login has no password
+   * @throws IllegalArgumentException when the variable is not set, the file cannot be read or others
+   *     may read it, or a login has no password
    */
   public String password(Function<String, String> env) {
     String resolved = password;
@@ -108,8 +113,12 @@ public record SmtpSettings(
         throw new IllegalArgumentException("smtp.password-env names " + passwordEnv + ", which is not set");
       }
     }
+    if (!passwordFile.isEmpty()) {
+      resolved = SecretFile.read("smtp.password-file", passwordFile);
+    }
     if (login().isPresent() && resolved.isEmpty()) {
-      throw new IllegalArgumentException("smtp.user is set but no password: set smtp.password or smtp.password-env");
+      throw new IllegalArgumentException("smtp.user is set but no password: set smtp.password-file, smtp.password-env"
+          + " or smtp.password");
     }
     return resolved;
   }
@@ -129,7 +138,7 @@ public record SmtpSettings(
   public String toString() {
     return "SmtpSettings[enable=" + enable + ", serverHost=" + serverHost + ", serverPort=" + serverPort + ", user="
         + user + ", password=" + (password.isEmpty() ? "none" : "****") + ", passwordEnv=" + passwordEnv
-        + ", receivers=" + receivers + ", tls=" + tls + ", starttls=" + starttls + ", minInterval=" + minInterval
+        + ", passwordFile=" + passwordFile        + ", receivers=" + receivers + ", tls=" + tls + ", starttls=" + starttls + ", minInterval=" + minInterval
         + ", maxNumbers=" + maxNumbers + ", send=" + send + "]";
   }
 
@@ -141,6 +150,7 @@ public record SmtpSettings(
     private String user = "";
     private String password = "";
     private String passwordEnv = "";
+    private String passwordFile = "";
     private List<String> receivers = List.of();
     private boolean tls;
     private boolean starttls;
@@ -186,6 +196,12 @@ public record SmtpSettings(
       return this;
     }
 
+    /** {@code smtp.password-file}. */
+    public Builder passwordFile(String v) {
+      passwordFile = v;
+      return this;
+    }
+
     /** {@code smtp.receiver}. */
     public Builder receivers(List<String> v) {
       receivers = v;
@@ -224,7 +240,7 @@ public record SmtpSettings(
 
     /** Builds and validates. */
     public SmtpSettings build() {
-      return new SmtpSettings(enable, serverHost, serverPort, user, password, passwordEnv, receivers, tls, starttls,
+      return new SmtpSettings(enable, serverHost, serverPort, user, password, passwordEnv, passwordFile, receivers, tls, starttls,
           minInterval, maxNumbers, send);
     }
   }

@@ -3,10 +3,14 @@ package dev.berth.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NotifySettingsTest {
 
@@ -55,6 +59,27 @@ class NotifySettingsTest {
     assertThatThrownBy(() -> n.settings(Map.of("HOOK_URL", "ftp://secret")::get))
         .hasMessageStartingWith("notify.url-env: the value of HOOK_URL must be an http:// or https:// URL")
         .message().doesNotContain("secret");
+  }
+
+  @Test
+  void urlFileReadsTheAddressFromAFileOnlyItsOwnerMayReadAndStoresOnlyItsName(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("hook"), "https://hooks.example/T/secret\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
+    NotifySettings n = NotifySettings.TABLE.read(Map.of("notify.url-file", file.toString()));
+
+    assertThat(n.settings(name -> null).orElseThrow().url()).hasToString("https://hooks.example/T/secret");
+    assertThat(NotifySettings.TABLE.stored(n)).containsEntry("notify.url-file", Optional.of(file.toString()))
+        .allSatisfy((k, v) -> assertThat(String.valueOf(v)).doesNotContain("hooks.example"));
+
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw----"));
+    assertThatThrownBy(() -> n.settings(name -> null))
+        .hasMessageStartingWith("notify.url-file: " + file + " is open to others (rw-rw----)")
+        .message().doesNotContain("hooks.example").doesNotContain("//secret");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    Files.writeString(file, "ftp://secret");
+    assertThatThrownBy(() -> n.settings(name -> null))
+        .hasMessageStartingWith("notify.url-file: the text of " + file + " must be an http:// or https:// URL")
+        .message().doesNotContain("hooks.example").doesNotContain("//secret");
   }
 
   @Test

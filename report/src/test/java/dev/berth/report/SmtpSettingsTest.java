@@ -4,16 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.settings.InvalidValue;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SmtpSettingsTest {
 
   private static final Function<String, String> NO_ENV = name -> null;
+
+  @TempDir Path dir;
 
   private static SmtpSettings read(Map<String, ?> keys) {
     return SmtpKeys.TABLE.read(keys);
@@ -58,6 +64,36 @@ class SmtpSettingsTest {
         "smtp.user", "me", "smtp.password-env", "BERTH_SMTP_PASSWORD"));
 
     assertThat(s.password(name -> name.equals("BERTH_SMTP_PASSWORD") ? "s3cret" : null)).isEqualTo("s3cret");
+  }
+
+  @Test
+  void thePasswordCanComeFromAFileOnlyItsOwnerMayReadAndIsNeverStoredOrShown() throws Exception {
+    Path file = Files.writeString(dir.resolve("smtp-password"), "s3cret\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    SmtpSettings s = read(Map.of("smtp.enable", true, "smtp.server-host", "h", "smtp.receiver", "a@x",
+        "smtp.user", "me", "smtp.password-file", file.toString()));
+
+    assertThat(s.password(NO_ENV)).isEqualTo("s3cret");
+    assertThat(s.toString()).doesNotContain("s3cret");
+    assertThat(SmtpKeys.TABLE.stored(s)).containsEntry("smtp.password-file", file.toString())
+        .doesNotContainValue("s3cret");
+    assertThat(SmtpKeys.TABLE.shown(s).values()).doesNotContain("s3cret");
+  }
+
+  @Test
+  void aPasswordFileOthersMayReadIsRefusedAsSshRefusesAnOpenKey() throws Exception {
+    Path file = Files.writeString(dir.resolve("smtp-password"), "s3cret\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    SmtpSettings s = read(Map.of("smtp.user", "me", "smtp.password-file", file.toString()));
+
+    assertThatThrownBy(() -> s.password(NO_ENV))
+        .hasMessage("smtp.password-file: " + file + " is open to others (rw-r--r--); a secret's file is for its owner"
+            + " alone: chmod 600 " + file)
+        .message().doesNotContain("s3cret");
+    assertThatThrownBy(() -> read(Map.of("smtp.user", "me", "smtp.password-file", dir.resolve("nope").toString()))
+        .password(NO_ENV)).hasMessage("smtp.password-file: " + dir.resolve("nope") + " does not exist");
+    assertThatThrownBy(() -> read(Map.of("smtp.password-env", "P", "smtp.password-file", file.toString())))
+        .hasMessageContaining("exclude each other");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.berth.session;
 import dev.berth.core.gpu.DeviceSelection;
 import dev.berth.core.model.RunSpec;
 import dev.berth.journal.SpecCodec;
+import dev.berth.os.OwnEnvironment;
 import dev.berth.os.SystemTimers;
 import dev.berth.runtime.engine.Engine;
 import dev.berth.runtime.engine.RunLayout;
@@ -22,6 +23,7 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -65,6 +67,21 @@ final class RunParts {
   }
 
   /**
+   * Blanks the variables that hold the run's secrets in Berth's own environment as other processes
+   * read it ({@code /proc/PID/environ}), once they were read and before any task starts: tasks do
+   * not inherit them, and now cannot read them from their parent either. Where that cannot be done,
+   * says which stay readable there.
+   */
+  private static void blankSecrets(RunSpec spec, SessionOptions o) {
+    Set<String> left = OwnEnvironment.blank(AdapterTables.secretVariables(spec));
+    if (!left.isEmpty()) {
+      o.warn("berth: " + String.join(", ", left) + (left.size() == 1 ? " stays" : " stay") + " readable in Berth's"
+          + " own environment, where a task running as you can read it (this system does not let a process blank"
+          + " it); smtp.password-file and notify.url-file keep a secret out of every environment");
+    }
+  }
+
+  /**
    * Wires the run of {@code spec} in {@code layout}'s folder; on a failure, whatever was made is
    * closed again.
    *
@@ -82,6 +99,7 @@ final class RunParts {
     } catch (IllegalArgumentException e) {
       throw new SessionException(e.getMessage());
     }
+    blankSecrets(spec, o);
     List<AutoCloseable> made = new ArrayList<>(List.of(notifications));
     try {
       GpuProbe gpuProbe = o.gpuProbe().orElseGet(() -> TaskRunners.gpuProbe(spec));
