@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.regex.Matcher;
@@ -31,6 +32,15 @@ public final class LogCap {
 
   private static final int BUFFER = 1 << 20;
 
+  /**
+   * One cut at a time: a log is cut both by the samples and when its attempt ends, on two threads,
+   * and two cuts of one file at once would each move the tail the other is moving.
+   */
+  private static final Object CUTTING = new Object();
+
+  /** Rounds of moving what a running process wrote during a cut: a writer faster than a copy is not waited for. */
+  private static final int LATER_ROUNDS = 8;
+
   private LogCap() {}
 
   /**
@@ -40,6 +50,19 @@ public final class LogCap {
    * @return whether it was cut
    */
   public static boolean cut(Path file, long capBytes) {
+    try {
+      if (Files.size(file) <= capBytes) {
+        return false; // the usual answer, given without waiting for another log's cut
+      }
+      synchronized (CUTTING) {
+        return cutOver(file, capBytes);
+      }
+    } catch (IOException e) {
+      return false; // gone or not ours to cut: the disk fills as it would have
+    }
+  }
+
+  private static boolean cutOver(Path file, long capBytes) throws IOException {
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       long size = ch.size();
       if (size <= capBytes) {
@@ -63,11 +86,30 @@ public final class LogCap {
       long to = head + marker.length;
       move(ch, from, size, to);
       ch.write(ByteBuffer.wrap(marker), head);
-      ch.truncate(to + size - from);
+      ch.truncate(keepLater(ch, size, to + size - from));
       return true;
-    } catch (IOException e) {
-      return false; // gone or not ours to cut: the disk fills as it would have
     }
+  }
+
+  /**
+   * A process still running appends while the tail moves: what it wrote past {@code end} is moved
+   * behind the tail too, a few rounds at most, so that the truncation loses at most what lands in
+   * its last instant (and the marker's count stays true of what was cut).
+   *
+   * @return where the kept log ends
+   */
+  private static long keepLater(FileChannel ch, long end, long keptEnd) throws IOException {
+    long kept = keptEnd;
+    for (int round = 0; round < LATER_ROUNDS; round++) {
+      long now = ch.size();
+      if (now <= end) {
+        break;
+      }
+      move(ch, end, now, kept);
+      kept += now - end;
+      end = now;
+    }
+    return kept;
   }
 
   private static byte[] marker(long bytesCut, long capBytes) {
