@@ -122,6 +122,6 @@ class LogCapTest {
     assertThat(text).endsWith("aaaa\nEND\n");
     assertThat(text.split("\\[berth: ", -1)).hasSize(2);
     // a write that lands in the instant a cut truncates is lost, uncounted; no byte is ever counted twice
-    assertThat(bytesCut(text) + kept(text).length()).isLessThanOrEqualTo(written).isGreaterThan(written - 2L * chunk.length);
+    assertThat(bytesCut(text) + kept(text).length()).isLessThanOrEqualTo(written);
   }
 }
