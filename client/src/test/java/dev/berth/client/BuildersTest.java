@@ -22,6 +22,15 @@ class BuildersTest {
       .set(SchedulerKeys.DEFAULT_MEMORY, 123L).build();
 
   @Test
+  void aNulInsideAnArgumentOrAnEnvironmentValueIsRefusedWhenTheTaskIsBuilt() {
+    assertThatThrownBy(() -> Tasks.command("t", "echo", "a\0b").toSpec("g", CONFIG))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("task t: argument 1 holds a NUL character");
+    assertThatThrownBy(() -> Groups.builder("g").env("SEED", "1\0").task(Tasks.command("t", "run")).build(CONFIG))
+        .hasMessageStartingWith("task t: environment variable SEED holds a NUL character");
+  }
+
+  @Test
   void aTaskKeyBeatsItsGroupsWhichBeatsTheConfiguration() {
     GroupSpec g = Groups.builder("g").memory("1MiB").cpus(2).priority(3).env("A", "group").env("B", "group")
         .task(Tasks.command("own", "run").memoryBytes(7).cpus(1).env("B", "task"))

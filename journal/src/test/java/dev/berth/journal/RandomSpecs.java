@@ -91,12 +91,12 @@ final class RandomSpecs {
     SortedMap<String, String> env = new TreeMap<>();
     SortedMap<String, String> params = new TreeMap<>();
     for (int i = random.nextInt(3); i > 0; i--) {
-      env.put("V" + text(ENV_CHARS, 0, 8), any()); // a variable's name is an identifier; its value any text
+      env.put("V" + text(ENV_CHARS, 0, 8), anyArgument()); // a variable's name is an identifier; its value any C string
       params.put(anyName(), any());
     }
-    List<String> command = new ArrayList<>(List.of("p" + any())); // the program is named; its arguments any text
+    List<String> command = new ArrayList<>(List.of("p" + anyArgument())); // the program is named; its arguments any C string
     for (int i = random.nextInt(4); i > 0; i--) {
-      command.add(any());
+      command.add(anyArgument());
     }
     TaskSpec.Builder task = TaskSpec.builder(id.value(), group).command(command).env(env).memoryBytes(size())
         .cpus(random.nextInt(1_000_000_000) / 1000.0).priority(random.nextInt()).params(params)
@@ -259,6 +259,11 @@ final class RandomSpecs {
   }
 
   /** Any text: quotes, backslashes, control characters, non-ASCII, emoji and lone surrogates. */
+  /** Any text a program's argument or environment can carry: all but NUL, which ends a C string. */
+  String anyArgument() {
+    return any().replace('\0', '\1');
+  }
+
   String any() {
     StringBuilder s = new StringBuilder();
     for (int i = random.nextInt(12); i > 0; i--) {
