@@ -23,7 +23,9 @@ import java.util.Set;
  * and those parents are already submitted, the cluster is asked to hold the task until they succeed
  * ({@link Decision.Start#upstream()}). Edges on failure or on any ending are held by Berth, because
  * a failed attempt that Berth will retry is not yet a failed task; so are {@code follow} edges and
- * edges on tasks not yet submitted. Pure.
+ * edges on tasks not yet submitted. So are edges on matrix tasks, which may be elements of a job
+ * array: Slurm drops an element cancelled while it is pending and counts {@code afterok} on it as
+ * met, so a dependant held by the cluster would start although its parent never ran. Pure.
  */
 final class ClusterAdmission {
 
@@ -56,11 +58,14 @@ final class ClusterAdmission {
     }
     List<TaskId> submitted = new ArrayList<>();
     for (TaskId parent : d.tasks()) {
-      TaskState s = state.task(parent).state();
-      if (s.hasProcess() || starting.contains(parent)) {
+      TaskRecord p = state.task(parent);
+      TaskState s = p.state();
+      if ((s.hasProcess() || starting.contains(parent)) && p.spec().params().isEmpty()) {
         submitted.add(parent);
       } else if (d.all() && !s.isTerminal()) {
-        return Optional.empty(); // a parent that is not submitted yet has no job to wait for
+        // a parent not submitted yet has no job to wait for, and one that may be an array element
+        // is waited for here
+        return Optional.empty();
       }
     }
     return submitted.isEmpty() ? Optional.empty() : Optional.of(new Dependency(submitted, d.all(), true, false));

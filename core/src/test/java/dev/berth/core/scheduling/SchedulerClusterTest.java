@@ -123,6 +123,21 @@ class SchedulerClusterTest {
   }
 
   @Test
+  void aDependantOfAMatrixTaskIsHeldByBerthBecauseSlurmCountsACancelledPendingArrayElementAsMet() {
+    RunState s = state(t("m-1").params(java.util.Map.of("i", "1")), t("solo"),
+        t("after-m").after(allOk("m-1")), t("after-both").after(allOk("m-1", "solo")),
+        t("after-solo").after(allOk("solo")));
+
+    Decisions d = pass(s, at(0));
+
+    assertThat(started(d)).containsExactly("m-1", "solo", "after-solo");
+    end(s, "m-1", 0, at(1), null);
+    Decisions next = pass(s, at(2));
+    assertThat(started(next)).containsExactly("after-m", "after-both");
+    assertThat(start(next, "after-both").upstream()).contains(allOk("solo"));
+  }
+
+  @Test
   void onlyTheParentsStillRunningAreHandedToTheCluster() {
     RunState s = state(t("a"), t("b").retry(new RetryPolicy(1, Duration.ofSeconds(10), 1, Duration.ofHours(1))),
         t("c").after(allOk("a", "b")));
