@@ -1,7 +1,9 @@
 package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskKeys;
@@ -94,11 +96,30 @@ public final class SpecDiff {
     return differences(stored, now, adapters).stream().map(Difference::line).toList();
   }
 
+  /**
+   * Defaults that changed since an earlier Berth wrote its journals, each with the default it had
+   * then. A journal stores every setting's value, so a run started before the change cannot tell its
+   * old default from a choice: where it holds the old default and the spec given has the new one, the
+   * spec is the one it started with, not an edit (what the run goes on with is a scheduling
+   * preference either way).
+   */
+  private static final Map<String, String> FORMER_DEFAULTS = Map.of("scheduler.placement", "best-fit");
+  private static final JsonNode DEFAULT_CONFIG = SpecCodec.toJson(new RunSpec("defaults", "w",
+      SchedulerConfig.DEFAULTS, List.of()), List.of()).path("config");
+
   /** The differences of {@link #between}, each with what it is about. */
   static List<Difference> differences(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
     SpecDiff diff = new SpecDiff(adapters);
     JsonNode a = SpecCodec.toJson(stored, adapters);
     JsonNode b = SpecCodec.toJson(now, adapters);
+    FORMER_DEFAULTS.forEach((key, former) -> {
+      String[] path = key.split("\\.", 2);
+      JsonNode was = a.path("config").path(path[0]).path(path[1]);
+      JsonNode is = b.path("config").path(path[0]).path(path[1]);
+      if (was.asText().equals(former) && is.equals(DEFAULT_CONFIG.path(path[0]).path(path[1]))) {
+        ((ObjectNode) a.path("config").path(path[0])).set(path[1], is);
+      }
+    });
     for (String key : List.of("name", "workdir", "gpus", "groups-in-parallel", "config", "objective", "notify")) {
       diff.value(null, key, key, a.get(key), b.get(key));
     }

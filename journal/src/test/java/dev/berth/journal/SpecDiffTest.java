@@ -3,6 +3,7 @@ package dev.berth.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.berth.core.gpu.PlacementPolicyName;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
@@ -48,6 +49,21 @@ class SpecDiffTest {
     RunSpec spec = new RandomSpecs(seed).run();
 
     assertThat(SpecDiff.between(SpecCodec.decode(SpecCodec.encode(spec, RandomSpecs.ADAPTERS), RandomSpecs.ADAPTERS), spec, RandomSpecs.ADAPTERS)).isEmpty();
+  }
+
+  @Test
+  void aJournalsFormerDefaultPlacementBesideTodaysDefaultIsNoEditButAnyOtherPlacementChangeIs() {
+    SchedulerConfig bestFit = SchedulerConfig.DEFAULTS.toBuilder()
+        .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.BEST_FIT).build();
+    SchedulerConfig firstFit = SchedulerConfig.DEFAULTS.toBuilder()
+        .set(SchedulerKeys.PLACEMENT, PlacementPolicyName.FIRST_FIT).build();
+    List<TaskSpec> tasks = List.of(train("train-0.1-1", 1));
+
+    assertThat(SpecDiff.between(run(bestFit, tasks), run(SchedulerConfig.DEFAULTS, tasks))).isEmpty();
+    assertThat(SpecDiff.between(run(bestFit, tasks), run(firstFit, tasks)))
+        .containsExactly("config.scheduler.placement: best-fit -> first-fit");
+    assertThat(SpecDiff.between(run(SchedulerConfig.DEFAULTS, tasks), run(bestFit, tasks)))
+        .containsExactly("config.scheduler.placement: spread -> best-fit");
   }
 
   @Test
