@@ -74,7 +74,7 @@ final class PlanPrinter {
           line.append("retries ").append(t.retry().retries()).append("  ");
         }
         Duration timeout = t.get(TaskKeys.TIMEOUT);
-        if (timeout != null && !timeout.isZero()) {
+        if (!jobs && timeout != null && !timeout.isZero()) { // a job's timeout is its --time above
           line.append("timeout ").append(DurationText.format(timeout)).append("  ");
         }
         line.append(edge("after", t.after())).append(edge("follow", t.follow()));

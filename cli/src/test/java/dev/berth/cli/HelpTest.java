@@ -28,7 +28,7 @@ class HelpTest {
     assertThat(help.exitCode).isZero();
     assertThat(help.out).startsWith("Usage: berth retry");
     assertThat(typo.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
-    assertThat(typo.err).contains("Unmatched arguments").contains("rnu");
+    assertThat(typo.err).contains("unknown command 'rnu'").contains("Did you mean: run?");
   }
 
   @Test
