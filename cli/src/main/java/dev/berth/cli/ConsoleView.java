@@ -125,7 +125,9 @@ final class ConsoleView implements SessionListener, AutoCloseable {
       message(paint("31", status.name()) + " " + task.spec().id() + " (" + task.spec().group() + "): " + reason);
     }
     Totals totals = g.totals();
-    if (totals.ended() == totals.total()) {
+    if (totals.ended() < totals.total()) {
+      g.finishedAt = null; // a task of it runs again: the group ends anew, and says so again
+    } else if (g.finishedAt == null) { // one line per ending, however many endings come after the last
       g.finishedAt = event.at();
       if (!live) {
         message("group " + g.name + ": " + totals.describe() + " in " + DurationText.format(g.elapsed(event.at())));

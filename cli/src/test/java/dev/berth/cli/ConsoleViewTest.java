@@ -49,6 +49,18 @@ class ConsoleViewTest {
   }
 
   @Test
+  void endingsThatComeAfterTheGroupEndedDoNotSumItUpAgain() {
+    RunState state = new RunState(run("r").group("g", task("a").build(), task("b").build()).build());
+    view.runStarted(state);
+    cancel(state, "a");
+    cancel(state, "b");
+
+    view.taskEvent(state.task(TaskId.of("a")), new TaskEvent.Settled(T0, TaskState.CANCELLED, "told again"));
+
+    assertThat(out().lines().filter(l -> l.startsWith("group g:"))).hasSize(1);
+  }
+
+  @Test
   void aLogSaysOnceWhyTasksHaveWaitedSecondsWithNothingStartedAndAgainWhenTheReasonChanges() {
     RunState state = new RunState(run("r").group("g", task("a").build(), task("b").build()).build());
     view.runStarted(state);
