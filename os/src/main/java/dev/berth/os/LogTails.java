@@ -11,6 +11,9 @@ public final class LogTails {
   /** How much of a task's standard error is read to recognise an out-of-memory death. */
   public static final int STDERR_BYTES = 16 * 1024;
 
+  /** How many lines of a failing attempt's standard error the reports and the dashboard show. */
+  public static final int FAILURE_LINES = 5;
+
   private LogTails() {}
 
   /**

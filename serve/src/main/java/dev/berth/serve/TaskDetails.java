@@ -12,7 +12,6 @@ import dev.berth.core.model.TaskSpec;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
 import dev.berth.report.ResultFile;
-import dev.berth.runtime.report.FailureTails;
 import dev.berth.session.JournalView;
 import dev.berth.session.StatusJson;
 import java.nio.charset.StandardCharsets;
@@ -85,14 +84,14 @@ final class TaskDetails implements StatusJson.Extras {
   }
 
   /**
-   * The lines the reports show for an attempt ({@link FailureTails}: its own stderr, else the task's
+   * The lines the reports show for an attempt (its own stderr, else the task's
    * {@code stderr.log} of a run of an earlier Berth), read only as a file of the run ({@link RunFiles}).
    */
   private String failureTail(TaskSpec task, int attempt) {
     RunFiles.Reader<RunFiles.Chunk> end = RunFiles.last(LogTails.STDERR_BYTES);
     return files.read(view.layout().stderr(task, attempt), end)
         .or(() -> files.read(view.layout().stderr(task), end))
-        .map(read -> LogTails.lastLines(new String(read.bytes(), StandardCharsets.UTF_8), FailureTails.LINES))
+        .map(read -> LogTails.lastLines(new String(read.bytes(), StandardCharsets.UTF_8), LogTails.FAILURE_LINES))
         .orElse("");
   }
 }

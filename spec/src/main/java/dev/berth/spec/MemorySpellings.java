@@ -4,6 +4,7 @@ import dev.berth.core.units.ByteSize;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,8 +19,6 @@ import java.util.regex.Pattern;
 final class MemorySpellings {
 
   private static final Pattern BITS = Pattern.compile("\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([kKMGTP])(i?)b\\s*");
-  private static final Pattern BARE = Pattern.compile("\\s*([0-9]{1,7})\\s*");
-  private static final long MIB = 1L << 20;
 
   private MemorySpellings() {}
 
@@ -47,12 +46,10 @@ final class MemorySpellings {
         scan(list.items().get(i), field.index(i), key, config, warnings);
       }
     } else if (node instanceof YamlNode.Scalar s && (key.equals("memory") || key.endsWith("-memory"))) {
-      Matcher bare = BARE.matcher(s.text());
-      if (!config && (key.equals("memory") || key.equals("gpu-memory")) && bare.matches()) {
-        long bytes = Long.parseLong(bare.group(1));
-        if (bytes > 0 && bytes < MIB) {
-          throw field.problem("'" + bytes + "' would reserve " + bytes + " bytes (a bare number counts bytes); did you"
-              + " mean " + bytes + "GiB?");
+      if (!config && (key.equals("memory") || key.equals("gpu-memory"))) {
+        Optional<String> slip = ByteSize.bareSlip(s.text(), "reserve");
+        if (slip.isPresent()) {
+          throw field.problem(slip.get());
         }
       }
       Matcher m = BITS.matcher(s.text());

@@ -3,6 +3,7 @@ package dev.berth.core.gpu;
 import dev.berth.core.units.ByteSize;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,7 +24,6 @@ public final class SimulatedDevices {
 
   /** The most simulated devices one selection may describe. */
   public static final int MAX_DEVICES = 256;
-  private static final long MIB = 1L << 20;
 
   static final String FORMS =
       "use sim: followed by sizes or COUNTxSIZE items, e.g. sim:2x80GiB or sim:24GiB,24GiB,80GiB";
@@ -105,9 +105,9 @@ public final class SimulatedDevices {
     if (bytes <= 0) {
       throw new IllegalArgumentException("'" + text + "': a simulated GPU needs more than 0 bytes; " + FORMS);
     }
-    if (bytes < MIB && size.strip().matches("[0-9]+")) { // nobody simulates a GPU of a few bytes on purpose
-      throw new IllegalArgumentException("'" + text + "': '" + size.strip() + "' would be a GPU of " + bytes
-          + " bytes (a bare number counts bytes); did you mean " + size.strip() + "GiB?");
+    Optional<String> slip = ByteSize.bareSlip(size, "be a GPU of"); // nobody simulates a few bytes on purpose
+    if (slip.isPresent()) {
+      throw new IllegalArgumentException("'" + text + "': " + slip.get());
     }
     return bytes;
   }

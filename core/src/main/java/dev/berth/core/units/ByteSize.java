@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,6 +24,25 @@ public final class ByteSize {
   private static final Map<String, BigDecimal> UNITS = units();
 
   private ByteSize() {}
+
+  /** Bare numbers of bytes below this are taken as a unit left out, where a size is reserved. */
+  private static final long SMALLEST_BARE = 1L << 20;
+  private static final Pattern BARE = Pattern.compile("\\s*([0-9]{1,7})\\s*");
+
+  /**
+   * Why {@code text} is likely a slip, when it is a bare number of bytes from 1 to 1 MiB less one: nobody
+   * reserves or simulates 10 bytes on purpose. E.g. {@code '10' would reserve 10 bytes (a bare number
+   * counts bytes); did you mean 10GiB?} for {@code wouldBe} "reserve".
+   */
+  public static Optional<String> bareSlip(String text, String wouldBe) {
+    Matcher m = text == null ? null : BARE.matcher(text);
+    if (m == null || !m.matches()) {
+      return Optional.empty();
+    }
+    long bytes = Long.parseLong(m.group(1));
+    return bytes == 0 || bytes >= SMALLEST_BARE ? Optional.empty() : Optional.of("'" + bytes + "' would " + wouldBe
+        + " " + bytes + " bytes (a bare number counts bytes); did you mean " + bytes + "GiB?");
+  }
 
   /**
    * Parses a size such as {@code "1.5GiB"}, {@code "456 MB"} or {@code "2048"}.

@@ -15,7 +15,7 @@ import java.nio.file.Path;
 public final class FailureTails {
 
   /** How many lines of a failing attempt's standard error a report shows. */
-  public static final int LINES = 5;
+  public static final int LINES = LogTails.FAILURE_LINES;
 
   private FailureTails() {}
 
