@@ -12,7 +12,7 @@ import json
 import os
 
 import fedavg_lib as lib
-from berth_task import run_task
+from berth.task import run_task
 
 
 def load(ctx):

@@ -12,7 +12,7 @@ train (on the device Berth hands over; "cpu" here): starts from the previous rou
 Run by hand it loads client 0 (or BERTH_PARAM_CLIENT), trains from zeros and prints the result.
 """
 import fedavg_lib as lib
-from berth_task import run_task
+from berth.task import run_task
 
 
 def load(ctx):

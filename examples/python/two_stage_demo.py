@@ -5,14 +5,19 @@ Run by hand it loads, trains on "cpu" and prints the result as JSON:
 
     python3 examples/python/two_stage_demo.py
 
-Under Berth it follows Berth's commands (see berth_task.py). Two switches exist for tests and for
+Under Berth it follows Berth's commands (see berth.task, in the repository's python/ folder). Two switches exist for tests and for
 trying Berth's handling of failures: BERTH_DEMO_OOM_ONCE=1 makes the first train raise a fake
 "CUDA out of memory" error, as PyTorch would, and BERTH_DEMO_FAIL=1 makes train raise a plain bug.
 """
 import os
 import random
+import sys
 
-from berth_task import run_task
+try:
+    from berth.task import run_task
+except ImportError:  # the berth package is not installed: the repository's python/ folder
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python"))
+    from berth.task import run_task
 
 
 def load(ctx):
