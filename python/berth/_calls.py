@@ -1,0 +1,36 @@
+"""What a warm engine calls for ``berth.map`` and ``berth.submit``: one function call of a batch.
+
+The batch (functions and arguments, pickled) is one file; each call task names it and its index,
+and an engine unpickles a batch once, however many of its calls it runs.
+"""
+
+import os
+
+from . import _payload
+from ._payload import result_of
+
+_batches = {}
+
+
+class Call:
+    """``fn(*args, **kwargs)``, picklable when its parts are."""
+
+    def __init__(self, fn, args=(), kwargs=None):
+        self.fn = fn
+        self.args = tuple(args)
+        self.kwargs = dict(kwargs or {})
+
+    def __call__(self):
+        return self.fn(*self.args, **self.kwargs)
+
+
+def apply(payload, index):
+    """Runs call ``index`` of the batch in ``payload``; its return value goes to return.pickle."""
+    batch = _batches.get(payload)
+    if batch is None:
+        batch = _batches[payload] = _payload.load(payload)
+    call = batch[int(index)]
+    value = call()
+    _payload.dump_return(value, os.getcwd())
+    result = result_of(call, value)
+    return result or None
