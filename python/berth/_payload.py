@@ -29,7 +29,8 @@ def dump(obj, path):
         main_file = os.path.abspath(main_file)
     else:
         main_file = None
-    envelope = {"main": main_file, "path": [os.getcwd()] + [p for p in sys.path if p], "data": data}
+    envelope = {"main": main_file, "argv": list(sys.argv), "path": [os.getcwd()] + [p for p in sys.path if p],
+                "data": data}
     tmp = path + ".tmp"
     with open(tmp, "wb") as out:
         pickle.dump(envelope, out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -45,7 +46,7 @@ def load(path):
         if entry not in sys.path and os.path.isdir(entry):
             sys.path.append(entry)
     if envelope.get("main"):
-        _reimport_main(envelope["main"])
+        _reimport_main(envelope["main"], envelope.get("argv") or [envelope["main"]])
     return pickle.loads(envelope["data"])
 
 
@@ -59,7 +60,7 @@ def stop_if_reimporting():
         raise StopReimport()
 
 
-def _reimport_main(path):
+def _reimport_main(path, argv):
     global REIMPORTING_MAIN
     folder = os.path.dirname(path)
     if folder not in sys.path:
@@ -75,12 +76,14 @@ def _reimport_main(path):
     with open(path, "rb") as source:
         code = compile(source.read(), path, "exec")
     REIMPORTING_MAIN = True
+    own_argv, sys.argv = sys.argv, list(argv)  # the script reads its arguments as it did in the caller
     try:
         exec(code, module.__dict__)  # noqa: S102 - the caller's own script, as multiprocessing runs it
     except StopReimport:
         pass
     finally:
         REIMPORTING_MAIN = False
+        sys.argv = own_argv
     sys.modules["__main__"] = module
 
 

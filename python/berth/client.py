@@ -217,6 +217,9 @@ def _run_calls(calls, options):
             pool_name, settings = "map", dict(pool)
         else:
             pool_name, settings = str(pool), {}
+        # Berth's auto size starts an engine per call admitted at once: for many tiny calls, one
+        # engine per core, each queueing short calls (hwm: auto), is faster.
+        settings.setdefault("size", max(1, min(os.cpu_count() or 1, 8)))
         spec["pools"] = {pool_name: settings}
     for index, task_id in enumerate(ids):
         task = {"id": task_id, "call": "berth._calls:apply", "params": {"payload": batch, "index": index}}

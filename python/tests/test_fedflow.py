@@ -1,0 +1,92 @@
+"""berth.fedflow: a fedflow script runs on Berth by changing its imports."""
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+
+from conftest import PACKAGE_ROOT
+
+from berth.fedflow import Config, FedFlow, Task, TaskGroup, TaskStatus, _parse_simple_yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def test_a_fedflow_script_runs_its_groups_in_order_retries_both_ooms_and_gets_results_back(tmp_path):
+    out = tmp_path / "summary.json"
+    env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
+    done = subprocess.run([sys.executable, os.path.join(HERE, "scripts", "fedflow_rounds.py"), str(out),
+                           "sim:2x24GiB", str(tmp_path / "run")], cwd=str(tmp_path), env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tasks = json.loads(out.read_text())
+
+    for client in ("c0", "c1", "c2", "c3"):
+        assert tasks[client]["status"] == "EXITED", tasks[client]
+        assert tasks[client]["epochs"] == 2, "set_item reached the caller's task object"
+        assert tasks[client]["result"]["device"].startswith("cuda:")
+        assert tasks[client]["group_result"]["train_time"] >= 0
+    assert tasks["c3"]["result"]["sum"] == sum(range(30, 40))
+    assert tasks["c1"]["load_numbers"] == 2, "the load out of memory started the task again"
+    assert tasks["c2"]["train_numbers"] == 2, "the train out of memory trained again in the same process"
+    assert tasks["c0"]["load_numbers"] == 1 and tasks["c0"]["train_numbers"] == 1
+    assert tasks["c0"]["workdir"] == str(tmp_path / "run" / "round-1" / "c0")
+
+    last_client_end = max(tasks[c]["result"]["ended"] for c in ("c0", "c1", "c2", "c3"))
+    assert tasks["mean"]["result"]["loaded"] > last_client_end, "the second group started after the first ended"
+    assert tasks["broken"]["status"] == "EXCEPTION"
+    assert tasks["broken"]["group_result"]["stage"] == "train"
+    assert "ValueError: nothing to aggregate" in tasks["broken"]["group_result"]["message"]
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert [g["name"] for g in report["groups"]] == ["round-1", "aggregate-1"]
+
+
+def test_fedflow_config_keys_become_berth_s_and_seconds_become_durations():
+    Config.clear()
+    try:
+        Config.set_property("scheduler.interval", 60)
+        Config.set_property("scheduler.max-process", 4)
+        Config.set_property("workdir", "/somewhere")
+        assert Config.berth_config() == {"scheduler": {"interval": "60s", "max-process": 4}}
+        assert Config.get_property("workdir") == "/somewhere"
+    finally:
+        Config.clear()
+
+
+def test_a_fedflow_config_yaml_is_read_without_a_yaml_library():
+    text = ("workdir: runs   # where\nscheduler:\n  max-process: 20\n  interval: 1\n  default-memory: 2GB\n"
+            "utilization-limit:\n  cpu: 0.8\nsmtp:\n  receiver: [a@b.c, d@e.f]\n  enable: false\n")
+    assert _parse_simple_yaml(text, "config.yaml") == {
+        "workdir": "runs", "scheduler": {"max-process": 20, "interval": 1, "default-memory": "2GB"},
+        "utilization-limit": {"cpu": 0.8}, "smtp": {"receiver": ["a@b.c", "d@e.f"], "enable": False}}
+
+
+class _Plain(Task):
+    def load(self):
+        pass
+
+    def train(self, device):
+        return {}
+
+
+def test_a_task_travels_by_pickle_without_its_channel_and_keeps_fedflow_s_defaults():
+    task = _Plain(estimate_memory="1GB")
+    task._context = object()
+    copy = pickle.loads(pickle.dumps(task))
+    assert copy._context is None
+    assert copy.status == TaskStatus.INIT and copy.load_numbers == 0 and copy.result == {}
+    assert len(copy.task_id) == 36, "a uuid when no id is given"
+    group = TaskGroup()
+    group.add_task(copy)
+    assert group.get_task(copy.task_id) is copy
+    assert group.group_name.startswith("group-")
+
+
+def test_unknown_fedflow_options_are_refused_with_the_known_ones():
+    try:
+        FedFlow(gpu="sim:1x8GiB")
+    except TypeError as error:
+        assert "gpu" in str(error) and "gpus" in str(error)
+    else:
+        raise AssertionError("expected a TypeError")
