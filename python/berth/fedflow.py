@@ -229,6 +229,9 @@ class Config:
                 continue
             if key in cls.DURATION_KEYS and isinstance(value, (int, float)) and not isinstance(value, bool):
                 value = "%gs" % value
+            if key.startswith("utilization-limit.") and isinstance(value, (int, float)) and value > 1:
+                value = 1.0  # fedflow's way to turn a gate off (1.01, say); Berth's limits stop at 1
+
             node = tree
             parts = key.split(".")
             for part in parts[:-1]:

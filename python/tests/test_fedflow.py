@@ -48,7 +48,9 @@ def test_fedflow_config_keys_become_berth_s_and_seconds_become_durations():
         Config.set_property("scheduler.interval", 60)
         Config.set_property("scheduler.max-process", 4)
         Config.set_property("workdir", "/somewhere")
-        assert Config.berth_config() == {"scheduler": {"interval": "60s", "max-process": 4}}
+        Config.set_property("utilization-limit.cpu", 1.01)
+        assert Config.berth_config() == {"scheduler": {"interval": "60s", "max-process": 4},
+                                         "utilization-limit": {"cpu": 1.0}}
         assert Config.get_property("workdir") == "/somewhere"
     finally:
         Config.clear()
