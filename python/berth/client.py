@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import threading
 
@@ -220,6 +221,7 @@ def _run_calls(calls, options):
         # Berth's auto size starts an engine per call admitted at once: for many tiny calls, one
         # engine per core, each queueing short calls (hwm: auto), is faster.
         settings.setdefault("size", max(1, min(os.cpu_count() or 1, 8)))
+        settings.setdefault("python", sys.executable)  # the caller's interpreter, with its packages
         spec["pools"] = {pool_name: settings}
     for index, task_id in enumerate(ids):
         task = {"id": task_id, "call": "berth._calls:apply", "params": {"payload": batch, "index": index}}
