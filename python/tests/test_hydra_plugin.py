@@ -5,9 +5,7 @@ Launcher, run_job, JobReturn, ConfigStore and Singleton, and its own run_job run
 in the job's folder.
 """
 
-import copy
 import os
-import sys
 
 import pytest
 
@@ -27,19 +25,6 @@ def hydra(monkeypatch):
     monkeypatch.syspath_prepend(STUB)
     from hydra_plugins.berth_launcher import berth_launcher
     return berth_launcher
-
-
-class _Loader:
-    """Hydra's config loader, for the sweep configs: the base config with a job's overrides."""
-
-    def load_sweep_config(self, config, overrides):
-        from omegaconf import OmegaConf
-        sweep = OmegaConf.create(copy.deepcopy(dict(config)))
-        for override in overrides:
-            key, value = override.split("=", 1)
-            sweep[key] = float(value) if "." in value else int(value)
-        sweep["hydra"]["overrides"] = {"task": list(overrides)}
-        return sweep
 
 
 def _base_config(sweep_dir):
@@ -62,7 +47,7 @@ def test_a_multirun_of_six_jobs_becomes_one_berth_run_and_returns_hydra_s_job_re
 
     launcher = hydra.BerthLauncher(gpu_memory="8GiB", memory="32MiB", cpus=0, devices="sim:2x24GiB",
                                    config=dict(EASY), echo=False, workdir=str(tmp_path / "sweep" / "berth"))
-    launcher.setup(hydra_context=HydraContext(_Loader()), task_function=hydra_app.train.__wrapped__,
+    launcher.setup(hydra_context=HydraContext(hydra_app.SweepLoader()), task_function=hydra_app.train.__wrapped__,
                    config=_base_config(str(tmp_path / "sweep")))
     overrides = [["lr=%s" % lr, "seed=%d" % seed] for lr in ("0.1", "0.01", "0.5") for seed in (1, 2)]
 
