@@ -20,6 +20,7 @@ import threading
 from . import _command, _payload
 from ._calls import Call
 from ._report import RunFailed, RunReport
+from ._run import nest, run_spec
 
 __all__ = ["run", "map", "submit", "Client", "Results"]
 
@@ -199,9 +200,9 @@ def _run_calls(calls, options):
     """Runs the calls as call tasks of one Berth run; each one's return value, or a CallFailed."""
     temporary = not options.get("workdir")
     home = tempfile.mkdtemp(prefix="berth-map-") if temporary else os.path.abspath(options["workdir"])
-    inputs = os.path.join(home, "inputs")
-    os.makedirs(inputs, exist_ok=True)
     workdir = os.path.join(home, "run")
+    inputs = os.path.join(workdir, ".inputs")
+    os.makedirs(inputs, exist_ok=True)
     batch = _payload.dump(calls, os.path.join(inputs, "calls.pickle"))
     width = len(str(len(calls) - 1))
     ids = ["call-%0*d" % (width, i) for i in range(len(calls))]
@@ -229,18 +230,9 @@ def _run_calls(calls, options):
             task["pool"] = pool_name
         group["tasks"].append(task)
     if options.get("config"):
-        from .fedflow import _nest  # the same dotted-key nesting as fedflow's Config
-        spec["config"] = _nest(options["config"])
-    path = _command.write_spec(os.path.join(inputs, "spec.yaml"), spec)
-    args = ["run", "--no-progress", "--workdir-allow-nonempty"]
-    if options.get("gpus") is not None:
-        args.append("--gpus=%s" % options["gpus"])
-    if options.get("host_ledger") is not None:
-        args.append("--host-ledger=%s" % ("on" if options["host_ledger"] else "off"))
-    args.append(path)
-    _command.invoke(args, berth=options.get("berth"), cwd=inputs,
-                    env=_command.child_environment(_command.caller_paths()), echo=options.get("echo", True))
-    report = RunReport(workdir)
+        spec["config"] = nest(options["config"])
+    report = run_spec(spec, inputs, gpus=options.get("gpus"), host_ledger=options.get("host_ledger"),
+                      berth=options.get("berth"), echo=options.get("echo", True))
     run_failed = RunFailed(report) if report.failures else None
     outcomes = []
     for task_id in ids:

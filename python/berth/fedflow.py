@@ -32,8 +32,8 @@ import sys
 import time
 import uuid
 
-from . import _command, _payload
-from ._report import RunReport
+from . import _payload
+from ._run import merge, nest, run_spec
 
 __all__ = ["Task", "TaskGroup", "TaskStatus", "FedFlow", "Config"]
 
@@ -329,21 +329,12 @@ class _FlowRun:
             self.groups.append(spec_group)
             pending.append((name, group))
         spec = {"name": self.name, "workdir": self.workdir, "groups": self.groups}
-        config = Config.berth_config()
-        _merge(config, _nest(self.options.get("config") or {}))
+        config = merge(Config.berth_config(), nest(self.options.get("config") or {}))
         if config:
             spec["config"] = config
-        spec_path = _command.write_spec(os.path.join(self.inputs, "spec.json"), spec)
-        args = ["run", "--no-progress", "--workdir-allow-nonempty", "--allow-changed=new"]
-        if self.options.get("gpus") is not None:
-            args.append("--gpus=%s" % self.options["gpus"])
-        if self.options.get("host_ledger") is not None:
-            args.append("--host-ledger=%s" % ("on" if self.options["host_ledger"] else "off"))
-        args.append(spec_path)
-        env = _command.child_environment(_command.caller_paths())
-        _command.invoke(args, berth=self.options.get("berth"), cwd=self.inputs, env=env,
-                        echo=self.options.get("echo", True))
-        report = RunReport(self.workdir)
+        report = run_spec(spec, self.inputs, gpus=self.options.get("gpus"), host_ledger=self.options.get("host_ledger"),
+                          berth=self.options.get("berth"), echo=self.options.get("echo", True),
+                          extra_args=["--allow-changed=new"])
         for name, group in pending:
             self._read_back(report, name, group)
 
@@ -428,29 +419,6 @@ def _unique(name, taken):
         candidate = "%s-%d" % (name, n)
         if candidate not in taken:
             return candidate
-
-
-def _nest(flat):
-    tree = {}
-    for key, value in flat.items():
-        if isinstance(value, dict):
-            _merge(tree.setdefault(key, {}), _nest(value))
-            continue
-        node = tree
-        parts = str(key).split(".")
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-        node[parts[-1]] = value
-    return tree
-
-
-def _merge(into, other):
-    for key, value in other.items():
-        if isinstance(value, dict) and isinstance(into.get(key), dict):
-            _merge(into[key], value)
-        else:
-            into[key] = value
-    return into
 
 
 def _flatten(tree, prefix=""):

@@ -13,8 +13,8 @@ run, and reads a finished one back without running anything again.
 import os
 import sys
 
-from . import _command, _payload
-from ._report import RunReport
+from . import _payload
+from ._run import nest, run_spec
 
 __all__ = ["SweepSettings", "run_jobs", "JobFailed"]
 
@@ -98,18 +98,9 @@ def run_jobs(jobs, settings=None, workdir="berth-out/sweep", ids=None):
         tasks.append(job_spec(job_id, path, settings))
     spec = {"name": settings.name or "sweep", "workdir": workdir, "groups": [{"name": "jobs", "tasks": tasks}]}
     if settings.config:
-        from .fedflow import _nest
-        spec["config"] = _nest(settings.config)
-    path = _command.write_spec(os.path.join(inputs, "spec.json"), spec)
-    args = ["run", "--no-progress", "--workdir-allow-nonempty"]
-    if settings.devices is not None:
-        args.append("--gpus=%s" % settings.devices)
-    if settings.host_ledger is not None:
-        args.append("--host-ledger=%s" % ("on" if settings.host_ledger else "off"))
-    args.append(path)
-    _command.invoke(args, berth=settings.berth, cwd=inputs, env=_command.child_environment(_command.caller_paths()),
-                    echo=True if settings.echo is None else settings.echo)
-    report = RunReport(workdir)
+        spec["config"] = nest(settings.config)
+    report = run_spec(spec, inputs, gpus=settings.devices, host_ledger=settings.host_ledger, berth=settings.berth,
+                      echo=settings.echo)
     out = []
     for job_id in ids:
         outcome = report.by_id.get(job_id)

@@ -1,0 +1,48 @@
+"""One ``berth run`` of a spec the package wrote, read back as a :class:`RunReport`."""
+
+import os
+
+from . import _command
+from ._report import RunReport
+
+
+def run_spec(spec, inputs, gpus=None, host_ledger=None, berth=None, echo=True, extra_args=()):
+    """Writes ``spec`` into the folder ``inputs`` (inside the run's workdir, which may thus hold
+    files before the run's first start), runs it from there and returns its report."""
+    os.makedirs(inputs, exist_ok=True)
+    path = _command.write_spec(os.path.join(inputs, "spec.json"), spec)
+    args = ["run", "--no-progress", "--workdir-allow-nonempty"] + list(extra_args)
+    if gpus is not None:
+        args.append("--gpus=%s" % gpus)
+    if host_ledger is not None:
+        args.append("--host-ledger=%s" % ("on" if host_ledger else "off"))
+    args.append(path)
+    # from the inputs folder, so that no ./config.yaml of the caller's is read behind its back
+    _command.invoke(args, berth=berth, cwd=inputs, env=_command.child_environment(_command.caller_paths()),
+                    echo=True if echo is None else echo)
+    return RunReport(spec["workdir"])
+
+
+def nest(flat):
+    """Dotted config keys (``{"scheduler.max-process": 4}``) as a spec's nested ``config:``."""
+    tree = {}
+    for key, value in flat.items():
+        if isinstance(value, dict):
+            merge(tree.setdefault(key, {}), nest(value))
+            continue
+        node = tree
+        parts = str(key).split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
+    return tree
+
+
+def merge(into, other):
+    """Merges nested mappings, ``other`` winning."""
+    for key, value in other.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            merge(into[key], value)
+        else:
+            into[key] = value
+    return into
