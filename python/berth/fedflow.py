@@ -66,6 +66,7 @@ class Task:
         self.load_time = -1
         self.train_time = -1
         self.result = {}
+        self.error = None  # Berth's reason, after a run in which the task did not succeed
         self._items = {}
         self._workdir = None
         self._status = TaskStatus.INIT

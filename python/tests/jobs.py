@@ -24,3 +24,17 @@ def sweep_job(index, seconds):
     time.sleep(seconds)
     return {"index": index, "device": os.environ.get("BERTH_DEVICE"),
             "visible": os.environ.get("CUDA_VISIBLE_DEVICES"), "started": started, "ended": time.time()}
+
+
+from berth.fedflow import Task  # noqa: E402 - the fedflow tasks below need it, the functions above do not
+
+
+class Stamp(Task):
+    """A fedflow task that says when it loaded and trained, and on which device."""
+
+    def load(self):
+        self.loaded = time.time()
+
+    def train(self, device):
+        time.sleep(0.2)
+        return {"loaded": self.loaded, "ended": time.time(), "device": device}

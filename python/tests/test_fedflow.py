@@ -92,3 +92,27 @@ def test_unknown_fedflow_options_are_refused_with_the_known_ones():
         assert "gpu" in str(error) and "gpus" in str(error)
     else:
         raise AssertionError("expected a TypeError")
+
+
+def test_groups_queued_with_add_group_run_in_order_on_start_and_execute_task_runs_one(tmp_path):
+    import jobs
+    from conftest import EASY
+
+    first, second = TaskGroup("queued-1"), TaskGroup("queued-2")
+    for i in range(2):
+        first.add_task(jobs.Stamp("a%d" % i, estimate_memory="16MiB"))
+    second.add_task(jobs.Stamp("b", estimate_memory="16MiB"))
+    FedFlow.add_group(first)
+    FedFlow.add_group(second)
+
+    FedFlow.start(gpus="none", workdir=str(tmp_path / "queued"), config=EASY, echo=False)
+
+    assert all(t.status == TaskStatus.EXITED for t in first.tasks + second.tasks)
+    assert second.get_task("b").result["loaded"] > max(t.result["ended"] for t in first.tasks)
+    assert first.get_task("a0").result["device"] == "cpu", "gpus none: every task trains on the CPU"
+
+    single = jobs.Stamp(7, estimate_memory="16MiB")
+    with FedFlow(gpus="sim:1x8GiB", workdir=str(tmp_path / "single"), config=EASY, echo=False) as flow:
+        flow.execute_task(single)
+    assert single.status == TaskStatus.EXITED and single.result["device"] == "cuda:0"
+    assert single.workdir.endswith("/task-7/7")
