@@ -232,7 +232,6 @@ class Config:
                 value = "%gs" % value
             if key.startswith("utilization-limit.") and isinstance(value, (int, float)) and value > 1:
                 value = 1.0  # fedflow's way to turn a gate off (1.01, say); Berth's limits stop at 1
-
             node = tree
             parts = key.split(".")
             for part in parts[:-1]:
@@ -318,6 +317,7 @@ class _FlowRun:
         self.name = _safe(options.get("name") or "fedflow")
         self.groups = []          # spec groups so far
         self.group_names = set()
+        self.task_ids = set()     # ids are unique in a Berth run, fedflow's only in a group
         self.objects = {}         # (group, berth id) -> task object
 
     def execute(self, groups):
@@ -346,10 +346,11 @@ class _FlowRun:
         spec_group = {"name": name, "two-stage": True, "cpus": self.options.get("cpus", 0), "tasks": []}
         if group.estimate_memory is not None:
             spec_group["memory"] = group.estimate_memory
-        ids = set()
         for task in group.tasks:
-            berth_id = _unique(_safe(str(task.task_id)), ids)
-            ids.add(berth_id)
+            berth_id = _safe(str(task.task_id))
+            if berth_id in self.task_ids:  # the same id in an earlier group (client 0 of every round)
+                berth_id = _unique("%s.%s" % (name, berth_id), self.task_ids)
+            self.task_ids.add(berth_id)
             self.objects[(name, berth_id)] = task
             path = _payload.dump(task, os.path.join(folder, berth_id + ".pickle"))
             entry = {"id": berth_id, "command": [sys.executable, "-m", "berth._worker", "fedflow", path]}
@@ -358,7 +359,7 @@ class _FlowRun:
                 entry["memory"] = memory
             device = task.device if task.device is not None else group.device
             cuda = task.estimate_cuda_memory if task.estimate_cuda_memory is not None else group.estimate_cuda_memory
-            if device is not None and str(device).strip() == "cpu" or on_cpu_only and device is None:
+            if (device is not None and str(device).strip() == "cpu") or (on_cpu_only and device is None):
                 entry["device"] = "cpu"
             else:
                 # fedflow trains every task on a GPU, with scheduler.default-cuda-memory when not told

@@ -101,14 +101,16 @@ def test_groups_queued_with_add_group_run_in_order_on_start_and_execute_task_run
     first, second = TaskGroup("queued-1"), TaskGroup("queued-2")
     for i in range(2):
         first.add_task(jobs.Stamp("a%d" % i, estimate_memory="16MiB"))
-    second.add_task(jobs.Stamp("b", estimate_memory="16MiB"))
+    second.add_task(jobs.Stamp("a0", estimate_memory="16MiB"))  # fedflow's ids are unique in a group only
     FedFlow.add_group(first)
     FedFlow.add_group(second)
 
     FedFlow.start(gpus="none", workdir=str(tmp_path / "queued"), config=EASY, echo=False)
 
     assert all(t.status == TaskStatus.EXITED for t in first.tasks + second.tasks)
-    assert second.get_task("b").result["loaded"] > max(t.result["ended"] for t in first.tasks)
+    assert second.get_task("a0").result["loaded"] > max(t.result["ended"] for t in first.tasks)
+    assert second.get_task("a0").workdir.endswith("/queued-2/queued-2.a0")
+    assert first.get_task("a0").workdir.endswith("/queued-1/a0")
     assert first.get_task("a0").result["device"] == "cpu", "gpus none: every task trains on the CPU"
 
     single = jobs.Stamp(7, estimate_memory="16MiB")
