@@ -20,17 +20,23 @@ from .task import _plain
 REIMPORTING_MAIN = False
 
 
+#: how pickle (protocol 4 and later) names the module __main__ when an object's class or function is there
+_MAIN_REFERENCE = b"\x8c\x08__main__"
+
+
 def dump(obj, path):
     """Writes ``obj`` and what unpickling it needs to ``path``."""
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     main = sys.modules.get("__main__")
     main_file = getattr(main, "__file__", None)
-    if main_file and b"__main__" in data:
-        main_file = os.path.abspath(main_file)
-    else:
-        main_file = None
-    envelope = {"main": main_file, "argv": list(sys.argv), "path": [os.getcwd()] + [p for p in sys.path if p],
-                "data": data}
+    needs_main = _MAIN_REFERENCE in data
+    if needs_main and not main_file:
+        raise TypeError("%r refers to classes or functions defined in a notebook or an interactive session, "
+                        "which a task's process cannot import: define them in a module and import it" % (obj,))
+    spec = getattr(main, "__spec__", None)
+    envelope = {"main": os.path.abspath(main_file) if needs_main else None,
+                "package": spec.name.rpartition(".")[0] if spec is not None and spec.name else "",
+                "argv": list(sys.argv), "path": [os.getcwd()] + [p for p in sys.path if p], "data": data}
     tmp = path + ".tmp"
     with open(tmp, "wb") as out:
         pickle.dump(envelope, out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -46,7 +52,7 @@ def load(path):
         if entry not in sys.path and os.path.isdir(entry):
             sys.path.append(entry)
     if envelope.get("main"):
-        _reimport_main(envelope["main"], envelope.get("argv") or [envelope["main"]])
+        _reimport_main(envelope["main"], envelope.get("argv") or [envelope["main"]], envelope.get("package") or "")
     return pickle.loads(envelope["data"])
 
 
@@ -60,7 +66,7 @@ def stop_if_reimporting():
         raise StopReimport()
 
 
-def _reimport_main(path, argv):
+def _reimport_main(path, argv, package):
     global REIMPORTING_MAIN
     folder = os.path.dirname(path)
     if folder not in sys.path:
@@ -71,6 +77,7 @@ def _reimport_main(path, argv):
         return
     module = types.ModuleType("__mp_main__")
     module.__file__ = path
+    module.__package__ = package  # a script run with -m keeps its relative imports
     module.__builtins__ = builtins
     sys.modules["__mp_main__"] = module
     with open(path, "rb") as source:

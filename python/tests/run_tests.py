@@ -91,6 +91,12 @@ class MonkeyPatch:
         setattr(target, name, value)
         self._undo.append(lambda: setattr(target, name, old))
 
+    def setitem(self, mapping, key, value):
+        missing = object()
+        old = mapping.get(key, missing)
+        mapping[key] = value
+        self._undo.append(lambda: mapping.pop(key, None) if old is missing else mapping.__setitem__(key, old))
+
     def syspath_prepend(self, path):
         sys.path.insert(0, str(path))
         importlib.invalidate_caches()
