@@ -26,6 +26,7 @@ journal and reports apply. Standard library only.
 
 import enum
 import itertools
+import json
 import os
 import re
 import sys
@@ -315,19 +316,30 @@ class _FlowRun:
         self.inputs = os.path.join(self.workdir, ".fedflow")
         self.options = options
         self.name = _safe(options.get("name") or "fedflow")
-        self.groups = []          # spec groups so far
-        self.group_names = set()
-        self.task_ids = set()     # ids are unique in a Berth run, fedflow's only in a group
+        # A flow run again in its folder takes its earlier groups back, in their order, so its spec
+        # only grows: a group executed again with the same name and tasks is the same spec group,
+        # which Berth does not run again, and a later group the flow has not reached yet stays.
+        self.groups = _stored_groups(os.path.join(self.inputs, "spec.json"))
+        self.claimable = {g["name"] for g in self.groups}
         self.objects = {}         # (group, berth id) -> task object
 
     def execute(self, groups):
         os.makedirs(self.inputs, exist_ok=True)
         pending = []
         for group in groups:
-            name = _unique(_safe(group.group_name), self.group_names)
-            self.group_names.add(name)
-            spec_group = self._spec_group(name, group)
-            self.groups.append(spec_group)
+            name = _safe(group.group_name)
+            names = [g["name"] for g in self.groups]
+            if name in self.claimable:
+                self.claimable.discard(name)
+                index = names.index(name)
+            else:
+                name = _unique(name, set(names))
+                index = len(self.groups)
+                self.groups.append(None)
+            # ids are unique in a Berth run, fedflow's only in a group: those of the groups before
+            # this one are taken
+            taken = {t["id"] for g in self.groups[:index] for t in g["tasks"]}
+            self.groups[index] = self._spec_group(name, group, taken)
             pending.append((name, group))
         spec = {"name": self.name, "workdir": self.workdir, "groups": self.groups}
         config = merge(Config.berth_config(), nest(self.options.get("config") or {}))
@@ -339,7 +351,7 @@ class _FlowRun:
         for name, group in pending:
             self._read_back(report, name, group)
 
-    def _spec_group(self, name, group):
+    def _spec_group(self, name, group, taken):
         folder = os.path.join(self.inputs, name)
         os.makedirs(folder, exist_ok=True)
         on_cpu_only = str(self.options.get("gpus", "")).strip() == "none"
@@ -348,9 +360,9 @@ class _FlowRun:
             spec_group["memory"] = group.estimate_memory
         for task in group.tasks:
             berth_id = _safe(str(task.task_id))
-            if berth_id in self.task_ids:  # the same id in an earlier group (client 0 of every round)
-                berth_id = _unique("%s.%s" % (name, berth_id), self.task_ids)
-            self.task_ids.add(berth_id)
+            if berth_id in taken:  # the same id in an earlier group (client 0 of every round)
+                berth_id = _unique("%s.%s" % (name, berth_id), taken)
+            taken.add(berth_id)
             self.objects[(name, berth_id)] = task
             path = _payload.dump(task, os.path.join(folder, berth_id + ".pickle"))
             entry = {"id": berth_id, "command": [sys.executable, "-m", "berth._worker", "fedflow", path]}
@@ -388,6 +400,15 @@ class _FlowRun:
                 message = outcome.stderr_tail(40) or outcome.error or last.get("error") or outcome.status
                 entry = {"stage": stage, "message": message, "reason": outcome.error}
             group.result[task.task_id] = entry
+
+
+def _stored_groups(path):
+    """The groups of the spec an earlier run of the flow wrote, or none."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return list(json.load(file).get("groups") or [])
+    except (OSError, ValueError, AttributeError):
+        return []
 
 
 def _apply(task, outcome):

@@ -13,14 +13,17 @@ from berth.fedflow import Config, FedFlow, Task, TaskGroup, TaskStatus, _parse_s
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def test_a_fedflow_script_runs_its_groups_in_order_retries_both_ooms_and_gets_results_back(tmp_path):
-    out = tmp_path / "summary.json"
+def _run_script(tmp_path, out):
     env = dict(os.environ, PYTHONPATH=PACKAGE_ROOT)
     done = subprocess.run([sys.executable, os.path.join(HERE, "scripts", "fedflow_rounds.py"), str(out),
                            "sim:2x24GiB", str(tmp_path / "run")], cwd=str(tmp_path), env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    tasks = json.loads(out.read_text())
+    return json.loads(out.read_text())
+
+
+def test_a_fedflow_script_runs_its_groups_in_order_retries_both_ooms_and_gets_results_back(tmp_path):
+    tasks = _run_script(tmp_path, tmp_path / "summary.json")
 
     for client in ("c0", "c1", "c2", "c3"):
         assert tasks[client]["status"] == "EXITED", tasks[client]
@@ -40,6 +43,9 @@ def test_a_fedflow_script_runs_its_groups_in_order_retries_both_ooms_and_gets_re
     assert "ValueError: nothing to aggregate" in tasks["broken"]["group_result"]["message"]
     report = json.loads((tmp_path / "run" / "report.json").read_text())
     assert [g["name"] for g in report["groups"]] == ["round-1", "aggregate-1"]
+
+    again = _run_script(tmp_path, tmp_path / "again.json")
+    assert again == tasks, "the same script in the same folder reads the finished flow back, running nothing"
 
 
 def test_fedflow_config_keys_become_berth_s_and_seconds_become_durations():
