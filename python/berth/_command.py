@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -109,7 +110,7 @@ def invoke(args, berth=None, cwd=None, env=None, echo=True):
         code = process.wait()
     except KeyboardInterrupt:
         # Berth treats SIGINT as interrupt, not cancel: it stops its tasks and keeps the run resumable.
-        process.send_signal(2)
+        process.send_signal(signal.SIGINT)
         process.wait()
         raise
     for pump in pumps:
