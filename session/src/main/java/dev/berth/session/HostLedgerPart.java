@@ -14,14 +14,17 @@ final class HostLedgerPart {
 
   /**
    * Joins the host ledger the options choose: the host folder's, a test's, or none (for a run that
-   * wants to be alone, and for a run whose tasks are Slurm jobs, which the cluster places).
+   * wants to be alone, for a run whose tasks are Slurm jobs, which the cluster places, and for the
+   * Berth inside a Slurm allocation: Slurm has already split the node, so the allocation is the run's
+   * whole machine, and waiting behind runs outside it, in other jobs or none, would hold back for
+   * nothing what Slurm gave this job alone).
    *
    * @return the joined ledger, or null for none
    * @throws SessionException when the ledger cannot be opened or its limits file is not valid
    */
   static SharedReservations join(RunSpec spec, RunLayout layout, SessionOptions o, InstantSource clock)
       throws SessionException {
-    if (!o.hostLedger() || spec.config().onCluster()) {
+    if (!o.hostLedger() || spec.config().onCluster() || o.insideAllocation()) {
       return null;
     }
     SharedReservations ledger;

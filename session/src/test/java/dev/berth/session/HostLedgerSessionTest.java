@@ -66,6 +66,14 @@ class HostLedgerSessionTest {
   }
 
   @Test
+  void theBerthInsideASlurmAllocationJoinsNoHostLedgerSinceSlurmAlreadySplitTheNode() throws Exception {
+    try (LocalSession session = LocalSession.open(options().insideAllocation(true).build())) {
+      assertThat(Files.exists(dir.resolve("host"))).isFalse();
+      assertThat(session.spec().tasks()).hasSize(1);
+    }
+  }
+
+  @Test
   void aBadLimitsFileRefusesTheRunInOneLineAndReleasesTheFolder() throws Exception {
     Files.createDirectories(dir.resolve("host"));
     Files.writeString(dir.resolve("host").resolve("limits"), "alice max-gpus=two\n");
