@@ -19,7 +19,7 @@ class ConfigCommandTest {
     assertThat(defaults.out).contains("  max-process: 20", "  default-memory: 2GB", "  cuda-memory: 0.8",
         "  # most task processes alive at once; 0 = unlimited", "smtp:", "  enable: false");
     assertThat(defaults.out).as("the local executor's keys, in core's scheduler section")
-        .contains("\nscheduler:\n", "  enforce-memory: false\n", "  log-cap: 1GiB\nutilization-limit:\n");
+        .contains("\nscheduler:\n", "  enforce-memory: auto\n", "  log-cap: 1GiB\nutilization-limit:\n");
     Path config = dir.resolve("config.yaml");
     Files.writeString(config, defaults.out);
     Path spec = dir.resolve("s.yaml");

@@ -5,6 +5,8 @@ import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.spi.HostProbe;
 import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
@@ -14,6 +16,8 @@ import java.util.function.UnaryOperator;
  * local executor, packed onto what the allocation holds ({@link AllocationLimits}): the GPUs Slurm
  * gave it ({@code CUDA_VISIBLE_DEVICES} or {@code SLURM_JOB_GPUS}, when the spec leaves {@code gpus}
  * at {@code auto}), its cores ({@code SLURM_CPUS_ON_NODE}) and its memory, not the whole node's.
+ * Unless the spec chose otherwise, each task's memory is limited to its reservation
+ * ({@code scheduler.enforce-memory}), so a task over it ends alone as out of memory.
  */
 final class InsideAllocation {
 
@@ -37,6 +41,12 @@ final class InsideAllocation {
       config.set(SchedulerKeys.REMAIN_MEMORY, 0L);
     }
     RunSpec local = spec.withConfig(config.build());
+    LocalSettings executor = LocalKeys.TABLE.of(spec);
+    if (executor.enforceMemoryChoice().isEmpty()) {
+      // Slurm counts every process of the job against the allocation and kills all of it, each time, for
+      // one task over its share; a task's own cgroup limit stops that task alone, as a host OOM grown next time
+      local = LocalKeys.TABLE.into(local, executor.toBuilder().enforceMemory(true).build());
+    }
     if (spec.gpus().equals(DeviceSelection.DEFAULT) && limits.gpus().isPresent()) {
       local = local.withGpus(limits.gpus().get());
     }

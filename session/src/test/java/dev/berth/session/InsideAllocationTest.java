@@ -6,6 +6,8 @@ import dev.berth.core.model.ExecutorKind;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
+import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.runtime.exec.LocalSettings;
 import dev.berth.testkit.TaskSpecs;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -53,5 +55,15 @@ class InsideAllocationTest {
     assertThat(InsideAllocation.localSpec(kept, oneGib).config().remainMemoryBytes()).isEqualTo(1L << 20);
     assertThat(InsideAllocation.localSpec(onSlurm("auto"), Map.<String, String>of()::get).config().remainMemoryBytes())
         .isEqualTo(SchedulerConfig.builder().build().remainMemoryBytes());
+  }
+
+  @Test
+  void theBerthInsideLimitsEachTasksMemorySoATaskOverItsOwnIsKilledAloneUnlessTheSpecTurnedItOff() {
+    RunSpec off = LocalKeys.TABLE.into(onSlurm("auto"), LocalSettings.builder().enforceMemory(false).build());
+    Map<String, String> job = Map.of("SLURM_MEM_PER_NODE", "1024");
+
+    assertThat(LocalKeys.TABLE.of(InsideAllocation.localSpec(onSlurm("auto"), job::get)).enforceMemory()).isTrue();
+    assertThat(LocalKeys.TABLE.of(InsideAllocation.localSpec(off, job::get)).enforceMemory()).isFalse();
+    assertThat(LocalKeys.TABLE.of(onSlurm("auto")).enforceMemory()).as("outside an allocation").isFalse();
   }
 }

@@ -56,7 +56,7 @@ class ConfigKeysTest {
   void defaultsAreWrittenTheWayAUserWouldWriteThem() {
     assertThat(KEYS.all()).extracting(Setting::defaultValue)
         .startsWith("20", "10", "1000000", "1s", "2GB", "0", "3", "3", "0.8", "0.8", "4GB", "2GB", "0.8", "2GB",
-            "spread", "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "false", "1GiB", "false");
+            "spread", "0", "5s", "5s", "0", "1.5", "on", "on", "3", "local", "0", "auto", "1GiB", "false");
   }
 
   @Test
@@ -116,7 +116,7 @@ class ConfigKeysTest {
     String yaml = ConfigKeys.of(adapters).toYaml(run(SchedulerConfig.DEFAULTS));
 
     assertThat(yaml).startsWith("scheduler:\n  max-process: 20\n")
-        .contains("  executor: local\n  knob: false\n  enforce-memory: false\n  log-cap: 1GiB\nutilization-limit:\n")
+        .contains("  executor: local\n  knob: false\n  enforce-memory: auto\n  log-cap: 1GiB\nutilization-limit:\n")
         .endsWith("  poll-max: 5s\n  retry-for: 5m\n");
     assertThat(yaml.indexOf("slurm:")).isGreaterThan(yaml.indexOf("smtp:"));
   }

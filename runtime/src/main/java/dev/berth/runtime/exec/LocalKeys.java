@@ -2,6 +2,7 @@ package dev.berth.runtime.exec;
 
 import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.SettingsTable;
+import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
 import dev.berth.core.settings.ValueText;
@@ -16,12 +17,17 @@ import java.util.List;
  */
 public final class LocalKeys {
 
-  /** {@code scheduler.enforce-memory}. */
+  /** What {@code scheduler.enforce-memory} reads as {@code auto}: no choice made, so where the run runs decides. */
+  private static final String AUTO = "auto";
+
+  /** {@code scheduler.enforce-memory}: true, false, or null for {@code auto}. */
   public static final ConfigKey<LocalSettings, Builder, Boolean> ENFORCE_MEMORY =
-      ConfigKey.of("scheduler.enforce-memory", "true or false", Parsers.BOOLEAN, Builder::enforceMemory,
-          LocalSettings::enforceMemory, String::valueOf,
+      ConfigKey.of("scheduler.enforce-memory", "true, false or auto", LocalKeys::enforceMemory,
+          Builder::enforceMemoryChoice, (LocalSettings s) -> s.enforceMemoryChoice().orElse(null),
+          (Boolean v) -> v == null ? AUTO : String.valueOf(v),
           "limit each local task's memory to its reservation plus 10% (at least 64 MiB) in its "
-              + "cgroup, so a runaway task is stopped alone as out of memory").asJournaledWhenSet();
+              + "cgroup, so a runaway task is stopped alone as out of memory; auto: on inside a Slurm "
+              + "allocation, whose memory Slurm enforces for the whole job, off elsewhere").asJournaledWhenSet();
 
   /** {@code scheduler.log-cap}. */
   public static final ConfigKey<LocalSettings, Builder, Long> LOG_CAP =
@@ -35,4 +41,16 @@ public final class LocalKeys {
       LocalSettings::builder, Builder::build, List.of(ENFORCE_MEMORY, LOG_CAP));
 
   private LocalKeys() {}
+
+  /** true or false as {@link Parsers#BOOLEAN} reads them, or {@code auto} for no choice (null). */
+  private static Boolean enforceMemory(Object written) {
+    if (written instanceof String s && s.strip().equalsIgnoreCase(AUTO)) {
+      return null;
+    }
+    try {
+      return Parsers.BOOLEAN.parse(written);
+    } catch (InvalidValue e) {
+      throw Parsers.wrong("must be true, false or auto", written);
+    }
+  }
 }

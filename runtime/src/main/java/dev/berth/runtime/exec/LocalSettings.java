@@ -1,15 +1,18 @@
 package dev.berth.runtime.exec;
 
+import java.util.Optional;
+
 /**
  * How the local process executor treats each attempt: whether its memory is limited in its cgroup and
  * how much of its output is kept. Read from {@link LocalKeys#TABLE}, whose keys keep the
  * {@code scheduler} section they were first written in.
  *
- * @param enforceMemory whether an attempt whose task leaves it open has its memory limited to its
- *     reservation plus a margin ({@code scheduler.enforce-memory})
+ * @param enforceMemoryChoice whether an attempt whose task leaves it open has its memory limited to its
+ *     reservation plus a margin ({@code scheduler.enforce-memory}); empty when the run leaves it to
+ *     where it runs ({@code auto}): off on a machine of its own, on inside a Slurm allocation
  * @param logCapBytes the most kept of each attempt's stdout and stderr file ({@code scheduler.log-cap})
  */
-public record LocalSettings(boolean enforceMemory, long logCapBytes) {
+public record LocalSettings(Optional<Boolean> enforceMemoryChoice, long logCapBytes) {
 
   /** The least log cap: room for a head, the marker line and a tail worth reading. */
   private static final long MIN_LOG_CAP = 64L << 10;
@@ -19,9 +22,15 @@ public record LocalSettings(boolean enforceMemory, long logCapBytes) {
 
   /** Checks the log cap, naming its key. */
   public LocalSettings {
+    java.util.Objects.requireNonNull(enforceMemoryChoice, "enforceMemoryChoice");
     if (logCapBytes < MIN_LOG_CAP) {
       throw new IllegalArgumentException("scheduler.log-cap must be at least 64KiB but was " + logCapBytes + " bytes");
     }
+  }
+
+  /** Whether an attempt whose task leaves it open has its memory limited: the run's choice, off when it made none. */
+  public boolean enforceMemory() {
+    return enforceMemoryChoice.orElse(false);
   }
 
   /** A builder holding the defaults. */
@@ -29,15 +38,26 @@ public record LocalSettings(boolean enforceMemory, long logCapBytes) {
     return new Builder();
   }
 
+  /** A builder holding these settings. */
+  public Builder toBuilder() {
+    return new Builder().enforceMemoryChoice(enforceMemoryChoice.orElse(null)).logCapBytes(logCapBytes);
+  }
+
   /** Mutable builder for {@link LocalKeys#TABLE}. */
   public static final class Builder {
-    private boolean enforceMemory;
+    private Boolean enforceMemory;
     private long logCapBytes = 1L << 30;
 
     private Builder() {}
 
     /** {@code scheduler.enforce-memory}. */
     public Builder enforceMemory(boolean v) {
+      enforceMemory = v;
+      return this;
+    }
+
+    /** {@code scheduler.enforce-memory} as written: true, false, or null for {@code auto}. */
+    public Builder enforceMemoryChoice(Boolean v) {
       enforceMemory = v;
       return this;
     }
@@ -50,7 +70,7 @@ public record LocalSettings(boolean enforceMemory, long logCapBytes) {
 
     /** Builds. */
     public LocalSettings build() {
-      return new LocalSettings(enforceMemory, logCapBytes);
+      return new LocalSettings(Optional.ofNullable(enforceMemory), logCapBytes);
     }
   }
 }

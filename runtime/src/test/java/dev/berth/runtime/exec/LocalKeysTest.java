@@ -15,7 +15,7 @@ class LocalKeysTest {
   @Test
   void theKeysKeepTheirSchedulerNamesDefaultsAndJournalForm() {
     assertThat(LocalKeys.TABLE.settings()).extracting(Setting::key, Setting::type, Setting::defaultValue)
-        .containsExactly(tuple("scheduler.enforce-memory", "true or false", "false"),
+        .containsExactly(tuple("scheduler.enforce-memory", "true, false or auto", "auto"),
             tuple("scheduler.log-cap", "memory size", "1GiB"));
     assertThat(LocalKeys.TABLE.keys()).allMatch(ConfigKey::journaledWhenSet);
     assertThat(LocalKeys.TABLE.defaults()).isEqualTo(LocalSettings.DEFAULTS);
@@ -25,7 +25,20 @@ class LocalKeysTest {
   @Test
   void valuesAsWrittenBuildTheSettings() {
     assertThat(LocalKeys.TABLE.read(Map.of("scheduler.enforce-memory", "true", "scheduler.log-cap", "2MiB")))
-        .isEqualTo(new LocalSettings(true, 2L << 20));
+        .isEqualTo(new LocalSettings(java.util.Optional.of(true), 2L << 20));
+  }
+
+  @Test
+  void enforceMemoryLeftAtAutoIsNoChoiceWhileAnExplicitFalseIsOneAndIsJournaled() {
+    LocalSettings auto = LocalKeys.TABLE.read(Map.of("scheduler.enforce-memory", "auto"));
+    LocalSettings off = LocalKeys.TABLE.read(Map.of("scheduler.enforce-memory", false));
+
+    assertThat(auto).isEqualTo(LocalSettings.DEFAULTS);
+    assertThat(auto.enforceMemory()).isFalse();
+    assertThat(off.enforceMemoryChoice()).contains(false);
+    assertThat(LocalKeys.TABLE.stored(off)).containsEntry("scheduler.enforce-memory", false);
+    assertThatThrownBy(() -> LocalKeys.TABLE.read(Map.of("scheduler.enforce-memory", "sometimes")))
+        .hasMessageContaining("must be true, false or auto");
   }
 
   @Test
