@@ -27,7 +27,8 @@ class EveryTaskKeyTest {
       Map.entry("queue-timeout", "1h"), Map.entry("timeout", "2h"), Map.entry("gpu-memory", "2GiB"),
       Map.entry("gpus", 2), Map.entry("device", "cuda:1"), Map.entry("targets", List.of(0, 1)),
       Map.entry("placement", "first-fit"), Map.entry("blacklist", false), Map.entry("two-stage", true),
-      Map.entry("enforce-memory", true), Map.entry("pool", Map.of("name", "fast", "size", 2, "memory", "1GiB")));
+      Map.entry("enforce-memory", true), Map.entry("pool", Map.of("name", "fast", "size", 2, "memory", "1GiB")),
+      Map.entry("slurm", Map.of("partition", "gpu", "extra-args", List.of("--exclusive"))));
 
   private static final TaskSpec PLAIN = TaskSpec.builder("t", "g").command("echo", "plain").build();
 

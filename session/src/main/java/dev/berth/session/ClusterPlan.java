@@ -48,6 +48,9 @@ public final class ClusterPlan {
     addIf(parts, "partition ", s.partition());
     addIf(parts, "account ", s.account());
     addIf(parts, "qos ", s.qos());
+    addIf(parts, "constraint ", s.constraint());
+    addIf(parts, "requeue", s.requeue() ? " on" : "");
+    s.jobSignal().ifPresent(signal -> parts.add("signal " + signal.name() + " " + signal.before() + "s before the limit"));
     if (!s.time().isZero()) {
       parts.add("time " + DurationText.format(s.time()));
     }
@@ -57,9 +60,21 @@ public final class ClusterPlan {
     return "on Slurm: " + String.join(", ", parts);
   }
 
-  /** The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}. */
+  /**
+   * The resource options of the task's first attempt, e.g. {@code --mem=1024M --cpus-per-task=1}, then
+   * the options its group's {@code slurm:} adds to or changes from the run's, e.g. {@code --partition=gpu}.
+   */
   public String sbatchOptions(TaskSpec task) {
-    return String.join(" ", SbatchCommand.resourceOptions(slurm, SlurmResources.of(task)));
+    SlurmResources resources = SlurmResources.of(task);
+    SlurmConfig own = SlurmKeys.forTask(slurm, task);
+    List<String> shown = new ArrayList<>(SbatchCommand.resourceOptions(own, resources));
+    List<String> runs = SbatchCommand.jobOptions(slurm, resources);
+    SbatchCommand.jobOptions(own, resources).stream().filter(o -> !runs.contains(o) && !shown.contains(o))
+        .forEach(shown::add);
+    if (!own.extraArgs().equals(slurm.extraArgs())) {
+      shown.addAll(own.extraArgs());
+    }
+    return String.join(" ", shown);
   }
 
   private static void addIf(List<String> parts, String name, String value) {

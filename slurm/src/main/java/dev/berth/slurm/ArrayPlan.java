@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 /**
@@ -28,12 +29,24 @@ final class ArrayPlan {
    */
   static List<List<Integer>> units(SlurmConfig slurm, List<LaunchRequest> requests, List<SlurmResources> resources,
       IntSupplier maxElements) {
+    return units(slurm, r -> slurm, requests, resources, maxElements);
+  }
+
+  /**
+   * As {@link #units(SlurmConfig, List, List, IntSupplier)}, where the requests of one array must also ask
+   * for the same job options ({@link SbatchCommand#jobOptions}): each request's are {@code optionsOf} it,
+   * the run's {@code slurm} with its group's over them.
+   */
+  static List<List<Integer>> units(SlurmConfig slurm, Function<LaunchRequest, SlurmConfig> optionsOf,
+      List<LaunchRequest> requests, List<SlurmResources> resources, IntSupplier maxElements) {
     Map<Object, List<Integer>> byKey = new LinkedHashMap<>();
     for (int i = 0; i < requests.size(); i++) {
       LaunchRequest r = requests.get(i);
-      Object key = slurm.arrays() && r.arrayKey().isPresent() && r.upstream().isEmpty() && resources.get(i) != null
-          ? List.of(r.arrayKey().get(), SbatchCommand.resourceOptions(slurm, resources.get(i)))
-          : i;
+      Object key = i;
+      if (slurm.arrays() && r.arrayKey().isPresent() && r.upstream().isEmpty() && resources.get(i) != null) {
+        SlurmConfig options = optionsOf.apply(r);
+        key = List.of(r.arrayKey().get(), SbatchCommand.jobOptions(options, resources.get(i)), options.extraArgs());
+      }
       byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
     }
     List<List<Integer>> units = new ArrayList<>();

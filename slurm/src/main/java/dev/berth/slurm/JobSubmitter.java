@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.model.TaskId;
 import dev.berth.os.LaunchPreparation;
 import dev.berth.spi.LaunchException;
 import dev.berth.spi.LaunchRequest;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -21,18 +23,19 @@ import java.util.function.Supplier;
 final class JobSubmitter {
 
   private final String runName;
-  private final SlurmConfig slurm;
+  private final Function<TaskId, JobOptions> options;
   private final boolean checkPrograms;
   private final CommandRetry retry;
 
   /**
    * Submits through {@code retry}, which tries an sbatch that failed transiently again.
    *
+   * @param options what each task's jobs ask Slurm for beyond their resources
    * @param checkPrograms whether a launch fails at once when its program is not found on this machine
    */
-  JobSubmitter(String runName, SlurmConfig slurm, boolean checkPrograms, CommandRetry retry) {
+  JobSubmitter(String runName, Function<TaskId, JobOptions> options, boolean checkPrograms, CommandRetry retry) {
     this.runName = runName;
-    this.slurm = slurm;
+    this.options = options;
     this.checkPrograms = checkPrograms;
     this.retry = retry;
   }
@@ -46,8 +49,9 @@ final class JobSubmitter {
   JobRecord submit(LaunchRequest request, SlurmResources resources, Optional<JobDependency> after)
       throws LaunchException {
     prepare(request);
+    SlurmConfig slurm = options.apply(request.task()).slurm();
     Path script = BatchScript.scriptFile(request);
-    write(request, script, script(request, () -> BatchScript.forTask(request)));
+    write(request, script, script(request, () -> BatchScript.forTask(request, slurm.jobSignal())));
     Path log = request.stderr().toAbsolutePath();
     long offset = sizeOf(log);
     SlurmJobId job = sbatch(request, SbatchCommand.forTask(
@@ -69,15 +73,20 @@ final class JobSubmitter {
     }
     LaunchPreparation.createFolder(array.folder(), "array folder",
         (reason, cause) -> LaunchFailures.of(first, reason, cause));
+    JobOptions jobs = options.apply(first.task());
+    SlurmConfig slurm = jobs.slurm();
     Path script = array.folder().toAbsolutePath().resolve("berth-array.sh");
-    write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements())));
+    write(first, script, script(first, () -> BatchScript.forArray(array.name(), array.elements(), slurm.jobSignal())));
+    write(first, SbatchCommand.taskList(array.folder()), BatchScript.taskList(array.elements()));
     long[] offsets = new long[array.elements().size()];
     for (int i = 0; i < offsets.length; i++) {
       offsets[i] = sizeOf(SbatchCommand.arrayLog(array.folder(), i));
     }
     List<String> argv;
     try {
-      argv = SbatchCommand.forArray(slurm, runName + "." + array.name(), array.folder(), array.elements().size(),
+      // <run>.<group>, as squeue shows it; the comment says where each element's task is named
+      argv = SbatchCommand.forArray(slurm, runName + "." + jobs.group().orElse(array.name()), array.folder(),
+          array.elements().size(),
           array.maxRunning(), array.resources(), array.after(), script);
     } catch (IllegalArgumentException e) {
       throw LaunchFailures.of(first, e.getMessage(), e);
@@ -143,7 +152,7 @@ final class JobSubmitter {
     try {
       Files.writeString(file, text);
     } catch (IOException e) {
-      throw LaunchFailures.of(request, "cannot write the batch script " + file + ": " + e.getMessage(), e);
+      throw LaunchFailures.of(request, "cannot write " + file + ": " + e.getMessage(), e);
     }
   }
 

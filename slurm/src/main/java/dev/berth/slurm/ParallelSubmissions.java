@@ -60,7 +60,7 @@ final class ParallelSubmissions {
       }
     }
     List<Future<?>> pending = new ArrayList<>();
-    for (List<Integer> unit : ArrayPlan.units(slurm, requests, asked, this::arrayElements)) {
+    for (List<Integer> unit : ArrayPlan.units(slurm, executor::optionsFor, requests, asked, this::arrayElements)) {
       if (launches[unit.get(0)] != null) {
         continue; // its resources could not be asked for
       }

@@ -50,11 +50,21 @@ public final class SbatchCommand {
           + maxRunning);
     }
     List<String> argv = start(jobName);
+    // squeue -o %k shows it: where to read which task each element runs
+    argv.add("--comment=task of each element: " + taskList(folder).toAbsolutePath());
     argv.add("--chdir=" + folder.toAbsolutePath());
     argv.add("--output=" + filePattern(folder.resolve("slurm-")) + "%a.log");
     argv.add("--open-mode=append");
     argv.add("--array=0-" + (count - 1) + (maxRunning > 0 ? "%" + maxRunning : ""));
     return finish(argv, slurm, resources, after, script);
+  }
+
+  /**
+   * The file in an array's folder that names the task of each element, one {@code <index> <task id>}
+   * line each, as {@link BatchScript#taskList} writes it.
+   */
+  public static Path taskList(Path folder) {
+    return folder.toAbsolutePath().resolve("tasks");
   }
 
   /** Where Slurm writes its own messages about element {@code index} of an array submitted with {@link #forArray}. */
@@ -89,6 +99,26 @@ public final class SbatchCommand {
     return List.copyOf(options);
   }
 
+  /**
+   * What a job asks of the cluster, as {@link #forTask} and {@link #forArray} add it before the dependency:
+   * {@code --partition}, {@code --account}, {@code --qos}, {@code --constraint}, {@code --requeue},
+   * {@code --signal} and the {@link #resourceOptions}. Two attempts with equal options and equal extra
+   * arguments (which come last) are the same request to Slurm, so they may share a job array.
+   */
+  public static List<String> jobOptions(SlurmConfig slurm, SlurmResources resources) {
+    List<String> options = new ArrayList<>();
+    addIfSet(options, "--partition=", slurm.partition());
+    addIfSet(options, "--account=", slurm.account());
+    addIfSet(options, "--qos=", slurm.qos());
+    addIfSet(options, "--constraint=", slurm.constraint());
+    if (slurm.requeue()) {
+      options.add("--requeue");
+    }
+    slurm.jobSignal().ifPresent(signal -> options.add(signal.option()));
+    options.addAll(resourceOptions(slurm, resources));
+    return List.copyOf(options);
+  }
+
   private static List<String> start(String jobName) {
     if (jobName.isBlank() || jobName.chars().anyMatch(c -> c < ' ')) {
       throw new IllegalArgumentException("job name '" + jobName + "' must be non-blank printable text");
@@ -104,10 +134,7 @@ public final class SbatchCommand {
       List<String> argv, SlurmConfig slurm, SlurmResources resources, Optional<JobDependency> after,
       Path script) {
     argv.add("--export=ALL");
-    addIfSet(argv, "--partition=", slurm.partition());
-    addIfSet(argv, "--account=", slurm.account());
-    addIfSet(argv, "--qos=", slurm.qos());
-    argv.addAll(resourceOptions(slurm, resources));
+    argv.addAll(jobOptions(slurm, resources));
     after.ifPresent(d -> {
       argv.add("--dependency=" + d.toSlurm());
       // Without this a dependant of a failed parent waits forever on clusters that do not set

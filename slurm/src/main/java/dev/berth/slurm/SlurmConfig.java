@@ -36,6 +36,11 @@ public final class SlurmConfig extends KeyedSettings {
     if (time().isNegative()) {
       throw new IllegalArgumentException("slurm.time must be >= 0 but was " + time());
     }
+    if (constraint().chars().anyMatch(c -> c <= ' ')) {
+      throw new IllegalArgumentException("slurm.constraint must be node features without spaces, such as a100&nvlink,"
+          + " but was '" + constraint() + "'");
+    }
+    JobSignal.parse(signal()); // names the key itself
     for (String arg : extraArgs()) {
       if (!arg.startsWith("-")) {
         throw new IllegalArgumentException(
@@ -108,6 +113,26 @@ public final class SlurmConfig extends KeyedSettings {
    */
   public Duration time() {
     return get(SlurmKeys.TIME);
+  }
+
+  /** {@code --constraint}, empty for any node: {@link SlurmKeys#CONSTRAINT}. */
+  public String constraint() {
+    return get(SlurmKeys.CONSTRAINT);
+  }
+
+  /** Whether the jobs ask for {@code --requeue}: {@link SlurmKeys#REQUEUE}. */
+  public boolean requeue() {
+    return get(SlurmKeys.REQUEUE);
+  }
+
+  /** The signal before the time limit as written ({@code [SIG@]DURATION}), empty for none: {@link SlurmKeys#SIGNAL}. */
+  public String signal() {
+    return get(SlurmKeys.SIGNAL);
+  }
+
+  /** {@link #signal()}, parsed (validated when built); empty for none. */
+  public java.util.Optional<JobSignal> jobSignal() {
+    return JobSignal.parse(signal());
   }
 
   /** More sbatch options, passed as given: {@link SlurmKeys#EXTRA_ARGS}. */

@@ -49,6 +49,7 @@ import java.util.stream.Collectors;
 public final class SlurmExecutor implements Executor {
 
   private final Function<TaskId, SlurmResources> resources;
+  private final Function<TaskId, JobOptions> options;
   private final JobSubmitter submitter;
   private final JobTracker tracker;
   private final JobCanceller canceller;
@@ -79,6 +80,16 @@ public final class SlurmExecutor implements Executor {
    */
   SlurmExecutor(String runName, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner,
       Function<TaskId, SlurmResources> resources, InstantSource clock, Timers timers) {
+    this(runName, slurm, tuning, runner, resources, JobOptions.same(slurm), clock, timers);
+  }
+
+  /**
+   * As above, each task's jobs asking for {@code options} of it: the run's {@code slurm} with its group's
+   * over them, and its group, which names its arrays.
+   */
+  SlurmExecutor(String runName, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner,
+      Function<TaskId, SlurmResources> resources, Function<TaskId, JobOptions> options, InstantSource clock,
+      Timers timers) {
     if (runName == null || runName.isBlank()) {
       throw new IllegalArgumentException("a run name is needed to name the jobs");
     }
@@ -88,11 +99,12 @@ public final class SlurmExecutor implements Executor {
     }
     Objects.requireNonNull(runner, "runner");
     this.resources = Objects.requireNonNull(resources, "resources");
+    this.options = Objects.requireNonNull(options, "options");
     Objects.requireNonNull(clock, "clock");
     this.ownTimers = timers == null ? trackerTimers() : null;
     Timers used = timers == null ? ownTimers : timers;
     this.retry = new CommandRetry(runner, slurm.retryFor(), tuning.commandTimeout(), clock, used);
-    this.submitter = new JobSubmitter(runName, slurm, tuning.checkPrograms(), retry);
+    this.submitter = new JobSubmitter(runName, options, tuning.checkPrograms(), retry);
     this.tracker = new JobTracker(runner, slurm, tuning, clock, used);
     this.canceller = new JobCanceller(retry, tracker);
     this.parallel = new ParallelSubmissions(slurm, tuning, this,
@@ -110,7 +122,8 @@ public final class SlurmExecutor implements Executor {
 
   /** An executor for {@code run} whose tasks ask for their own resources; unknown tasks get the defaults. */
   public static SlurmExecutor forRun(RunSpec run, SlurmConfig slurm, SlurmTuning tuning, CommandRunner runner) {
-    return new SlurmExecutor(run.name(), slurm, tuning, runner, resourcesOf(run));
+    return new SlurmExecutor(run.name(), slurm, tuning, runner, resourcesOf(run), JobOptions.of(run, slurm),
+        InstantSource.system(), null);
   }
 
   /** What each task of {@code run} asks of Slurm; unknown tasks get the defaults. */
@@ -289,6 +302,11 @@ public final class SlurmExecutor implements Executor {
     } catch (IllegalArgumentException e) {
       throw LaunchFailures.of(request, "its reservation cannot be asked of Slurm: " + e.getMessage(), e);
     }
+  }
+
+  /** What {@code request}'s jobs ask Slurm for beyond their resources: the run's settings with its group's over them. */
+  SlurmConfig optionsFor(LaunchRequest request) {
+    return options.apply(request.task()).slurm();
   }
 
   /** Submits {@code request} held for its upstream, or reports at once that it can never run. */

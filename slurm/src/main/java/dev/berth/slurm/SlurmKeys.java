@@ -4,6 +4,7 @@ import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.Slots;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.core.settings.InvalidValue;
 import dev.berth.core.settings.Parsers;
@@ -52,6 +53,22 @@ public final class SlurmKeys {
   public static final ConfigKey<SlurmConfig, Builder, List<String>> EXTRA_ARGS =
       SLOTS.key("slurm.extra-args", "list of text", Parsers.TEXT_LIST, List.of(), ValueText::list,
           "more sbatch options, one per item, passed as given");
+
+  /** {@code slurm.constraint}. */
+  public static final ConfigKey<SlurmConfig, Builder, String> CONSTRAINT =
+      SLOTS.text("slurm.constraint", "", "sbatch --constraint, the node features a job needs (e.g. a100&nvlink);"
+          + " empty = any node");
+
+  /** {@code slurm.requeue}. */
+  public static final ConfigKey<SlurmConfig, Builder, Boolean> REQUEUE =
+      SLOTS.key("slurm.requeue", "true or false", Parsers.BOOLEAN, false, String::valueOf,
+          "sbatch --requeue: Slurm may run a preempted job, or one whose node failed, again under the same job"
+              + " id, the same attempt to Berth; false = not asked, the cluster's JobRequeue decides");
+
+  /** {@code slurm.signal}. */
+  public static final ConfigKey<SlurmConfig, Builder, String> SIGNAL =
+      SLOTS.text("slurm.signal", "", "sbatch --signal=B:SIG@SECONDS as [SIG@]DURATION, e.g. 5m or USR1@5m: the"
+          + " task gets SIG (USR1 unless named) that long before its time limit, to checkpoint; empty = none");
 
   /** {@code slurm.workdir-root}. */
   public static final ConfigKey<SlurmConfig, Builder, String> WORKDIR_ROOT =
@@ -106,14 +123,22 @@ public final class SlurmKeys {
               + " limit) is tried again, waiting 1s, 2s, 4s ... up to 30s; 0s = once").asJournaledWhenSet();
 
   /**
+   * The keys a group (or a task) may set for its own jobs under {@code slurm:}, over the run's values,
+   * like a workflow's per-rule resources: what the cluster is asked for each job. How the run talks to
+   * Slurm (mode, arrays, polling, the folders) stays the run's.
+   */
+  public static final List<ConfigKey<SlurmConfig, Builder, ?>> GROUP_KEYS =
+      List.of(PARTITION, ACCOUNT, QOS, TIME, CONSTRAINT, EXTRA_ARGS, REQUEUE, SIGNAL);
+
+  /**
    * The table, in documentation order. A run whose tasks are batch jobs ({@code executor: slurm}, mode
    * {@code jobs}) is also checked: the cluster picks nodes and GPUs, and Berth is not on the task's node.
    */
   public static final SettingsTable<SlurmConfig, Builder> TABLE = SettingsTable.of("slurm", SlurmConfig.class,
       SlurmConfig::builder, Builder::build, List.of(
-          MODE, PARTITION, ACCOUNT, QOS, TIME, EXTRA_ARGS, WORKDIR_ROOT, GPU_MEMORY_GRES, ARRAYS, GRES, CPUS,
-          MEMORY, MAX_ALLOCATIONS, ON_EXIT, POLL_MAX, RETRY_FOR))
-      .checkedAgainst(SlurmKeys::checkTasks);
+          MODE, PARTITION, ACCOUNT, QOS, TIME, CONSTRAINT, EXTRA_ARGS, REQUEUE, SIGNAL, WORKDIR_ROOT,
+          GPU_MEMORY_GRES, ARRAYS, GRES, CPUS, MEMORY, MAX_ALLOCATIONS, ON_EXIT, POLL_MAX, RETRY_FOR))
+      .checkedAgainst(SlurmKeys::checkTasks).withGroupKeys(GROUP_KEYS);
 
   private SlurmKeys() {}
 
@@ -124,9 +149,26 @@ public final class SlurmKeys {
 
 
 
+  /**
+   * The settings {@code task}'s jobs are submitted with: the run's {@code slurm}, with its group's and its
+   * own {@code slurm:} options over them (already checked when the spec was read).
+   */
+  public static SlurmConfig forTask(SlurmConfig slurm, TaskSpec task) {
+    return TABLE.over(slurm, task.get(TaskKeys.SLURM));
+  }
+
   /** What a task may not ask for when each attempt is a job: a problem of {@code scheduler.executor}. */
   private static void checkTasks(SlurmConfig slurm, RunSpec run) {
-    if (!run.config().onCluster() || slurm.allocationMode()) {
+    if (!run.config().onCluster()) {
+      return;
+    }
+    if (slurm.allocationMode()) {
+      for (TaskSpec t : run.tasks()) {
+        if (t.get(TaskKeys.SLURM) != null) {
+          throw new InvalidValue(null, MODE.key(), "task " + t.id() + " has slurm: options of its own, which only"
+              + " mode jobs submits with; an allocation is asked for with the run's slurm: options");
+        }
+      }
       return;
     }
     for (TaskSpec t : run.tasks()) {

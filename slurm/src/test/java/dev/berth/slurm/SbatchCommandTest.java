@@ -129,12 +129,24 @@ class SbatchCommandTest {
   }
 
   @Test
+  void aConstraintRequeueAndASignalBeforeTheLimitAreOneWordEachBeforeTheResources() {
+    SlurmConfig slurm = SlurmConfig.builder().set(SlurmKeys.CONSTRAINT, "a100|h100").set(SlurmKeys.REQUEUE, true)
+        .set(SlurmKeys.SIGNAL, "TERM@90s").build();
+
+    assertThat(SbatchCommand.jobOptions(slurm, SlurmResources.DEFAULT))
+        .containsExactly("--constraint=a100|h100", "--requeue", "--signal=B:TERM@90", "--cpus-per-task=1");
+    assertThat(SbatchCommand.jobOptions(SlurmConfig.DEFAULTS, SlurmResources.DEFAULT))
+        .containsExactly("--cpus-per-task=1");
+  }
+
+  @Test
   void anArrayRunsItsElementsWithALimitAndKeepsSlurmsMessagesPerElement() {
     Path folder = RUN.resolve(".berth-arrays").resolve("train-1");
 
     assertThat(SbatchCommand.forArray(SlurmConfig.DEFAULTS, "sweep.train", folder, 4, 2, SlurmResources.DEFAULT,
         Optional.empty(), folder.resolve("berth-array.sh"))).containsExactly(
         "sbatch", "--parsable", "--job-name=sweep.train",
+        "--comment=task of each element: /shared/runs/sweep/.berth-arrays/train-1/tasks",
         "--chdir=/shared/runs/sweep/.berth-arrays/train-1",
         "--output=/shared/runs/sweep/.berth-arrays/train-1/slurm-%a.log",
         "--open-mode=append", "--array=0-3%2", "--export=ALL", "--cpus-per-task=1",

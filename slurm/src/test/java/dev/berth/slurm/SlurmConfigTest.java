@@ -40,6 +40,41 @@ class SlurmConfigTest {
   }
 
   @Test
+  void aGroupsOptionsGoOverTheRunsKeyByKeyAndOnlyTheKeysAGroupMaySet() {
+    SlurmConfig run = SlurmConfig.builder().set(SlurmKeys.PARTITION, "cpu").set(SlurmKeys.ACCOUNT, "lab").build();
+
+    SlurmConfig group = SlurmKeys.TABLE.over(run, java.util.Map.of("partition", "gpu", "time", "90m",
+        "signal", "USR2@2m", "requeue", "yes"));
+
+    assertThat(group.partition()).isEqualTo("gpu");
+    assertThat(group.account()).isEqualTo("lab");
+    assertThat(group.time()).isEqualTo(Duration.ofMinutes(90));
+    assertThat(group.requeue()).isTrue();
+    assertThat(group.jobSignal()).contains(new JobSignal("USR2", 120));
+    assertThatThrownBy(() -> SlurmKeys.TABLE.over(run, java.util.Map.of("mode", "allocation")))
+        .isInstanceOfSatisfying(dev.berth.core.settings.InvalidValue.class, e -> {
+          assertThat(e.path()).isEqualTo("mode");
+          assertThat(e.rule()).contains("unknown key 'mode'", "partition");
+        });
+    assertThatThrownBy(() -> SlurmKeys.TABLE.over(run, java.util.Map.of("partition", "a b")))
+        .isInstanceOfSatisfying(dev.berth.core.settings.InvalidValue.class, e -> {
+          assertThat(e.path()).isEqualTo("partition");
+          assertThat(e.rule()).contains("must be one word");
+        });
+  }
+
+  @Test
+  void aSignalIsWrittenAsADurationBeforeTheLimitWithAnOptionalSignalName() {
+    assertThat(JobSignal.parse("")).isEmpty();
+    assertThat(JobSignal.parse("5m")).contains(new JobSignal("USR1", 300));
+    assertThat(JobSignal.parse("sigterm@90s").orElseThrow().option()).isEqualTo("--signal=B:TERM@90");
+    assertThatThrownBy(() -> JobSignal.parse("KILL@1m")).hasMessageStartingWith("slurm.signal must be [SIG@]DURATION");
+    assertThatThrownBy(() -> JobSignal.parse("19h")).hasMessageContaining("from 1s to 18h12m15s");
+    assertThatThrownBy(() -> SlurmConfig.builder().set(SlurmKeys.SIGNAL, "soon").build())
+        .hasMessageStartingWith("slurm.signal must be");
+  }
+
+  @Test
   void theConfigsDefaultsAskForNothingAndLimitNoArray() {
     RunSpec run = new RunSpec("r", "w", SchedulerConfig.DEFAULTS,
         List.of(new GroupSpec("g", List.of(TaskSpec.builder("a", "g").command("x").build()))));

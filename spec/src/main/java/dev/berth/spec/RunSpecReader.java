@@ -68,7 +68,7 @@ final class RunSpecReader {
     SpecDependencies dependencies = new SpecDependencies();
     Pools pools = Pools.parse(map.get("pools"), root.key("pools"));
     List<GroupSpec> resolved = dependencies.resolve(
-        groups(groups, root.key("groups"), config, builtIns, dependencies, pools), parallel);
+        groups(groups, root.key("groups"), config, builtIns, dependencies, pools, keys), parallel);
     RunSpec run;
     try {
       run = combined.carriedBy(new RunSpec(name, workdir, config, resolved, parallel,
@@ -104,7 +104,8 @@ final class RunSpecReader {
   }
 
   private static List<GroupSpec> groups(YamlNode node, Field field, SchedulerConfig config,
-      Map<String, String> builtIns, SpecDependencies dependencies, Pools pools) throws SpecException {
+      Map<String, String> builtIns, SpecDependencies dependencies, Pools pools, ConfigKeys keys)
+      throws SpecException {
     if (!(node instanceof YamlNode.Sequence list)) {
       throw field.problem("must be a list of groups, each with a name and tasks, but was " + node.describe());
     }
@@ -115,6 +116,7 @@ final class RunSpecReader {
     Map<String, Field> names = new HashMap<>();
     for (int i = 0; i < list.items().size(); i++) {
       GroupEntry group = GroupEntry.parse(list.items().get(i), field.index(i), pools);
+      GroupOptions.check(group, keys);
       Field earlier = names.putIfAbsent(group.name(), group.field());
       if (earlier != null) {
         throw group.field().key("name").problem("group name '" + group.name() + "' is already used by "

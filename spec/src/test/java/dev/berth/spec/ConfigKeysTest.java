@@ -46,7 +46,8 @@ class ConfigKeysTest {
         "smtp.server-host", "smtp.server-port", "smtp.user", "smtp.password", "smtp.password-env", "smtp.password-file",
         "smtp.receiver",
         "smtp.tls", "smtp.starttls", "smtp.min-interval", "smtp.max-numbers", "smtp.send", "slurm.mode",
-        "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.extra-args", "slurm.workdir-root",
+        "slurm.partition", "slurm.account", "slurm.qos", "slurm.time", "slurm.constraint", "slurm.extra-args",
+        "slurm.requeue", "slurm.signal", "slurm.workdir-root",
         "slurm.gpu-memory-gres", "slurm.arrays", "slurm.gres", "slurm.cpus", "slurm.memory", "slurm.max-allocations",
         "slurm.on-exit", "slurm.poll-max", "slurm.retry-for");
     assertThat(KEYS.all()).allSatisfy(k -> assertThat(k.docs()).isNotBlank());
@@ -94,7 +95,7 @@ class ConfigKeysTest {
         """).contains("utilization-limit:\n  cpu: 0.8\n  memory: 0.8\n  cuda-memory: 0.8\n")
         .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").contains("  send: group\n")
         .endsWith("slurm:\n  max-jobs: 0\n  mode: jobs\n  partition: \"\"\n  account: \"\"\n  qos: \"\"\n  time: 0s\n"
-            + "  extra-args: []\n  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n"
+            + "  constraint: \"\"\n  extra-args: []\n  requeue: false\n  signal: \"\"\n  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n"
             + "  memory: 0\n  max-allocations: 10\n  on-exit: ask\n  poll-max: 5s\n  retry-for: 5m\n");
   }
 

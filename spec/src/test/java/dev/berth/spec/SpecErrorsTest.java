@@ -189,6 +189,16 @@ class SpecErrorsTest {
             "config.scheduler.learn-usage", "set scheduler.learn-gpu-memory: on or off instead"),
         spec("unsupported task section", "name: run\nconfig: {task: {directory-grouping: false}}\ngroups: []\n",
             "config.task", "is not supported by this version of Berth"),
+        spec("bad group slurm partition", "name: run\ngroups:\n  - name: g\n    slurm: {partition: 'a b'}\n"
+            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.partition", "must be one word"),
+        spec("group slurm key only a run sets", "name: run\ngroups:\n  - name: g\n    slurm: {mode: allocation}\n"
+            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.mode", "unknown key 'mode'"),
+        spec("bad task slurm time", "name: run\ngroups:\n  - name: g\n    tasks: [{id: a, command: [x],"
+            + " slurm: {time: soon}}]\n", "groups[0].tasks[0].slurm.time", "duration"),
+        spec("bad group slurm signal", "name: run\ngroups:\n  - name: g\n    slurm: {signal: KILL@1m}\n"
+            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.signal", "[SIG@]DURATION"),
+        spec("group slurm not a mapping", "name: run\ngroups:\n  - name: g\n    slurm: gpu\n"
+            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm", "must be a mapping"),
         spec("unsupported workdir in config", "name: run\nconfig: {workdir: out}\ngroups: []\n", "config.workdir",
             "set 'workdir' at the top level of the spec"),
         // The config file

@@ -9,6 +9,8 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskSpec;
 import dev.berth.runtime.exec.LocalKeys;
+import dev.berth.slurm.SlurmConfig;
+import dev.berth.slurm.SlurmKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -235,6 +237,38 @@ class SpecLoaderTest {
     assertThat(configured).as("the local executor's scheduler.enforce-memory").isTrue();
     assertThat(task(run, "released").enforcesMemory(configured)).isFalse();
     assertThat(task(run, "plain").enforcesMemory(configured)).isTrue();
+  }
+
+  @Test
+  void aGroupsSlurmOptionsGoOverTheRunsForItsTasksAndATasksOverItsGroups() throws SpecException {
+    RunSpec run = SpecLoader.load(SpecFiles.write(dir, "spec.yaml", """
+        name: run
+        executor: slurm
+        slurm: {partition: cpu, account: lab, time: 1h}
+        groups:
+          - name: prep
+            tasks:
+              - {id: clean, command: [x]}
+          - name: train
+            slurm: {partition: gpu, time: 4h, constraint: a100, extra-args: [--exclusive], requeue: true, signal: 5m}
+            tasks:
+              - {id: fit, command: [x]}
+              - {id: long, command: [x], slurm: {qos: long}}
+        """), null, List.of(), SpecFiles.ADAPTERS);
+    SlurmConfig slurm = SlurmKeys.TABLE.of(run);
+
+    assertThat(SlurmKeys.forTask(slurm, task(run, "clean"))).isEqualTo(slurm);
+    SlurmConfig fit = SlurmKeys.forTask(slurm, task(run, "fit"));
+    assertThat(fit.partition()).isEqualTo("gpu");
+    assertThat(fit.account()).isEqualTo("lab");
+    assertThat(fit.time()).isEqualTo(java.time.Duration.ofHours(4));
+    assertThat(fit.constraint()).isEqualTo("a100");
+    assertThat(fit.extraArgs()).containsExactly("--exclusive");
+    assertThat(fit.requeue()).isTrue();
+    assertThat(fit.signal()).isEqualTo("5m");
+    SlurmConfig longer = SlurmKeys.forTask(slurm, task(run, "long"));
+    assertThat(longer.qos()).isEqualTo("long");
+    assertThat(longer.partition()).as("its group's").isEqualTo("gpu");
   }
 
   @Test

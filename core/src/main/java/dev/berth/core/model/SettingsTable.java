@@ -41,10 +41,11 @@ public final class SettingsTable<R, B> {
   private final Function<B, R> build;
   private final boolean topLevel;
   private final RunCheck<R> check;
+  private final List<ConfigKey<R, B, ?>> groupKeys;
   private final R defaults;
 
   private SettingsTable(String name, Class<R> type, List<ConfigKey<R, B, ?>> keys, Supplier<B> builder,
-      Function<B, R> build, boolean topLevel, RunCheck<R> check) {
+      Function<B, R> build, boolean topLevel, RunCheck<R> check, List<ConfigKey<R, B, ?>> groupKeys) {
     this.name = Objects.requireNonNull(name, "name");
     this.type = type;
     this.keys = List.copyOf(keys);
@@ -52,6 +53,7 @@ public final class SettingsTable<R, B> {
     this.build = build;
     this.topLevel = topLevel;
     this.check = check;
+    this.groupKeys = List.copyOf(groupKeys);
     this.defaults = build.apply(builder.get());
   }
 
@@ -67,17 +69,71 @@ public final class SettingsTable<R, B> {
    */
   public static <R, B> SettingsTable<R, B> of(String name, Class<R> type, Supplier<B> builder, Function<B, R> build,
       List<ConfigKey<R, B, ?>> keys) {
-    return new SettingsTable<>(name, type, keys, builder, build, false, (settings, run) -> {});
+    return new SettingsTable<>(name, type, keys, builder, build, false, (settings, run) -> {}, List.of());
   }
 
   /** The same table, whose keys a spec writes at its top level (e.g. {@code notify:}) rather than under {@code config:}. */
   public SettingsTable<R, B> atTopLevel() {
-    return new SettingsTable<>(name, type, keys, builder, build, true, check);
+    return new SettingsTable<>(name, type, keys, builder, build, true, check, groupKeys);
   }
 
   /** The same table, whose settings are also checked against the run. */
   public SettingsTable<R, B> checkedAgainst(RunCheck<R> runCheck) {
-    return new SettingsTable<>(name, type, keys, builder, build, topLevel, runCheck);
+    return new SettingsTable<>(name, type, keys, builder, build, topLevel, runCheck, groupKeys);
+  }
+
+  /**
+   * The same table, of which a group (or a task) may set {@code perGroup} for its own tasks under a
+   * mapping named after the table ({@code slurm: {partition: gpu}}), over the run's values; see
+   * {@link #over}.
+   */
+  public SettingsTable<R, B> withGroupKeys(List<ConfigKey<R, B, ?>> perGroup) {
+    if (!keys.containsAll(perGroup)) {
+      throw new IllegalArgumentException("a group key must be one of the table's keys: " + perGroup);
+    }
+    return new SettingsTable<>(name, type, keys, builder, build, topLevel, check, perGroup);
+  }
+
+  /** The keys a group may set for its tasks, in documentation order; none unless {@link #withGroupKeys}. */
+  public List<ConfigKey<R, B, ?>> groupKeys() {
+    return groupKeys;
+  }
+
+  /**
+   * {@code run}'s settings with a group's {@code written} over them: each name is a
+   * {@linkplain #groupKeys() group key} within its section ({@code partition} for {@code slurm.partition}),
+   * read by that key's own parser, and the result is checked as any settings are.
+   *
+   * @throws InvalidValue whose path is the name as written (e.g. {@code partition}), for a name that is
+   *     no group key, a value its parser refuses, or a rule the result breaks
+   */
+  public R over(R run, Map<String, ?> written) {
+    if (written == null || written.isEmpty()) {
+      return run;
+    }
+    B b = builder();
+    keys.forEach(k -> copy(k, run, b));
+    for (Map.Entry<String, ?> e : written.entrySet()) {
+      ConfigKey<R, B, ?> k = groupKeys.stream().filter(g -> g.name().equals(e.getKey())).findFirst()
+          .orElseThrow(() -> new InvalidValue(null, e.getKey(), Suggestions.unknownKey(e.getKey(),
+              groupKeys.stream().map(ConfigKey::name).toList())));
+      try {
+        k.read(b, e.getValue());
+      } catch (InvalidValue problem) {
+        throw problem.under(k.name());
+      }
+    }
+    try {
+      return build(b);
+    } catch (InvalidValue e) {
+      String path = e.path() == null ? "" : e.path();
+      String within = path.startsWith(name + ".") ? path.substring(name.length() + 1) : path;
+      throw new InvalidValue(null, within, e.rule());
+    }
+  }
+
+  private static <R, B, T> void copy(ConfigKey<R, B, T> key, R from, B to) {
+    key.put(to, key.get().apply(from));
   }
 
   /** What the settings are called, e.g. {@code smtp}. */

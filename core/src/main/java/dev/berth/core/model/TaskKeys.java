@@ -170,11 +170,22 @@ public final class TaskKeys {
           + " cgroup (docs/containment.md)"))
       .carriedAs(new TaskKey.Carried<>(slots++, null, limit -> limit, limit -> limit, true));
 
+  /**
+   * The sbatch options of a group's (or a task's) jobs over the run's {@code slurm:} block, as written:
+   * the Slurm adapter declares which keys a group may set and reads them with its own parsers, and the
+   * spec reader checks them there. A task's are added over its group's.
+   */
+  public static final TaskKey<Map<String, ?>> SLURM = TaskKey.of(new Setting<>("slurm", "mapping",
+      TaskValueParsers.OPTIONS, "the run's slurm:", "on Slurm, these tasks' own partition, account, qos, time,"
+          + " constraint, extra-args, requeue and signal over the run's (docs/slurm.md)"))
+      .mergedWith(TaskValueParsers::unionOfOptions)
+      .carriedAs(new TaskKey.Carried<>(slots++, null, TaskValueParsers::sortedOptions, options -> options, true));
+
   /** Every task key, in the order they are documented. */
   public static final List<TaskKey<?>> ALL = List.of(ID, COMMAND, MATRIX, JAVA, CLASSPATH, JVM_ARGS, CALL, POOL,
       PARAMS, ENV, MEMORY,
       CPUS, PRIORITY, AFTER, FOLLOW, RETRIES, RETRY_DELAY, RETRY_BACKOFF, RETRY_DELAY_MAX, QUEUE_TIMEOUT, TIMEOUT,
-      GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE, ENFORCE_MEMORY);
+      GPU_MEMORY, GPUS, DEVICE, TARGETS, PLACEMENT, BLACKLIST, TWO_STAGE, ENFORCE_MEMORY, SLURM);
 
   /** Made once: every task a matrix expands into walks them several times. */
   private static final List<TaskKey<?>> GROUP_KEYS = ALL.stream().filter(TaskKey::groupMaySet).toList();

@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -117,6 +118,47 @@ final class TaskValueParsers {
     }
     return Collections.unmodifiableMap(vars);
   };
+
+  /**
+   * Options of an adapter as written: names to single values or lists of them, each value kept as text
+   * (a number or true written bare reads as its text) for the adapter's own parsers.
+   */
+  static final ValueParser<Map<String, ?>> OPTIONS = value -> {
+    Map<String, ?> map = mapping(value, "option names to values, e.g. {partition: gpu, time: 2h}");
+    Map<String, Object> options = new LinkedHashMap<>();
+    for (Map.Entry<String, ?> e : map.entrySet()) {
+      String name = String.valueOf(e.getKey());
+      if (e.getValue() instanceof List<?> list) {
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+          items.add(optionText(list.get(i), name + "[" + i + "]"));
+        }
+        options.put(name, List.copyOf(items));
+      } else {
+        options.put(name, optionText(e.getValue(), name));
+      }
+    }
+    return Collections.unmodifiableMap(options);
+  };
+
+  /** A group's options with its task's added over them. */
+  static Map<String, ?> unionOfOptions(Map<String, ?> group, Map<String, ?> task) {
+    Map<String, Object> merged = new LinkedHashMap<>(group);
+    merged.putAll(task);
+    return Collections.unmodifiableMap(merged);
+  }
+
+  /** Options in the one form a task holds: sorted by name. */
+  static Map<String, ?> sortedOptions(Map<String, ?> options) {
+    return Collections.unmodifiableSortedMap(new TreeMap<>(options));
+  }
+
+  private static String optionText(Object value, String where) {
+    if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+      return String.valueOf(value);
+    }
+    throw new InvalidValue(null, where, "must be a single value or a list of them but was " + Parsers.describe(value));
+  }
 
   /** A group's variables with its task's added over them. */
   static Map<String, String> union(Map<String, String> group, Map<String, String> task) {
