@@ -149,6 +149,29 @@ class SlurmTroubleRunTest {
   }
 
   @Test
+  void aTaskOverItsMemoryInsideAnAllocationEndsAloneAsOutOfMemoryAndGrowsWhileTheAllocationGoesOn() throws Exception {
+    Path file = spec(dir, "hog", """
+        slurm: {mode: allocation, cpus: 2, memory: 1GiB, time: 10m, poll-max: 1s, max-allocations: 2}
+        groups:
+          - name: g
+            tasks:
+              - {id: hog, memory: 200MiB, command: [python3, -c, "import time; b = bytearray(1400 << 20); time.sleep(3)"]}
+              - {id: calm, memory: 100MiB, command: [sleep, "2"]}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isEqualTo(1);
+    JsonNode report = report(dir, "hog");
+    assertThat(outcomes(task(report, "hog"))).as("killed alone, retried bigger, not interrupted with the allocation")
+        .containsExactly("HOST_OOM", "HOST_OOM", "HOST_OOM");
+    assertThat(task(report, "hog").get("attempts").get(1).get("reservedMemoryBytes").asLong())
+        .isGreaterThan(200L << 20);
+    assertThat(outcomes(task(report, "calm"))).containsExactly("SUCCEEDED");
+    assertThat(dir.resolve("hog/allocations/2")).as("one allocation was enough").doesNotExist();
+  }
+
+  @Test
   void anAllocationWhoseBerthDiesIsReportedAndTheResumeRunsWhatWasLeftInTheNext() throws Exception {
     Path file = spec(dir, "dies", """
         slurm: {mode: allocation, cpus: 1, memory: 1GiB, time: 10m, poll-max: 1s}
