@@ -80,6 +80,20 @@ class BatchScriptTest {
   }
 
   @Test
+  void theSignalSlurmSendsTheScriptBeforeTheTimeLimitReachesTheProgramWhichCheckpointsAndEndsWithItsOwnCode()
+      throws Exception {
+    // Slurm's --signal=B:USR1 goes to the script alone; the program stands in for it, asking until it is passed on.
+    LaunchRequest request = request("checkpoint", List.of("sh", "-c", "trap 'echo saved > ckpt; exit 3' USR1;"
+        + " i=0; while [ $i -lt 100 ]; do kill -USR1 $PPID || exit 4; i=$((i+1)); sleep 0.1; done; exit 5"), Map.of());
+
+    int code = run(request, BatchScript.forTask(request, JobSignal.parse("USR1@5m")), Map.of());
+
+    assertThat(code).isEqualTo(3);
+    assertThat(request.workdir().resolve("ckpt")).hasContent("saved");
+    assertThat(BatchScript.exitCodeFile(request)).hasContent("3");
+  }
+
+  @Test
   void aProgramNamedLikeAShellBuiltinIsLookedUpAsAProgram() throws Exception {
     LaunchRequest request = request("builtin", List.of("exit", "0"), Map.of());
 
