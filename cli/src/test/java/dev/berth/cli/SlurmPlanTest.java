@@ -56,6 +56,34 @@ class SlurmPlanTest {
   }
 
   @Test
+  void aGroupsOwnSlurmOptionsShowInTheDryRunAndABadOneIsBadInputNamingFileFieldAndRule() throws IOException {
+    Path file = Files.writeString(dir.resolve("groups.yaml"), "name: r\nworkdir: " + dir.resolve("out") + """
+
+        executor: slurm
+        slurm: {partition: cpu}
+        groups:
+          - name: train
+            slurm: {partition: gpu, constraint: a100, signal: 5m}
+            tasks:
+              - {id: fit, command: [python3, fit.py], memory: 3GiB, timeout: 90m}
+        """);
+
+    CliRunner plan = CliRunner.berth("run", "--dry-run", file.toString());
+
+    assertThat(plan.exitCode).as(plan.err).isZero();
+    assertThat(plan.out).contains("partition cpu")
+        .contains("fit  --mem=3072M --cpus-per-task=1 --time=90 --partition=gpu --constraint=a100 --signal=B:USR1@300");
+
+    Files.writeString(file, Files.readString(file).replace("signal: 5m", "signal: soon"));
+    CliRunner bad = CliRunner.berth("run", file.toString());
+
+    assertThat(bad.exitCode).isEqualTo(ExitCodes.BAD_INPUT);
+    assertThat(bad.err).startsWith("berth: " + file + ": groups[0].slurm.signal: must be [SIG@]DURATION")
+        .hasLineCount(1);
+    assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
   void aBadSlurmSettingInTheSpecNamesTheFileAndField() throws IOException {
     Path file = spec("executor: slurm\nslurm: {time: soon}\n");
 
