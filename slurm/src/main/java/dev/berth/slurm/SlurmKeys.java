@@ -57,18 +57,20 @@ public final class SlurmKeys {
   /** {@code slurm.constraint}. */
   public static final ConfigKey<SlurmConfig, Builder, String> CONSTRAINT =
       SLOTS.text("slurm.constraint", "", "sbatch --constraint, the node features a job needs (e.g. a100&nvlink);"
-          + " empty = any node");
+          + " empty = any node").asJournaledWhenSet();
 
   /** {@code slurm.requeue}. */
   public static final ConfigKey<SlurmConfig, Builder, Boolean> REQUEUE =
       SLOTS.key("slurm.requeue", "true or false", Parsers.BOOLEAN, false, String::valueOf,
           "sbatch --requeue: Slurm may run a preempted job, or one whose node failed, again under the same job"
-              + " id, the same attempt to Berth; false = not asked, the cluster's JobRequeue decides");
+              + " id, the same attempt to Berth; false = not asked, the cluster's JobRequeue decides")
+          .asJournaledWhenSet();
 
   /** {@code slurm.signal}. */
   public static final ConfigKey<SlurmConfig, Builder, String> SIGNAL =
       SLOTS.text("slurm.signal", "", "sbatch --signal=B:SIG@SECONDS as [SIG@]DURATION, e.g. 5m or USR1@5m: the"
-          + " task gets SIG (USR1 unless named) that long before its time limit, to checkpoint; empty = none");
+          + " task gets SIG (USR1 unless named) that long before its time limit, to checkpoint; empty = none")
+          .asJournaledWhenSet();
 
   /** {@code slurm.workdir-root}. */
   public static final ConfigKey<SlurmConfig, Builder, String> WORKDIR_ROOT =
