@@ -2,14 +2,17 @@ package dev.berth.journal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.Learned;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -21,6 +24,8 @@ import java.util.OptionalLong;
  * {"at":"2024-05-01T10:00:00.123456789Z","type":"released"}
  * {"at":"...","attempt":1,"pid":4242,"placement":{"device":"cpu","gpu-memory":0,"memory":1073741824,
  *  "milli-cpus":1000},"two-stage":false,"type":"launched"}
+ * {"accounting":{"elapsed-ms":1000,"end":"...","exit-code":"0:0","job-id":"23_1","nodes":"node1",
+ *  "start":"...","state":"COMPLETED","submit":"..."},"at":"...","attempt":1,"type":"accounted"}
  * {"at":"...","target":"LOADING","type":"staged"}
  * {"at":"...","placement":{...},"train":2,"type":"trained"}
  * {"at":"...","message":"CUDA out of memory","outcome":"GPU_OOM","stage":"TRAIN","type":"reported"}
@@ -51,7 +56,7 @@ public final class EventCodec {
 
   /**
    * The {@code type} discriminator of an event: {@code released}, {@code launched}, {@code started},
-   * {@code submitted}, {@code staged}, {@code trained}, {@code reported}, {@code ended}, {@code settled} or
+   * {@code submitted}, {@code accounted}, {@code staged}, {@code trained}, {@code reported}, {@code ended}, {@code settled} or
    * {@code reopened}.
    *
    * @throws IllegalArgumentException for an event type this codec does not know
@@ -65,6 +70,8 @@ public final class EventCodec {
       return "started";
     } else if (event instanceof TaskEvent.Submitted) {
       return "submitted";
+    } else if (event instanceof TaskEvent.Accounted) {
+      return "accounted";
     } else if (event instanceof TaskEvent.Staged) {
       return "staged";
     } else if (event instanceof TaskEvent.Trained) {
@@ -108,6 +115,9 @@ public final class EventCodec {
     } else if (event instanceof TaskEvent.Submitted s) {
       f.put("attempt", s.attempt());
       f.put("cluster-id", s.clusterId());
+    } else if (event instanceof TaskEvent.Accounted a) {
+      f.put("attempt", a.attempt());
+      f.set("accounting", accounting(a.accounting()));
     } else if (event instanceof TaskEvent.Staged s) {
       f.put("target", s.target().name());
     } else if (event instanceof TaskEvent.Trained t) {
@@ -153,6 +163,8 @@ public final class EventCodec {
           f.bool("two-stage"), f.ifGiven("learned", k -> learned(f, k)).orElse(List.of()));
       case "started" -> new TaskEvent.Started(at, f.intValue("attempt"), f.longValue("pid"));
       case "submitted" -> new TaskEvent.Submitted(at, f.intValue("attempt"), f.string("cluster-id"));
+      case "accounted" -> new TaskEvent.Accounted(at, f.intValue("attempt"),
+          accounting(Fields.of(f.get("accounting"), f.path("accounting"))));
       case "staged" -> new TaskEvent.Staged(at, target(f));
       case "trained" -> new TaskEvent.Trained(at, f.intValue("train"), placement(f.object("placement")));
       case "reported" -> new TaskEvent.Reported(
@@ -165,7 +177,7 @@ public final class EventCodec {
           at, target(f), f.string("reason"));
       case "reopened" -> new TaskEvent.Reopened(at, f.string("reason"));
       default -> throw f.wrong("type",
-          "released, launched, started, submitted, staged, trained, reported, ended, settled or reopened");
+          "released, launched, started, submitted, accounted, staged, trained, reported, ended, settled or reopened");
     };
     f.done();
     return event;
@@ -191,6 +203,31 @@ public final class EventCodec {
         u.bool("exact"));
     u.done();
     return usage;
+  }
+
+  /** A cluster's accounting; the times and the run time only when the cluster recorded them. */
+  private static ObjectNode accounting(ClusterAccounting a) {
+    ObjectNode u = CanonicalJson.object();
+    u.put("job-id", a.jobId());
+    u.put("state", a.state());
+    a.submittedAt().ifPresent(t -> u.put("submit", t.toString()));
+    a.startedAt().ifPresent(t -> u.put("start", t.toString()));
+    a.endedAt().ifPresent(t -> u.put("end", t.toString()));
+    a.elapsed().ifPresent(d -> u.put("elapsed-ms", d.toMillis()));
+    u.put("nodes", a.nodes());
+    u.put("exit-code", a.exitCode());
+    return u;
+  }
+
+  private static ClusterAccounting accounting(Fields u) {
+    ClusterAccounting a = new ClusterAccounting(u.string("job-id"), u.string("state"),
+        u.has("submit") ? Optional.of(u.instant("submit")) : Optional.empty(),
+        u.has("start") ? Optional.of(u.instant("start")) : Optional.empty(),
+        u.has("end") ? Optional.of(u.instant("end")) : Optional.empty(),
+        u.has("elapsed-ms") ? Optional.of(Duration.ofMillis(u.longValue("elapsed-ms"))) : Optional.empty(),
+        u.string("nodes"), u.string("exit-code"));
+    u.done();
+    return a;
   }
 
   /** The target state, also under the names an older Berth wrote (see {@link TaskState#named}). */

@@ -3,14 +3,17 @@ package dev.berth.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.Learned;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Random;
@@ -130,10 +133,28 @@ class EventCodecTest {
   }
 
   @Test
+  void aClusterAccountingIsWrittenWithTheTimesItHasAndReadBack() {
+    ClusterAccounting ran = new ClusterAccounting("23_1", "COMPLETED", Optional.of(Instant.parse("2026-11-29T10:00:00Z")),
+        Optional.of(Instant.parse("2026-11-29T10:00:30Z")), Optional.of(Instant.parse("2026-11-29T10:01:30Z")),
+        Optional.of(Duration.ofSeconds(60)), "node7", "0:0");
+    TaskEvent event = new TaskEvent.Accounted(AT, 2, ran);
+
+    assertThat(EventCodec.encode(event)).isEqualTo("{\"accounting\":{\"elapsed-ms\":60000,"
+        + "\"end\":\"2026-11-29T10:01:30Z\",\"exit-code\":\"0:0\",\"job-id\":\"23_1\",\"nodes\":\"node7\","
+        + "\"start\":\"2026-11-29T10:00:30Z\",\"state\":\"COMPLETED\",\"submit\":\"2026-11-29T10:00:00Z\"},"
+        + "\"at\":\"2024-05-01T10:00:00.123456789Z\",\"attempt\":2,\"type\":\"accounted\"}");
+    assertThat(EventCodec.decode(EventCodec.encode(event))).isEqualTo(event);
+    TaskEvent neverRan = new TaskEvent.Accounted(AT, 1, new ClusterAccounting("24", "CANCELLED by 0",
+        Optional.of(Instant.parse("2026-11-29T10:00:00Z")), Optional.empty(), Optional.empty(), Optional.empty(), "",
+        "0:0"));
+    assertThat(EventCodec.decode(EventCodec.encode(neverRan))).isEqualTo(neverRan);
+  }
+
+  @Test
   void anUnknownTypeOrAMissingFieldIsNamed() {
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"paused\",\"at\":\"2024-05-01T10:00:00Z\"}"))
-        .hasMessage("type must be released, launched, started, submitted, staged, trained, reported, ended, settled"
-            + " or reopened but was \"paused\"");
+        .hasMessage("type must be released, launched, started, submitted, accounted, staged, trained, reported,"
+            + " ended, settled or reopened but was \"paused\"");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"settled\",\"at\":\"2024-05-01T10:00:00Z\",\"reason\":\"x\"}"))
         .hasMessage("target is missing");
     assertThatThrownBy(() -> EventCodec.decode("{\"type\":\"released\",\"at\":\"yesterday\"}"))
@@ -151,7 +172,14 @@ class EventCodecTest {
       case 0 -> new TaskEvent.Released(at);
       case 7 -> new TaskEvent.Reopened(at, text.any());
       case 8 -> new TaskEvent.Started(at, 1 + random.nextInt(Integer.MAX_VALUE), 1 + random.nextInt(Integer.MAX_VALUE));
-      case 3 -> new TaskEvent.Submitted(at, 1 + random.nextInt(Integer.MAX_VALUE), random.nextInt(1 << 20) + "_" + random.nextInt(1000));
+      case 3 -> random.nextBoolean()
+          ? new TaskEvent.Submitted(at, 1 + random.nextInt(Integer.MAX_VALUE), random.nextInt(1 << 20) + "_" + random.nextInt(1000))
+          : new TaskEvent.Accounted(at, 1 + random.nextInt(Integer.MAX_VALUE), new ClusterAccounting(
+              Integer.toString(random.nextInt(1 << 20)), text.any(), Optional.of(at),
+              random.nextBoolean() ? Optional.of(at.plusSeconds(random.nextInt(1000))) : Optional.empty(),
+              random.nextBoolean() ? Optional.of(at.plusSeconds(1000)) : Optional.empty(),
+              random.nextBoolean() ? Optional.of(Duration.ofSeconds(random.nextInt(1000))) : Optional.empty(),
+              text.any(), text.any()));
       case 4 -> new TaskEvent.Staged(at, stages[random.nextInt(stages.length)]);
       case 5 -> new TaskEvent.Trained(at, random.nextInt(), new Placement(text.any(), random.nextLong(),
           random.nextLong(), random.nextLong()));

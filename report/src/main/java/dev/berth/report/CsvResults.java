@@ -18,7 +18,10 @@ import java.util.TreeSet;
  * tasks, sorted), then one per result key (the union, sorted). A parameter whose name is one of the fixed
  * columns is written {@code param.<name>}; a result key equal to a column before it is written
  * {@code result.<key>}, so every header is unique. {@code duration_ms} is the sum of the task's ended
- * attempts, retries included, empty when none ended. RFC 4180: CRLF line ends, fields quoted when they hold a
+ * attempts, retries included, empty when none ended; a cluster's job runs from its start to its end by the
+ * cluster's accounting, without its wait in the queue. A run with such accounting (Slurm's sacct) has, after
+ * {@code duration_ms}, the last attempt's {@code job_id, job_state, nodes, queue_wait_ms, max_rss_bytes}
+ * ({@link ClusterJobs}). RFC 4180: CRLF line ends, fields quoted when they hold a
  * comma, a quote or a line break; cells are made safe for spreadsheets ({@link Escape#csv}).
  */
 public final class CsvResults {
@@ -44,9 +47,14 @@ public final class CsvResults {
         keys.addAll(Values.resultsOf(resultsByTask, t.id()).keySet());
       }
     }
-    List<String> header = new ArrayList<>(FIXED);
+    boolean jobs = ClusterJobs.shown(report);
+    List<String> fixed = new ArrayList<>(FIXED);
+    if (jobs) {
+      fixed.addAll(ClusterJobs.CSV_COLUMNS);
+    }
+    List<String> header = new ArrayList<>(fixed);
     for (String p : params) {
-      header.add(FIXED.contains(p) ? "param." + p : p);
+      header.add(fixed.contains(p) ? "param." + p : p);
     }
     for (String k : keys) {
       header.add(header.contains(k) ? "result." + k : k);
@@ -63,6 +71,9 @@ public final class CsvResults {
         row.add(Integer.toString(t.attempts().size()));
         row.add(ReportedAttempts.device(t));
         row.add(d == null ? "" : Long.toString(d.toMillis()));
+        if (jobs) {
+          row.addAll(ClusterJobs.csvCells(t));
+        }
         for (String p : params) {
           row.add(t.params() == null ? "" : t.params().getOrDefault(p, ""));
         }

@@ -55,6 +55,9 @@ public final class MarkdownReport {
     if (EfficiencyTables.shown(report)) {
       EfficiencyTables.markdown(md, report.efficiency(), views.efficiencyRows());
     }
+    if (ClusterJobs.shown(report)) {
+      ClusterJobs.markdown(md, report);
+    }
     if (!results.warnings().isEmpty()) {
       md.append("\n## Notes\n\n");
       for (String w : results.warnings()) {

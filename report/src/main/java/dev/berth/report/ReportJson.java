@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.ClusterReport;
 import dev.berth.core.report.Revision;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.RunStatus;
@@ -89,6 +91,12 @@ public final class ReportJson {
     abstract List<Revision> revisions();
   }
 
+  /** A local attempt writes no {@code cluster}, as before there was any. */
+  private abstract static class ClusterWhenAny {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    abstract ClusterReport cluster();
+  }
+
   /** The mapper Berth writes JSON with: indented, timestamps as {@link #TIMESTAMP}. */
   public static ObjectMapper mapper() {
     SimpleModule time = new SimpleModule("berth-time");
@@ -99,7 +107,7 @@ public final class ReportJson {
       }
     });
     ObjectMapper mapper = new ObjectMapper().registerModule(time).enable(SerializationFeature.INDENT_OUTPUT)
-        .addMixIn(RunReport.class, RevisionsWhenAny.class);
+        .addMixIn(RunReport.class, RevisionsWhenAny.class).addMixIn(AttemptReport.class, ClusterWhenAny.class);
     mapper.setDefaultPrettyPrinter(new ReportIndents());
     return mapper;
   }

@@ -25,7 +25,9 @@ import java.util.SortedMap;
 /**
  * What the dashboard adds to each task of {@code berth status --json}'s shape: its matrix values
  * ({@code params}), the results it reported ({@code results}, from its {@code result.json} as the reports parse it, read only as a file of the run: {@link RunFiles}), every attempt with its device, start,
- * end and outcome ({@code attempts}, for the task page's links to each attempt's log), and for a task that has not succeeded the
+ * end and outcome ({@code attempts}, for the task page's links to each attempt's log; a Slurm job's start and end are
+ * Slurm's, with its {@code job} id, {@code jobState}, {@code nodes}, {@code queueWaitMs} and its measured
+ * {@code peakMemoryBytes}), and for a task that has not succeeded the
  * last lines of its latest attempt's stderr ({@code stderrTail}, read as the reports read them).
  */
 final class TaskDetails implements StatusJson.Extras {
@@ -71,8 +73,14 @@ final class TaskDetails implements StatusJson.Extras {
     ArrayNode array = node.putArray("attempts");
     for (Attempt a : attempts) {
       ObjectNode o = array.addObject().put("number", a.number()).put("device", devices.get(a.number() - 1))
-          .put("startedAt", a.startedAt().toEpochMilli());
-      a.end().ifPresent(e -> o.put("endedAt", e.at().toEpochMilli()).put("outcome", e.outcome().name()));
+          .put("startedAt", a.ranFrom().toEpochMilli());
+      a.end().ifPresent(e -> o.put("endedAt", a.ranUntil().orElseThrow().toEpochMilli()).put("outcome", e.outcome().name()));
+      a.clusterId().ifPresent(job -> o.put("job", job));
+      a.accounting().ifPresent(c -> {
+        o.put("jobState", c.state()).put("nodes", c.nodes());
+        c.queueWait().ifPresent(w -> o.put("queueWaitMs", w.toMillis()));
+      });
+      a.usage().peakHostMemoryBytes().ifPresent(peak -> o.put("peakMemoryBytes", peak));
     }
     if (attempts.isEmpty() || record.state() == TaskState.SUCCEEDED) {
       return;

@@ -90,8 +90,8 @@ public final class StatusJson {
         Attempt last = attempts.get(attempts.size() - 1);
         List<String> devices = AttemptStage.shownDevices(r.history());
         n.put("device", devices.get(devices.size() - 1));
-        Instant end = last.end().map(e -> e.at()).orElse(now);
-        n.put("runtimeMs", Duration.between(last.startedAt(), end).toMillis());
+        Instant end = last.ranUntil().orElse(now);
+        n.put("runtimeMs", Duration.between(last.ranFrom(), end).toMillis());
       }
       extras.task(r, n);
       r.history().finalReason().ifPresent(reason -> n.put("reason", reason));

@@ -19,9 +19,10 @@ import java.util.function.BiConsumer;
 
 /**
  * One round of {@link JobTracker}'s polling: asks squeue about every live job in one call, then sacct,
- * in one call with steps, about those squeue no longer lists or lists as ended, and the exit-code files,
- * and says how each ended job ended and what Slurm measured it to use. Keeps count of the rounds and of
- * those that failed. One round at a time.
+ * in one call with steps, about those squeue no longer lists or lists as ended (by their own ids: an
+ * array's other elements are not read again), and the exit-code files, and says how each ended job
+ * ended, what Slurm measured it to use and what its accounting recorded (times, nodes, state). Keeps
+ * count of the rounds and of those that failed. One round at a time.
  *
  * <p>Sources, most trusted first: the exit-code file written by the {@link BatchScript} for the code;
  * squeue for the state (finished jobs stay listed for the cluster's {@code MinJobAge}); sacct for jobs
@@ -31,13 +32,14 @@ import java.util.function.BiConsumer;
  * <p>An array element cancelled while pending leaves no record at all (see {@link SacctRecords}): one
  * squeue last saw pending and no longer lists, while it lists the rest of the array, ended so at once;
  * one that neither squeue nor sacct lists, while sacct lists its array, too (a resume after such a
- * cancel).
+ * cancel). Only for such elements, which sacct does not know by their own ids, is their array asked
+ * about, without steps.
  */
 final class JobPoll {
 
   private static final int LOG_TAIL_BYTES = 64 * 1024;
   /** How long a job squeue shows ended may wait for sacct to record what it used. */
-  static final Duration MEASUREMENT_WAIT = Duration.ofSeconds(2);
+  static final Duration MEASUREMENT_WAIT = Duration.ofSeconds(4);
 
   private final CommandRunner runner;
   private final SlurmTuning tuning;
@@ -58,8 +60,8 @@ final class JobPoll {
   }
 
   /**
-   * Asks about {@code jobs} at {@code now}; whether any of them changed state or ended. A round that
-   * throws counts as a failed round.
+   * Asks about {@code jobs} at {@code now}; whether any of them ended or was seen ended (a job that
+   * merely started is no reason to ask again sooner). A round that throws counts as a failed round.
    */
   boolean run(List<SlurmExecution> jobs, Instant now) {
     if (jobs.isEmpty()) {
@@ -127,7 +129,7 @@ final class JobPoll {
         missing.add(e);
       } else {
         e.missingSince(Optional.empty());
-        changed |= e.observe(row.state());
+        e.observe(row.state());
         if (row.state().isTerminal()) {
           finished.add(e);
           changed = true;
@@ -144,7 +146,7 @@ final class JobPoll {
       if (records.isPresent() && awaitsMeasurements(e, row.state(), known, now)) {
         continue;
       }
-      e.measured(known.usage(e.jobId()));
+      e.measured(known.usage(e.jobId()), known.accounting(e.jobId()));
       finish(e, row.state(), row.reason(), row.exit(), row.dependencyNeverSatisfied());
     }
     return resolveMissing(missing, known, now) || changed;
@@ -152,16 +154,35 @@ final class JobPoll {
 
   /**
    * One sacct call, with steps, about the jobs squeue no longer lists and those it lists as ended (whose
-   * steps say what they used); empty when sacct cannot answer.
+   * steps say what they used), by their own ids; and for elements of arrays it no longer lists, that
+   * sacct does not know by their own ids either, a second one about their arrays, without steps, which
+   * tells an element cancelled while pending. Empty when sacct cannot answer.
    */
   private Optional<SacctRecords> sacct(List<SlurmExecution> missing, List<SlurmExecution> finished) {
     Set<String> ids = new TreeSet<>();
-    missing.forEach(e -> ids.add(e.jobId().queryId()));
-    finished.forEach(e -> ids.add(e.jobId().queryId()));
+    missing.forEach(e -> ids.add(e.jobId().value()));
+    finished.forEach(e -> ids.add(e.jobId().value()));
+    Optional<List<SacctOutput.Row>> rows = sacctRows(SacctOutput.commandWithSteps(ids));
+    if (rows.isEmpty()) {
+      return Optional.empty();
+    }
+    SacctRecords records = SacctRecords.of(rows.get());
+    Set<String> arrays = new TreeSet<>();
+    missing.stream().filter(e -> e.jobId().isArrayElement() && records.row(e.jobId()).isEmpty())
+        .forEach(e -> arrays.add(e.jobId().queryId()));
+    if (arrays.isEmpty()) {
+      return Optional.of(records);
+    }
+    List<SacctOutput.Row> all = new ArrayList<>(rows.get());
+    sacctRows(SacctOutput.command(arrays)).ifPresent(all::addAll);
+    return Optional.of(SacctRecords.of(all));
+  }
+
+  private Optional<List<SacctOutput.Row>> sacctRows(List<String> argv) {
     try {
-      CommandRunner.Result result = runner.run(SacctOutput.commandWithSteps(ids), tuning.commandTimeout());
+      CommandRunner.Result result = runner.run(argv, tuning.commandTimeout());
       if (result.succeeded()) {
-        return Optional.of(SacctRecords.of(SacctOutput.parse(result.stdout())));
+        return Optional.of(SacctOutput.parse(result.stdout()));
       }
     } catch (IOException | IllegalArgumentException e) {
       // sacct is optional: clusters without accounting still have squeue and the exit-code files
@@ -187,7 +208,7 @@ final class JobPoll {
       Optional<SacctOutput.Row> row = records.row(e.jobId());
       if (row.isPresent() && row.get().state().isTerminal()) {
         SacctOutput.Row r = row.get();
-        e.measured(records.usage(e.jobId()));
+        e.measured(records.usage(e.jobId()), records.accounting(e.jobId()));
         finish(e, r.state(), r.reason(), r.exit(), r.dependencyNeverSatisfied());
         changed = true;
         continue;

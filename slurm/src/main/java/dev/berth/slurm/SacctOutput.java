@@ -2,6 +2,10 @@ package dev.berth.slurm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,7 +28,8 @@ import java.util.regex.Pattern;
 public final class SacctOutput {
 
   /** The columns the tracker asks for, in this order. */
-  public static final String FORMAT = "JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU";
+  public static final String FORMAT =
+      "JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU,Submit,Start,End,NodeList";
 
   private static final Pattern ELAPSED =
       Pattern.compile("(?:([0-9]+)-)?(?:([0-9]+):)?([0-9]+):([0-9]+)(\\.[0-9]+)?");
@@ -45,10 +50,15 @@ public final class SacctOutput {
    * @param requestedMemoryBytes the memory the job asked for, when known
    * @param reason the last pending reason, e.g. {@code Dependency}
    * @param cpuSeconds CPU time, user plus system, when known (for a job: of all its steps)
+   * @param submittedAt when the job was submitted, when recorded
+   * @param startedAt when it started, empty while it has not ({@code Unknown}, {@code None})
+   * @param endedAt when it ended, empty while it has not
+   * @param nodes the nodes it ran on, empty when none was assigned ({@code None assigned})
    */
   public record Row(
       String rawId, String id, SlurmState state, String stateText, SlurmExit exit, Optional<Duration> elapsed,
-      OptionalLong maxRssBytes, OptionalLong requestedMemoryBytes, String reason, OptionalDouble cpuSeconds) {
+      OptionalLong maxRssBytes, OptionalLong requestedMemoryBytes, String reason, OptionalDouble cpuSeconds,
+      Optional<Instant> submittedAt, Optional<Instant> startedAt, Optional<Instant> endedAt, String nodes) {
 
     /** The job id, or empty for a step or a collapsed range of pending array elements. */
     public Optional<SlurmJobId> jobId() {
@@ -103,25 +113,55 @@ public final class SacctOutput {
   }
 
   /**
-   * Parses {@code sacct --noheader --parsable2 --format=}{@link #FORMAT}, with or without steps, and
-   * output in the format without its last column (TotalCPU), as earlier Berths asked for.
+   * Parses {@code sacct --noheader --parsable2 --format=}{@link #FORMAT}, with or without steps, its
+   * times in this machine's time zone (sacct prints them in its own, without a zone).
    *
-   * @throws IllegalArgumentException when a line has neither eight nor nine fields
+   * @throws IllegalArgumentException when a line does not have the fields of {@link #FORMAT} or of an
+   *     earlier Berth's format (its first eight or nine)
    */
   public static List<Row> parse(String stdout) {
+    return parse(stdout, ZoneId.systemDefault());
+  }
+
+  /**
+   * Parses {@code sacct --noheader --parsable2 --format=}{@link #FORMAT}, with or without steps, and
+   * output in the formats earlier Berths asked for: without the times and nodes, and without TotalCPU.
+   *
+   * @param zone the time zone sacct printed its times in
+   * @throws IllegalArgumentException when a line has neither 8, 9 nor 13 fields
+   */
+  public static List<Row> parse(String stdout, ZoneId zone) {
     List<Row> rows = new ArrayList<>();
     for (String line : stdout.split("\n")) {
       if (line.isBlank()) {
         continue;
       }
       String[] f = line.split("\\|", -1);
-      if (f.length != 8 && f.length != 9) {
-        throw new IllegalArgumentException("sacct line '" + line + "' does not have the 9 fields of " + FORMAT);
+      if (f.length != 8 && f.length != 9 && f.length != 13) {
+        throw new IllegalArgumentException("sacct line '" + line + "' does not have the 13 fields of " + FORMAT);
       }
+      boolean timed = f.length == 13;
       rows.add(new Row(f[0], f[1], SlurmState.parse(f[2]), f[2], SlurmExit.parse(f[3]), elapsed(f[4]),
-          memory(f[5]), memory(f[6]), f[7], f.length == 9 ? seconds(f[8]) : OptionalDouble.empty()));
+          memory(f[5]), memory(f[6]), f[7], f.length >= 9 ? seconds(f[8]) : OptionalDouble.empty(),
+          timed ? time(f[9], zone) : Optional.empty(), timed ? time(f[10], zone) : Optional.empty(),
+          timed ? time(f[11], zone) : Optional.empty(), timed ? nodes(f[12]) : ""));
     }
     return rows;
+  }
+
+  /** Parses a time as sacct prints it ({@code 2026-11-29T19:25:01}); {@code Unknown}, {@code None} or empty give empty. */
+  static Optional<Instant> time(String text, ZoneId zone) {
+    try {
+      return Optional.of(LocalDateTime.parse(text.strip()).atZone(zone).toInstant());
+    } catch (DateTimeParseException notATime) {
+      return Optional.empty();
+    }
+  }
+
+  /** The node list, empty for {@code None assigned}. */
+  private static String nodes(String text) {
+    String nodes = text.strip();
+    return nodes.startsWith("None") ? "" : nodes;
   }
 
   /**
@@ -139,12 +179,20 @@ public final class SacctOutput {
       String id = task.isIntegralNumber() ? job.path("array").path("job_id").asText() + "_" + task.asText() : raw;
       String state = job.path("state").path("current").asText();
       JsonNode elapsed = job.path("time").path("elapsed");
+      JsonNode time = job.path("time");
       rows.add(new Row(raw, id, SlurmState.parse(state), state, jsonExit(job.path("exit_code")),
           elapsed.isNumber() ? Optional.of(Duration.ofSeconds(elapsed.asLong())) : Optional.empty(),
           maxStepMemory(job.path("steps")), requestedMemory(job.path("tres").path("requested")),
-          job.path("state").path("reason").asText(""), OptionalDouble.empty()));
+          job.path("state").path("reason").asText(""), OptionalDouble.empty(), epoch(time.path("submission")),
+          epoch(time.path("start")), epoch(time.path("end")), nodes(job.path("nodes").asText(""))));
     }
     return rows;
+  }
+
+  /** A time in seconds since the epoch; 0 or none (not started, not ended) gives empty. */
+  private static Optional<Instant> epoch(JsonNode seconds) {
+    return seconds.isNumber() && seconds.asLong() > 0 ? Optional.of(Instant.ofEpochSecond(seconds.asLong()))
+        : Optional.empty();
   }
 
   private static SlurmExit jsonExit(JsonNode exit) {

@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,6 +83,16 @@ final class SacctRecords {
       return MeasuredUsage.NONE;
     }
     return new MeasuredUsage(peak < 0 ? OptionalLong.empty() : OptionalLong.of(peak), cpu, OptionalLong.empty(), true);
+  }
+
+  /**
+   * What the accounting recorded of {@code job}: its row's times, nodes, state and exit code (for an
+   * element still folded into its array's base record, that record's); empty when these records have no
+   * row for it.
+   */
+  Optional<ClusterAccounting> accounting(SlurmJobId job) {
+    return row(job).map(r -> new ClusterAccounting(job.value(), r.stateText().strip(), r.submittedAt(),
+        r.startedAt(), r.endedAt(), r.elapsed(), r.nodes(), r.exit().toString()));
   }
 
   /** Whether {@code job} is an element of an array these records list, without a record of its own or in the range. */

@@ -1,5 +1,6 @@
 package dev.berth.slurm;
 
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import dev.berth.core.model.TaskId;
@@ -35,6 +36,8 @@ public final class SlurmExecution implements Execution {
   private final AtomicReference<SlurmEnding> ending = new AtomicReference<>();
   /** What Slurm's accounting measured, set with the ending. */
   private volatile MeasuredUsage usage = MeasuredUsage.NONE;
+  /** What Slurm's accounting recorded of the job, set with the ending. */
+  private volatile Optional<ClusterAccounting> accounting = Optional.empty();
   /** When a poll first saw the job in a terminal state, while it waits for sacct's measurements. */
   private volatile Optional<Instant> endSeenSince = Optional.empty();
   /** When the tracker first found the job unknown to squeue, if it is; written by one poll round at a time. */
@@ -105,6 +108,15 @@ public final class SlurmExecution implements Execution {
     return ending.get() == null ? MeasuredUsage.NONE : usage;
   }
 
+  /**
+   * Once the exit was reported: sacct's record of the job (submit, start and end times, nodes, state,
+   * exit code), when sacct had one.
+   */
+  @Override
+  public Optional<ClusterAccounting> accounting() {
+    return ending.get() == null ? Optional.empty() : accounting;
+  }
+
   /** Always -1: the process runs on a cluster node. */
   @Override
   public long pid() {
@@ -168,9 +180,10 @@ public final class SlurmExecution implements Execution {
     return observed && state == SlurmState.PENDING;
   }
 
-  /** Records what Slurm's accounting measured, before the ending is set. */
-  void measured(MeasuredUsage measured) {
+  /** Records what Slurm's accounting measured and recorded of the job, before the ending is set. */
+  void measured(MeasuredUsage measured, Optional<ClusterAccounting> recorded) {
     usage = measured;
+    accounting = recorded;
   }
 
   /** Sets the ending; false when it was already set, so an exit is reported once. */

@@ -34,6 +34,11 @@ final class FakeSlurm implements CommandRunner {
     boolean dropped;
     /** The batch step's MaxRSS as sacct prints it. */
     String maxRss = "1024K";
+    /** Submit, Start and End as sacct prints them; Start and End follow the state unless set. */
+    String submit = "2026-11-29T10:00:00";
+    String start;
+    String end;
+    String nodes = "node1";
 
     Job(String id, String name) {
       this.id = id;
@@ -125,6 +130,21 @@ final class FakeSlurm implements CommandRunner {
   /** sacct's MaxRSS for the job's batch step, e.g. {@code 424520K}. */
   synchronized FakeSlurm used(SlurmJobId id, String maxRss) {
     job(id).maxRss = maxRss;
+    return this;
+  }
+
+  /** sacct's Submit, Start and End for the job, e.g. {@code 2026-11-29T10:00:00} ({@code Unknown}: none). */
+  synchronized FakeSlurm times(SlurmJobId id, String submit, String start, String end) {
+    Job job = job(id);
+    job.submit = submit;
+    job.start = start;
+    job.end = end;
+    return this;
+  }
+
+  /** sacct's NodeList for the job. */
+  synchronized FakeSlurm ranOn(SlurmJobId id, String nodes) {
+    job(id).nodes = nodes;
     return this;
   }
 
@@ -223,18 +243,23 @@ final class FakeSlurm implements CommandRunner {
     Set<String> asked = ids(argv);
     StringBuilder out = new StringBuilder();
     for (Job job : jobs.values()) {
-      if (job.inSacct && asked.contains(SlurmJobId.of(job.id).queryId())) {
+      if (job.inSacct && (asked.contains(job.id) || asked.contains(SlurmJobId.of(job.id).queryId()))) {
         SlurmExit exit = SlurmExit.fromWaitStatus(job.waitStatus);
+        SlurmState state = SlurmState.parse(job.state);
+        String start = job.start != null ? job.start : state == SlurmState.PENDING ? "Unknown" : "2026-11-29T10:00:05";
+        String end = job.end != null ? job.end : state.isTerminal() ? "2026-11-29T10:00:09" : "Unknown";
+        String times = "|" + job.submit + "|" + start + "|" + end + "|" + (start.equals("Unknown") ? "None assigned" : job.nodes);
         out.append(job.id).append('|').append(job.id).append('|').append(job.state).append('|').append(exit)
-            .append("|00:00:01||256M|").append(job.reason).append("|00:01.500\n");
-        if (!argv.contains("--allocations") && SlurmState.parse(job.state).isTerminal()) {
+            .append("|00:00:04||256M|").append(job.reason).append("|00:01.500").append(times).append('\n');
+        if (!argv.contains("--allocations") && state.isTerminal()) {
           out.append(job.id).append(".batch|").append(job.id).append(".batch|").append(job.state).append('|')
-              .append(exit).append("|00:00:01|").append(job.maxRss).append("|||00:01.500\n");
+              .append(exit).append("|00:00:04|").append(job.maxRss).append("|||00:01.500").append(times).append('\n');
         }
       }
     }
     for (String array : emptiedArrays(asked)) {
-      out.append(array).append('|').append(array).append("|CANCELLED by 0|0:0|00:00:00||256M|None\n");
+      out.append(array).append('|').append(array)
+          .append("|CANCELLED by 0|0:0|00:00:00||256M|None||2026-11-29T10:00:00|Unknown|2026-11-29T10:00:09|None assigned\n");
     }
     return Result.exited(0, out.toString());
   }

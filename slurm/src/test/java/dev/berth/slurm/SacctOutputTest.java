@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.berth.slurm.SacctOutput.Row;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,10 +22,10 @@ class SacctOutputTest {
   void theCommandAsksForAllocationsInTheFixedFormat() {
     assertThat(SacctOutput.command(List.of("12"))).containsExactly(
         "sacct", "--noheader", "--parsable2", "--allocations", "--jobs=12",
-        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU");
+        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU,Submit,Start,End,NodeList");
     assertThat(SacctOutput.commandWithSteps(List.of("12", "13"))).containsExactly(
         "sacct", "--noheader", "--parsable2", "--jobs=12,13",
-        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU");
+        "--format=JobIDRaw,JobID,State,ExitCode,Elapsed,MaxRSS,ReqMem,Reason,TotalCPU,Submit,Start,End,NodeList");
   }
 
   @Test
@@ -92,6 +94,39 @@ class SacctOutputTest {
         .containsExactly(
             tuple("24", "23_0", new SlurmExit(0, 0)), tuple("25", "23_1", new SlurmExit(1, 0)),
             tuple("26", "23_2", new SlurmExit(2, 0)), tuple("23", "23_3", new SlurmExit(3, 0)));
+  }
+
+  @Test
+  void eachRowCarriesSubmitStartEndAndNodesInTheZoneSacctPrintedThemIn() {
+    Map<String, Row> rows = byId(SacctOutput.parse(read("sacct-times.txt"), ZoneId.of("UTC")));
+
+    Row element = rows.get("1472_1");
+    assertThat(element.submittedAt()).contains(Instant.parse("2026-11-29T19:33:12Z"));
+    assertThat(element.startedAt()).contains(Instant.parse("2026-11-29T19:33:13Z"));
+    assertThat(element.endedAt()).contains(Instant.parse("2026-11-29T19:33:15Z"));
+    assertThat(element.nodes()).isEqualTo("vm");
+    Row pending = rows.get("1473");
+    assertThat(pending.startedAt()).as("Unknown").isEmpty();
+    assertThat(pending.endedAt()).isEmpty();
+    assertThat(pending.nodes()).as("None assigned").isEmpty();
+    assertThat(SacctOutput.parse(read("sacct-times.txt"), ZoneId.of("Europe/Paris")).get(0).submittedAt())
+        .contains(Instant.parse("2026-11-29T18:33:12Z"));
+  }
+
+  @Test
+  void theRecordsTellAJobsAccountingWithItsQueueWait() {
+    SacctRecords records = SacctRecords.of(SacctOutput.parse(read("sacct-times.txt"), ZoneId.of("UTC")));
+
+    assertThat(records.accounting(SlurmJobId.of("1472_1"))).hasValueSatisfying(a -> {
+      assertThat(a.jobId()).isEqualTo("1472_1");
+      assertThat(a.state()).isEqualTo("FAILED");
+      assertThat(a.exitCode()).isEqualTo("0:9");
+      assertThat(a.elapsed()).contains(Duration.ofSeconds(2));
+      assertThat(a.queueWait()).contains(Duration.ofSeconds(1));
+      assertThat(a.nodes()).isEqualTo("vm");
+    });
+    assertThat(records.usage(SlurmJobId.of("1472_1")).peakHostMemoryBytes()).hasValue(76328L * 1024);
+    assertThat(records.accounting(SlurmJobId.of("9"))).isEmpty();
   }
 
   @Test

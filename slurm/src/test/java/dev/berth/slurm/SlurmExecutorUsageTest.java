@@ -8,6 +8,10 @@ import dev.berth.os.CommandRunner;
 import dev.berth.testkit.FakeClock;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,13 +64,53 @@ class SlurmExecutorUsageTest {
   }
 
   @Test
+  void theAttemptCarriesSacctsTimesNodesAndStateWithItsQueueWait() throws Exception {
+    Exits exits = new Exits();
+    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
+    slurm.times(job.jobId(), "2026-11-29T10:00:00", "2026-11-29T10:00:30", "2026-11-29T10:01:30")
+        .ranOn(job.jobId(), "node7").end(job.jobId(), "COMPLETED", "None", 0);
+
+    assertThat(exits.afterRounds(clock)).isZero();
+
+    assertThat(job.accounting()).hasValueSatisfying(a -> {
+      assertThat(a.jobId()).isEqualTo(job.jobId().value());
+      assertThat(a.state()).isEqualTo("COMPLETED");
+      assertThat(a.startedAt()).contains(local("2026-11-29T10:00:30"));
+      assertThat(a.endedAt()).contains(local("2026-11-29T10:01:30"));
+      assertThat(a.queueWait()).contains(Duration.ofSeconds(30));
+      assertThat(a.nodes()).isEqualTo("node7");
+      assertThat(a.exitCode()).isEqualTo("0:0");
+    });
+  }
+
+  @Test
+  void onlyTheJobsThatEndedAreAskedOfSacctByTheirOwnIds() throws Exception {
+    List<SlurmExecution> jobs = executor.launchAll(List.of(Requests.keyed(dir, "m0"), Requests.keyed(dir, "m1"),
+        Requests.keyed(dir, "m2")), r -> new Exits()).stream().map(l -> (SlurmExecution) l.execution().orElseThrow())
+        .toList();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(slurm.calls("sacct")).as("nothing ended yet").isEmpty();
+
+    slurm.end(jobs.get(1).jobId(), "COMPLETED", "None", 0);
+    clock.advance(Duration.ofSeconds(2));
+
+    assertThat(slurm.calls("sacct")).singleElement()
+        .satisfies(argv -> assertThat(argv).contains("--jobs=" + jobs.get(1).jobId().value()));
+    assertThat(jobs.get(1).ending()).isPresent();
+  }
+
+  private static Instant local(String sacctTime) {
+    return LocalDateTime.parse(sacctTime).atZone(ZoneId.systemDefault()).toInstant();
+  }
+
+  @Test
   void anEndWaitsForSacctToCatchUpWhenItDoesWithinTheWait() throws Exception {
     Exits exits = new Exits();
     SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
     sacctLags.set(true);
     slurm.end(job.jobId(), "COMPLETED", "None", 0);
 
-    clock.advance(Duration.ofMillis(1000));
+    clock.advance(Duration.ofMillis(2000)); // the round at 200 ms sees it end; the next comes at 2.2 s
     assertThat(job.isAlive()).as("not reported while sacct lags").isTrue();
     sacctLags.set(false);
 

@@ -1,5 +1,6 @@
 package dev.berth.spi;
 
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.MeasuredUsage;
 import java.util.Optional;
@@ -49,5 +50,13 @@ public interface Execution {
    */
   default MeasuredUsage usage() {
     return MeasuredUsage.NONE;
+  }
+
+  /**
+   * Once the exit was reported: what the cluster's accounting recorded of the attempt's job (its
+   * times, node and state), when the cluster has accounting and recorded it. Empty locally.
+   */
+  default Optional<ClusterAccounting> accounting() {
+    return Optional.empty();
   }
 }

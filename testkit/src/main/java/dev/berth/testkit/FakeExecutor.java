@@ -1,5 +1,6 @@
 package dev.berth.testkit;
 
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.model.TaskId;
 import dev.berth.spi.Execution;
@@ -143,6 +144,24 @@ public final class FakeExecutor implements Executor {
         throw new IllegalStateException("task " + task + " has no running process");
       }
       process.verdict = Optional.of(verdict);
+    }
+    end(process, code);
+  }
+
+  /**
+   * Ends the task's running process with {@code code}, as a cluster whose accounting recorded its job
+   * so, calling its listener on this thread.
+   *
+   * @throws IllegalStateException when the task has no running process
+   */
+  public void exit(TaskId task, int code, ClusterAccounting accounting) {
+    FakeProcess process;
+    synchronized (this) {
+      process = running.get(task);
+      if (process == null) {
+        throw new IllegalStateException("task " + task + " has no running process");
+      }
+      process.accounting = Optional.of(accounting);
     }
     end(process, code);
   }
@@ -308,6 +327,7 @@ public final class FakeExecutor implements Executor {
     final ExitListener listener;
     boolean alive = true; // guarded by the FakeExecutor
     Optional<ClusterVerdict> verdict = Optional.empty(); // guarded by the FakeExecutor
+    Optional<ClusterAccounting> accounting = Optional.empty(); // guarded by the FakeExecutor
 
     FakeProcess(long pid, LaunchRequest request, ExitListener listener) {
       this.pid = pid;
@@ -343,6 +363,13 @@ public final class FakeExecutor implements Executor {
     public Optional<ClusterVerdict> verdict() {
       synchronized (FakeExecutor.this) {
         return verdict;
+      }
+    }
+
+    @Override
+    public Optional<ClusterAccounting> accounting() {
+      synchronized (FakeExecutor.this) {
+        return accounting;
       }
     }
   }

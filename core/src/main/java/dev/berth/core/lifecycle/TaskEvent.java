@@ -9,7 +9,8 @@ import java.util.Objects;
  * current state, attempts and reports are folds over the list of events.
  */
 public sealed interface TaskEvent
-    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Started, TaskEvent.Submitted, TaskEvent.Staged,
+    permits TaskEvent.Released, TaskEvent.Launched, TaskEvent.Started, TaskEvent.Submitted, TaskEvent.Accounted,
+        TaskEvent.Staged,
         TaskEvent.Trained, TaskEvent.Reported, TaskEvent.Ended, TaskEvent.Settled, TaskEvent.Reopened {
 
   /** When it happened. */
@@ -106,6 +107,30 @@ public sealed interface TaskEvent
       }
     }
 
+    @Override
+    public TaskState target() {
+      return TaskState.RUNNING;
+    }
+  }
+
+  /**
+   * The cluster's accounting of the running attempt's job, recorded as the attempt ends, just before
+   * its {@link Ended}: the times, node and state the cluster knows it by. The task stays where it is.
+   *
+   * @param attempt the running attempt's number
+   * @param accounting what the cluster recorded
+   */
+  record Accounted(Instant at, int attempt, ClusterAccounting accounting) implements TaskEvent {
+    /** Validates. */
+    public Accounted {
+      Objects.requireNonNull(at, "at");
+      Objects.requireNonNull(accounting, "accounting");
+      if (attempt < 1) {
+        throw new IllegalArgumentException("an accounting needs an attempt >= 1");
+      }
+    }
+
+    /** Not a transition: the task stays where it is; nominally running. */
     @Override
     public TaskState target() {
       return TaskState.RUNNING;

@@ -37,6 +37,15 @@ public final class TaskHistory {
       events.add(event);
       return;
     }
+    if (event instanceof TaskEvent.Accounted accounted) {
+      // Names what the cluster recorded of the running attempt without moving the task, like a start.
+      if (!state.hasProcess() || accounted.attempt() != attempts) {
+        throw new IllegalStateException("task " + task + ": attempt " + accounted.attempt()
+            + " accounted while the task is " + state + " in attempt " + attempts);
+      }
+      events.add(event);
+      return;
+    }
     if (event instanceof TaskEvent.Submitted submitted) {
       // Names the running attempt without moving the task: the one event that is not a transition.
       if (state != TaskState.RUNNING || submitted.attempt() != attempts) {
@@ -83,23 +92,29 @@ public final class TaskHistory {
     List<Attempt> result = new ArrayList<>();
     TaskEvent.Launched open = null;
     Optional<String> clusterId = Optional.empty();
+    Optional<ClusterAccounting> accounting = Optional.empty();
     long pid = -1;
     for (TaskEvent e : events) {
       if (e instanceof TaskEvent.Launched l) {
         open = l;
         clusterId = Optional.empty();
+        accounting = Optional.empty();
         pid = l.pid();
       } else if (e instanceof TaskEvent.Started s) {
         pid = s.pid();
       } else if (e instanceof TaskEvent.Submitted s) {
         clusterId = Optional.of(s.clusterId());
+      } else if (e instanceof TaskEvent.Accounted a) {
+        accounting = Optional.of(a.accounting());
       } else if (e instanceof TaskEvent.Ended end && open != null) {
-        result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.of(end)));
+        result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.of(end),
+            accounting));
         open = null;
       }
     }
     if (open != null) {
-      result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.empty()));
+      result.add(new Attempt(open.attempt(), open.at(), open.placement(), pid, clusterId, Optional.empty(),
+          accounting));
     }
     return result;
   }

@@ -14,8 +14,9 @@ import java.time.Instant;
  * One attempt as reported.
  *
  * @param number 1-based
- * @param startedAt when its process started
- * @param finishedAt when it ended, or null while running
+ * @param startedAt when its process started; for a cluster's job, when the job started by the cluster's
+ *     accounting (its wait in the queue is not run time), else when it was submitted
+ * @param finishedAt when it ended (for a cluster's job, by its accounting), or null while running
  * @param exitCode exit status, or null when the process never ran or still runs
  * @param device {@code "cpu"} or a GPU id
  * @param pid process id, or -1
@@ -37,6 +38,8 @@ import java.time.Instant;
  *     attempt's own standard error (control characters replaced), or null
  * @param trainCalls for a two-stage attempt, each time it was told to train, in order (more than one when
  *     it ran out of GPU memory training and trained again); empty for a one-stage attempt
+ * @param cluster what the cluster's accounting recorded of the attempt's job (times, queue wait, nodes,
+ *     state), or null for a local process and a job without accounting
  */
 public record AttemptReport(
     int number,
@@ -59,11 +62,22 @@ public record AttemptReport(
     Long peakGpuMemoryBytes,
     Boolean usageExact,
     String stderrTail,
-    List<TrainCall> trainCalls) {
+    List<TrainCall> trainCalls,
+    ClusterReport cluster) {
 
   /** Copies the train calls; null means none. */
   public AttemptReport {
     trainCalls = trainCalls == null ? List.of() : List.copyOf(trainCalls);
+  }
+
+  /** An attempt without the cluster's accounting. */
+  public AttemptReport(int number, Instant startedAt, Instant finishedAt, Integer exitCode, String device, long pid,
+      String clusterJob, long reservedMemoryBytes, long reservedGpuMemoryBytes, double reservedCpus, String outcome,
+      String error, String stage, Long loadTimeMs, Long trainTimeMs, Long peakMemoryBytes, Double cpuSeconds,
+      Long peakGpuMemoryBytes, Boolean usageExact, String stderrTail, List<TrainCall> trainCalls) {
+    this(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes, reservedGpuMemoryBytes,
+        reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes, cpuSeconds, peakGpuMemoryBytes,
+        usageExact, stderrTail, trainCalls, null);
   }
 
   /** An attempt without train calls. */
@@ -88,7 +102,7 @@ public record AttemptReport(
   public AttemptReport withStderrTail(String tail) {
     return new AttemptReport(number, startedAt, finishedAt, exitCode, device, pid, clusterJob, reservedMemoryBytes,
         reservedGpuMemoryBytes, reservedCpus, outcome, error, stage, loadTimeMs, trainTimeMs, peakMemoryBytes,
-        cpuSeconds, peakGpuMemoryBytes, usageExact, tail, trainCalls);
+        cpuSeconds, peakGpuMemoryBytes, usageExact, tail, trainCalls, cluster);
   }
 
   /** A local attempt without stage information (a one-stage task). */
@@ -138,8 +152,8 @@ public record AttemptReport(
     a.end().ifPresent(end -> endLastCall(calls, end.at(), end.outcome().name(), end.message()));
     return new AttemptReport(
         a.number(),
-        a.startedAt(),
-        a.end().map(e -> e.at()).orElse(null),
+        a.ranFrom(),
+        a.ranUntil().orElse(null),
         a.end().map(e -> e.exitCode()).orElse(null),
         device,
         a.pid(),
@@ -157,7 +171,8 @@ public record AttemptReport(
         boxed(a.usage().peakGpuMemoryBytes()),
         a.usage().isKnown() ? a.usage().exact() : null,
         null,
-        calls);
+        calls,
+        ClusterReport.of(a));
   }
 
   /** Ends the last train call when it has not ended yet. */

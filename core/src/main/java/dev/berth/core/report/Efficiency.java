@@ -132,7 +132,8 @@ public record Efficiency(
           continue;
         }
         measured++;
-        double wall = Duration.between(a.startedAt(), a.end().get().at()).toMillis() / 1000.0;
+        // the attempt's run, by the cluster's accounting when it has one: its wait in the queue reserved nothing
+        double wall = Duration.between(a.ranFrom(), a.ranUntil().orElseThrow()).toMillis() / 1000.0;
         long peak = u.peakHostMemoryBytes().orElse(-1);
         long gpuPeak = u.peakGpuMemoryBytes().orElse(-1);
         double cpus = a.placement().milliCpus() / 1000.0;

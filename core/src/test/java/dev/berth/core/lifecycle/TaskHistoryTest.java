@@ -67,6 +67,46 @@ class TaskHistoryTest {
   }
 
   @Test
+  void anAttemptWithTheClustersAccountingRanFromItsStartToItsEndWithTheQueueWaitApart() {
+    history.append(new TaskEvent.Released(at(1)));
+    history.append(launched(2, 1, SMALL));
+    history.append(new TaskEvent.Submitted(at(2), 1, "23_4"));
+    ClusterAccounting slurm = new ClusterAccounting("23_4", "COMPLETED", java.util.Optional.of(at(2)),
+        java.util.Optional.of(at(40)), java.util.Optional.of(at(41)), java.util.Optional.of(java.time.Duration.ofSeconds(1)),
+        "node7", "0:0");
+    history.append(new TaskEvent.Accounted(at(99), 1, slurm));
+    history.append(ended(99, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+
+    Attempt a = history.attempts().get(0);
+    assertThat(a.accounting()).contains(slurm);
+    assertThat(a.ranFrom()).isEqualTo(at(40));
+    assertThat(a.ranUntil()).contains(at(41));
+    assertThat(slurm.queueWait()).contains(java.time.Duration.ofSeconds(38));
+    assertThat(history.state()).isEqualTo(TaskState.SUCCEEDED);
+  }
+
+  @Test
+  void anAttemptWithoutAccountingKeepsBerthsOwnTimesAsAnOlderJournalHasThem() {
+    history.append(new TaskEvent.Released(at(1)));
+    history.append(launched(2, 1, SMALL));
+    history.append(ended(9, Outcome.SUCCEEDED, 0, null, TaskState.SUCCEEDED));
+
+    Attempt a = history.attempts().get(0);
+    assertThat(a.accounting()).isEmpty();
+    assertThat(a.ranFrom()).isEqualTo(at(2));
+    assertThat(a.ranUntil()).contains(at(9));
+  }
+
+  @Test
+  void anAccountingOfAnAttemptThatIsNotRunningIsRefused() {
+    history.append(new TaskEvent.Released(at(1)));
+    ClusterAccounting slurm = new ClusterAccounting("23", "COMPLETED", java.util.Optional.empty(),
+        java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(), "", "0:0");
+    assertThatThrownBy(() -> history.append(new TaskEvent.Accounted(at(1), 1, slurm)))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("accounted while the task is READY");
+  }
+
+  @Test
   void aSubmissionOfAnAttemptThatIsNotRunningIsRefused() {
     history.append(new TaskEvent.Released(at(1)));
     assertThatThrownBy(() -> history.append(new TaskEvent.Submitted(at(1), 1, "23")))

@@ -211,6 +211,9 @@ final class AttemptExits {
     Optional<ClusterVerdict> verdict = execution == null ? Optional.empty() : execution.verdict();
     MeasuredUsage usage = withGpuPeak(execution == null ? MeasuredUsage.NONE : execution.usage(), id);
     TaskEvent.Ended ending = attempts.ended(r, run.now(), exitCode, run.executions().takeKill(id), tail, verdict, usage);
+    if (execution != null) {
+      execution.accounting().ifPresent(a -> run.record(id, new TaskEvent.Accounted(run.now(), attempt, a)));
+    }
     run.record(id, Recovery.unlessFinished(ending, r, run.layout()));
   }
 

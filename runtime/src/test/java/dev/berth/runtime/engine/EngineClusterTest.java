@@ -2,6 +2,8 @@ package dev.berth.runtime.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.berth.core.lifecycle.Attempt;
+import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
@@ -21,9 +23,11 @@ import dev.berth.testkit.FakeExecutor;
 import dev.berth.testkit.FakeHostProbe;
 import dev.berth.testkit.MemoryJournal;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,6 +74,25 @@ class EngineClusterTest {
         .as("the job id is journalled with the attempt").contains("job-1000");
     assertThat(a.env()).doesNotContainKey("CUDA_VISIBLE_DEVICES").containsEntry("BERTH_DEVICE", "cluster")
         .containsEntry("BERTH_GPU_MEMORY_BYTES", Long.toString(8 * GIB));
+  }
+
+  @Test
+  void theClustersAccountingOfAnEndedJobIsJournalledWithItsAttempt() {
+    Engine engine = engine(spec(t("a")));
+    engine.start();
+    ClusterAccounting slurm = new ClusterAccounting("job-1000", "COMPLETED", Optional.of(clock.instant()),
+        Optional.of(clock.instant().plusSeconds(30)), Optional.of(clock.instant().plusSeconds(31)),
+        Optional.of(Duration.ofSeconds(1)), "node7", "0:0");
+    clock.advance(Duration.ofSeconds(40));
+
+    executor.exit(id("a"), 0, slurm);
+    engine.drain();
+
+    Attempt a = engine.state().task(id("a")).history().attempts().get(0);
+    assertThat(a.accounting()).contains(slurm);
+    assertThat(a.ranFrom()).isEqualTo(slurm.startedAt().orElseThrow());
+    assertThat(a.ranUntil()).isEqualTo(slurm.endedAt());
+    assertThat(engine.state().task(id("a")).state()).isEqualTo(TaskState.SUCCEEDED);
   }
 
   @Test

@@ -232,9 +232,19 @@ function taskPage(id, task) {
       state.replaceChildren(pill(t.status), ' attempt ' + t.attempt + ' ' + (t.device || '') + ' ' + duration(t.runtimeMs));
       attempts.replaceChildren('Attempts: ', el('a', { href: link(which, null) }, 'latest'),
         ...(t.attempts || []).flatMap(a => [' · ', el('a', { href: link(which, a.number), title: a.outcome || 'running' },
-          String(a.number))]));
+          String(a.number)), ...(a.job ? [' ', el('span', { class: 'muted' }, slurmJob(a))] : [])]));
     }).catch(() => {});
   }
+}
+
+// A Slurm job as its accounting tells it: id, state, node, time in the queue and measured peak memory.
+function slurmJob(a) {
+  const facts = ['job ' + a.job];
+  if (a.jobState) { facts.push(a.jobState); }
+  if (a.nodes) { facts.push('on ' + a.nodes); }
+  if (a.queueWaitMs !== undefined) { facts.push('queued ' + duration(a.queueWaitMs)); }
+  if (a.peakMemoryBytes !== undefined) { facts.push('MaxRSS ' + (a.peakMemoryBytes / 1048576).toFixed(1) + ' MiB'); }
+  return '(' + facts.join(', ') + ')';
 }
 
 const parts = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);

@@ -1,0 +1,76 @@
+package dev.berth.report;
+
+import dev.berth.core.report.AttemptReport;
+import dev.berth.core.report.ClusterReport;
+import dev.berth.core.report.GroupReport;
+import dev.berth.core.report.RunReport;
+import dev.berth.core.report.TaskReport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The attempts' cluster jobs as the cluster's accounting recorded them (Slurm's sacct): a table of
+ * them in {@code report.md}, and the last attempt's in columns of {@code results.csv}. Shown only for
+ * runs with such accounting, so a local run's reports stay as they were.
+ */
+final class ClusterJobs {
+
+  /** The columns {@code results.csv} adds for the last attempt's job. */
+  static final List<String> CSV_COLUMNS = List.of("job_id", "job_state", "nodes", "queue_wait_ms", "max_rss_bytes");
+
+  private ClusterJobs() {}
+
+  /** Whether any attempt of the run has the cluster's accounting. */
+  static boolean shown(RunReport r) {
+    for (GroupReport g : r.groups()) {
+      for (TaskReport t : g.tasks()) {
+        if (t.attempts().stream().anyMatch(a -> a.cluster() != null)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The CSV cells of {@link #CSV_COLUMNS} for the task's last attempt: empty when it has no accounting. */
+  static List<String> csvCells(TaskReport t) {
+    AttemptReport last = ReportedAttempts.last(t);
+    ClusterReport c = last == null ? null : last.cluster();
+    if (c == null) {
+      List<String> cells = new ArrayList<>();
+      CSV_COLUMNS.forEach(k -> cells.add(k.equals("job_id") && last != null && last.clusterJob() != null
+          && ReportedAttempts.engine(last) == null ? last.clusterJob() : ""));
+      return cells;
+    }
+    return List.of(c.jobId(), c.state(), c.nodes(), text(c.queueWaitMs()), text(c.maxRssBytes()));
+  }
+
+  /** The section of {@code report.md}: one row per attempt that has the cluster's accounting. */
+  static void markdown(StringBuilder md, RunReport r) {
+    md.append("\n## Slurm jobs\n\n");
+    MarkdownTable table = new MarkdownTable(List.of("task", "attempt", "job", "state", "nodes", "submitted",
+        "queue wait", "started", "run time", "MaxRSS", "TotalCPU", "exit"));
+    for (GroupReport g : r.groups()) {
+      for (TaskReport t : g.tasks()) {
+        for (AttemptReport a : t.attempts()) {
+          ClusterReport c = a.cluster();
+          if (c == null) {
+            continue;
+          }
+          table.row(List.of(t.id(), Integer.toString(a.number()), c.jobId(), c.state(), c.nodes(),
+              Formats.iso(c.submittedAt()), c.queueWaitMs() == null ? "" : Formats.duration(Duration.ofMillis(c.queueWaitMs())),
+              Formats.iso(c.startedAt()), c.elapsedMs() == null ? "" : Formats.duration(Duration.ofMillis(c.elapsedMs())),
+              c.maxRssBytes() == null ? "" : Formats.bytes(c.maxRssBytes()),
+              c.totalCpuSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", c.totalCpuSeconds()), c.exitCode()));
+        }
+      }
+    }
+    table.render(md);
+  }
+
+  private static String text(Long value) {
+    return value == null ? "" : Long.toString(value);
+  }
+}
