@@ -22,9 +22,11 @@ import java.util.concurrent.RejectedExecutionException;
  *
  * <p>Polling is the only way: Slurm has no notification a client can subscribe to (job mail and
  * {@code strigger} run programs on the controller, not in the submitting process). One squeue call per
- * round for all jobs keeps the controller's load independent of the number of tasks; the wait between
- * rounds starts at {@link SlurmTuning#pollInitial()} after any change and doubles up to
- * {@link SlurmConfig#pollMax()} while nothing changes, but a round always comes when a job squeue no
+ * round for all jobs keeps the controller's load independent of the number of tasks, and sacct is asked
+ * only about the jobs that ended ({@link JobPoll}). The rounds back off ({@link Backoff}): the first
+ * comes {@link SlurmTuning#pollInitial()} after a submission or a cancellation, the next
+ * {@link #step} later, and the wait doubles up to {@link SlurmConfig#pollMax()} while no job ends; a
+ * round that saw a job end brings the wait back to the step. A round always comes when a job squeue no
  * longer lists is due to be reported lost. Time is the injected clock's and the timers': a fake clock
  * drives the tracker in tests.
  */
@@ -55,7 +57,15 @@ final class JobTracker {
     this.timers = timers;
     this.tuning = tuning;
     this.poll = new JobPoll(runner, tuning, this::report);
-    this.backoff = new Backoff(tuning.pollInitial(), slurm.pollMax());
+    this.backoff = new Backoff(tuning.pollInitial(), step(tuning), slurm.pollMax());
+  }
+
+  /**
+   * The wait after the first round and after a round that saw a job end: ten times the initial wait (2 s
+   * by default), as long as sacct usually takes to record an ended job's steps.
+   */
+  static Duration step(SlurmTuning tuning) {
+    return tuning.pollInitial().multipliedBy(10);
   }
 
   /** Starts tracking a submitted job. */

@@ -115,7 +115,7 @@ public final class SlurmKeys {
 
   /** {@code slurm.poll-max}. */
   public static final ConfigKey<SlurmConfig, Builder, Duration> POLL_MAX =
-      SLOTS.key("slurm.poll-max", "duration", Parsers.POSITIVE_DURATION, Duration.ofSeconds(5), ValueText::duration,
+      SLOTS.key("slurm.poll-max", "duration", Parsers.POSITIVE_DURATION, Duration.ofSeconds(60), ValueText::duration,
           "longest wait between two squeue calls while nothing changes");
 
   /** {@code slurm.retry-for}. */

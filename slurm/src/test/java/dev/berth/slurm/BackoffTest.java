@@ -9,26 +9,37 @@ import org.junit.jupiter.api.Test;
 
 class BackoffTest {
 
+  private final Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(60));
+
   @Test
-  void theWaitDoublesWhileNothingChangesUpToTheMaximum() {
-    Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5));
+  void afterTheFirstQuickLookTheWaitStartsAtTheStepAndDoublesUpToTheMaximumAsSubmititDoes() {
     List<Long> waits = new ArrayList<>();
-    for (int i = 0; i < 7; i++) {
+    waits.add(backoff.reset().toMillis());
+    for (int i = 0; i < 8; i++) {
       waits.add(backoff.next(false).toMillis());
     }
 
-    assertThat(waits).containsExactly(400L, 800L, 1600L, 3200L, 5000L, 5000L, 5000L);
+    assertThat(waits).containsExactly(200L, 2_000L, 4_000L, 8_000L, 16_000L, 32_000L, 60_000L, 60_000L, 60_000L);
   }
 
   @Test
-  void aChangeOrAResetStartsAgainFromTheInitialWait() {
-    Backoff backoff = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5));
+  void aChangeBringsTheWaitBackToTheStepAndAResetToTheInitialWait() {
+    backoff.next(false);
     backoff.next(false);
     backoff.next(false);
 
-    assertThat(backoff.next(true)).isEqualTo(Duration.ofMillis(200));
-    backoff.next(false);
+    assertThat(backoff.next(true)).isEqualTo(Duration.ofSeconds(2));
+    assertThat(backoff.next(false)).isEqualTo(Duration.ofSeconds(4));
     assertThat(backoff.reset()).isEqualTo(Duration.ofMillis(200));
-    assertThat(backoff.next(false)).isEqualTo(Duration.ofMillis(400));
+    assertThat(backoff.next(false)).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void noWaitIsLongerThanTheMaximum() {
+    Backoff short_ = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(1));
+
+    assertThat(short_.reset()).isEqualTo(Duration.ofMillis(200));
+    assertThat(short_.next(false)).isEqualTo(Duration.ofSeconds(1));
+    assertThat(short_.next(true)).isEqualTo(Duration.ofSeconds(1));
   }
 }

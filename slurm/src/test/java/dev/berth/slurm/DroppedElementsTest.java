@@ -68,7 +68,7 @@ class DroppedElementsTest {
     clock.advance(Duration.ofMillis(200));
 
     slurm.cancel(jobs.get(2).jobId());
-    clock.advance(Duration.ofMillis(400));
+    clock.advance(Duration.ofSeconds(2)); // the next round
 
     assertThat(exits.get(2).await(Requests.WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(jobs.get(2).verdict()).map(ClusterVerdict::kind).contains(ClusterVerdict.Kind.CANCELLED);
@@ -80,7 +80,7 @@ class DroppedElementsTest {
     clock.advance(Duration.ofMillis(200));
 
     jobs.forEach(j -> slurm.cancel(j.jobId()));
-    clock.advance(Duration.ofMillis(400));
+    clock.advance(Duration.ofSeconds(2)); // the next round
 
     for (Exits e : exits) {
       assertThat(e.await(Requests.WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
@@ -116,7 +116,7 @@ class DroppedElementsTest {
     clock.advance(Duration.ofMillis(200));
 
     slurm.end(jobs.get(1).jobId(), "COMPLETED", "None", 0).purgeFromSqueue(jobs.get(1).jobId());
-    clock.advance(Duration.ofMillis(400));
+    clock.advance(Duration.ofSeconds(2)); // the next round
 
     assertThat(exits.get(1).await(Requests.WAIT)).isZero();
     assertThat(jobs.get(1).ending()).map(SlurmEnding::state).contains(SlurmState.COMPLETED);

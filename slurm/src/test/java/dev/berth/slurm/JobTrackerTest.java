@@ -42,24 +42,28 @@ class JobTrackerTest {
   }
 
   @Test
-  void theWaitBetweenRoundsDoublesWhileNothingChangesUpToTheMaximum() throws Exception {
+  void theWaitBetweenRoundsDoublesFromTheStepWhileNothingChangesUpToTheMaximum() throws Exception {
     executor.launch(request(dir, "t", 1), new Exits());
 
     clock.advance(Duration.ofSeconds(17));
 
-    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 11200L, 16200L);
+    assertThat(squeueAt).containsExactly(200L, 2200L, 6200L, 11200L, 16200L);
   }
 
   @Test
-  void aChangeStartsAgainFromTheInitialWait() throws Exception {
-    SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), new Exits());
+  void aJobThatEndsBringsTheWaitBackToTheStepAndOneThatStartsDoesNot() throws Exception {
+    SlurmExecution a = (SlurmExecution) executor.launch(request(dir, "a", 1), new Exits());
+    SlurmExecution b = (SlurmExecution) executor.launch(request(dir, "b", 1), new Exits());
     clock.advance(Duration.ofMillis(3000));
-    slurm.move(job.jobId(), "RUNNING");
+    slurm.move(a.jobId(), "RUNNING");
+    clock.advance(Duration.ofMillis(4000));
+    slurm.end(b.jobId(), "COMPLETED", "None", 0);
 
-    clock.advance(Duration.ofMillis(3800));
+    clock.advance(Duration.ofMillis(6300));
 
-    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 6400L, 6800L);
-    assertThat(job.state()).isEqualTo(SlurmState.RUNNING);
+    assertThat(squeueAt).containsExactly(200L, 2200L, 6200L, 11200L, 13200L);
+    assertThat(a.state()).isEqualTo(SlurmState.RUNNING);
+    assertThat(b.ending()).isPresent();
   }
 
   @Test
@@ -68,9 +72,9 @@ class JobTrackerTest {
     clock.advance(Duration.ofMillis(3100));
 
     executor.launch(request(dir, "b", 1), new Exits());
-    clock.advance(Duration.ofMillis(300));
+    clock.advance(Duration.ofMillis(2300));
 
-    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 3300L);
+    assertThat(squeueAt).containsExactly(200L, 2200L, 3300L, 5300L);
   }
 
   @Test
@@ -79,15 +83,72 @@ class JobTrackerTest {
     SlurmExecution job = (SlurmExecution) executor.launch(request(dir, "t", 1), exits);
     clock.advance(Duration.ofMillis(300));
     slurm.forget(job.jobId());
-    clock.advance(Duration.ofMillis(300)); // the round at 600 misses it first
+    clock.advance(Duration.ofMillis(2000)); // the round at 2200 misses it first
 
-    clock.advance(Duration.ofMillis(11_999));
+    clock.advance(Duration.ofMillis(11_899));
     assertThat(job.ending()).isEmpty();
     clock.advance(Duration.ofMillis(1));
 
     assertThat(job.ending()).hasValueSatisfying(e -> assertThat(e.reason()).endsWith("lost"));
-    assertThat(squeueAt).containsExactly(200L, 600L, 1400L, 3000L, 6200L, 11200L, 12600L);
+    assertThat(squeueAt).containsExactly(200L, 2200L, 6200L, 11200L, 14200L);
     assertThat(exits.await(Requests.WAIT)).isEqualTo(SlurmEnding.INFRASTRUCTURE_EXIT);
+  }
+
+  @Test
+  void withTheDefaultsAnIdleRunAsksSlurmLessThanOnceInTenSecondsAndAtMostOnceAMinute() throws Exception {
+    List<Long> at = new CopyOnWriteArrayList<>();
+    CommandRunner counted = (argv, timeout) -> {
+      at.add(Duration.between(start, clock.instant()).toMillis());
+      return slurm.run(argv, timeout);
+    };
+    try (SlurmExecutor defaults = Requests.executor(SlurmConfig.DEFAULTS, SlurmTuning.DEFAULTS, counted, clock)) {
+      defaults.launch(request(dir, "t", 1), new Exits());
+      at.clear(); // the submission
+
+      clock.advance(Duration.ofMinutes(10));
+
+      assertThat(at).containsExactly(200L, 2_200L, 6_200L, 14_200L, 30_200L, 62_200L, 122_200L, 182_200L, 242_200L,
+          302_200L, 362_200L, 422_200L, 482_200L, 542_200L);
+    }
+  }
+
+  @Test
+  void aSweepOfAThousandMinuteLongTasksAsksSlurmAtMostTenTimesBeyondItsSubmission() throws Exception {
+    List<List<String>> calls = new CopyOnWriteArrayList<>();
+    CommandRunner counted = (argv, timeout) -> {
+      calls.add(argv);
+      return slurm.run(argv, timeout);
+    };
+    List<Exits> exits = new CopyOnWriteArrayList<>();
+    try (SlurmExecutor defaults = Requests.executor(SlurmConfig.DEFAULTS, SlurmTuning.DEFAULTS, counted, clock)) {
+      List<LaunchRequest> sweep = new java.util.ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        sweep.add(Requests.keyed(dir, "m" + i));
+      }
+      defaults.launchAll(sweep, r -> {
+        Exits e = new Exits();
+        exits.add(e);
+        return e;
+      });
+      int submissions = calls.size();
+      clock.advance(Duration.ofSeconds(3));
+      for (int i = 0; i < 1000; i++) {
+        slurm.move(SlurmJobId.of("100_" + i), "RUNNING");
+      }
+      clock.advance(Duration.ofSeconds(57));
+      for (int i = 0; i < 1000; i++) {
+        slurm.end(SlurmJobId.of("100_" + i), "COMPLETED", "None", 0);
+      }
+
+      clock.advance(Duration.ofMinutes(2));
+      for (Exits e : exits) {
+        assertThat(e.await(Requests.WAIT)).isZero();
+      }
+
+      assertThat(calls.subList(submissions, calls.size())).hasSizeLessThanOrEqualTo(10)
+          .allSatisfy(argv -> assertThat(argv.get(0)).isIn("squeue", "sacct"))
+          .filteredOn(argv -> argv.get(0).equals("sacct")).singleElement();
+    }
   }
 
   @Test
@@ -129,8 +190,8 @@ class JobTrackerTest {
 
     assertThat(slurm.calls("squeue")).singleElement()
         .satisfies(argv -> assertThat(argv).contains("--jobs=100,101,102,103"));
-    assertThat(slurm.calls("sacct")).as("one call for the jobs squeue no longer lists")
-        .singleElement().satisfies(argv -> assertThat(argv).contains("--jobs=100,103"));
+    assertThat(slurm.calls("sacct")).as("one call for the jobs squeue no longer lists, by their own ids")
+        .singleElement().satisfies(argv -> assertThat(argv).contains("--jobs=100,103_1"));
   }
 
   @Test

@@ -96,7 +96,7 @@ class ConfigKeysTest {
         .contains("remain-limit:\n  memory: 4GB\n  cuda-memory: 2GB\n").contains("  send: group\n")
         .endsWith("slurm:\n  max-jobs: 0\n  mode: jobs\n  partition: \"\"\n  account: \"\"\n  qos: \"\"\n  time: 0s\n"
             + "  constraint: \"\"\n  extra-args: []\n  requeue: false\n  signal: \"\"\n  workdir-root: \"\"\n  gpu-memory-gres: none\n  arrays: true\n  gres: \"\"\n  cpus: 0\n"
-            + "  memory: 0\n  max-allocations: 10\n  on-exit: ask\n  poll-max: 5s\n  retry-for: 5m\n");
+            + "  memory: 0\n  max-allocations: 10\n  on-exit: ask\n  poll-max: 1m\n  retry-for: 5m\n");
   }
 
   /** An adapter's switch kept in core's {@code scheduler} section. */
@@ -118,7 +118,7 @@ class ConfigKeysTest {
 
     assertThat(yaml).startsWith("scheduler:\n  max-process: 20\n")
         .contains("  executor: local\n  knob: false\n  enforce-memory: auto\n  log-cap: 1GiB\nutilization-limit:\n")
-        .endsWith("  poll-max: 5s\n  retry-for: 5m\n");
+        .endsWith("  poll-max: 1m\n  retry-for: 5m\n");
     assertThat(yaml.indexOf("slurm:")).isGreaterThan(yaml.indexOf("smtp:"));
   }
 
