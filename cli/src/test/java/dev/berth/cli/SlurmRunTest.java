@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -133,6 +134,49 @@ class SlurmRunTest {
     assertThat(dir.resolve("array/report.json")).exists();
     String array = jobs.get(0).substring(0, jobs.get(0).indexOf('_'));
     assertThat(jobs).containsExactly(array + "_0", array + "_1", array + "_2", array + "_3");
+  }
+
+  @Test
+  void aShortSweepsReportsShowSlurmsTimesNodesAndQueueWait() throws IOException {
+    Path file = spec("timed", "config: {scheduler: {max-process: 1}}\n" + """
+        groups:
+          - name: g
+            memory: 100MiB
+            tasks:
+              - {id: "s-{i}", matrix: {i: [1, 2, 3]}, command: [sh, -c, "sleep 2"]}
+        """);
+    Instant before = Instant.now();
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    Instant after = Instant.now();
+    JsonNode report = report("timed");
+    long queued = 0;
+    for (int i = 1; i <= 3; i++) {
+      JsonNode attempt = task(report, "s-" + i).get("attempts").get(0);
+      JsonNode cluster = attempt.get("cluster");
+      assertThat(cluster).as("s-%d has Slurm's accounting", i).isNotNull();
+      assertThat(cluster.get("jobId").asText())
+          .isEqualTo(Files.readAllLines(dir.resolve("timed/g/s-" + i + "/berth-slurm-job.1")).get(0));
+      assertThat(cluster.get("state").asText()).isEqualTo("COMPLETED");
+      assertThat(cluster.get("nodes").asText()).isNotBlank();
+      Instant submitted = Instant.parse(cluster.get("submittedAt").asText());
+      Instant started = Instant.parse(attempt.get("startedAt").asText());
+      Instant finished = Instant.parse(attempt.get("finishedAt").asText());
+      assertThat(started).as("Slurm's start").isEqualTo(Instant.parse(cluster.get("startedAt").asText()))
+          .isAfterOrEqualTo(submitted);
+      assertThat(finished).isEqualTo(Instant.parse(cluster.get("endedAt").asText()));
+      assertThat(Duration.between(started, finished)).as("a 2 s job's run, in Slurm's whole seconds")
+          .isBetween(Duration.ofSeconds(1), Duration.ofSeconds(4));
+      assertThat(Duration.ofMillis(cluster.get("queueWaitMs").asLong())).isEqualTo(Duration.between(submitted, started));
+      assertThat(submitted).isBetween(before.minusSeconds(1), after);
+      queued += cluster.get("queueWaitMs").asLong();
+    }
+    assertThat(queued).as("one at a time: the later elements waited in the queue").isGreaterThanOrEqualTo(2_000);
+    assertThat(dir.resolve("timed/results.csv")).content().startsWith(
+        "id,group,status,attempts,device,duration_ms,job_id,job_state,nodes,queue_wait_ms,max_rss_bytes");
+    assertThat(dir.resolve("timed/report.md")).content().contains("## Slurm jobs");
   }
 
   @Test
