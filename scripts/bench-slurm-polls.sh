@@ -12,7 +12,8 @@
 #
 # Each task asks for 1 CPU and 100 MiB. For each variant it prints the wall time, the calls of each
 # command, the calls beyond the submissions per 1,000 tasks, and the average seconds between two
-# squeue/sacct calls. Berth is built beforehand (not timed); BENCH_BERTH replaces ./berth, e.g.
+# squeue/sacct calls; then from report.json the attempts' run times added up, how many have a peak
+# memory and Slurm's accounting, and the reserved CPU of the efficiency figures. Berth is built beforehand (not timed); BENCH_BERTH replaces ./berth, e.g.
 # BENCH_BERTH="java -jar saved/berth.jar" for another build. Run it on an otherwise idle cluster.
 #
 # Usage: scripts/bench-slurm-polls.sh
@@ -72,9 +73,12 @@ for v in "${variants[@]}"; do
     exit 1
   fi
   t1="$EPOCHREALTIME"
-  python3 - "$v" "$n" "$t0" "$t1" "$BENCH_CALLS" <<'PY'
+  python3 - "$v" "$n" "$t0" "$t1" "$BENCH_CALLS" "$tmp/polls-$v/report.json" <<'PY'
+import datetime
+import json
 import sys
 variant, tasks, t0, t1, path = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+report = json.load(open(sys.argv[6]))
 calls = [line.split() for line in open(path) if line.strip()]
 count = {t: sum(1 for c in calls if c[0] == t) for t in ("sbatch", "squeue", "sacct", "scontrol", "scancel")}
 wall = t1 - t0
@@ -83,5 +87,14 @@ queries = count["squeue"] + count["sacct"]
 print(f"{variant}: {tasks} tasks, wall {wall:.1f} s; " + ", ".join(f"{k} {v}" for k, v in count.items())
       + f"; beyond sbatch {beyond} = {1000 * beyond / tasks:.0f} per 1,000 tasks"
       + f"; one squeue/sacct every {wall / max(1, queries):.1f} s")
+def at(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+attempts = [a for g in report["groups"] for t in g["tasks"] for a in t["attempts"] if a.get("finishedAt")]
+run_time = sum(at(a["finishedAt"]) - at(a["startedAt"]) for a in attempts)
+peaks = sum(1 for a in attempts if a.get("peakMemoryBytes") is not None)
+accounted = sum(1 for a in attempts if a.get("cluster"))
+reserved = report.get("efficiency", {}).get("cpu", {}).get("reserved")
+print(f"{variant} report: {len(attempts)} attempts, run times add up to {run_time:.0f} s, peak memory for {peaks},"
+      f" Slurm accounting for {accounted}, reserved CPU {reserved} core-s")
 PY
 done

@@ -8,8 +8,9 @@ import java.util.Objects;
  * What the {@link SlurmExecutor} sets for itself beside the run's {@link SlurmConfig}: no key of its
  * own, but derived from the run ({@link #forRun}) or, in tests, made faster ({@code with...}).
  *
- * @param pollInitial the tracker's first wait between squeue calls, after any change (default 200 ms,
- *     or {@link SlurmConfig#pollMax()} when that is shorter); it doubles up to {@code pollMax}
+ * @param pollInitial how soon the tracker's next round comes after a submission or a cancellation
+ *     (default 200 ms, or {@link SlurmConfig#pollMax()} when that is shorter); the rounds after it are
+ *     ten times as far apart (2 s), doubling up to {@code pollMax} while no job ends ({@link Backoff})
  * @param commandTimeout the longest sbatch, squeue, sacct or scancel may take (default 60 s)
  * @param lostAfter how long a job may be unknown to squeue and sacct, with no exit-code file, before
  *     it is reported lost (default 2 min)
