@@ -103,20 +103,21 @@ public final class SpecDiff {
    * spec is the one it started with, not an edit (what the run goes on with is a scheduling
    * preference either way).
    */
-  private static final Map<String, String> FORMER_DEFAULTS = Map.of("scheduler.placement", "best-fit");
-  private static final JsonNode DEFAULT_CONFIG = SpecCodec.toJson(new RunSpec("defaults", "w",
-      SchedulerConfig.DEFAULTS, List.of()), List.of()).path("config");
+  private static final Map<String, String> FORMER_DEFAULTS =
+      Map.of("scheduler.placement", "best-fit", "slurm.poll-max", "PT5S");
 
   /** The differences of {@link #between}, each with what it is about. */
   static List<Difference> differences(RunSpec stored, RunSpec now, List<SettingsTable<?, ?>> adapters) {
     SpecDiff diff = new SpecDiff(adapters);
     JsonNode a = SpecCodec.toJson(stored, adapters);
     JsonNode b = SpecCodec.toJson(now, adapters);
+    JsonNode defaults = SpecCodec.toJson(new RunSpec("defaults", "w", SchedulerConfig.DEFAULTS, List.of()), adapters)
+        .path("config");
     FORMER_DEFAULTS.forEach((key, former) -> {
       String[] path = key.split("\\.", 2);
       JsonNode was = a.path("config").path(path[0]).path(path[1]);
       JsonNode is = b.path("config").path(path[0]).path(path[1]);
-      if (was.asText().equals(former) && is.equals(DEFAULT_CONFIG.path(path[0]).path(path[1]))) {
+      if (was.asText().equals(former) && !is.isMissingNode() && is.equals(defaults.path(path[0]).path(path[1]))) {
         ((ObjectNode) a.path("config").path(path[0])).set(path[1], is);
       }
     });

@@ -142,10 +142,14 @@ class OldJournalFixtureTest {
   }
 
   /** The spec with every task its own template, as a journal written before templates has it. */
-  /** The spec as the Berth that wrote the fixtures read it: its default placement was best-fit. */
+  /** The spec as the Berth that wrote the fixtures read it: its default placement was best-fit, its slurm.poll-max 5s. */
   static RunSpec underFormerDefaults(RunSpec spec) {
-    return spec.withConfig(spec.config().toBuilder()
+    RunSpec placed = spec.withConfig(spec.config().toBuilder()
         .set(dev.berth.core.model.SchedulerKeys.PLACEMENT, dev.berth.core.gpu.PlacementPolicyName.BEST_FIT).build());
+    dev.berth.slurm.SlurmConfig slurm = placed.adapters().get("slurm").map(dev.berth.slurm.SlurmConfig.class::cast)
+        .orElse(dev.berth.slurm.SlurmConfig.DEFAULTS);
+    return placed.withAdapters(placed.adapters().with("slurm",
+        slurm.toBuilder().set(dev.berth.slurm.SlurmKeys.POLL_MAX, java.time.Duration.ofSeconds(5)).build()));
   }
 
   private static RunSpec ownTemplates(RunSpec spec) {
@@ -162,7 +166,7 @@ class OldJournalFixtureTest {
       RunSpec stored = SpecCodec.decode(reader.read().orElseThrow().run().specJson(), RandomSpecs.ADAPTERS);
 
       assertThat(SpecDiff.between(stored, now, RandomSpecs.ADAPTERS))
-          .as("the placement it stored was the default then, best-fit: not an edit").isEmpty();
+          .as("the placement and poll-max it stored were the defaults then, best-fit and 5s: not edits").isEmpty();
       now = underFormerDefaults(now);
       assertThat(ownTemplates(now)).isEqualTo(stored);
       assertThat(SpecCodec.encode(ownTemplates(now), RandomSpecs.ADAPTERS))
