@@ -145,7 +145,9 @@ class JobTrackerTest {
         assertThat(e.await(Requests.WAIT)).isZero();
       }
 
-      assertThat(calls.subList(submissions, calls.size())).hasSizeLessThanOrEqualTo(10)
+      List<List<String>> polls = calls.subList(submissions, calls.size());
+      assertThat(polls).as("rounds at 0.2, 2.2, 6.2, 14.2, 30.2 and 62.2 s; one sacct for the ended jobs")
+          .hasSize(7).hasSizeLessThanOrEqualTo(10)
           .allSatisfy(argv -> assertThat(argv.get(0)).isIn("squeue", "sacct"))
           .filteredOn(argv -> argv.get(0).equals("sacct")).singleElement();
     }
