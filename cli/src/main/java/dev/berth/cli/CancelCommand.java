@@ -16,10 +16,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
-/** {@code berth cancel WORKDIR [TASK...]}: asks a live run to cancel tasks, or the whole run. */
+/**
+ * {@code berth cancel WORKDIR [TASK...]}: asks a live run to cancel tasks, or the whole run; {@code
+ * berth cancel ID...} cancels tasks of your queue ({@code berth submit}) by their ids.
+ */
 final class CancelCommand implements BerthCommand {
 
   private static final String DEFAULT_REASON = "cancelled by berth cancel";
@@ -28,10 +33,23 @@ final class CancelCommand implements BerthCommand {
 
   private static final Option REASON = Option.value("--reason", "TEXT", "Why, shown in the report.");
 
+  private final Map<String, String> env;
+
+  /** The command on this process's environment. */
+  CancelCommand() {
+    this(System.getenv());
+  }
+
+  /** The command on another environment ({@code HOME}, for queue ids), for tests. */
+  CancelCommand(Map<String, String> env) {
+    this.env = env;
+  }
+
   @Override
   public CommandSyntax syntax() {
     return CommandSyntax.describedAs("Cancel tasks of a live run (by id, glob such as 'train-*', or group:NAME),"
-        + " or the whole run when none are named. Tasks that can no longer run because of them are cancelled too.")
+        + " or the whole run when none are named. Tasks that can no longer run because of them are cancelled too."
+        + " Ids alone (berth cancel 3 4) name tasks of your queue (berth submit).")
         .parameter(CommonArgs.WORKDIR).parameter(TASKS).options(REASON).build();
   }
 
@@ -40,6 +58,11 @@ final class CancelCommand implements BerthCommand {
     Path workdir = args.path(CommonArgs.WORKDIR);
     List<String> tasks = args.values(TASKS);
     String reason = args.value(REASON);
+    if (!Files.isDirectory(workdir) && QueueFolder.isId(workdir.toString())) {
+      List<String> ids = new ArrayList<>(List.of(workdir.toString()));
+      ids.addAll(tasks);
+      return cancelQueued(QueueFolder.of(env), ids, reason != null ? reason : DEFAULT_REASON, out, err);
+    }
     if (!Files.isDirectory(workdir)) {
       err.println("berth: " + workdir + ": no such run workdir");
       return ExitCodes.BAD_INPUT;
@@ -58,6 +81,27 @@ final class CancelCommand implements BerthCommand {
     out.println(tasks.isEmpty()
         ? "asked the run in " + workdir + " (" + holder.get() + ") to cancel everything"
         : "asked the run in " + workdir + " (" + holder.get() + ") to cancel " + String.join(", ", tasks));
+    return ExitCodes.OK;
+  }
+
+  /**
+   * Cancels tasks of the user's queue: a request its run acts on as it starts or at once; a queue
+   * that is not running is started for it, and resumes before it reads the request.
+   */
+  private int cancelQueued(QueueFolder queue, List<String> ids, String reason, PrintWriter out, PrintWriter err)
+      throws IOException {
+    for (String id : ids) {
+      if (!QueueFolder.isId(id) || queue.submission(Integer.parseInt(id)).isEmpty()) {
+        err.println("berth: cancel: no task " + id + " in your queue (" + queue.dir + "); nothing was cancelled");
+        return ExitCodes.BAD_INPUT;
+      }
+    }
+    queue.locked(() -> {
+      LiveRuns.cancel(queue.runDir(), ids, reason);
+      queue.ensureRunning(env);
+      return null;
+    });
+    out.println("asked your queue to cancel " + String.join(", ", ids));
     return ExitCodes.OK;
   }
 

@@ -7,7 +7,7 @@ final class Commands {
 
   /** Every command's name, in the order {@code berth --help} lists them. */
   static final List<String> NAMES = List.of("run", "resume", "status", "report", "validate", "cancel", "retry",
-      "devices", "config", "ps", "serve", "completion", "help");
+      "submit", "queue", "logs", "wait", "devices", "config", "ps", "serve", "completion", "help");
 
   private Commands() {}
 
@@ -21,6 +21,10 @@ final class Commands {
       case "validate" -> new ValidateCommand();
       case "cancel" -> new CancelCommand();
       case "retry" -> new RetryCommand();
+      case "submit" -> new SubmitCommand();
+      case "queue" -> new QueueCommand();
+      case "logs" -> new LogsCommand();
+      case "wait" -> new WaitCommand();
       case "devices" -> new DevicesCommand();
       case "config" -> new ConfigCommand();
       case "ps" -> new PsCommand();

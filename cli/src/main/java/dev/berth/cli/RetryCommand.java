@@ -7,6 +7,13 @@ import dev.berth.cli.args.Parameter;
 import dev.berth.core.scheduling.RetrySelection;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code berth retry WORKDIR [TASK|GLOB|group:NAME ...] [--failed] [--cancelled]}: reopens a run
@@ -29,14 +36,53 @@ final class RetryCommand implements BerthCommand {
     CommandSyntax.Builder syntax = CommandSyntax.describedAs("Run tasks of a finished run again: by default every"
         + " task that did not succeed, with the tasks that became unreachable through them. Successes are kept,"
         + " attempt numbers count on, and each retried task gets its retries budget afresh. The reports are"
-        + " rebuilt as the run ends.");
+        + " rebuilt as the run ends. Ids alone (berth retry 3) queue tasks of your queue (berth submit) again,"
+        + " each under a new id it prints, with the same command, folder, environment and options.");
     StoredRunOptions.declare(syntax);
     return syntax.parameter(TASKS).options(FAILED, CANCELLED).build();
   }
 
+  private final Map<String, String> env;
+
+  /** The command on this process's environment. */
+  RetryCommand() {
+    this(System.getenv());
+  }
+
+  /** The command on another environment ({@code HOME}, for queue ids), for tests. */
+  RetryCommand(Map<String, String> env) {
+    this.env = env;
+  }
+
   @Override
   public int run(Arguments args, PrintWriter out, PrintWriter err) throws InterruptedException, IOException {
+    String first = args.value(CommonArgs.WORKDIR);
+    if (QueueFolder.isId(first) && !Files.isDirectory(Path.of(first))) {
+      List<String> ids = new ArrayList<>(List.of(first));
+      ids.addAll(args.values(TASKS));
+      return retryQueued(QueueFolder.of(env), ids, out, err);
+    }
     RetrySelection selection = new RetrySelection(args.values(TASKS), args.flag(FAILED), args.flag(CANCELLED));
     return new StoredRunOptions(args).execute(out, err, run -> run.retry(selection));
+  }
+
+  /** Queues each task again under a new id, printed one a line, as berth submit does. */
+  private int retryQueued(QueueFolder queue, List<String> ids, PrintWriter out, PrintWriter err) throws IOException {
+    List<Submission> again = new ArrayList<>();
+    for (String id : ids) {
+      Optional<Submission> s = QueueFolder.isId(id) ? queue.submission(Integer.parseInt(id)) : Optional.empty();
+      if (s.isEmpty()) {
+        err.println("berth: retry: no task " + id + " in your queue (" + queue.dir + "); nothing was queued");
+        return ExitCodes.BAD_INPUT;
+      }
+      again.add(s.get());
+    }
+    for (Submission s : again) {
+      int code = SubmitCommand.queue(queue, env, id -> s.again(id, Instant.now()), out, err);
+      if (code != ExitCodes.OK) {
+        return code;
+      }
+    }
+    return ExitCodes.OK;
   }
 }

@@ -12,14 +12,14 @@ import java.util.TreeSet;
 
 /**
  * The adapters a run may use, by the tables of the settings each owns: the local process executor
- * (runtime), mail and the webhook (report) and Slurm (slurm). The one list the spec reader, the
+ * (runtime), mail and the webhook (report), Slurm (slurm) and a user's queue (session). The one list the spec reader, the
  * journal and {@code berth config} are given; its order is the docs' order after core's keys.
  */
 public final class AdapterTables {
 
   /** Every adapter's table. */
   public static final List<SettingsTable<?, ?>> ALL = List.of(LocalKeys.TABLE, SmtpKeys.TABLE, NotifySettings.TABLE,
-      SlurmKeys.TABLE);
+      SlurmKeys.TABLE, QueueKeys.TABLE);
 
   private AdapterTables() {}
 

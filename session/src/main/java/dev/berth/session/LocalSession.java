@@ -236,6 +236,25 @@ public final class LocalSession implements AutoCloseable {
   }
 
   /**
+   * Closes the session leaving its run to be resumed, as a crash would: nothing more is journaled
+   * (not the run's end either), task processes still alive are killed and the folder is released.
+   * For a run kept open that stops with nothing left to do but takes tasks again when a later
+   * session resumes it (a user's queue, {@code berth submit}): a run whose end was journaled is
+   * finished, and does not. Falls back to {@link #close()} where the executor cannot be left so.
+   *
+   * @throws IllegalStateException when called from the engine's thread
+   */
+  public void closeResumable() {
+    if (onEngineThread()) {
+      throw new IllegalStateException("a session must not be closed from the engine's thread (a RunListener)");
+    }
+    if (parts != null && loop != null && !closed && parts.abandon()) {
+      abandoned = true;
+    }
+    close();
+  }
+
+  /**
    * Ends the run if it still goes on (it is interrupted: tasks that have not ended are left to a
    * later session that resumes it, running ones are terminated and recorded interrupted), waits for the
    * engine, terminates task processes still alive, closes the journal, probes, timers,

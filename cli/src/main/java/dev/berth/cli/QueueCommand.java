@@ -1,0 +1,134 @@
+package dev.berth.cli;
+
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Option;
+import dev.berth.session.HostRuns;
+import dev.berth.spi.SharedReservations.RunEntry;
+import dev.berth.spi.SharedReservationsException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code berth queue [-a]}: the tasks of your queue on this host, as {@code ts} and {@code gqueue}
+ * list them (id, state, waited, ran, exit, device, command); with {@code -a} every user's queue the
+ * host ledger knows of. {@code --daemon} (hidden) is the queue's process itself, which
+ * {@code berth submit} starts.
+ */
+final class QueueCommand implements BerthCommand {
+
+  private static final Option ALL = Option.flag("--all", "Every user's queue on this host, as the host ledger"
+      + " lists them (those whose folders you may read).").alias("-a");
+
+  private static final Option DAEMON = Option.flag("--daemon", "Run as the queue's process.").hidden();
+
+  private final Map<String, String> env;
+
+  /** The command on this process's environment. */
+  QueueCommand() {
+    this(System.getenv());
+  }
+
+  /** The command on another environment ({@code HOME}, {@code BERTH_HOST_DIR}), for tests. */
+  QueueCommand(Map<String, String> env) {
+    this.env = env;
+  }
+
+  @Override
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("List the tasks of your queue on this host (berth submit): id, state, how long"
+        + " each waited and ran, its exit code, its device and its command; -a lists every user's.")
+        .options(ALL, DAEMON).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+    QueueFolder mine = QueueFolder.of(env);
+    if (args.flag(DAEMON)) {
+      return QueueDaemon.run(mine, new PrintStream(new WriterOutputStream(out), true));
+    }
+    Instant now = Instant.now();
+    Map<String, QueueFolder> queues = new LinkedHashMap<>();
+    queues.put(System.getProperty("user.name", "you"), mine);
+    if (args.flag(ALL)) {
+      try {
+        for (RunEntry r : HostRuns.read(HostRuns.folder(env::get), true, now)) {
+          Path runDir = Path.of(r.workdir());
+          if (r.name().equals(QueueFolder.RUN_NAME) && runDir.getParent() != null
+              && !runDir.getParent().equals(mine.dir)) {
+            queues.putIfAbsent(r.user() + " (" + r.workdir() + ")", QueueFolder.at(runDir.getParent()));
+          }
+        }
+      } catch (SharedReservationsException | IllegalArgumentException e) {
+        err.println("berth: " + e.getMessage());
+        return ExitCodes.BAD_INPUT;
+      }
+    }
+    List<String[]> rows = new ArrayList<>();
+    boolean all = args.flag(ALL);
+    for (Map.Entry<String, QueueFolder> q : queues.entrySet()) {
+      String user = q.getKey().replaceFirst(" .*", "");
+      try {
+        for (QueueView.Row row : QueueView.read(q.getValue(), now)) {
+          rows.add(row(row, all ? user : null));
+        }
+      } catch (IOException e) {
+        err.println("berth: the queue of " + q.getKey() + " cannot be read here: " + e.getMessage());
+      }
+    }
+    if (rows.isEmpty()) {
+      out.println("no task in your queue" + (all ? " nor in any other on this host" : "")
+          + "; berth submit -- COMMAND queues one");
+      return ExitCodes.OK;
+    }
+    rows.add(0, header(all));
+    out.print(table(rows));
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private static String[] header(boolean all) {
+    List<String> h = new ArrayList<>(List.of("ID", "STATE", "WAITED", "RAN", "EXIT", "DEVICE", "COMMAND"));
+    if (all) {
+      h.add(0, "USER");
+    }
+    return h.toArray(String[]::new);
+  }
+
+  private static String[] row(QueueView.Row r, String user) {
+    Submission s = r.submission();
+    String command = (s.name() != null ? "[" + s.name() + "] " : "") + String.join(" ", s.command());
+    List<String> cells = new ArrayList<>(List.of(Integer.toString(s.id()), r.state(), QueueView.duration(r.waited()),
+        QueueView.duration(r.ran()), r.exitCode() == null ? "-" : r.exitCode().toString(), r.device(), command));
+    if (user != null) {
+      cells.add(0, user);
+    }
+    return cells.toArray(String[]::new);
+  }
+
+  /** Rows in columns two spaces apart, the last column (the command) as long as it is. */
+  private static String table(List<String[]> rows) {
+    int[] widths = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int c = 0; c < row.length; c++) {
+        widths[c] = Math.max(widths[c], row[c].length());
+      }
+    }
+    StringBuilder text = new StringBuilder();
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < row.length; c++) {
+        line.append(c == 0 ? "" : "  ").append(c == row.length - 1 ? row[c] : row[c] + " ".repeat(widths[c] - row[c].length()));
+      }
+      text.append(line.toString().stripTrailing()).append('\n');
+    }
+    return text.toString();
+  }
+}

@@ -1,0 +1,95 @@
+package dev.berth.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One task as {@code berth submit} queued it: its id, the command as typed, the folder and
+ * environment it was submitted from, the task keys its options set (as a spec writes them: text,
+ * or a list of text for a key given several times) and when.
+ *
+ * @param id the queue id
+ * @param name the name given with {@code --name}, or null
+ * @param command the argument vector as typed
+ * @param cwd the folder it runs in
+ * @param env the environment it runs with, with {@code --env} on top
+ * @param keys task keys by name, each a {@code String} or a {@code List<String>}
+ * @param submittedAt when it was queued
+ */
+record Submission(int id, String name, List<String> command, String cwd, Map<String, String> env,
+    Map<String, Object> keys, Instant submittedAt) {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Copies the collections. */
+  Submission {
+    command = List.copyOf(command);
+    env = new TreeMap<>(env);
+    keys = new LinkedHashMap<>(keys);
+  }
+
+  /** The same task under another id, queued at {@code at}: what {@code berth retry} on a queue id submits. */
+  Submission again(int newId, Instant at) {
+    return new Submission(newId, name, command, cwd, env, keys, at);
+  }
+
+  /** The queue ids this task waits for ({@code --after}, {@code --follow}). */
+  List<String> dependencies() {
+    List<String> ids = new ArrayList<>();
+    for (String key : List.of("after", "follow")) {
+      Object v = keys.get(key);
+      if (v instanceof String s) {
+        ids.add(s);
+      } else if (v instanceof List<?> list) {
+        list.forEach(o -> ids.add(o.toString()));
+      }
+    }
+    return ids;
+  }
+
+  String toJson() {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("id", id);
+    o.put("name", name);
+    command.forEach(o.putArray("command")::add);
+    o.put("cwd", cwd);
+    ObjectNode e = o.putObject("env");
+    env.forEach(e::put);
+    o.set("keys", JSON.valueToTree(keys));
+    o.put("submittedAt", submittedAt.toString());
+    try {
+      return JSON.writeValueAsString(o) + "\n";
+    } catch (JsonProcessingException ex) {
+      throw new IllegalStateException(ex);
+    }
+  }
+
+  static Submission fromJson(String text) throws java.io.IOException {
+    JsonNode o = JSON.readTree(text);
+    List<String> command = new ArrayList<>();
+    o.get("command").forEach(n -> command.add(n.asText()));
+    Map<String, String> env = new TreeMap<>();
+    o.get("env").fields().forEachRemaining(f -> env.put(f.getKey(), f.getValue().asText()));
+    Map<String, Object> keys = new LinkedHashMap<>();
+    o.get("keys").fields().forEachRemaining(f -> {
+      if (f.getValue().isArray()) {
+        List<String> values = new ArrayList<>();
+        f.getValue().forEach(n -> values.add(n.asText()));
+        keys.put(f.getKey(), values);
+      } else {
+        keys.put(f.getKey(), f.getValue().asText());
+      }
+    });
+    JsonNode name = o.get("name");
+    return new Submission(o.get("id").asInt(), name == null || name.isNull() ? null : name.asText(), command,
+        o.get("cwd").asText(), env, keys, Instant.parse(o.get("submittedAt").asText()));
+  }
+}

@@ -1,0 +1,107 @@
+package dev.berth.cli;
+
+import dev.berth.cli.args.Arguments;
+import dev.berth.cli.args.CommandSyntax;
+import dev.berth.cli.args.Parameter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code berth wait [ID...]}: waits until the named tasks of your queue (every task in it, when none
+ * is named) have ended, and exits with the task's exit code: 0 when each succeeded, else the first
+ * one's, in id order, that did not (1 for an end without an exit code: cancelled, unreachable,
+ * refused). A queue found dead with tasks left is started again, as a submit would.
+ */
+final class WaitCommand implements BerthCommand {
+
+  private static final Parameter IDS = Parameter.rest("ID", "Queue ids, as berth submit printed them.");
+
+  /** How long a wait goes without news before it checks that the queue still lives. */
+  private static final long CHECK_MILLIS = 2000;
+
+  private final Map<String, String> env;
+
+  /** The command on this process's environment. */
+  WaitCommand() {
+    this(System.getenv());
+  }
+
+  /** The command on another environment, for tests. */
+  WaitCommand(Map<String, String> env) {
+    this.env = env;
+  }
+
+  @Override
+  public CommandSyntax syntax() {
+    return CommandSyntax.describedAs("Wait until tasks of your queue have ended (all of them when none is named)"
+        + " and exit with the task's exit code: 0 when each succeeded, else the first failure's.")
+        .parameter(IDS).build();
+  }
+
+  @Override
+  public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
+    QueueFolder queue = QueueFolder.of(env);
+    List<Integer> ids = new ArrayList<>();
+    for (String id : args.values(IDS)) {
+      if (!QueueFolder.isId(id) || queue.submission(Integer.parseInt(id)).isEmpty()) {
+        err.println("berth: wait: no task " + id + " in your queue (" + queue.dir + ")");
+        return ExitCodes.BAD_INPUT;
+      }
+      ids.add(Integer.parseInt(id));
+    }
+    if (ids.isEmpty()) {
+      ids.addAll(queue.ids());
+    }
+    try (WatchService watch = queue.dir.getFileSystem().newWatchService()) {
+      while (true) {
+        Optional<Integer> code = ended(queue, ids);
+        if (code.isPresent()) {
+          return code.get();
+        }
+        queue.locked(() -> {
+          queue.ensureRunning(env); // a queue killed with tasks left: its journal goes on
+          return null;
+        });
+        for (Path dir : List.of(queue.runDir().resolve(".berth"), queue.inbox())) {
+          if (Files.isDirectory(dir)) {
+            dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+          }
+        }
+        WatchKey key = watch.poll(CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        while (key != null) {
+          key.pollEvents();
+          key.reset();
+          key = watch.poll();
+        }
+      }
+    }
+  }
+
+  /** The exit code once every task of {@code ids} has ended; empty while one has not. */
+  private static Optional<Integer> ended(QueueFolder queue, List<Integer> ids) throws IOException {
+    int code = 0;
+    for (QueueView.Row row : QueueView.read(queue, Instant.now())) {
+      if (!ids.contains(row.submission().id())) {
+        continue;
+      }
+      if (!row.ended()) {
+        return Optional.empty();
+      }
+      if (code == 0) {
+        code = row.waitCode();
+      }
+    }
+    return Optional.of(code);
+  }
+}
