@@ -56,6 +56,7 @@ final class QueueCommand implements BerthCommand {
     }
     Instant now = Instant.now();
     Map<String, QueueFolder> queues = new LinkedHashMap<>();
+    Map<String, RunEntry> entries = new LinkedHashMap<>();
     queues.put(System.getProperty("user.name", "you"), mine);
     if (args.flag(ALL)) {
       try {
@@ -63,7 +64,9 @@ final class QueueCommand implements BerthCommand {
           Path runDir = Path.of(r.workdir());
           if (r.name().equals(QueueFolder.RUN_NAME) && runDir.getParent() != null
               && !runDir.getParent().equals(mine.dir)) {
-            queues.putIfAbsent(r.user() + " (" + r.workdir() + ")", QueueFolder.at(runDir.getParent()));
+            String key = r.user() + " (" + r.workdir() + ")";
+            queues.putIfAbsent(key, QueueFolder.at(runDir.getParent()));
+            entries.putIfAbsent(key, r);
           }
         }
       } catch (SharedReservationsException | IllegalArgumentException e) {
@@ -72,6 +75,7 @@ final class QueueCommand implements BerthCommand {
       }
     }
     List<String[]> rows = new ArrayList<>();
+    List<String> unreadable = new ArrayList<>();
     boolean all = args.flag(ALL);
     for (Map.Entry<String, QueueFolder> q : queues.entrySet()) {
       String user = q.getKey().replaceFirst(" .*", "");
@@ -80,9 +84,18 @@ final class QueueCommand implements BerthCommand {
           rows.add(row(row, all ? user : null));
         }
       } catch (IOException e) {
-        err.println("berth: the queue of " + q.getKey() + " cannot be read here: " + e.getMessage());
+        RunEntry r = entries.get(q.getKey());
+        if (r == null) {
+          err.println("berth: your queue cannot be read: " + e.getMessage());
+          return ExitCodes.INTERNAL;
+        }
+        // another user's queue folder is theirs alone (it holds their tasks' environments): the ledger says how it goes
+        unreadable.add(r.user() + "'s queue (pid " + r.pid() + "): " + r.progress().running() + " running, "
+            + r.progress().waiting() + " waiting, " + r.progress().done() + "/" + r.progress().total()
+            + " done; its tasks are shown to " + r.user() + " only");
       }
     }
+    unreadable.forEach(out::println);
     if (rows.isEmpty()) {
       out.println("no task in your queue" + (all ? " nor in any other on this host" : "")
           + "; berth submit -- COMMAND queues one");

@@ -70,7 +70,7 @@ final class QueueDaemon implements RunListener {
    * @return its pid
    */
   static long start(QueueFolder queue, Map<String, String> env) throws IOException {
-    Files.createDirectories(queue.dir);
+    queue.create();
     List<String> argv = new ArrayList<>();
     for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
       if (Files.isExecutable(Path.of(setsid))) {
@@ -121,7 +121,7 @@ final class QueueDaemon implements RunListener {
         .writeReports(false) // the queue's state is its journal, which berth queue reads
         .onJvmExit(SessionOptions.JvmExit.LEAVE_RESUMABLE) // a signal leaves it to the next submit, as a kill does
         .say(log::println).warn(log::println).build();
-    Files.createDirectories(queue.inbox());
+    queue.create();
     LocalSession session;
     try {
       session = LocalSession.open(options);

@@ -7,10 +7,12 @@ import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -120,11 +122,29 @@ final class QueueFolder {
    * take: a submission is either seen by the queue before it ends, or finds it ended.
    */
   <T> T locked(Locked<T> work) throws IOException {
-    Files.createDirectories(inbox());
+    create();
     try (FileChannel channel = FileChannel.open(dir.resolve("submit.lock"), StandardOpenOption.CREATE,
         StandardOpenOption.WRITE); FileLock held = channel.lock()) {
       return work.run();
     }
+  }
+
+  /**
+   * Makes the queue's folder, open to its user only: its inbox and its journal hold each task's
+   * environment, which may hold secrets.
+   */
+  void create() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir.getParent());
+      try {
+        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (FileAlreadyExistsException madeMeanwhile) {
+        // another submit made it
+      } catch (UnsupportedOperationException notPosix) {
+        Files.createDirectories(dir);
+      }
+    }
+    Files.createDirectories(inbox());
   }
 
   /** The next id, counted in {@code last-id}; call while {@link #locked holding the lock}. */

@@ -115,7 +115,7 @@ final class QueueSpecs {
     spec.put("groups", List.of(Map.of("name", QueueFolder.GROUP, "tasks", tasks)));
     Path file;
     try {
-      Files.createDirectories(queue.dir);
+      queue.create();
       file = Files.createTempFile(queue.dir, ".spec-", ".json");
       Files.writeString(file, JSON.writeValueAsString(spec));
     } catch (IOException e) {

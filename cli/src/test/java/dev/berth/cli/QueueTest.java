@@ -140,6 +140,31 @@ class QueueTest {
   }
 
   @Test
+  void cancelAndRetryTakeQueueIds() throws Exception {
+    try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY
+        + ", scheduler: {max-process: 1, default-memory: 1MiB}, queue: {idle-exit: 5s}}\n")) {
+      String running = h.submit("--", "sleep", "60").id();
+      String waiting = h.submit("--name", "quick", "--", "true").id();
+      assertThat(QueueHome.until(() -> state(h, running).equals("running"), Duration.ofSeconds(30))).as(h.log())
+          .isTrue();
+
+      assertThat(h.cancel(waiting).code()).isZero();
+      assertThat(h.cancel(running).code()).isZero();
+
+      assertThat(h.waitFor(running, waiting).code()).as(h.log()).isNotZero();
+      assertThat(state(h, running)).isEqualTo("cancelled");
+      assertThat(state(h, waiting)).isEqualTo("cancelled");
+      QueueHome.Ran again = h.retry(waiting);
+      assertThat(again.code()).as(again.err()).isZero();
+      String copy = again.id();
+      assertThat(copy).isEqualTo("3");
+      assertThat(h.waitFor(copy).code()).as(h.log()).isZero();
+      assertThat(h.list().out()).containsPattern("(?m)^3 +succeeded .*\\[quick\\] true$");
+      assertThat(h.cancel("99").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+  }
+
+  @Test
   void twoUsersQueuesShareTheHostLedger() throws Exception {
     String settings = "gpus: sim:1x24GiB\nconfig: {" + ROOMY + ", queue: {idle-exit: 5s}}\n";
     try (QueueHome a = home("a", settings); QueueHome b = home("b", settings)) {
