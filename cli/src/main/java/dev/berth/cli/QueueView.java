@@ -6,6 +6,7 @@ import dev.berth.core.report.TaskStatus;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.session.JournalView;
 import dev.berth.session.SessionException;
+import dev.berth.session.StatusFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -34,7 +35,7 @@ final class QueueView {
    * @param waited from its submission to its first start (or to now), null when it ended without starting
    * @param ran its last attempt's time, null when none started
    * @param exitCode its last attempt's exit code, or null
-   * @param why why it did not succeed, or null
+   * @param why why it waits (as the run's latest decision pass said), or why it did not succeed; or null
    */
   record Row(Submission submission, String state, String device, Duration waited, Duration ran, Integer exitCode,
       String why) {
@@ -71,6 +72,14 @@ final class QueueView {
         // a queue that has just started has not written its run's start yet: its tasks are all queued
       }
     }
+    Map<String, String> waiting = Map.of();
+    Optional<String> holdingBack = Optional.empty();
+    try {
+      waiting = StatusFile.waiting(queue.runDir());
+      holdingBack = StatusFile.holdingBack(queue.runDir());
+    } catch (IOException e) {
+      // a status file being replaced, or unreadable: the rows go without their reasons
+    }
     List<Row> rows = new ArrayList<>();
     for (Submission s : queue.submissions()) {
       TaskReport t = run.get(Integer.toString(s.id()));
@@ -88,8 +97,9 @@ final class QueueView {
           : ended ? null : Duration.between(s.submittedAt(), now);
       Duration ran = last == null || last.startedAt() == null ? null
           : Duration.between(last.startedAt(), last.finishedAt() != null ? last.finishedAt() : now);
+      String why = t.status() == TaskStatus.PENDING ? waiting.getOrDefault(t.id(), holdingBack.orElse(null)) : t.error();
       rows.add(new Row(s, t.status().name().toLowerCase(Locale.ROOT), last == null ? "-" : last.device(),
-          waited, ran, last == null ? null : last.exitCode(), t.error()));
+          waited, ran, last == null ? null : last.exitCode(), why));
     }
     return rows;
   }

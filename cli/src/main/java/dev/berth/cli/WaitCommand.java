@@ -30,6 +30,9 @@ final class WaitCommand implements BerthCommand {
   /** How long a wait goes without news before it checks that the queue still lives. */
   private static final long CHECK_MILLIS = 2000;
 
+  /** How many reads of the queue in a row may fail before the wait gives up. */
+  private static final int UNREADABLE_TRIES = 5;
+
   private final Map<String, String> env;
 
   /** The command on this process's environment. */
@@ -63,9 +66,20 @@ final class WaitCommand implements BerthCommand {
     if (ids.isEmpty()) {
       ids.addAll(queue.ids());
     }
+    int unreadable = 0;
     try (WatchService watch = queue.dir.getFileSystem().newWatchService()) {
       while (true) {
-        Optional<Integer> code = ended(queue, ids);
+        Optional<Integer> code;
+        try {
+          code = ended(queue, ids);
+          unreadable = 0;
+        } catch (IOException e) {
+          // a journal caught between two writers' steps reads again at the next change; one that stays so is told
+          if (++unreadable >= UNREADABLE_TRIES) {
+            throw e;
+          }
+          code = Optional.empty();
+        }
         if (code.isPresent()) {
           return code.get();
         }

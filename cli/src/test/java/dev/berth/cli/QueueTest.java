@@ -6,6 +6,9 @@ import dev.berth.core.report.AttemptReport;
 import dev.berth.core.report.TaskReport;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.session.JournalView;
+import dev.berth.cli.args.Parser;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,7 +131,8 @@ class QueueTest {
   void theQueueEndsWhenIdleAndTheNextSubmitStartsItAgainWithItsHistory() throws Exception {
     try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY + ", queue: {idle-exit: 1s}}\n")) {
       String first = h.submit("--", "true").id();
-      assertThat(h.waitFor(first).code()).isZero();
+      QueueHome.Ran waited = h.waitFor(first);
+      assertThat(waited.code()).as(waited.err() + h.log()).isZero();
       assertThat(QueueHome.until(() -> !h.queue.live(), Duration.ofSeconds(30))).as(h.log()).isTrue();
 
       String second = h.submit("--", "true").id();
@@ -147,6 +151,8 @@ class QueueTest {
       String waiting = h.submit("--name", "quick", "--", "true").id();
       assertThat(QueueHome.until(() -> state(h, running).equals("running"), Duration.ofSeconds(30))).as(h.log())
           .isTrue();
+      assertThat(QueueHome.until(() -> h.list().out().contains("\n  why: "), Duration.ofSeconds(10)))
+          .as("a waiting task says why: " + h.list().out()).isTrue();
 
       assertThat(h.cancel(waiting).code()).isZero();
       assertThat(h.cancel(running).code()).isZero();
@@ -179,6 +185,10 @@ class QueueTest {
       assertThat(waited.startedAt()).as("b's task waits for the GPU memory a's queue holds")
           .isAfterOrEqualTo(held.finishedAt());
       assertThat(a.list("-a").out()).contains("USER");
+      StringWriter ps = new StringWriter();
+      new PsCommand(a.env::get).run(Parser.parse(new PsCommand().syntax(), new String[] {"-a"}, 0),
+          new PrintWriter(ps, true), new PrintWriter(new StringWriter(), true));
+      assertThat(ps.toString().lines().filter(l -> l.contains(" queue ")).count()).as(ps.toString()).isEqualTo(2);
     }
   }
 

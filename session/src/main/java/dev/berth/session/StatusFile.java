@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +61,24 @@ public final class StatusFile implements RunListener, AutoCloseable {
       return Optional.empty();
     }
     return Optional.ofNullable(JSON.readTree(bytes).path(HOLDING_BACK).textValue());
+  }
+
+  /**
+   * Why each task that waited at the run's latest pass was not placed, by task id, in the words of
+   * {@link Waiting#describe}; empty when none waited or the run has written no such file.
+   *
+   * @throws IOException when the file is there but cannot be read or parsed
+   */
+  public static Map<String, String> waiting(Path runDir) throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(of(runDir));
+    } catch (NoSuchFileException e) {
+      return Map.of();
+    }
+    Map<String, String> why = new TreeMap<>();
+    JSON.readTree(bytes).path("tasks").fields().forEachRemaining(f -> why.put(f.getKey(), f.getValue().asText()));
+    return why;
   }
 
   /** Says, from the next write on, how the run's task processes are kept together ({@code cgroup v1 ...}). */
