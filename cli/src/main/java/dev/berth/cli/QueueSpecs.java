@@ -130,6 +130,8 @@ final class QueueSpecs {
         throw new SpecException("berth submit", "--" + option.group(1), e.rule());
       }
       throw new SpecException(queue.settingsFile().toString(), e.field(), e.rule());
+    } catch (IllegalArgumentException e) { // a rule of the model across keys, such as gpus beside gpu-memory
+      throw new SpecException("berth submit", "", e.getMessage());
     } finally {
       try {
         Files.deleteIfExists(file);

@@ -1,9 +1,12 @@
 package dev.berth.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +30,12 @@ import java.util.TreeMap;
 record Submission(int id, String name, List<String> command, String cwd, Map<String, String> env,
     Map<String, Object> keys, Instant submittedAt) {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Made only when a submission is read: writing one needs no object mapper. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
+
+  private static final JsonFactory JSON = new JsonFactory();
 
   /** Copies the collections. */
   Submission {
@@ -55,25 +63,47 @@ record Submission(int id, String name, List<String> command, String cwd, Map<Str
     return ids;
   }
 
+  /** The submission as one line of JSON, written with the streaming generator: a submit's prompt waits for it. */
   String toJson() {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("id", id);
-    o.put("name", name);
-    command.forEach(o.putArray("command")::add);
-    o.put("cwd", cwd);
-    ObjectNode e = o.putObject("env");
-    env.forEach(e::put);
-    o.set("keys", JSON.valueToTree(keys));
-    o.put("submittedAt", submittedAt.toString());
-    try {
-      return JSON.writeValueAsString(o) + "\n";
-    } catch (JsonProcessingException ex) {
-      throw new IllegalStateException(ex);
+    StringWriter text = new StringWriter();
+    try (JsonGenerator g = JSON.createGenerator(text)) {
+      g.writeStartObject();
+      g.writeNumberField("id", id);
+      g.writeStringField("name", name);
+      g.writeArrayFieldStart("command");
+      for (String arg : command) {
+        g.writeString(arg);
+      }
+      g.writeEndArray();
+      g.writeStringField("cwd", cwd);
+      g.writeObjectFieldStart("env");
+      for (Map.Entry<String, String> e : env.entrySet()) {
+        g.writeStringField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+      g.writeObjectFieldStart("keys");
+      for (Map.Entry<String, Object> e : keys.entrySet()) {
+        if (e.getValue() instanceof List<?> values) {
+          g.writeArrayFieldStart(e.getKey());
+          for (Object v : values) {
+            g.writeString(v.toString());
+          }
+          g.writeEndArray();
+        } else {
+          g.writeStringField(e.getKey(), e.getValue().toString());
+        }
+      }
+      g.writeEndObject();
+      g.writeStringField("submittedAt", submittedAt.toString());
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
+    return text + "\n";
   }
 
   static Submission fromJson(String text) throws java.io.IOException {
-    JsonNode o = JSON.readTree(text);
+    JsonNode o = Json.MAPPER.readTree(text);
     List<String> command = new ArrayList<>();
     o.get("command").forEach(n -> command.add(n.asText()));
     Map<String, String> env = new TreeMap<>();

@@ -110,18 +110,35 @@ final class SubmitCommand implements BerthCommand {
   }
 
   /**
-   * Queues the submission {@code make} builds for the next id: checks it as the queue will read it,
+   * Checks each option's value with its task key's parser, as a spec's value is read. What only the
+   * whole task can tell (keys that exclude each other) the queue tells as it takes the task: it is
+   * then {@code refused}, with the reason, in {@code berth queue}.
+   */
+  private static void checkKeys(Submission s) throws SpecException {
+    for (Map.Entry<String, Object> e : s.keys().entrySet()) {
+      for (Setting<?> setting : TaskKeys.settings()) {
+        if (setting.key().equals(e.getKey())) {
+          try {
+            setting.parse(e.getValue());
+          } catch (IllegalArgumentException invalid) {
+            throw new SpecException("berth submit", "--" + e.getKey(), invalid.getMessage());
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Queues the submission {@code make} builds for the next id: checks it (whole, as the queue will
+   * read it, when no queue runs; its options' values alone when one does),
    * writes it whole into the inbox, starts the queue's process (with {@code env}) when none holds the run, and prints
    * the id alone on {@code out}.
    *
    * @return the exit code: {@link ExitCodes#BAD_INPUT} when the task cannot be queued, told on {@code err}
    */
   static int queue(QueueFolder queue, Map<String, String> env, IntFunction<Submission> make, PrintWriter out,
-      PrintWriter err)
-      throws IOException {
-    QueueSpecs specs;
+      PrintWriter err) throws IOException {
     try {
-      specs = QueueSpecs.of(queue);
       Submission draft = make.apply(Integer.MAX_VALUE);
       for (String dep : draft.dependencies()) {
         if (!QueueFolder.isId(dep) || queue.submission(Integer.parseInt(dep)).isEmpty()) {
@@ -129,7 +146,11 @@ final class SubmitCommand implements BerthCommand {
               + queue.inbox() + "); give the id berth submit printed");
         }
       }
-      specs.task(draft);
+      if (queue.live()) {
+        checkKeys(draft); // the live queue reads the task whole as it takes it: the prompt comes back sooner
+      } else {
+        QueueSpecs.of(queue).task(draft); // the queue to start reads its settings file too
+      }
     } catch (SpecException e) {
       err.println("berth: " + e.getMessage());
       return ExitCodes.BAD_INPUT;

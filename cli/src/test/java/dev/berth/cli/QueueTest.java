@@ -67,13 +67,20 @@ class QueueTest {
 
   @Test
   void waitExitsWithTheTasksExitCode() throws Exception {
-    try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY + ", queue: {idle-exit: 5s}}\n")) {
+    try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY + ", queue: {idle-exit: 60s}}\n")) {
       String failing = h.submit("--", "sh", "-c", "echo out; echo err >&2; exit 3").id();
       String fine = h.submit("--", "true").id();
 
       assertThat(h.waitFor(failing).code()).as(h.log()).isEqualTo(3);
       assertThat(h.waitFor(fine).code()).isZero();
       assertThat(h.waitFor().code()).as("with none named, the first failure's code").isEqualTo(3);
+      QueueHome.Ran badValue = h.submit("--memory", "12XB", "--", "true");
+      assertThat(badValue.code()).isEqualTo(ExitCodes.BAD_INPUT);
+      assertThat(badValue.err()).startsWith("berth: berth submit: --memory: ");
+      QueueHome.Ran both = h.submit("--gpus", "1", "--gpu-memory", "1GiB", "--", "true");
+      assertThat(both.code()).as("a live queue checks each value alone and the whole task as it takes it").isZero();
+      assertThat(h.waitFor(both.id()).code()).isEqualTo(1);
+      assertThat(h.list().out()).containsPattern("(?m)^" + both.id() + " +refused").contains("not both");
       QueueHome.Ran logs = h.logs(failing);
       assertThat(logs.out()).isEqualTo("out\n");
       assertThat(logs.err()).isEqualTo("err\n");
