@@ -105,7 +105,8 @@ final class QueueFolder {
     Path pidFile = dir.resolve("queue.pid");
     if (Files.exists(pidFile)) {
       String text = Files.readString(pidFile).strip();
-      if (text.matches("[0-9]+") && ProcessHandle.of(Long.parseLong(text)).map(ProcessHandle::isAlive).orElse(false)) {
+      if (text.matches("[0-9]+") && ProcessHandle.of(Long.parseLong(text))
+          .filter(p -> p.info().commandLine().orElse("").contains(" queue --daemon")).isPresent()) {
         return; // started by another submit, not yet holding the run: it reads the inbox once it does
       }
     }

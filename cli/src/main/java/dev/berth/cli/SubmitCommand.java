@@ -10,7 +10,6 @@ import dev.berth.spec.SpecException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
