@@ -88,6 +88,20 @@ class QueueTest {
   }
 
   @Test
+  void logsFollowsATasksOutputUntilItEnds() throws Exception {
+    try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY + ", queue: {idle-exit: 5s}}\n")) {
+      String id = h.submit("--", "sh", "-c", "echo first; sleep 1; echo second; echo late >&2").id();
+
+      QueueHome.Ran followed = h.logs("-f", id);
+
+      assertThat(followed.code()).as(followed.err() + h.log()).isZero();
+      assertThat(followed.out()).isEqualTo("first\nsecond\n");
+      assertThat(followed.err()).isEqualTo("late\n");
+      assertThat(h.logs("7").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+  }
+
+  @Test
   void aTaskSubmittedAfterAnotherStartsOnceItSucceededAndRunsWhereItWasSubmitted() throws Exception {
     Path trace = dir.resolve("trace");
     try (QueueHome h = home("a", "gpus: none\nconfig: {" + ROOMY + ", queue: {idle-exit: 5s}}\n")) {
