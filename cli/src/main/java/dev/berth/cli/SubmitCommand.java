@@ -30,9 +30,6 @@ final class SubmitCommand implements BerthCommand {
   private static final List<String> NOT_OPTIONS =
       List.of("id", "command", "matrix", "java", "classpath", "jvm-args", "call", "pool", "params", "env");
 
-  /** Task keys that take several values: each given with its option once. */
-  private static final List<String> REPEATED = List.of("after", "follow", "targets");
-
   private static final Option NAME = Option.value("--name", "NAME", "A name for the task, shown by berth queue.");
 
   private static final Option ENV = Option.value("--env", "K=V",
@@ -63,9 +60,17 @@ final class SubmitCommand implements BerthCommand {
   }
 
   private static Option option(Setting<?> s) {
-    Option o = Option.value("--" + s.key(), s.key().toUpperCase(Locale.ROOT).replace('-', '_'),
-        s.docs() + (s.key().equals("after") || s.key().equals("follow") ? " (queue ids)" : "") + ".");
-    return REPEATED.contains(s.key()) ? o.repeatable() : o;
+    String label = s.key().toUpperCase(Locale.ROOT).replace('-', '_');
+    return switch (s.key()) {
+      // on the command line a dependency names queue ids only, one per option
+      case "after" -> Option.value("--after", "ID", "A task of your queue that must succeed before this one"
+          + " starts. Repeatable.").repeatable();
+      case "follow" -> Option.value("--follow", "ID", "A task of your queue whose GPU this one runs on once it"
+          + " succeeded (as after, plus its device). Repeatable.").repeatable();
+      case "targets" -> Option.value("--targets", "INDEX", "A GPU the task may use, by index. Repeatable.")
+          .repeatable();
+      default -> Option.value("--" + s.key(), label, s.docs() + ".");
+    };
   }
 
   @Override
