@@ -36,6 +36,10 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     if (resource == Resource.HOST_LEDGER) {
       return rule; // the ledger's own line says what it waits for
     }
+    if (resource == Resource.PROCESSES && device.equals(dev.berth.core.lifecycle.Placement.CLUSTER)) {
+      return "jobs on the cluster: " + reserved + " of the run's pending or running, at most " + asked + " [" + rule
+          + "]";
+    }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";
     }

@@ -1,6 +1,7 @@
 package dev.berth.core.scheduling;
 
 import dev.berth.core.model.Dependency;
+import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
@@ -16,7 +17,9 @@ import java.util.Set;
  * This machine's CPUs, memory and GPUs are not the tasks', so no ledger applies: every ready task is
  * submitted with its reservation (its memory, or {@code scheduler.default-memory}, grown after each
  * memory kill; its GPU memory, grown after each CUDA out-of-memory), and the cluster queues it, up
- * to {@code slurm.max-jobs} jobs in the cluster's hands at once.
+ * to a number of the run's jobs in the cluster's hands at once, pending or running: the smallest
+ * {@link JobLimit} of {@code slurm.max-jobs}, {@code scheduler.max-process} and those the cluster
+ * told or taught by refusing a job. The rest wait in Berth with that limit as their reason.
  *
  * <p>A task may also be submitted before its dependencies are met, so that a submitted graph keeps
  * flowing if Berth stops: when the unmet part of its {@code after} edge is "these parents succeed"
@@ -29,15 +32,44 @@ import java.util.Set;
  */
 final class ClusterAdmission {
 
-  /** Where a refusal for {@code slurm.max-jobs} is: the cluster, not a device of this machine. */
+  /** Where a refusal for a {@link JobLimit} is: the cluster, not a device of this machine. */
   static final String CLUSTER = "cluster";
 
   private final Requests requests;
-  private final int maxJobs;
+  /** The limits the run's settings set, in the order they are named when equal. */
+  private final List<JobLimit> settings;
 
-  ClusterAdmission(Requests requests, int maxJobs) {
+  ClusterAdmission(Requests requests, SchedulerConfig config) {
     this.requests = requests;
-    this.maxJobs = maxJobs;
+    List<JobLimit> limits = new ArrayList<>();
+    if (config.maxJobs() > 0) {
+      limits.add(new JobLimit(config.maxJobs(), "slurm.max-jobs"));
+    }
+    if (config.maxProcess() > 0) {
+      // Run-wide on a cluster too: the run's jobs pending or running, arrays and single jobs alike.
+      limits.add(new JobLimit(config.maxProcess(), "scheduler.max-process"));
+    }
+    this.settings = List.copyOf(limits);
+  }
+
+  /**
+   * The limit that binds in this pass: the smallest of the settings' and {@code cluster}'s that hold
+   * at {@code pass.now} (the first named on a tie); the pass is due again when a passing one ends.
+   */
+  Optional<JobLimit> binding(List<JobLimit> cluster, Pass pass) {
+    JobLimit smallest = null;
+    List<JobLimit> all = new ArrayList<>(settings);
+    all.addAll(cluster);
+    for (JobLimit limit : all) {
+      if (!limit.holdsAt(pass.now)) {
+        continue;
+      }
+      limit.until().ifPresent(pass::wakeAt);
+      if (smallest == null || limit.jobs() < smallest.jobs()) {
+        smallest = limit;
+      }
+    }
+    return Optional.ofNullable(smallest);
   }
 
   /**
@@ -83,9 +115,10 @@ final class ClusterAdmission {
 
   /**
    * Decides for one ready task: start it (perhaps ahead of its parents, those running or in
-   * {@code starting}), settle it, or let it wait.
+   * {@code starting}), settle it, or let it wait, also for {@code limit} (see {@link #binding}).
    */
-  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, List<Decision> actions, List<Waiting> waiting) {
+  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, Optional<JobLimit> limit, List<Decision> actions,
+      List<Waiting> waiting) {
     TaskId id = r.spec().id();
     if (r.spec().twoStage()) {
       actions.add(new Decision.Fail(id, "a two-stage task cannot run as a single Slurm job: its load and train"
@@ -111,8 +144,9 @@ final class ClusterAdmission {
       }
     }
     int jobs = state.running().size() + starting.size();
-    if (maxJobs > 0 && jobs >= maxJobs) {
-      waiting.add(new Waiting(id, List.of(new Refusal(Resource.PROCESSES, CLUSTER, 1, 0, jobs, "slurm.max-jobs"))));
+    if (limit.isPresent() && jobs >= limit.get().jobs()) {
+      waiting.add(new Waiting(id, List.of(new Refusal(Resource.PROCESSES, CLUSTER, limit.get().jobs(), 0, jobs,
+          limit.get().rule()))));
       return Verdict.WAIT;
     }
     Requests.Request memory = requests.memory(r, state, Long.MAX_VALUE);

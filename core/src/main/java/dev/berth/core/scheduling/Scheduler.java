@@ -57,7 +57,7 @@ public final class Scheduler {
     this.config = config;
     this.attempts = new Attempts(config);
     this.requests = new Requests(config, attempts);
-    this.cluster = config.onCluster() ? new ClusterAdmission(requests, config.maxJobs()) : null;
+    this.cluster = config.onCluster() ? new ClusterAdmission(requests, config) : null;
   }
 
   /** Runs one decision pass. Does not change {@code state}. */
@@ -72,10 +72,20 @@ public final class Scheduler {
    * those then asks for itself, and waits, if it does, for a reason that is its own.
    */
   public Decisions decide(RunState state, HostSnapshot snapshot, Instant now, Set<TaskId> heldBack) {
+    return decide(state, snapshot, now, heldBack, List.of());
+  }
+
+  /**
+   * Runs one decision pass as {@link #decide(RunState, HostSnapshot, Instant, Set)}, where on a cluster
+   * the run's jobs also stay within {@code clusterLimits}: what the cluster told of its limits, and
+   * what its refusals taught (those with an end are due again then).
+   */
+  public Decisions decide(RunState state, HostSnapshot snapshot, Instant now, Set<TaskId> heldBack,
+      List<JobLimit> clusterLimits) {
     Pass pass = new Pass(now, heldBack);
     List<TaskRecord> released = releaseQueued(state, pass);
     if (cluster != null) {
-      submitReady(state, released, pass);
+      submitReady(state, released, pass, cluster.binding(clusterLimits, pass));
       return pass.decisions();
     }
     DeviceBudget devices = DeviceBudget.of(config, snapshot, state, pass.now);
@@ -291,7 +301,7 @@ public final class Scheduler {
    * this very pass (see {@link ClusterAdmission}). The cluster enforces each task's timeout through
    * the job's time limit, so no kill is decided here.
    */
-  private void submitReady(RunState state, List<TaskRecord> released, Pass pass) {
+  private void submitReady(RunState state, List<TaskRecord> released, Pass pass, Optional<JobLimit> limit) {
     List<TaskRecord> ordered = new ArrayList<>(state.ready());
     ordered.addAll(released);
     ordered.sort(RunState.START_ORDER);
@@ -312,7 +322,7 @@ public final class Scheduler {
       waiting.clear();
       for (java.util.Iterator<TaskRecord> it = ready.iterator(); it.hasNext(); ) {
         TaskRecord r = it.next();
-        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, pass.actions, waiting);
+        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, limit, pass.actions, waiting);
         if (v == ClusterAdmission.Verdict.STARTED) {
           starting.add(r.spec().id());
         }

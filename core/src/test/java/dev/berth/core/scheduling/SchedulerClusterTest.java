@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 class SchedulerClusterTest {
 
   private static final SchedulerConfig CLUSTER = SchedulerConfig.builder()
-      .set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).set(SchedulerKeys.MAX_PROCESS, 2).build();
+      .set(SchedulerKeys.EXECUTOR, ExecutorKind.SLURM).set(SchedulerKeys.MAX_PROCESS, 0).build();
   /** A submitting machine far too small for the tasks: on a cluster, it must not matter. */
   private static final HostSnapshot TINY = host(T0, 1, 0.99, 1 * GIB, 0, java.util.Map.of());
   private final Scheduler scheduler = new Scheduler(CLUSTER);
@@ -75,8 +75,7 @@ class SchedulerClusterTest {
 
     Decisions d = pass(s, at(0));
 
-    assertThat(started(d)).as("max-process throttles arrays on the cluster, not submissions")
-        .containsExactly("a", "b", "c");
+    assertThat(started(d)).containsExactly("a", "b", "c");
     assertThat(start(d, "a").placement()).isEqualTo(new Placement(Placement.CLUSTER, 64 * GIB, 4000, 0));
   }
 
@@ -99,6 +98,47 @@ class SchedulerClusterTest {
     });
     s.apply(id("a"), Retries.ending(s.task(id("a")), at(1), 0, Optional.empty()));
     assertThat(started(scheduler.decide(s, TINY, at(1)))).containsExactly("c");
+  }
+
+  @Test
+  void maxProcessIsRunWideOnTheClusterForSingleJobsAndMatrixTasksAlike() {
+    SchedulerConfig capped = CLUSTER.toBuilder().set(SchedulerKeys.MAX_PROCESS, 2).build();
+    Scheduler scheduler = new Scheduler(capped);
+    RunState s = new RunState(new RunSpec("run", "runs/run", capped, List.of(new GroupSpec("g", List.of(
+        t("m-1").params(java.util.Map.of("i", "1")).build(), t("m-2").params(java.util.Map.of("i", "2")).build(),
+        t("solo").build(), t("other").build())))));
+    s.started(T0);
+
+    Decisions d = scheduler.decide(s, TINY, at(0));
+    SchedulingFixtures.carryOut(s, d, at(0));
+
+    assertThat(started(d)).containsExactly("m-1", "m-2");
+    assertThat(d.waiting()).extracting(w -> w.task().value()).containsExactly("solo", "other");
+    assertThat(d.waiting()).allSatisfy(w -> assertThat(w.describe())
+        .isEqualTo("jobs on the cluster: 2 of the run's pending or running, at most 2 [scheduler.max-process]"));
+    s.apply(id("m-1"), Retries.ending(s.task(id("m-1")), at(1), 0, Optional.empty()));
+    assertThat(started(scheduler.decide(s, TINY, at(1)))).containsExactly("solo");
+  }
+
+  @Test
+  void theSmallestJobLimitBindsAndOneTaughtByARefusalEndsWhenItsTimeIsUp() {
+    SchedulerConfig capped = CLUSTER.toBuilder().set(SchedulerKeys.MAX_JOBS, 3).build();
+    Scheduler scheduler = new Scheduler(capped);
+    RunState s = new RunState(new RunSpec("run", "runs/run", capped,
+        List.of(new GroupSpec("g", List.of(t("a").build(), t("b").build(), t("c").build(), t("d").build())))));
+    s.started(T0);
+    List<JobLimit> cluster = List.of(new JobLimit(10, "MaxSubmitJobs=10"),
+        new JobLimit(1, "sbatch: QOSMaxSubmitJobPerUserLimit", Optional.of(at(30))));
+
+    Decisions d = scheduler.decide(s, TINY, at(0), java.util.Set.of(), cluster);
+    SchedulingFixtures.carryOut(s, d, at(0));
+
+    assertThat(started(d)).containsExactly("a");
+    assertThat(d.waiting()).extracting(w -> w.refusals().get(0).rule())
+        .containsOnly("sbatch: QOSMaxSubmitJobPerUserLimit");
+    assertThat(d.wakeAt()).contains(at(30));
+    Decisions later = scheduler.decide(s, TINY, at(30), java.util.Set.of(), cluster);
+    assertThat(started(later)).as("the refusal's limit is over; slurm.max-jobs binds").containsExactly("b", "c");
   }
 
   @Test
