@@ -1,5 +1,6 @@
 package dev.berth.spi;
 
+import dev.berth.core.scheduling.JobLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +54,16 @@ public interface Executor extends AutoCloseable {
   /** Whether this executor holds attempts back for an {@link Upstream} (a batch system's job dependencies). */
   default boolean holdsUpstream() {
     return false;
+  }
+
+  /**
+   * How many of the run's jobs the cluster takes at once, pending or running: the limits it told,
+   * and those its refusals of a start for now ({@link LaunchException#startsLater()}) taught, which end
+   * when they say. Asked before each decision pass, on the engine's loop; only a first call may wait for
+   * the cluster. None by default.
+   */
+  default List<JobLimit> jobLimits() {
+    return List.of();
   }
 
   /** Releases the executor's threads. Running processes are not touched. */

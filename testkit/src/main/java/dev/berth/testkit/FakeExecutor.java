@@ -3,6 +3,7 @@ package dev.berth.testkit;
 import dev.berth.core.lifecycle.ClusterAccounting;
 import dev.berth.core.lifecycle.ClusterVerdict;
 import dev.berth.core.model.TaskId;
+import dev.berth.core.scheduling.JobLimit;
 import dev.berth.spi.Execution;
 import dev.berth.spi.ExitListener;
 import dev.berth.spi.Executor;
@@ -45,6 +46,8 @@ public final class FakeExecutor implements Executor {
   private final List<String> transcript = new ArrayList<>();
   private final List<Termination> terminations = new ArrayList<>();
   private final Map<TaskId, String> failNextLaunch = new HashMap<>();
+  private final Map<TaskId, Map.Entry<String, JobLimit>> refuseNextLaunch = new HashMap<>();
+  private List<JobLimit> jobLimits = List.of();
   private final Map<TaskId, FakeProcess> running = new TreeMap<>();
   private final List<FakeProcess> pendingTerminations = new ArrayList<>();
   private final List<List<TaskId>> batches = new ArrayList<>();
@@ -74,6 +77,14 @@ public final class FakeExecutor implements Executor {
     if (failure != null) {
       transcript.add("launch-failed " + task + "#" + request.attempt());
       throw new LaunchException(failure, new IOException(failure));
+    }
+    Map.Entry<String, JobLimit> refusal = refuseNextLaunch.remove(task);
+    if (refusal != null) {
+      transcript.add("launch-later " + task + "#" + request.attempt());
+      List<JobLimit> taught = new ArrayList<>(jobLimits);
+      taught.add(refusal.getValue());
+      jobLimits = List.copyOf(taught);
+      throw LaunchException.later(refusal.getKey(), null);
     }
     FakeProcess process = new FakeProcess(nextPid++, request, onExit);
     running.put(task, process);
@@ -197,6 +208,27 @@ public final class FakeExecutor implements Executor {
   public synchronized FakeExecutor failLaunchOf(TaskId task, String message) {
     failNextLaunch.put(task, message);
     return this;
+  }
+
+  /**
+   * Makes the next launch of {@code task} refused for now ({@link LaunchException#later}) with
+   * {@code message}, as a cluster whose queue is full refuses a job; from then on {@link #jobLimits()}
+   * also answers {@code taught}.
+   */
+  public synchronized FakeExecutor refuseLaunchOfForNow(TaskId task, String message, JobLimit taught) {
+    refuseNextLaunch.put(task, Map.entry(message, taught));
+    return this;
+  }
+
+  /** Makes {@link #jobLimits()} answer {@code limits} from now on. */
+  public synchronized FakeExecutor jobLimits(List<JobLimit> limits) {
+    jobLimits = List.copyOf(limits);
+    return this;
+  }
+
+  @Override
+  public synchronized List<JobLimit> jobLimits() {
+    return jobLimits;
   }
 
   /** From now on terminated processes keep running until {@link #deliverTerminations()}. */

@@ -224,6 +224,11 @@ final class AttemptLauncher {
         run.record(id, new TaskEvent.Started(at, launch.request().attempt(), pid));
       }
       recordSubmission(id, launch.request().attempt(), launch.execution().get());
+    } else if (launch.failure().orElseThrow().startsLater()) {
+      // The cluster holds as many of the run's jobs as it takes now: no failure, and no retry spent;
+      // the executor's job limits keep the task waiting, with the cluster's answer as the reason.
+      run.record(id, new TaskEvent.Ended(at, Outcome.INTERRUPTED, null, launch.failure().get().getMessage()
+          + "; the task waits for room in the cluster's queue", TaskState.READY));
     } else {
       run.record(id, Retries.retryIfAllowed(run.state().task(id),
           Endings.startFailed(at, launch.failure().orElseThrow().getMessage())));

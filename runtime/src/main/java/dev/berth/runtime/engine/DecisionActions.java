@@ -8,6 +8,7 @@ import dev.berth.core.model.TaskSpec;
 import dev.berth.core.resources.Refusal;
 import dev.berth.core.scheduling.Decision;
 import dev.berth.core.scheduling.Decisions;
+import dev.berth.core.scheduling.JobLimit;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.Scheduler;
 import dev.berth.core.scheduling.Waiting;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * Carries out the scheduler's decisions, pass after pass until one decides nothing more for now:
@@ -60,17 +62,21 @@ final class DecisionActions {
   private final Scheduler scheduler;
   private final HostShare share;
   private final HostReadings readings;
+  private final Supplier<List<JobLimit>> clusterLimits;
   private final List<Waiting> deferred = new ArrayList<>();
 
   /**
    * Carries out what {@code scheduler} decides against the latest of {@code readings}, taking each
-   * start's and train's reservation from {@code share}.
+   * start's and train's reservation from {@code share}, and on a cluster keeping the run's jobs within
+   * {@code clusterLimits} (the executor's {@link dev.berth.spi.Executor#jobLimits()}).
    */
-  DecisionActions(Context run, Scheduler scheduler, HostShare share, HostReadings readings) {
+  DecisionActions(Context run, Scheduler scheduler, HostShare share, HostReadings readings,
+      Supplier<List<JobLimit>> clusterLimits) {
     this.run = run;
     this.scheduler = scheduler;
     this.share = share;
     this.readings = readings;
+    this.clusterLimits = clusterLimits;
   }
 
   /**
@@ -85,7 +91,8 @@ final class DecisionActions {
     List<Waiting> refusedByHost = new ArrayList<>();
     boolean again = true;
     while (again) {
-      Decisions decided = scheduler.decide(run.state(), readings.snapshot(), run.now(), heldBack);
+      List<JobLimit> limits = scheduler.config().onCluster() ? clusterLimits.get() : List.of();
+      Decisions decided = scheduler.decide(run.state(), readings.snapshot(), run.now(), heldBack, limits);
       again = act(decided);
       boolean held = false;
       for (Waiting w : deferred) {

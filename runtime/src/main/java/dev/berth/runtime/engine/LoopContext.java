@@ -68,7 +68,7 @@ final class LoopContext implements AttemptLauncher.Context, AttemptExits.Context
     channel.handleWith(new TaskConversations(this));
     this.launcher = new AttemptLauncher(this, executor, requests);
     this.terminations = new Terminations(this);
-    this.actions = new DecisionActions(this, scheduler, share, readings);
+    this.actions = new DecisionActions(this, scheduler, share, readings, executor::jobLimits);
   }
 
   @Override

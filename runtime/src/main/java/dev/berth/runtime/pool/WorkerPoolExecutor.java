@@ -1,6 +1,7 @@
 package dev.berth.runtime.pool;
 
 import dev.berth.core.model.PoolSpec;
+import dev.berth.core.scheduling.JobLimit;
 import dev.berth.os.DaemonThreads;
 import dev.berth.os.LaunchPreparation;
 import dev.berth.protocol.pool.EngineHelper;
@@ -95,6 +96,11 @@ public final class WorkerPoolExecutor implements Executor {
   @Override
   public boolean holdsUpstream() {
     return processes.holdsUpstream();
+  }
+
+  @Override
+  public List<JobLimit> jobLimits() {
+    return processes.jobLimits();
   }
 
   /** The engines of pool {@code name} now, e.g. {@code [fast/engine-1]}. */

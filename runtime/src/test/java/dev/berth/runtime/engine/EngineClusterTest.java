@@ -16,6 +16,8 @@ import dev.berth.core.model.SchedulerConfig;
 import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.JobLimit;
+import dev.berth.core.scheduling.Waiting;
 import dev.berth.spi.Journal;
 import dev.berth.spi.LaunchRequest;
 import dev.berth.testkit.FakeClock;
@@ -120,6 +122,36 @@ class EngineClusterTest {
     assertThat(b.upstream().get().parents()).hasSize(1);
     assertThat(b.upstream().get().parents().get(0).clusterId()).contains("job-1000");
     assertThat(b.upstream().get().all()).isTrue();
+  }
+
+  @Test
+  void aStartTheClusterRefusesForNowWaitsForRoomWithoutFailingOrSpendingARetry() {
+    executor.refuseLaunchOfForNow(id("b"), "sbatch refused the job for now: QOSMaxSubmitJobPerUserLimit",
+        new JobLimit(1, "sbatch: QOSMaxSubmitJobPerUserLimit", java.util.Optional.of(clock.instant().plusSeconds(30))));
+    List<Waiting> waiting = new java.util.ArrayList<>();
+    Engine engine = new Engine(spec(t("a"), t("b")), new RunLayout(dir), executor, probe, clock, clock,
+        new RunListener() {
+          @Override
+          public void decided(dev.berth.core.scheduling.Decisions decisions) {
+            waiting.addAll(decisions.waiting());
+          }
+        });
+    engine.start();
+
+    assertThat(engine.state().task(id("b")).state()).isEqualTo(TaskState.READY);
+    assertThat(engine.state().task(id("b")).history().attempts().get(0).end().orElseThrow().outcome())
+        .isEqualTo(Outcome.INTERRUPTED);
+    assertThat(waiting).anySatisfy(w -> {
+      assertThat(w.task()).isEqualTo(id("b"));
+      assertThat(w.describe()).contains("sbatch: QOSMaxSubmitJobPerUserLimit");
+    });
+    assertThat(executor.launched(id("b"))).hasSize(1);
+
+    clock.advance(java.time.Duration.ofSeconds(31));
+    engine.drain();
+
+    assertThat(executor.launched(id("b"))).as("submitted again once the refusal's limit is over").hasSize(2);
+    assertThat(engine.state().task(id("b")).state().hasProcess()).isTrue();
   }
 
   @Test
