@@ -26,18 +26,22 @@ final class JobSubmitter {
   private final Function<TaskId, JobOptions> options;
   private final boolean checkPrograms;
   private final CommandRetry retry;
+  private final QueueRoom room;
 
   /**
-   * Submits through {@code retry}, which tries an sbatch that failed transiently again.
+   * Submits through {@code retry}, which tries an sbatch that failed transiently again, and tells
+   * {@code room} what the cluster took and what it refused for a job-count limit.
    *
    * @param options what each task's jobs ask Slurm for beyond their resources
    * @param checkPrograms whether a launch fails at once when its program is not found on this machine
    */
-  JobSubmitter(String runName, Function<TaskId, JobOptions> options, boolean checkPrograms, CommandRetry retry) {
+  JobSubmitter(String runName, Function<TaskId, JobOptions> options, boolean checkPrograms, CommandRetry retry,
+      QueueRoom room) {
     this.runName = runName;
     this.options = options;
     this.checkPrograms = checkPrograms;
     this.retry = retry;
+    this.room = room;
   }
 
   /**
@@ -126,6 +130,11 @@ final class JobSubmitter {
   }
 
   private SlurmJobId sbatch(LaunchRequest request, List<String> argv) throws LaunchException {
+    Optional<String> full = room.full();
+    if (full.isPresent()) {
+      // Refused moments ago, and no job of the run ended since: asking again would be refused again.
+      throw LaunchFailures.later(request, full.get());
+    }
     CommandRetry.Answer answer;
     try {
       answer = retry.run(argv, SlurmFailures::transientSubmission);
@@ -134,9 +143,14 @@ final class JobSubmitter {
     }
     SbatchOutput output = SbatchOutput.parse(answer.result());
     if (!output.accepted()) {
-      throw LaunchFailures.of(request, "sbatch refused the job: " + output.error().orElse("no reason given")
-          + answer.retriesNote(), null);
+      String why = output.error().orElse("no reason given");
+      if (SlurmFailures.queueFull(why)) {
+        room.refused("sbatch: " + why);
+        throw LaunchFailures.later(request, "sbatch refused the job: " + why);
+      }
+      throw LaunchFailures.of(request, "sbatch refused the job: " + why + answer.retriesNote(), null);
     }
+    room.taken();
     return output.jobId().orElseThrow();
   }
 

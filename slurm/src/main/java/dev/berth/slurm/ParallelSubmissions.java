@@ -119,10 +119,12 @@ final class ParallelSubmissions {
         submitUnit(unit.subList(half, unit.size()), requests, asked, onExit, launches);
         return;
       }
-      String why = LaunchFailures.withoutPrefix(elements, e.getMessage());
+      boolean later = e instanceof LaunchException refused && refused.startsLater();
+      String why = later ? LaunchFailures.laterReason(e.getMessage()) : LaunchFailures.withoutPrefix(elements, e.getMessage());
       for (int k = 0; k < unit.size(); k++) {
-        launches[unit.get(k)] = Launch.failed(elements.get(k), LaunchFailures.of(elements.get(k), "its job array '"
-            + key + "' of " + unit.size() + " tasks was not submitted: " + why, e));
+        String reason = "its job array '" + key + "' of " + unit.size() + " tasks was not submitted: " + why;
+        launches[unit.get(k)] = Launch.failed(elements.get(k), later
+            ? LaunchFailures.later(elements.get(k), reason) : LaunchFailures.of(elements.get(k), reason, e));
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.berth.slurm;
 import dev.berth.core.model.RunSpec;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskSpec;
+import dev.berth.core.scheduling.JobLimit;
 import dev.berth.os.CommandRunner;
 import dev.berth.os.SystemTimers;
 import dev.berth.spi.Execution;
@@ -55,6 +56,7 @@ public final class SlurmExecutor implements Executor {
   private final JobCanceller canceller;
   private final CommandRetry retry;
   private final ParallelSubmissions parallel;
+  private final QueueRoom room;
   /** The timers of the tracker when this executor made them, to be closed with it; null when given. */
   private final SystemTimers ownTimers;
   private volatile boolean closed;
@@ -104,11 +106,12 @@ public final class SlurmExecutor implements Executor {
     this.ownTimers = timers == null ? trackerTimers() : null;
     Timers used = timers == null ? ownTimers : timers;
     this.retry = new CommandRetry(runner, slurm.retryFor(), tuning.commandTimeout(), clock, used);
-    this.submitter = new JobSubmitter(runName, options, tuning.checkPrograms(), retry);
+    this.room = new QueueRoom(
+        () -> ClusterLimits.read(runner, tuning.commandTimeout(), System.getProperty("user.name")), clock);
+    this.submitter = new JobSubmitter(runName, options, tuning.checkPrograms(), retry, room);
     this.tracker = new JobTracker(runner, slurm, tuning, clock, used);
     this.canceller = new JobCanceller(retry, tracker);
-    this.parallel = new ParallelSubmissions(slurm, tuning, this,
-        () -> ClusterLimits.read(runner, tuning.commandTimeout()));
+    this.parallel = new ParallelSubmissions(slurm, tuning, this, room::cluster);
   }
 
   /**
@@ -214,6 +217,18 @@ public final class SlurmExecutor implements Executor {
     Objects.requireNonNull(onExit, "onExit");
     checkOpen();
     return JobRecord.read(jobIdFile(request)).map(record -> track(request, record, onExit));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The user's {@code MaxSubmitJobs} and the cluster's {@code MaxJobCount}, read once with the first
+   * call ({@link ClusterLimits}), and, for a while after sbatch refused a job for such a limit, as many
+   * jobs as the run had in the cluster then ({@link QueueRoom}).
+   */
+  @Override
+  public List<JobLimit> jobLimits() {
+    return room.jobLimits();
   }
 
   /** True: an {@link Upstream} becomes a Slurm job dependency. */
@@ -347,6 +362,7 @@ public final class SlurmExecutor implements Executor {
     long offset = record.slurmLogOffset().orElseGet(() -> JobSubmitter.sizeOf(log));
     SlurmExecution execution = new SlurmExecution(record.job(), request.task(), request.attempt(),
         BatchScript.exitCodeFile(request), log, offset, onExit, canceller::cancel, this);
+    room.submitted(execution);
     tracker.track(execution);
     return execution;
   }

@@ -21,4 +21,14 @@ class ClusterLimitsTest {
     assertThat(ClusterLimits.parse("ClusterName = x\n").maxArraySize()).isEqualTo(1001);
     assertThat(ClusterLimits.parse("MaxArraySize = 100000\n").arrayElements()).isEqualTo(1000);
   }
+
+  @Test
+  void maxJobCountAndTheSmallestMaxSubmitJobsOfTheUsersAssociationsAreJobLimits() {
+    ClusterLimits config = ClusterLimits.parse("MaxArraySize = 50\nMaxJobCount = 10000\n");
+
+    assertThat(config.maxJobCount()).hasValue(10000);
+    assertThat(ClusterLimits.maxSubmitJobs("|\n40|10\n25|\n")).hasValue(25);
+    assertThat(ClusterLimits.maxSubmitJobs("|\n|\n")).isEmpty();
+    assertThat(ClusterLimits.maxSubmitJobs("")).isEmpty();
+  }
 }

@@ -46,6 +46,8 @@ final class FakeSlurm implements CommandRunner {
     }
   }
 
+  private static final Set<String> RUNNING_STATES = Set.of("PENDING", "RUNNING", "COMPLETING", "CONFIGURING");
+
   private final Map<String, Job> jobs = new LinkedHashMap<>();
   private final List<List<String>> calls = new ArrayList<>();
   private final Deque<Object> squeueAnswers = new ArrayDeque<>();
@@ -58,6 +60,22 @@ final class FakeSlurm implements CommandRunner {
   private int shownMaxArraySize = -1;
   /** The largest array sbatch accepts (Slurm's default MaxArraySize of 1001, unless set). */
   private int maxArraySize = ClusterLimits.DEFAULT_MAX_ARRAY_SIZE;
+
+  /** The user's MaxSubmitJobs, or -1 for none: sbatch refuses a job past it, sacctmgr shows it. */
+  private int maxSubmitJobs = -1;
+
+  /**
+   * The user's MaxSubmitJobs: sbatch refuses a job, or an array of elements, past {@code limit} jobs not
+   * ended yet (as Slurm does, with QOSMaxSubmitJobPerUserLimit), and sacctmgr shows {@code shown}
+   * (-1: sacctmgr cannot run).
+   */
+  synchronized FakeSlurm maxSubmitJobs(int limit, int shown) {
+    maxSubmitJobs = limit;
+    shownMaxSubmitJobs = shown;
+    return this;
+  }
+
+  private int shownMaxSubmitJobs = -1;
 
   /** The cluster's MaxArraySize: sbatch refuses arrays with an index at or past it, scontrol shows it. */
   synchronized FakeSlurm maxArraySize(int size) {
@@ -182,6 +200,12 @@ final class FakeSlurm implements CommandRunner {
       case "scontrol" -> Result.exited(0, "Configuration data as of 2026-11-29T00:00:00\nClusterName = fake\n"
           + (shownMaxArraySize < 0 ? "" : "MaxArraySize            = " + shownMaxArraySize + "\n")
           + "MaxJobCount             = 10000\n");
+      case "sacctmgr" -> {
+        if (shownMaxSubmitJobs < 0) {
+          throw new IOException("Cannot run program \"sacctmgr\": error=2, No such file or directory");
+        }
+        yield Result.exited(0, shownMaxSubmitJobs + "|\n|\n");
+      }
       default -> throw new IOException("Cannot run program \"" + argv.get(0) + "\": error=2, No such file or directory");
     };
   }
@@ -192,9 +216,15 @@ final class FakeSlurm implements CommandRunner {
       refusal = null;
       return new Result(1, "", stderr, false);
     }
+    String array = option(argv, "--array=");
+    long live = jobs.values().stream().filter(j -> !j.dropped && RUNNING_STATES.contains(j.state)).count();
+    int asked = array.isEmpty() ? 1 : Integer.parseInt(array.substring(2).split("%")[0]) + 1;
+    if (maxSubmitJobs >= 0 && live + asked > maxSubmitJobs) {
+      return new Result(1, "", "sbatch: error: QOSMaxSubmitJobPerUserLimit\nsbatch: error: Batch job submission"
+          + " failed: Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)\n", false);
+    }
     String id = Integer.toString(nextId++);
     String name = option(argv, "--job-name=");
-    String array = option(argv, "--array=");
     if (array.isEmpty()) {
       jobs.put(id, new Job(id, name));
     } else {
