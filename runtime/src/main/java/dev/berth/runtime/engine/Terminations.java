@@ -6,16 +6,19 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.DependantsFirst;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.protocol.ControlCommand;
 import dev.berth.spi.Execution;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Ends tasks and processes on request: a cancelled task without a process is settled, one with a
- * process is killed; a run-wide cancel does so for every task; an interruption kills every process
+ * process is killed, dependants before their parents ({@link DependantsFirst}), so that a cluster
+ * holding a dependant for its parent never sees the parent go first; a run-wide cancel does so for every task; an interruption kills every process
  * and leaves the rest to a resume; a two-stage process the scheduler is
  * done with is asked to exit, and terminated when it has not after a grace period. Loop thread only.
  */
@@ -58,7 +61,7 @@ final class Terminations {
       return;
     }
     runReason = reason;
-    for (TaskId id : run.executions().tasks()) {
+    for (TaskId id : DependantsFirst.order(run.state(), run.executions().tasks())) {
       run.executions().kill(new Decision.Kill(id, Outcome.CANCELLED, reason));
     }
   }
@@ -78,7 +81,7 @@ final class Terminations {
       return;
     }
     interruptReason = reason;
-    for (TaskId id : run.executions().tasks()) {
+    for (TaskId id : DependantsFirst.order(run.state(), run.executions().tasks())) {
       run.executions().kill(new Decision.Kill(id, Outcome.INTERRUPTED, reason));
     }
   }
@@ -93,13 +96,18 @@ final class Terminations {
     }
   }
 
-  /** Cancels, as {@link #cancelTask}, every task matching one of the patterns (ids, globs, {@code group:NAME}). */
+  /**
+   * Cancels, as {@link #cancelTask}, every task matching one of the patterns (ids, globs, {@code group:NAME}),
+   * dependants before their parents.
+   */
   void cancelMatching(List<String> patterns, String reason) {
+    List<TaskId> matching = new ArrayList<>();
     for (TaskRecord r : run.state().tasks()) {
       if (patterns.stream().anyMatch(p -> TaskPattern.selects(p, r.spec()))) {
-        cancelTask(r.spec().id(), reason);
+        matching.add(r.spec().id());
       }
     }
+    DependantsFirst.order(run.state(), matching).forEach(id -> cancelTask(id, reason));
   }
 
   /** Cancels one task; an unknown or ended task is ignored. */

@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskEvent;
 import dev.berth.core.lifecycle.TaskState;
+import dev.berth.core.model.Dependency;
 import dev.berth.core.model.GroupSpec;
 import dev.berth.core.model.Reporting;
 import dev.berth.core.model.RunSpec;
@@ -71,6 +72,46 @@ class TerminationsTest {
     assertThat(process.terminatedWith).containsExactly(LiveExecutions.TERMINATE_GRACE_MILLIS);
     assertThat(run.recorded).containsExactly(
         WAITING + " " + new TaskEvent.Settled(clock.instant(), TaskState.CANCELLED, "cancelled by the user"));
+  }
+
+  @Test
+  void dependantsAreCancelledBeforeTheirParentsSoAClusterNeverSeesAParentGoFirst() {
+    List<TaskSpec> specs = List.of(TaskSpec.builder("a-parent", "g").command("x").build(),
+        TaskSpec.builder("m-child", "g").command("x").after(Dependency.allSucceeded(List.of(TaskId.of("a-parent"))))
+            .build(),
+        TaskSpec.builder("z-grandchild", "g").command("x")
+            .after(Dependency.allSucceeded(List.of(TaskId.of("m-child")))).build());
+    RunState state = new RunState(new RunSpec("r", "/runs/r", SchedulerConfig.builder().build(),
+        List.of(new GroupSpec("g", specs)), false, "sim:24GiB", Reporting.NONE));
+    state.started(clock.instant());
+    FakeRun cluster = new FakeRun(state);
+    List<String> order = new ArrayList<>();
+    for (TaskSpec spec : specs) {
+      state.apply(spec.id(), new TaskEvent.Released(clock.instant()));
+      state.apply(spec.id(), new TaskEvent.Launched(clock.instant(), 1, new Placement(Placement.CLUSTER, 0, 0, 0), -1,
+          false));
+      cluster.executions.put(spec.id(), new Process() {
+        @Override
+        public void terminate(long graceMillis) {
+          order.add(spec.id().value());
+        }
+      });
+    }
+
+    new Terminations(cluster).cancelMatching(List.of("*"), "cancelled by the user");
+    assertThat(order).containsExactly("z-grandchild", "m-child", "a-parent");
+    order.clear();
+    new Terminations(cluster).cancelRun("cancelled by the user");
+    assertThat(order).as("each is killed once, the first time").isEmpty();
+    FakeRun again = new FakeRun(state);
+    specs.forEach(spec -> again.executions.put(spec.id(), new Process() {
+      @Override
+      public void terminate(long graceMillis) {
+        order.add(spec.id().value());
+      }
+    }));
+    new Terminations(again).cancelRun("cancelled by the user");
+    assertThat(order).containsExactly("z-grandchild", "m-child", "a-parent");
   }
 
   @Test
@@ -142,7 +183,7 @@ class TerminationsTest {
   }
 
   /** A task's process, alive until told otherwise. */
-  private static final class Process implements Execution {
+  private static class Process implements Execution {
     boolean alive = true;
     final List<Long> terminatedWith = new ArrayList<>();
 
