@@ -151,13 +151,14 @@ final class CancelCommand implements BerthCommand {
           + (tasks.isEmpty() ? "everything" : String.join(", ", tasks)));
       return ExitCodes.OK;
     }
-    List<String> jobs = LeftJobs.matching(view.state(), workdir, tasks);
+    List<List<String>> waves = LeftJobs.matching(view.state(), workdir, tasks);
+    List<String> jobs = waves.stream().flatMap(List::stream).toList();
     if (jobs.isEmpty()) {
       out.println("no run is live in " + workdir + " and none of its Slurm jobs is running");
       return ExitCodes.OK;
     }
     try {
-      LeftJobs.cancel(jobs);
+      LeftJobs.cancel(waves);
     } catch (IOException e) {
       err.println("berth: scancel failed: " + e.getMessage());
       return ExitCodes.INTERNAL;
