@@ -113,7 +113,7 @@ class SlurmRunTest {
 
   @Test
   void matrixTasksGoToSlurmAsOneArray() throws IOException {
-    Path file = spec("array", "config: {scheduler: {max-process: 2}}\nslurm: {workdir-root: " + dir.resolve("shared")
+    Path file = spec("array", "config: {scheduler: {max-process: 4}}\nslurm: {workdir-root: " + dir.resolve("shared")
         + "}\n" + """
         groups:
           - name: g

@@ -77,14 +77,16 @@ class SlurmTroubleRunTest {
 
   @Test
   void arrayElementsCancelledWhileNoBerthRanAreNotRunByTheResume() throws Exception {
-    // The running element waits for the gate, so m2 and m3 are still pending when they are cancelled.
+    // The running element waits for the gate and takes both of the node's CPUs, so m2 and m3 are still
+    // pending when they are cancelled.
     Path gate = dir.resolve("gate");
     Path file = spec(dir, "gone", """
-        config: {scheduler: {max-process: 1}}
+        config: {scheduler: {max-process: 4}}
         slurm: {poll-max: 1s}
         groups:
           - name: g
             memory: 100MiB
+            cpus: 2
             tasks:
               - id: "m{i}"
                 matrix: {i: [0, 1, 2, 3]}
