@@ -28,8 +28,8 @@ class SlurmPlanTest {
         spec("").toString());
 
     assertThat(run.exitCode).as(run.err).isZero();
-    assertThat(run.out).contains("on Slurm: one batch job per attempt, matrices as arrays of at most 20 running,"
-        + " partition gpu")
+    assertThat(run.out).contains("on Slurm: one batch job per attempt, at most 20 of them in Slurm at once,"
+        + " matrices as arrays, partition gpu")
         .contains("fit  --mem=3072M --cpus-per-task=3 --gres=gpu:1 --time=90  python3 fit.py")
         .doesNotContain("limits:");
   }

@@ -41,9 +41,10 @@ public final class ClusterPlan {
           + Math.max(1, s.cpus()) + " cpus" + (s.memoryBytes() > 0 ? ", " + ByteSize.format(
               s.memoryBytes()) : "") + ", up to " + s.maxAllocations() + " one after another; tasks packed inside");
     } else {
-      parts.add("one batch job per attempt" + (s.arrays()
-          ? ", matrices as arrays" + (config.maxProcess() > 0 ? " of at most " + config.maxProcess() + " running" : "")
-          : ""));
+      int most = config.maxProcess() > 0 && config.maxJobs() > 0 ? Math.min(config.maxProcess(), config.maxJobs())
+          : Math.max(config.maxProcess(), config.maxJobs());
+      parts.add("one batch job per attempt" + (most > 0 ? ", at most " + most + " of them in Slurm at once" : "")
+          + (s.arrays() ? ", matrices as arrays" : ""));
     }
     addIf(parts, "partition ", s.partition());
     addIf(parts, "account ", s.account());
