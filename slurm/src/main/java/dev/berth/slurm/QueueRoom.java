@@ -53,6 +53,9 @@ final class QueueRoom {
   /** Counts {@code job} among the run's jobs in the cluster until it has ended. */
   void submitted(SlurmExecution job) {
     submitted.add(job);
+    if (submitted.size() % 1024 == 0) {
+      submitted.removeIf(ended -> ended.ending().isPresent()); // a long run's ended jobs are not kept
+    }
   }
 
   /** The cluster took a job: the next refusal is a first one again. */
