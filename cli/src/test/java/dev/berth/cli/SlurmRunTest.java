@@ -138,13 +138,16 @@ class SlurmRunTest {
 
   @Test
   void aShortSweepsReportsShowSlurmsTimesNodesAndQueueWait() throws IOException {
-    Path file = spec("timed", "config: {scheduler: {max-process: 1}}\n" + """
+    // All three go to Slurm at once, each asking for every CPU of the node: Slurm runs them one at a time.
+    int cpus = Runtime.getRuntime().availableProcessors();
+    Path file = spec("timed", "config: {scheduler: {max-process: 3}}\n" + """
         groups:
           - name: g
             memory: 100MiB
+            cpus: %d
             tasks:
               - {id: "s-{i}", matrix: {i: [1, 2, 3]}, command: [sh, -c, "sleep 2"]}
-        """);
+        """.formatted(cpus));
     Instant before = Instant.now();
 
     CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
