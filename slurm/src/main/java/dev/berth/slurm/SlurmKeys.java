@@ -2,6 +2,7 @@ package dev.berth.slurm;
 
 import dev.berth.core.model.ConfigKey;
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.Slots;
 import dev.berth.core.model.TaskKeys;
@@ -12,7 +13,9 @@ import dev.berth.core.settings.ValueText;
 import dev.berth.slurm.SlurmConfig.Builder;
 import dev.berth.spi.JobsOnExit;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code slurm.*} config keys, which {@link SlurmConfig} is read from. Each key is declared here
@@ -153,10 +156,17 @@ public final class SlurmKeys {
 
   /**
    * The settings {@code task}'s jobs are submitted with: the run's {@code slurm}, with its group's and its
-   * own {@code slurm:} options over them (already checked when the spec was read).
+   * own {@code slurm:} options over them (already checked when the spec was read). The group's
+   * {@code max-jobs} is no job option but core's cap on the group's jobs ({@link SchedulerKeys#groupMaxJobs}).
    */
   public static SlurmConfig forTask(SlurmConfig slurm, TaskSpec task) {
-    return TABLE.over(slurm, task.get(TaskKeys.SLURM));
+    Map<String, ?> options = task.get(TaskKeys.SLURM);
+    if (options == null || !options.containsKey(SchedulerKeys.MAX_JOBS.name())) {
+      return TABLE.over(slurm, options);
+    }
+    Map<String, Object> jobOptions = new LinkedHashMap<>(options);
+    jobOptions.remove(SchedulerKeys.MAX_JOBS.name());
+    return TABLE.over(slurm, jobOptions);
   }
 
   /** What a task may not ask for when each attempt is a job: a problem of {@code scheduler.executor}. */

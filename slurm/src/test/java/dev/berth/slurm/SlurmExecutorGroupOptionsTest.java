@@ -98,6 +98,22 @@ class SlurmExecutorGroupOptionsTest {
   }
 
   @Test
+  void aGroupsMaxJobsCapsWhatCoreSubmitsAndIsNoSbatchOptionSoItsTasksStillShareAnArray() {
+    Map<String, ?> capped = Map.of("max-jobs", "2", "partition", "gpu");
+    RunSpec run = TaskSpecs.run("r").group("sweep", matrixTask("m0", capped), matrixTask("m1", capped),
+        matrixTask("m2", capped)).build();
+    executor = executor(run);
+
+    List<Launch> launches = executor.launchAll(List.of(request("m0", "sweep.i"), request("m1", "sweep.i")),
+        r -> new Exits());
+
+    assertThat(launches).extracting(l -> l.execution().flatMap(Execution::clusterId).orElseThrow())
+        .containsExactly("100_0", "100_1");
+    assertThat(sbatchOf("r.sweep")).contains("--partition=gpu", "--array=0-1%4")
+        .noneMatch(a -> a.contains("max-jobs"));
+  }
+
+  @Test
   void matrixTasksOfOneKeyWithDifferentOptionsAreNotOneArray() {
     RunSpec run = TaskSpecs.run("r").group("sweep", matrixTask("m0", Map.of()),
         matrixTask("m1", Map.of("qos", "long")), matrixTask("m2", Map.of())).build();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.berth.core.model.RunSpec;
+import dev.berth.core.model.SchedulerKeys;
+import dev.berth.core.model.TaskKeys;
 import dev.berth.slurm.SlurmConfig;
 import dev.berth.slurm.SlurmKeys;
 import java.nio.file.Path;
@@ -121,5 +123,41 @@ class SlurmSpecTest {
     assertThatThrownBy(() -> load("executor: slurm", "- {id: a, command: [x], device: \"cuda:1\"}", null))
         .isInstanceOf(SpecException.class)
         .hasMessageContaining("a pins GPUs");
+  }
+  private RunSpec loadGroups(String spec) throws SpecException {
+    return SpecLoader.load(SpecFiles.write(dir, "spec.yaml", spec), null, List.of(), SpecFiles.ADAPTERS);
+  }
+
+  @Test
+  void aGroupsMaxJobsIsReadWithTheRunsRuleAndCarriedOnEachOfItsTasksButAskedOfNoJob() throws SpecException {
+    RunSpec run = loadGroups("""
+        name: run
+        executor: slurm
+        groups:
+          - name: sweep
+            slurm: {max-jobs: 3, partition: gpu}
+            tasks: [{id: a, command: [x]}, {id: b, command: [x], slurm: {qos: long}}]
+        """);
+
+    assertThat(run.tasks()).allSatisfy(t ->
+        assertThat(SchedulerKeys.groupMaxJobs(t.get(TaskKeys.SLURM))).isEqualTo(3));
+    assertThat(SlurmKeys.forTask(slurm(run), run.tasks().get(1)).partition()).isEqualTo("gpu");
+    assertThat(SlurmKeys.forTask(slurm(run), run.tasks().get(1)).qos()).isEqualTo("long");
+  }
+
+  @Test
+  void anAllocationRefusesAGroupsMaxJobsAsAnyGroupSlurmOption() {
+    assertThatThrownBy(() -> loadGroups("""
+        name: run
+        executor: slurm
+        slurm: {mode: allocation}
+        groups:
+          - name: sweep
+            slurm: {max-jobs: 3}
+            tasks: [{id: a, command: [x]}]
+        """))
+        .isInstanceOf(SpecException.class)
+        .hasMessageContaining("slurm.mode")
+        .hasMessageContaining("only mode jobs submits with");
   }
 }

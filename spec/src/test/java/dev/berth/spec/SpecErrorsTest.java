@@ -197,6 +197,10 @@ class SpecErrorsTest {
             + " slurm: {time: soon}}]\n", "groups[0].tasks[0].slurm.time", "duration"),
         spec("bad group slurm signal", "name: run\ngroups:\n  - name: g\n    slurm: {signal: KILL@1m}\n"
             + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.signal", "[SIG@]DURATION"),
+        spec("negative group slurm max-jobs", "name: run\ngroups:\n  - name: g\n    slurm: {max-jobs: -1}\n"
+            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.max-jobs", ">= 0"),
+        spec("task slurm max-jobs", "name: run\ngroups:\n  - name: g\n    tasks: [{id: a, command: [x],"
+            + " slurm: {max-jobs: 2}}]\n", "groups[0].tasks[0].slurm.max-jobs", "set it under the group's slurm:"),
         spec("group slurm not a mapping", "name: run\ngroups:\n  - name: g\n    slurm: gpu\n"
             + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm", "must be a mapping"),
         spec("unsupported workdir in config", "name: run\nconfig: {workdir: out}\ngroups: []\n", "config.workdir",

@@ -5,8 +5,10 @@ import dev.berth.core.model.SchedulerConfig.Builder;
 import dev.berth.core.settings.Parsers;
 import dev.berth.core.settings.Setting;
 import dev.berth.core.settings.ValueText;
+import dev.berth.core.settings.InvalidValue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The config keys of core's scheduling settings ({@link SchedulerConfig}): the {@code scheduler},
@@ -179,6 +181,26 @@ public final class SchedulerKeys {
       LEARN_GPU_MEMORY, LEARN_AFTER, EXECUTOR, MAX_JOBS));
 
   private SchedulerKeys() {}
+
+  /**
+   * The most of one group's jobs pending or running at once, as the group's {@code slurm: {max-jobs: N}}
+   * says: {@link #MAX_JOBS}, read by the same parser, for the group's jobs alone. A group's {@code slurm:}
+   * options are carried on each of its tasks ({@link TaskKeys#SLURM}), so {@code options} are any of its
+   * tasks'; 0 (only the run's limits) when unset.
+   *
+   * @throws InvalidValue whose path is {@code max-jobs}, for a value the parser refuses
+   */
+  public static int groupMaxJobs(Map<String, ?> options) {
+    Object written = options == null ? null : options.get(MAX_JOBS.name());
+    if (written == null) {
+      return 0;
+    }
+    try {
+      return MAX_JOBS.parser().parse(written);
+    } catch (InvalidValue e) {
+      throw e.under(MAX_JOBS.name());
+    }
+  }
 
   /** Each key's default, by slot: the values of a builder that sets nothing. */
   static Object[] defaults() {

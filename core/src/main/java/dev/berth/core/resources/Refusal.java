@@ -19,11 +19,22 @@ public record Refusal(Resource resource, String device, long asked, long free, l
   /** The amount asked of a refusal that holds for every task asking for any of the resource. */
   public static final long ANY = 0;
 
+  /** The start of {@link #clusterGroup}'s device. */
+  private static final String CLUSTER_GROUP = dev.berth.core.lifecycle.Placement.CLUSTER + " group ";
+
   /** Validates. */
   public Refusal {
     Objects.requireNonNull(resource, "resource");
     Objects.requireNonNull(device, "device");
     Objects.requireNonNull(rule, "rule");
+  }
+
+  /**
+   * The device of a refusal for a group's own cap on its jobs in a cluster, e.g. {@code cluster group sweep}:
+   * the cluster, for that group's jobs alone.
+   */
+  public static String clusterGroup(String group) {
+    return CLUSTER_GROUP + group;
   }
 
   /** One line for people, e.g. {@code memory on host: asked 2 GiB, free 1.5 GiB (3 GiB reserved) [remain-limit.memory]}. */
@@ -39,6 +50,10 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     if (resource == Resource.PROCESSES && device.equals(dev.berth.core.lifecycle.Placement.CLUSTER)) {
       return "jobs on the cluster: " + reserved + " of the run's pending or running, at most " + asked + " [" + rule
           + "]";
+    }
+    if (resource == Resource.PROCESSES && device.startsWith(CLUSTER_GROUP)) {
+      return "jobs on the cluster: " + reserved + " of group " + device.substring(CLUSTER_GROUP.length())
+          + "'s pending or running, at most " + asked + " [" + rule + "]";
     }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";

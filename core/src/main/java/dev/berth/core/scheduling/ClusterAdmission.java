@@ -19,7 +19,8 @@ import java.util.Set;
  * memory kill; its GPU memory, grown after each CUDA out-of-memory), and the cluster queues it, up
  * to a number of the run's jobs in the cluster's hands at once, pending or running: the smallest
  * {@link JobLimit} of {@code slurm.max-jobs}, {@code scheduler.max-process} and those the cluster
- * told or taught by refusing a job. The rest wait in Berth with that limit as their reason.
+ * told or taught by refusing a job. The rest wait in Berth with that limit as their reason. A group
+ * may cap its own jobs too ({@link GroupJobs}); its tasks past that wait with the group's cap as reason.
  *
  * <p>A task may also be submitted before its dependencies are met, so that a submitted graph keeps
  * flowing if Berth stops: when the unmet part of its {@code after} edge is "these parents succeed"
@@ -115,10 +116,11 @@ final class ClusterAdmission {
 
   /**
    * Decides for one ready task: start it (perhaps ahead of its parents, those running or in
-   * {@code starting}), settle it, or let it wait, also for {@code limit} (see {@link #binding}).
+   * {@code starting}), settle it, or let it wait, also for {@code limit} (see {@link #binding}) or its
+   * group's cap, counted in {@code groups}.
    */
-  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, Optional<JobLimit> limit, List<Decision> actions,
-      List<Waiting> waiting) {
+  Verdict admit(TaskRecord r, RunState state, Set<TaskId> starting, Optional<JobLimit> limit, GroupJobs groups,
+      List<Decision> actions, List<Waiting> waiting) {
     TaskId id = r.spec().id();
     if (r.spec().twoStage()) {
       actions.add(new Decision.Fail(id, "a two-stage task cannot run as a single Slurm job: its load and train"
@@ -149,6 +151,12 @@ final class ClusterAdmission {
           limit.get().rule()))));
       return Verdict.WAIT;
     }
+    Optional<Refusal> groupFull = groups.refusal(r);
+    if (groupFull.isPresent()) {
+      waiting.add(new Waiting(id, List.of(groupFull.get())));
+      return Verdict.WAIT;
+    }
+    groups.submitted(r);
     Requests.Request memory = requests.memory(r, state, Long.MAX_VALUE);
     Requests.Request gpu = requests.gpuMemory(r, state, Long.MAX_VALUE);
     long gpuMemory = r.spec().gpu().wantsGpu() ? gpu.bytes() : 0;

@@ -315,6 +315,7 @@ public final class Scheduler {
     java.util.Set<TaskId> starting = new java.util.TreeSet<>();
     List<TaskRecord> held = new ArrayList<>(pass.held);
     List<Waiting> waiting = new ArrayList<>();
+    GroupJobs groups = new GroupJobs(state);
     boolean progressed = true;
     while (progressed) {
       // A parent that starts in this pass is one the cluster can hold a dependant for, whatever the order.
@@ -322,7 +323,7 @@ public final class Scheduler {
       waiting.clear();
       for (java.util.Iterator<TaskRecord> it = ready.iterator(); it.hasNext(); ) {
         TaskRecord r = it.next();
-        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, limit, pass.actions, waiting);
+        ClusterAdmission.Verdict v = cluster.admit(r, state, starting, limit, groups, pass.actions, waiting);
         if (v == ClusterAdmission.Verdict.STARTED) {
           starting.add(r.spec().id());
         }

@@ -120,6 +120,37 @@ class SchedulerClusterTest {
     assertThat(started(scheduler.decide(s, TINY, at(1)))).containsExactly("solo");
   }
 
+  /** {@code id} in {@code group}, whose {@code slurm:} options (its group's, carried on it) are {@code options}. */
+  private static TaskSpec.Builder t(String id, String group, java.util.Map<String, ?> options) {
+    TaskSpec.Builder b = TaskSpec.builder(id, group).command("run", id).cpus(4).memoryBytes(64 * GIB);
+    return options.isEmpty() ? b : b.set(TaskKeys.SLURM, TaskKeys.SLURM.parse(options));
+  }
+
+  @Test
+  void aGroupsMaxJobsCapsItsOwnJobsWhileAnotherGroupsTasksStillGo() {
+    java.util.Map<String, ?> capped = java.util.Map.of("max-jobs", 2, "partition", "gpu");
+    RunState s = startedRun(CLUSTER, true,
+        group("prep", t("p1", "prep", java.util.Map.of()), t("p2", "prep", java.util.Map.of())),
+        group("sweep", t("s1", "sweep", capped), t("s2", "sweep", capped), t("s3", "sweep", capped),
+            t("s4", "sweep", capped)),
+        group("eval", t("e1", "eval", java.util.Map.of()), t("e2", "eval", java.util.Map.of())));
+
+    Decisions d = pass(s, at(0));
+
+    assertThat(started(d)).containsExactlyInAnyOrder("p1", "p2", "s1", "s2", "e1", "e2");
+    assertThat(d.waiting()).extracting(w -> w.task().value()).containsExactly("s3", "s4");
+    assertThat(d.waiting()).allSatisfy(w -> assertThat(w.describe()).isEqualTo(
+        "jobs on the cluster: 2 of group sweep's pending or running, at most 2 [groups[1].slurm.max-jobs]"));
+
+    s.apply(id("p1"), Retries.ending(s.task(id("p1")), at(1), 0, Optional.empty()));
+    assertThat(started(pass(s, at(1)))).as("another group's job ending makes no room in sweep").isEmpty();
+
+    s.apply(id("s1"), Retries.ending(s.task(id("s1")), at(2), 0, Optional.empty()));
+    Decisions later = pass(s, at(2));
+    assertThat(started(later)).containsExactly("s3");
+    assertThat(later.waiting()).extracting(w -> w.task().value()).containsExactly("s4");
+  }
+
   @Test
   void theSmallestJobLimitBindsAndOneTaughtByARefusalEndsWhenItsTimeIsUp() {
     SchedulerConfig capped = CLUSTER.toBuilder().set(SchedulerKeys.MAX_JOBS, 3).build();
