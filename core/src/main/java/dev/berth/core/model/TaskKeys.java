@@ -177,7 +177,8 @@ public final class TaskKeys {
    */
   public static final TaskKey<Map<String, ?>> SLURM = TaskKey.of(new Setting<>("slurm", "mapping",
       TaskValueParsers.OPTIONS, "the run's slurm:", "on Slurm, these tasks' own partition, account, qos, time,"
-          + " constraint, extra-args, requeue and signal over the run's (docs/slurm.md)"))
+          + " constraint, extra-args, requeue and signal over the run's, and a group's max-jobs: the most of its"
+          + " jobs pending or running at once (docs/slurm.md)"))
       .mergedWith(TaskValueParsers::unionOfOptions)
       .carriedAs(new TaskKey.Carried<>(slots++, null, TaskValueParsers::sortedOptions, options -> options, true));
 
