@@ -137,6 +137,29 @@ class SlurmRunTest {
   }
 
   @Test
+  void aGroupsMaxJobsKeepsItsArraysWithinItsRoom() throws IOException {
+    Path file = spec("capped", "config: {scheduler: {max-process: 10}}\n" + """
+        groups:
+          - name: g
+            memory: 100MiB
+            slurm: {max-jobs: 2}
+            tasks:
+              - {id: "sq-{i}", matrix: {i: [1, 2, 3, 4, 5]}, command: [sh, -c, "sleep 1; echo $(( {i} * {i} ))"]}
+        """);
+
+    CliRunner run = CliRunner.berth("run", "--no-progress", file.toString());
+
+    assertThat(run.exitCode).as(run.out + run.err).isZero();
+    java.util.Map<String, Integer> elements = new java.util.TreeMap<>();
+    for (int i = 1; i <= 5; i++) {
+      String job = Files.readAllLines(dir.resolve("capped/g/sq-" + i + "/berth-slurm-job.1")).get(0);
+      elements.merge(job.contains("_") ? job.substring(0, job.indexOf('_')) : job, 1, Integer::sum);
+    }
+    assertThat(elements.values()).as("submissions: %s", elements).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(2));
+    assertThat(elements).hasSizeGreaterThanOrEqualTo(3);
+  }
+
+  @Test
   void aShortSweepsReportsShowSlurmsTimesNodesAndQueueWait() throws IOException {
     // All three go to Slurm at once, each asking for every CPU of the node: Slurm runs them one at a time.
     int cpus = Runtime.getRuntime().availableProcessors();
