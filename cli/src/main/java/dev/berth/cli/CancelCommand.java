@@ -91,7 +91,7 @@ final class CancelCommand implements BerthCommand {
   private int cancelQueued(QueueFolder queue, List<String> ids, String reason, PrintWriter out, PrintWriter err)
       throws IOException {
     for (String id : ids) {
-      if (!QueueFolder.isId(id) || queue.submission(Integer.parseInt(id)).isEmpty()) {
+      if (queue.submission(id).isEmpty()) {
         err.println("berth: cancel: no task " + id + " in your queue (" + queue.dir + "); nothing was cancelled");
         return ExitCodes.BAD_INPUT;
       }

@@ -14,12 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.Optional;
 
 /**
  * {@code berth logs ID [-f]}: what a task of your queue wrote, its standard output on standard output
@@ -56,11 +55,12 @@ final class LogsCommand implements BerthCommand {
   public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
     QueueFolder queue = QueueFolder.of(env);
     String text = args.value(ID);
-    if (!QueueFolder.isId(text) || queue.submission(Integer.parseInt(text)).isEmpty()) {
+    Optional<Submission> submission = queue.submission(text);
+    if (submission.isEmpty()) {
       err.println("berth: logs: no task " + text + " in your queue (" + queue.dir + ")");
       return ExitCodes.BAD_INPUT;
     }
-    int id = Integer.parseInt(text);
+    int id = submission.get().id();
     Path dir = queue.taskDir(id);
     Tail stdout = new Tail(dir.resolve("stdout.log"), new WriterOutputStream(out));
     Tail stderr = new Tail(dir.resolve("stderr.log"), new WriterOutputStream(err));
@@ -81,15 +81,7 @@ final class LogsCommand implements BerthCommand {
         if (ended) {
           return ExitCodes.OK;
         }
-        if (Files.isDirectory(dir)) {
-          dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
-        }
-        WatchKey key = watch.poll(CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        while (key != null) {
-          key.pollEvents();
-          key.reset();
-          key = watch.poll();
-        }
+        QueueFolder.awaitChange(watch, List.of(dir), CHECK_MILLIS);
       }
     }
   }

@@ -12,12 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -185,6 +189,30 @@ final class QueueFolder {
     }
     ids.sort(Comparator.naturalOrder());
     return ids;
+  }
+
+  /**
+   * Waits until a file is created or changed in one of {@code dirs} (those that exist; watching one
+   * again is harmless) or {@code millis} have passed, whichever comes first, then drops the events
+   * seen: the caller reads the state again either way, so a change is never missed, only coalesced.
+   */
+  static void awaitChange(WatchService watch, List<Path> dirs, long millis) throws IOException, InterruptedException {
+    for (Path dir : dirs) {
+      if (Files.isDirectory(dir)) {
+        dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+      }
+    }
+    WatchKey key = watch.poll(millis, TimeUnit.MILLISECONDS);
+    while (key != null) {
+      key.pollEvents();
+      key.reset();
+      key = watch.poll();
+    }
+  }
+
+  /** The submission of the task whose id a user wrote, {@code text}; empty when it is no id of this queue. */
+  Optional<Submission> submission(String text) throws IOException {
+    return isId(text) ? submission(Integer.parseInt(text)) : Optional.empty();
   }
 
   /** The submission of task {@code id}, when there is one. */

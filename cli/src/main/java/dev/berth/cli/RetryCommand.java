@@ -70,7 +70,7 @@ final class RetryCommand implements BerthCommand {
   private int retryQueued(QueueFolder queue, List<String> ids, PrintWriter out, PrintWriter err) throws IOException {
     List<Submission> again = new ArrayList<>();
     for (String id : ids) {
-      Optional<Submission> s = QueueFolder.isId(id) ? queue.submission(Integer.parseInt(id)) : Optional.empty();
+      Optional<Submission> s = queue.submission(id);
       if (s.isEmpty()) {
         err.println("berth: retry: no task " + id + " in your queue (" + queue.dir + "); nothing was queued");
         return ExitCodes.BAD_INPUT;

@@ -145,7 +145,7 @@ final class SubmitCommand implements BerthCommand {
     try {
       Submission draft = make.apply(Integer.MAX_VALUE);
       for (String dep : draft.dependencies()) {
-        if (!QueueFolder.isId(dep) || queue.submission(Integer.parseInt(dep)).isEmpty()) {
+        if (queue.submission(dep).isEmpty()) {
           throw new SpecException("berth submit", "--after", "'" + dep + "' is not a task of your queue ("
               + queue.inbox() + "); give the id berth submit printed");
         }

@@ -5,17 +5,12 @@ import dev.berth.cli.args.CommandSyntax;
 import dev.berth.cli.args.Parameter;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardWatchEventKinds;
-import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code berth wait [ID...]}: waits until the named tasks of your queue (every task in it, when none
@@ -57,11 +52,12 @@ final class WaitCommand implements BerthCommand {
     QueueFolder queue = QueueFolder.of(env);
     List<Integer> ids = new ArrayList<>();
     for (String id : args.values(IDS)) {
-      if (!QueueFolder.isId(id) || queue.submission(Integer.parseInt(id)).isEmpty()) {
+      Optional<Submission> s = queue.submission(id);
+      if (s.isEmpty()) {
         err.println("berth: wait: no task " + id + " in your queue (" + queue.dir + ")");
         return ExitCodes.BAD_INPUT;
       }
-      ids.add(Integer.parseInt(id));
+      ids.add(s.get().id());
     }
     if (ids.isEmpty()) {
       ids.addAll(queue.ids());
@@ -87,17 +83,7 @@ final class WaitCommand implements BerthCommand {
           queue.ensureRunning(env); // a queue killed with tasks left: its journal goes on
           return null;
         });
-        for (Path dir : List.of(queue.runDir().resolve(".berth"), queue.inbox())) {
-          if (Files.isDirectory(dir)) {
-            dir.register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
-          }
-        }
-        WatchKey key = watch.poll(CHECK_MILLIS, TimeUnit.MILLISECONDS);
-        while (key != null) {
-          key.pollEvents();
-          key.reset();
-          key = watch.poll();
-        }
+        QueueFolder.awaitChange(watch, List.of(queue.runDir().resolve(".berth"), queue.inbox()), CHECK_MILLIS);
       }
     }
   }
