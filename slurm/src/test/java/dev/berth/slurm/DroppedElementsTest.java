@@ -50,7 +50,7 @@ class DroppedElementsTest {
 
     jobs.get(1).terminate(0);
     slurm.whenCancelled(jobs.get(1).jobId()).get(Requests.WAIT, TimeUnit.SECONDS);
-    clock.advance(Duration.ofSeconds(1)); // the next round, whether or not the cancel brought it forward yet
+    clock.advance(Duration.ofSeconds(2)); // the next round (2 s after the first), whether or not the cancel brought it forward yet
 
     assertThat(exits.get(1).await(Requests.WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
     assertThat(jobs.get(1).ending()).hasValueSatisfying(e -> {
