@@ -47,8 +47,9 @@ class SlurmClusterOutsideCancelTest {
   @Test
   void aPendingParentScancelledOutsideBerthLeavesItsDependantNeverRunAndUpstreamNotMet() throws Exception {
     Path gate = dir.resolve("gate");
+    Exits blockerExits = new Exits();
     Execution blocker = executor.launch(request("blocker", "while [ -d " + dir + " ] && [ ! -e " + gate
-        + " ]; do sleep 0.1; done"), new Exits());
+        + " ]; do sleep 0.1; done"), blockerExits);
     // Pending behind the blocker, as a parent waiting for its own parent, or for a node, is.
     Exits parentExits = new Exits();
     Execution parent = executor.launch(request("parent", "echo parent ran"), SlurmResources.DEFAULT,
@@ -69,6 +70,8 @@ class SlurmClusterOutsideCancelTest {
     assertThat(dependant.verdict()).map(ClusterVerdict::kind).contains(Kind.UPSTREAM_NOT_MET);
     assertThat(child.stdout()).as("the dependant never ran").doesNotExist();
     Files.createFile(gate);
+    // The blocker writes into the test's folder until it ends; the folder is removed only after that.
+    assertThat(blockerExits.await(WAIT)).isZero();
   }
 
   private LaunchRequest request(String task, String shell) {
