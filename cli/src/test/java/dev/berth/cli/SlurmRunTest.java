@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,6 +38,12 @@ class SlurmRunTest {
   @BeforeAll
   static void needsACluster() {
     TestSlurm.assumeUp();
+  }
+
+  /** No job of a test outlives it: a job left running writes into the test's folder as it ends. */
+  @AfterEach
+  void clearJobs() {
+    TestSlurm.clearJobs();
   }
 
   private Path spec(String name, String body) throws IOException {

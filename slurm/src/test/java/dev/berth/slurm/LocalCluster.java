@@ -21,4 +21,9 @@ final class LocalCluster {
   static void assumeUp() {
     TestSlurm.assumeUp();
   }
+
+  /** Cancels this user's jobs left in the test setup's cluster and waits until they are gone. */
+  static void clearJobs() {
+    TestSlurm.clearJobs();
+  }
 }

@@ -42,6 +42,7 @@ class SlurmClusterOutsideCancelTest {
   @AfterEach
   void stop() {
     executor.close();
+    LocalCluster.clearJobs();
   }
 
   @Test

@@ -39,6 +39,7 @@ class SlurmClusterPendingCancelTest {
   @AfterEach
   void stop() {
     executor.close();
+    LocalCluster.clearJobs();
   }
 
   @Test
@@ -72,6 +73,8 @@ class SlurmClusterPendingCancelTest {
     jobs.get(0).terminate(0);
     jobs.get(1).terminate(0);
     assertThat(exits.get(requests.get(1)).await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
+    // every job has ended before the test's folder, where their scripts write, is removed
+    assertThat(exits.get(requests.get(0)).await(WAIT)).isEqualTo(SlurmEnding.TERMINATED_EXIT);
   }
 
   private static void awaitState(String job, String state) throws Exception {

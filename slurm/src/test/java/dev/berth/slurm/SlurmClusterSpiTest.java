@@ -51,6 +51,7 @@ class SlurmClusterSpiTest {
   @AfterEach
   void stop() {
     executors.forEach(SlurmExecutor::close);
+    LocalCluster.clearJobs();
   }
 
   @Test

@@ -52,6 +52,7 @@ class SlurmClusterTest {
   @AfterEach
   void stop() {
     executor.close();
+    LocalCluster.clearJobs();
   }
 
   @Test

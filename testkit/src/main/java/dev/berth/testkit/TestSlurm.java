@@ -63,6 +63,34 @@ public final class TestSlurm {
         + states.orElse("").strip() + "'): the Slurm cluster tests are skipped";
   }
 
+  /**
+   * Cancels every job of this user in the named cluster and waits, at most a minute, until its queue holds
+   * none of them. The cluster tests call it after each test: a job left running there (a run that left
+   * its jobs, a blocker, a dependant) writes its exit code into the test's folder as it ends, which races
+   * the removal of that folder, and it would hold the node in the next test. Does nothing when the named
+   * cluster is not up, so it never touches a cluster the tests were not given.
+   */
+  public static synchronized void clearJobs() {
+    if (!up()) {
+      return;
+    }
+    String user = System.getProperty("user.name");
+    run(List.of("scancel", "--user=" + user));
+    long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (!queueEmpty(user) && System.nanoTime() < end) {
+      try {
+        Thread.sleep(200); // waiting on a real cluster: there is no event to wait for from here
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private static boolean queueEmpty(String user) {
+    return run(List.of("squeue", "--noheader", "--user=" + user, "--format=%i")).map(String::isBlank).orElse(false);
+  }
+
   /** Runs a command line and answers its output, empty when it cannot start, fails or takes over 30 s. */
   @FunctionalInterface
   interface Command {
