@@ -12,7 +12,7 @@ import java.util.Locale;
 
 /**
  * The attempts' cluster jobs as the cluster's accounting recorded them (Slurm's sacct): a table of
- * them in {@code report.md}, and the last attempt's in columns of {@code results.csv}. Shown only for
+ * them in {@code report.md} and {@code report.html}, and the last attempt's in columns of {@code results.csv}. Shown only for
  * runs with such accounting, so a local run's reports stay as they were.
  */
 final class ClusterJobs {
@@ -47,11 +47,28 @@ final class ClusterJobs {
     return List.of(c.jobId(), c.state(), c.nodes(), text(c.queueWaitMs()), text(c.maxRssBytes()));
   }
 
+  /** The columns of the table of jobs, in both reports. */
+  private static final List<String> HEAD = List.of("task", "attempt", "job", "state", "nodes", "submitted",
+      "queue wait", "started", "run time", "MaxRSS", "TotalCPU", "exit");
+
   /** The section of {@code report.md}: one row per attempt that has the cluster's accounting. */
   static void markdown(StringBuilder md, RunReport r) {
     md.append("\n## Slurm jobs\n\n");
-    MarkdownTable table = new MarkdownTable(List.of("task", "attempt", "job", "state", "nodes", "submitted",
-        "queue wait", "started", "run time", "MaxRSS", "TotalCPU", "exit"));
+    MarkdownTable table = new MarkdownTable(HEAD);
+    rows(r).forEach(table::row);
+    table.render(md);
+  }
+
+  /** The section of {@code report.html}, its anchor {@code slurm-jobs}: the rows of {@link #markdown}. */
+  static void html(StringBuilder h, RunReport r) {
+    h.append("<section id=\"slurm-jobs\"><h2>Slurm jobs</h2><p>Each attempt's job as sacct recorded it: its")
+        .append(" run time is Slurm's start to end, the wait in the queue apart.</p>");
+    HtmlTables.plain(h, "slurm-jobs", HEAD, rows(r));
+    h.append("</section>");
+  }
+
+  private static List<List<String>> rows(RunReport r) {
+    List<List<String>> rows = new ArrayList<>();
     for (GroupReport g : r.groups()) {
       for (TaskReport t : g.tasks()) {
         for (AttemptReport a : t.attempts()) {
@@ -59,7 +76,7 @@ final class ClusterJobs {
           if (c == null) {
             continue;
           }
-          table.row(List.of(t.id(), Integer.toString(a.number()), c.jobId(), c.state(), c.nodes(),
+          rows.add(List.of(t.id(), Integer.toString(a.number()), c.jobId(), c.state(), c.nodes(),
               Formats.iso(c.submittedAt()), c.queueWaitMs() == null ? "" : Formats.duration(Duration.ofMillis(c.queueWaitMs())),
               Formats.iso(c.startedAt()), c.elapsedMs() == null ? "" : Formats.duration(Duration.ofMillis(c.elapsedMs())),
               c.maxRssBytes() == null ? "" : Formats.bytes(c.maxRssBytes()),
@@ -67,7 +84,7 @@ final class ClusterJobs {
         }
       }
     }
-    table.render(md);
+    return rows;
   }
 
   private static String text(Long value) {

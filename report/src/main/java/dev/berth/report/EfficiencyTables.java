@@ -94,24 +94,12 @@ public final class EfficiencyTables {
   /** The section of {@code report.html}, with the per-task rows {@link #tasks} made. */
   static void html(StringBuilder h, Efficiency e, List<List<String>> taskRows) {
     h.append("<section id=\"efficiency\"><h2>Efficiency</h2><p>").append(Escape.html(summary(e))).append("</p>");
-    htmlTable(h, "efficiency-totals", TOTALS_HEAD, totals(e));
+    HtmlTables.plain(h, "efficiency-totals", TOTALS_HEAD, totals(e));
     h.append("<h3>Per template</h3>");
-    htmlTable(h, "efficiency-templates", TEMPLATES_HEAD, templates(e));
+    HtmlTables.plain(h, "efficiency-templates", TEMPLATES_HEAD, templates(e));
     h.append("<h3>Per task</h3>");
-    htmlTable(h, "efficiency-tasks", TASKS_HEAD, taskRows);
+    HtmlTables.plain(h, "efficiency-tasks", TASKS_HEAD, taskRows);
     h.append("</section>");
-  }
-
-  private static void htmlTable(StringBuilder h, String cls, List<String> head, List<List<String>> rows) {
-    h.append("<div class=\"scroll\"><table class=\"").append(cls).append("\"><thead><tr>");
-    head.forEach(c -> h.append("<th>").append(Escape.html(c)).append("</th>"));
-    h.append("</tr></thead><tbody>");
-    for (List<String> r : rows) {
-      h.append("<tr>");
-      r.forEach(c -> h.append("<td>").append(Escape.html(c)).append("</td>"));
-      h.append("</tr>");
-    }
-    h.append("</tbody></table></div>");
   }
 
   /**

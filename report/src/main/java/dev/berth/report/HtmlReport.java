@@ -50,6 +50,9 @@ public final class HtmlReport {
     if (EfficiencyTables.shown(report)) {
       EfficiencyTables.html(h, report.efficiency(), views.efficiencyRows());
     }
+    if (ClusterJobs.shown(report)) {
+      ClusterJobs.html(h, report);
+    }
     HtmlCharts.all(h, charts);
     h.append("<footer>Run ").append(html(report.run())).append(" · report of Berth · times in UTC")
         .append("</footer></main></body></html>\n");
@@ -122,6 +125,9 @@ public final class HtmlReport {
     }
     if (EfficiencyTables.shown(r)) {
       h.append("<a href=\"#efficiency\">Efficiency</a>");
+    }
+    if (ClusterJobs.shown(r)) {
+      h.append("<a href=\"#slurm-jobs\">Slurm jobs</a>");
     }
     h.append("<a href=\"#timeline\">Timeline</a>");
     if (charts.anyAttempt()) {

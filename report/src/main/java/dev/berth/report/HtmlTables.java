@@ -115,6 +115,19 @@ final class HtmlTables {
     }
   }
 
+  /** A table of text cells under {@code head}, in a scrolling box, each cell escaped. */
+  static void plain(StringBuilder h, String cls, List<String> head, List<List<String>> rows) {
+    h.append("<div class=\"scroll\"><table class=\"").append(cls).append("\"><thead><tr>");
+    head.forEach(c -> h.append("<th>").append(html(c)).append("</th>"));
+    h.append("</tr></thead><tbody>");
+    for (List<String> r : rows) {
+      h.append("<tr>");
+      r.forEach(c -> h.append("<td>").append(html(c)).append("</td>"));
+      h.append("</tr>");
+    }
+    h.append("</tbody></table></div>");
+  }
+
   /** The sweep, without the rows of the tasks in {@code unstartedIds}, which one line counts. */
   static void sweep(StringBuilder h, SweepTable s, Set<String> unstartedIds) {
     String key = s.objective() == null ? null : s.objective().key();

@@ -25,7 +25,10 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** A Slurm job's accounting, as the attempt's history records it, in report.json, report.md and results.csv. */
+/**
+ * A Slurm job's accounting, as the attempt's history records it, in report.json, report.md, report.html and
+ * results.csv.
+ */
 class SlurmAccountingReportTest {
 
   private static final Instant T0 = SampleRun.T0;
@@ -98,11 +101,23 @@ class SlurmAccountingReportTest {
   }
 
   @Test
+  void reportHtmlListsEachSlurmJobInASectionTheNavigationLinks() {
+    String html = HtmlReport.render(run(), HtmlOptions.defaults());
+
+    assertThat(html).contains("<a href=\"#slurm-jobs\">Slurm jobs</a>")
+        .contains("<section id=\"slurm-jobs\"><h2>Slurm jobs</h2>")
+        .contains("<tr><td>m1</td><td>1</td><td>23_1</td><td>COMPLETED</td><td>node7</td>"
+            + "<td>2026-03-01T09:00:00.000Z</td><td>40.0s</td><td>2026-03-01T09:00:40.000Z</td><td>1.0s</td>"
+            + "<td>50 MiB</td><td>0.5 s</td><td>0:0</td></tr>");
+  }
+
+  @Test
   void aLocalRunsReportsHaveNoneOfIt() throws Exception {
     RunReport local = SampleRun.report();
 
     assertThat(ReportJson.toJson(local)).doesNotContain("\"cluster\"");
     assertThat(CsvResults.render(local, SampleRun.results())).doesNotContain("job_id");
     assertThat(MarkdownReport.render(local)).doesNotContain("Slurm jobs");
+    assertThat(HtmlReport.render(local, HtmlOptions.defaults())).doesNotContain("slurm-jobs").doesNotContain("Slurm jobs");
   }
 }
