@@ -1,8 +1,12 @@
 package dev.berth.testkit;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
@@ -64,20 +68,30 @@ public final class TestSlurm {
   }
 
   /**
-   * Cancels every job of this user in the named cluster and waits, at most a minute, until its queue holds
-   * none of them. The cluster tests call it after each test: a job left running there (a run that left
-   * its jobs, a blocker, a dependant) writes its exit code into the test's folder as it ends, which races
-   * the removal of that folder, and it would hold the node in the next test. Does nothing when the named
-   * cluster is not up, so it never touches a cluster the tests were not given.
+   * Cancels this user's jobs in the named cluster that work in a test's temporary folder (JUnit's
+   * {@code junit…} folders under {@code java.io.tmpdir}), and waits, at most a minute, until the queue
+   * holds none of them. The cluster tests call it after each test: a job left running there (a run that
+   * left its jobs, a blocker, a dependant) writes its exit code into the test's folder as it ends, which
+   * races the removal of that folder, and it would hold the node in the next test. Does nothing when the
+   * named cluster is not up, so it never touches a cluster the tests were not given, and leaves every job
+   * that works elsewhere alone.
    */
   public static synchronized void clearJobs() {
     if (!up()) {
       return;
     }
-    String user = System.getProperty("user.name");
-    run(List.of("scancel", "--user=" + user));
+    Path tests = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve("junit");
+    List<String> argv = List.of("squeue", "--noheader", "--user=" + System.getProperty("user.name"),
+        "--format=%i|%Z");
+    List<String> jobs = run(argv).map(out -> testJobs(out, tests)).orElse(List.of());
+    if (jobs.isEmpty()) {
+      return;
+    }
+    List<String> scancel = new ArrayList<>(List.of("scancel"));
+    scancel.addAll(jobs);
+    run(scancel);
     long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-    while (!queueEmpty(user) && System.nanoTime() < end) {
+    while (!run(argv).map(out -> testJobs(out, tests)).orElse(jobs).isEmpty() && System.nanoTime() < end) {
       try {
         Thread.sleep(200); // waiting on a real cluster: there is no event to wait for from here
       } catch (InterruptedException e) {
@@ -87,8 +101,21 @@ public final class TestSlurm {
     }
   }
 
-  private static boolean queueEmpty(String user) {
-    return run(List.of("squeue", "--noheader", "--user=" + user, "--format=%i")).map(String::isBlank).orElse(false);
+  /**
+   * The job ids, once each, in squeue's {@code %i|%Z} lines of the jobs whose working directory starts
+   * with {@code tests} (a folder name's prefix, as JUnit's {@code junit12345} folders share one). An array
+   * is named by its own id, which scancel takes for all its elements: squeue's {@code 12_[1-3%1]} is not
+   * a name scancel accepts, and one bad name makes it cancel nothing.
+   */
+  static List<String> testJobs(String squeue, Path tests) {
+    Set<String> ids = new LinkedHashSet<>();
+    squeue.lines().map(String::strip).filter(l -> l.contains("|")).forEach(l -> {
+      String id = l.substring(0, l.indexOf('|'));
+      if (l.substring(l.indexOf('|') + 1).startsWith(tests.toString())) {
+        ids.add(id.contains("_") ? id.substring(0, id.indexOf('_')) : id);
+      }
+    });
+    return List.copyOf(ids);
   }
 
   /** Runs a command line and answers its output, empty when it cannot start, fails or takes over 30 s. */

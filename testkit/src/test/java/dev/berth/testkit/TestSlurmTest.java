@@ -2,6 +2,7 @@ package dev.berth.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,5 +54,19 @@ class TestSlurmTest {
   void aNamedClusterThatDoesNotAnswerIsNotUsed() {
     assertThat(TestSlurm.check(Map.of(TestSlurm.VARIABLE, "localcluster")::get, argv -> Optional.empty()))
         .contains("does not answer");
+  }
+
+  @Test
+  void onlyJobsWorkingInATestsTemporaryFolderAreClearedArraysByTheirOwnId() {
+    String squeue = """
+        101|/tmp/junit4711/a
+        102_[1-3%1]|/tmp/junit-99/sweep
+        102_0|/tmp/junit-99/sweep
+        103|/home/ada/experiments
+        104|/tmp/other
+        """;
+
+    assertThat(TestSlurm.testJobs(squeue, Path.of("/tmp/junit"))).as("an array by its own id, once")
+        .containsExactly("101", "102");
   }
 }
