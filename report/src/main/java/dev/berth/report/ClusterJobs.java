@@ -12,8 +12,8 @@ import java.util.Locale;
 
 /**
  * The attempts' cluster jobs as the cluster's accounting recorded them (Slurm's sacct): a table of
- * them in {@code report.md} and {@code report.html}, and the last attempt's in columns of {@code results.csv}. Shown only for
- * runs with such accounting, so a local run's reports stay as they were.
+ * them in {@code report.md} and {@code report.html}, and the last attempt's in columns of {@code
+ * results.csv}. Shown only for runs with such accounting, so a local run's reports stay as they were.
  */
 final class ClusterJobs {
 

@@ -22,7 +22,10 @@ final class LocalCluster {
     TestSlurm.assumeUp();
   }
 
-  /** Cancels this user's jobs left in the test setup's cluster and waits until they are gone. */
+  /**
+   * Cancels the jobs the tests left in the test setup's cluster ({@link TestSlurm#clearJobs}) and waits until
+   * they are gone.
+   */
   static void clearJobs() {
     TestSlurm.clearJobs();
   }
