@@ -7,7 +7,6 @@ and an engine unpickles a batch once, however many of its calls it runs.
 import os
 
 from . import _payload
-from ._payload import result_of
 
 _batches = {}
 
@@ -29,8 +28,4 @@ def apply(payload, index):
     batch = _batches.get(payload)
     if batch is None:
         batch = _batches[payload] = _payload.load(payload)
-    call = batch[int(index)]
-    value = call()
-    _payload.dump_return(value, os.getcwd())
-    result = result_of(call, value)
-    return result or None
+    return _payload.call_and_keep(batch[int(index)], os.getcwd()) or None

@@ -37,10 +37,7 @@ def dump(obj, path):
     envelope = {"main": os.path.abspath(main_file) if needs_main else None,
                 "package": spec.name.rpartition(".")[0] if spec is not None and spec.name else "",
                 "argv": list(sys.argv), "path": [os.getcwd()] + [p for p in sys.path if p], "data": data}
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as out:
-        pickle.dump(envelope, out, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)  # a resumed run never reads half a payload
+    replace_atomically(path, pickle.dumps(envelope, protocol=pickle.HIGHEST_PROTOCOL))
     return path
 
 
@@ -106,6 +103,13 @@ def result_of(payload, value):
     return {}
 
 
+def call_and_keep(payload, folder):
+    """Calls ``payload``, keeps its return value in ``folder`` and returns its result for the reports."""
+    value = payload()
+    dump_return(value, folder)
+    return result_of(payload, value)
+
+
 def use_device(device):
     """Makes ``device`` ("cuda:N" or "cpu") the one a framework sees, before it touches CUDA."""
     os.environ["BERTH_DEVICE"] = device
@@ -117,13 +121,15 @@ def use_device(device):
 
 def dump_return(value, folder):
     """Keeps a task's return value beside its result.json, for the caller to read back."""
-    dump_plain(value, os.path.join(folder, RETURN_FILE))
+    replace_atomically(os.path.join(folder, RETURN_FILE), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def dump_plain(value, path):
+def replace_atomically(path, data):
+    """Writes ``data`` to ``path`` through a temporary file, so a reader (a resumed run, the caller)
+    never sees half of it."""
     tmp = path + ".tmp"
     with open(tmp, "wb") as out:
-        pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(data)
     os.replace(tmp, path)
 
 

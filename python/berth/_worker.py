@@ -13,22 +13,14 @@ import os
 import sys
 
 from . import _payload
-from ._payload import result_of, use_device
+from ._payload import use_device
 from .task import run_task
 
 
 def _call(path):
-    payload = _payload.load(path)
-    value = payload()
-    _payload.dump_return(value, os.getcwd())
-    result = result_of(payload, value)
-    try:
-        text = json.dumps(result, allow_nan=False)
-    except (TypeError, ValueError):
-        text = "{}"
-    with open("result.json.tmp", "w", encoding="utf-8") as out:
-        out.write(text)
-    os.replace("result.json.tmp", "result.json")
+    result = _payload.call_and_keep(_payload.load(path), os.getcwd())
+    # result_of made it plain, so JSON can always express it
+    _payload.replace_atomically("result.json", json.dumps(result, allow_nan=False).encode("utf-8"))
     return 0
 
 
@@ -38,9 +30,7 @@ def _staged(path):
 
     def train(payload, device, ctx):
         use_device(device)
-        value = payload()
-        _payload.dump_return(value, ctx.workdir)
-        return result_of(payload, value)
+        return _payload.call_and_keep(payload, ctx.workdir)
 
     run_task(load, train)
 
