@@ -71,6 +71,14 @@ class RunReport:
     def failures(self):
         return [t for t in self.tasks if not t.succeeded]
 
+    def outcome(self, task_id):
+        """The task's outcome; for a task the report does not list (the run stopped before it), one
+        that says so."""
+        found = self.by_id.get(task_id)
+        if found is None:
+            return TaskOutcome({"id": task_id, "status": "NOT RUN", "error": "not in the run's report"})
+        return found
+
     def results(self):
         """Each task's result, by id, in the report's order."""
         return {t.id: t.result for t in self.tasks}

@@ -236,27 +236,11 @@ def _run_calls(calls, options):
     run_failed = RunFailed(report) if report.failures else None
     outcomes = []
     for task_id in ids:
-        outcome = report.by_id.get(task_id)
-        if outcome is None or not outcome.succeeded:
-            outcomes.append(CallFailed(outcome, run_failed) if outcome is not None else
-                            CallFailed(_Missing(task_id), run_failed))
-        else:
-            outcomes.append(_payload.load_return(outcome.workdir))
+        outcome = report.outcome(task_id)
+        outcomes.append(_payload.load_return(outcome.workdir) if outcome.succeeded else CallFailed(outcome, run_failed))
     if temporary and run_failed is None:
         shutil.rmtree(home, ignore_errors=True)
     return outcomes
-
-
-class _Missing:
-    """A call the report does not list (the run stopped before it)."""
-
-    def __init__(self, task_id):
-        self.id = task_id
-        self.status = "NOT RUN"
-        self.error = "not in the run's report"
-
-    def stderr_tail(self, lines=10):
-        return ""
 
 
 _default = None

@@ -103,11 +103,9 @@ def run_jobs(jobs, settings=None, workdir="berth-out/sweep", ids=None):
                       echo=settings.echo)
     out = []
     for job_id in ids:
-        outcome = report.by_id.get(job_id)
-        if outcome is None:
-            out.append(JobFailed(job_id, "NOT RUN", "not in the run's report", ""))
-        elif not outcome.succeeded:
-            out.append(JobFailed(job_id, outcome.status, outcome.error, outcome.stderr_tail()))
-        else:
+        outcome = report.outcome(job_id)
+        if outcome.succeeded:
             out.append(_payload.load_return(outcome.workdir))
+        else:
+            out.append(JobFailed(job_id, outcome.status, outcome.error, outcome.stderr_tail()))
     return out
