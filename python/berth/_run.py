@@ -11,16 +11,23 @@ def run_spec(spec, inputs, gpus=None, host_ledger=None, berth=None, echo=True, e
     files before the run's first start), runs it from there and returns its report."""
     os.makedirs(inputs, exist_ok=True)
     path = _command.write_spec(os.path.join(inputs, "spec.json"), spec)
-    args = ["run", "--no-progress", "--workdir-allow-nonempty"] + list(extra_args)
+    # from the inputs folder, so that no ./config.yaml of the caller's is read behind its back
+    berth_run(path, ["--workdir-allow-nonempty"] + list(extra_args), gpus=gpus, host_ledger=host_ledger,
+              berth=berth, echo=True if echo is None else echo, cwd=inputs,
+              env=_command.child_environment(_command.caller_paths()))
+    return RunReport(spec["workdir"])
+
+
+def berth_run(path, flags=(), gpus=None, host_ledger=None, berth=None, echo=True, cwd=None, env=None):
+    """Runs ``berth run FLAGS PATH`` without its progress line, with the package's ``gpus`` and
+    ``host_ledger`` options as Berth's flags."""
+    args = ["run", "--no-progress"] + list(flags)
     if gpus is not None:
         args.append("--gpus=%s" % gpus)
     if host_ledger is not None:
         args.append("--host-ledger=%s" % ("on" if host_ledger else "off"))
     args.append(path)
-    # from the inputs folder, so that no ./config.yaml of the caller's is read behind its back
-    _command.invoke(args, berth=berth, cwd=inputs, env=_command.child_environment(_command.caller_paths()),
-                    echo=True if echo is None else echo)
-    return RunReport(spec["workdir"])
+    _command.invoke(args, berth=berth, cwd=cwd, env=env, echo=echo)
 
 
 def nest(flat):

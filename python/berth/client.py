@@ -20,7 +20,7 @@ import threading
 from . import _command, _payload
 from ._calls import Call
 from ._report import RunFailed, RunReport
-from ._run import nest, run_spec
+from ._run import berth_run, nest, run_spec
 
 __all__ = ["run", "map", "submit", "Client", "Results"]
 
@@ -56,20 +56,15 @@ def run(spec_or_path, **options):
         path = os.path.abspath(os.fspath(spec_or_path))
         workdir = options.get("workdir") or _spec_workdir(path)
     workdir = os.path.abspath(os.path.join(cwd, workdir))
-    args = ["run", "--no-progress", "--workdir=%s" % workdir]
-    if options.get("gpus") is not None:
-        args.append("--gpus=%s" % options["gpus"])
+    flags = ["--workdir=%s" % workdir]
     if options.get("fresh"):
-        args.append("--fresh")
+        flags.append("--fresh")
     if options.get("config_file"):
-        args.append("--config=%s" % os.path.abspath(options["config_file"]))
-    if options.get("host_ledger") is not None:
-        args.append("--host-ledger=%s" % ("on" if options["host_ledger"] else "off"))
+        flags.append("--config=%s" % os.path.abspath(options["config_file"]))
     for key, value in (options.get("set") or {}).items():
-        args.append("--set=%s=%s" % (key, _text(value)))
-    args.append(path)
-    _command.invoke(args, berth=options.get("berth"), cwd=cwd, env=_command.child_environment(),
-                    echo=options.get("echo", True))
+        flags.append("--set=%s=%s" % (key, _text(value)))
+    berth_run(path, flags, gpus=options.get("gpus"), host_ledger=options.get("host_ledger"),
+              berth=options.get("berth"), echo=options.get("echo", True), cwd=cwd, env=_command.child_environment())
     report = RunReport(workdir)
     if options.get("check", True) and report.failures:
         raise RunFailed(report)
