@@ -34,14 +34,14 @@ def nest(flat):
     """Dotted config keys (``{"scheduler.max-process": 4}``) as a spec's nested ``config:``."""
     tree = {}
     for key, value in flat.items():
-        if isinstance(value, dict):
-            merge(tree.setdefault(key, {}), nest(value))
-            continue
         node = tree
         parts = str(key).split(".")
         for part in parts[:-1]:
             node = node.setdefault(part, {})
-        node[parts[-1]] = value
+        if isinstance(value, dict):
+            merge(node.setdefault(parts[-1], {}), nest(value))
+        else:
+            node[parts[-1]] = value
     return tree
 
 

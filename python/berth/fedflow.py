@@ -225,7 +225,7 @@ class Config:
     @classmethod
     def berth_config(cls):
         """The keys as a spec's ``config:`` mapping (``workdir`` is the run's, not a config key)."""
-        tree = {}
+        flat = {}
         for key, value in sorted(cls._properties.items()):
             if key == "workdir":
                 continue
@@ -233,12 +233,8 @@ class Config:
                 value = "%gs" % value
             if key.startswith("utilization-limit.") and isinstance(value, (int, float)) and value > 1:
                 value = 1.0  # fedflow's way to turn a gate off (1.01, say); Berth's limits stop at 1
-            node = tree
-            parts = key.split(".")
-            for part in parts[:-1]:
-                node = node.setdefault(part, {})
-            node[parts[-1]] = value
-        return tree
+            flat[key] = value
+        return nest(flat)
 
 
 class FedFlow:
