@@ -30,6 +30,11 @@ def berth_run(path, flags=(), gpus=None, host_ledger=None, berth=None, echo=True
     _command.invoke(args, berth=berth, cwd=cwd, env=env, echo=echo)
 
 
+def spec_keys(values, fields):
+    """The ``fields`` set in ``values`` under the spec's names for them (``gpu_memory`` is ``gpu-memory``)."""
+    return {field.replace("_", "-"): values[field] for field in fields if values.get(field) is not None}
+
+
 def nest(flat):
     """Dotted config keys (``{"scheduler.max-process": 4}``) as a spec's nested ``config:``."""
     tree = {}

@@ -20,7 +20,7 @@ import threading
 from . import _command, _payload
 from ._calls import Call
 from ._report import RunFailed, RunReport
-from ._run import berth_run, nest, run_spec
+from ._run import berth_run, nest, run_spec, spec_keys
 
 __all__ = ["run", "map", "submit", "Client", "Results"]
 
@@ -202,10 +202,7 @@ def _run_calls(calls, options):
     width = len(str(len(calls) - 1))
     ids = ["call-%0*d" % (width, i) for i in range(len(calls))]
     group = {"name": "calls", "cpus": options.get("cpus", 1), "tasks": []}
-    for key, spec_key in (("memory", "memory"), ("gpu_memory", "gpu-memory"), ("retries", "retries"),
-                          ("timeout", "timeout")):
-        if options.get(key) is not None:
-            group[spec_key] = options[key]
+    group.update(spec_keys(options, ("memory", "gpu_memory", "retries", "timeout")))
     spec = {"name": options.get("name") or "map", "workdir": workdir, "groups": [group]}
     pool = options.get("pool", "map")
     pool_name = None

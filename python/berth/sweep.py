@@ -14,13 +14,12 @@ import os
 import sys
 
 from . import _payload
-from ._run import nest, run_spec
+from ._run import nest, run_spec, spec_keys
 
 __all__ = ["SweepSettings", "run_jobs", "JobFailed"]
 
-#: the per-job keys, as the launcher's config names them, and the spec's key for each
-JOB_KEYS = (("gpus", "gpus"), ("gpu_memory", "gpu-memory"), ("memory", "memory"), ("cpus", "cpus"),
-            ("retries", "retries"), ("timeout", "timeout"), ("two_stage", "two-stage"))
+#: the per-job settings that are task keys of the spec as they are (``two_stage`` is set only when true)
+JOB_FIELDS = ("gpus", "gpu_memory", "memory", "cpus", "retries", "timeout")
 
 
 class SweepSettings:
@@ -67,13 +66,9 @@ def job_spec(job_id, payload_path, settings):
     two_stage = bool(settings.two_stage)
     python = settings.python or sys.executable
     task = {"id": job_id, "command": [python, "-m", "berth._worker", "staged" if two_stage else "call", payload_path]}
-    for field, key in JOB_KEYS:
-        value = getattr(settings, field)
-        if field == "two_stage":
-            if two_stage:
-                task[key] = True
-        elif value is not None:
-            task[key] = value
+    task.update(spec_keys(vars(settings), JOB_FIELDS))
+    if two_stage:
+        task["two-stage"] = True
     return task
 
 
