@@ -1,6 +1,6 @@
 """What a warm engine calls for ``berth.map`` and ``berth.submit``: one function call of a batch.
 
-The batch (functions and arguments, pickled) is one file; each call task names it and its index,
+The batch (``functools.partial`` calls, pickled) is one file; each call task names it and its index,
 and an engine unpickles a batch once, however many of its calls it runs.
 """
 
@@ -9,18 +9,6 @@ import os
 from . import _payload
 
 _batches = {}
-
-
-class Call:
-    """``fn(*args, **kwargs)``, picklable when its parts are."""
-
-    def __init__(self, fn, args=(), kwargs=None):
-        self.fn = fn
-        self.args = tuple(args)
-        self.kwargs = dict(kwargs or {})
-
-    def __call__(self):
-        return self.fn(*self.args, **self.kwargs)
 
 
 def apply(payload, index):

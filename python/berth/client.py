@@ -9,6 +9,7 @@ by pickling. Berth's lines are shown as they come, in a terminal and in a notebo
 
 import builtins
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -18,7 +19,6 @@ import tempfile
 import threading
 
 from . import _command, _payload
-from ._calls import Call
 from ._report import RunFailed, RunReport
 from ._run import berth_run, nest, run_spec, spec_keys
 
@@ -134,7 +134,7 @@ class Client:
         return_exceptions = options.pop("return_exceptions", False)
         merged = dict(self.options, **options)
         _check_options(merged, self.OPTIONS, "map")
-        calls = [Call(fn, (item,)) for item in items]
+        calls = [functools.partial(fn, item) for item in items]
         if not calls:
             return []
         outcomes = _run_calls(calls, merged)
@@ -151,7 +151,7 @@ class Client:
         _payload.stop_if_reimporting()
         future = concurrent.futures.Future()
         with self._lock:
-            self._pending.append((Call(fn, args, kwargs), future))
+            self._pending.append((functools.partial(fn, *args, **kwargs), future))
             if self._timer is not None:
                 self._timer.cancel()
             self._timer = threading.Timer(self.window, self._flush)
