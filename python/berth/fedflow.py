@@ -317,7 +317,6 @@ class _FlowRun:
         # which Berth does not run again, and a later group the flow has not reached yet stays.
         self.groups = _stored_groups(os.path.join(self.inputs, "spec.json"))
         self.claimable = {g["name"] for g in self.groups}
-        self.objects = {}         # (group, berth id) -> task object
 
     def execute(self, groups):
         os.makedirs(self.inputs, exist_ok=True)
@@ -335,8 +334,8 @@ class _FlowRun:
             # ids are unique in a Berth run, fedflow's only in a group: those of the groups before
             # this one are taken
             taken = {t["id"] for g in self.groups[:index] for t in g["tasks"]}
-            self.groups[index] = self._spec_group(name, group, taken)
-            pending.append((name, group))
+            self.groups[index], members = self._spec_group(name, group, taken)
+            pending.append((group, members))
         spec = {"name": self.name, "workdir": self.workdir, "groups": self.groups}
         config = merge(Config.berth_config(), nest(self.options.get("config") or {}))
         if config:
@@ -344,14 +343,16 @@ class _FlowRun:
         report = run_spec(spec, self.inputs, gpus=self.options.get("gpus"), host_ledger=self.options.get("host_ledger"),
                           berth=self.options.get("berth"), echo=self.options.get("echo", True),
                           extra_args=["--allow-changed=new"])
-        for name, group in pending:
-            self._read_back(report, name, group)
+        for group, members in pending:
+            _read_back(report, group, members)
 
     def _spec_group(self, name, group, taken):
+        """The group's entry in the spec, its tasks' payloads written, and each task by its Berth id."""
         folder = os.path.join(self.inputs, name)
         os.makedirs(folder, exist_ok=True)
         on_cpu_only = str(self.options.get("gpus", "")).strip() == "none"
         spec_group = {"name": name, "two-stage": True, "cpus": self.options.get("cpus", 0), "tasks": []}
+        members = []
         if group.estimate_memory is not None:
             spec_group["memory"] = group.estimate_memory
         for task in group.tasks:
@@ -359,7 +360,7 @@ class _FlowRun:
             if berth_id in taken:  # the same id in an earlier group (client 0 of every round)
                 berth_id = _unique("%s.%s" % (name, berth_id), taken)
             taken.add(berth_id)
-            self.objects[(name, berth_id)] = task
+            members.append((berth_id, task))
             path = _payload.dump(task, os.path.join(folder, berth_id + ".pickle"))
             entry = {"id": berth_id, "command": [sys.executable, "-m", "berth._worker", "fedflow", path]}
             memory = task.estimate_memory if task.estimate_memory is not None else group.estimate_memory
@@ -375,27 +376,27 @@ class _FlowRun:
                 if cuda is not None:
                     entry["gpu-memory"] = cuda
             spec_group["tasks"].append(entry)
-        return spec_group
+        return spec_group, members
 
-    def _read_back(self, report, name, group):
-        group.result = {}
-        for (group_name, berth_id), task in self.objects.items():
-            if group_name != name:
-                continue
-            outcome = report.by_id.get(berth_id)
-            if outcome is None:
-                continue
-            _apply(task, outcome)
-            if outcome.succeeded:
-                entry = dict(task.result)
-                entry["load_time"], entry["train_time"] = task.load_time, task.train_time
-            else:
-                last = outcome.attempts[-1] if outcome.attempts else {}
-                stage = (last.get("stage") or "load").lower()
-                # fedflow reported the traceback: the task's standard error ends with it
-                message = outcome.stderr_tail(40) or outcome.error or last.get("error") or outcome.status
-                entry = {"stage": stage, "message": message, "reason": outcome.error}
-            group.result[task.task_id] = entry
+
+def _read_back(report, group, members):
+    """Puts what Berth recorded into the group's task objects (``members``: each by its Berth id)."""
+    group.result = {}
+    for berth_id, task in members:
+        outcome = report.by_id.get(berth_id)
+        if outcome is None:
+            continue
+        _apply(task, outcome)
+        if outcome.succeeded:
+            entry = dict(task.result)
+            entry["load_time"], entry["train_time"] = task.load_time, task.train_time
+        else:
+            last = outcome.attempts[-1] if outcome.attempts else {}
+            stage = (last.get("stage") or "load").lower()
+            # fedflow reported the traceback: the task's standard error ends with it
+            message = outcome.stderr_tail(40) or outcome.error or last.get("error") or outcome.status
+            entry = {"stage": stage, "message": message, "reason": outcome.error}
+        group.result[task.task_id] = entry
 
 
 def _stored_groups(path):
