@@ -14,6 +14,7 @@ import pickle
 import sys
 import types
 
+from ._command import caller_paths
 from .task import _plain
 
 #: True while a task's process runs the caller's script again to find its classes.
@@ -36,7 +37,7 @@ def dump(obj, path):
     spec = getattr(main, "__spec__", None)
     envelope = {"main": os.path.abspath(main_file) if needs_main else None,
                 "package": spec.name.rpartition(".")[0] if spec is not None and spec.name else "",
-                "argv": list(sys.argv), "path": [os.getcwd()] + [p for p in sys.path if p], "data": data}
+                "argv": list(sys.argv), "path": caller_paths(), "data": data}
     replace_atomically(path, pickle.dumps(envelope, protocol=pickle.HIGHEST_PROTOCOL))
     return path
 
