@@ -28,12 +28,12 @@ class TaskOutcome:
     @property
     def result(self):
         """What the task's result.json holds ({} when it wrote none)."""
-        return _read_json(self.workdir, "result.json", {})
+        return read_json(self.workdir, "result.json", {})
 
     @property
     def items(self):
         """What the task set with set_item (items.json; {} when none)."""
-        return _read_json(self.workdir, "items.json", {})
+        return read_json(self.workdir, "items.json", {})
 
     def stderr_tail(self, lines=TAIL_LINES):
         """The last lines of the latest attempt's standard error."""
@@ -105,7 +105,8 @@ def describe_failures(workdir, failures, shown=5):
     return "\n".join(parts)
 
 
-def _read_json(folder, name, default):
+def read_json(folder, name, default):
+    """The JSON file ``name`` in ``folder``, or ``default`` when there is none or it is unreadable."""
     if not folder:
         return default
     try:

@@ -26,7 +26,6 @@ journal and reports apply. Standard library only.
 
 import enum
 import itertools
-import json
 import os
 import re
 import sys
@@ -34,6 +33,7 @@ import time
 import uuid
 
 from . import _payload
+from ._report import read_json
 from ._run import merge, nest, run_spec
 
 __all__ = ["Task", "TaskGroup", "TaskStatus", "FedFlow", "Config"]
@@ -315,7 +315,7 @@ class _FlowRun:
         # A flow run again in its folder takes its earlier groups back, in their order, so its spec
         # only grows: a group executed again with the same name and tasks is the same spec group,
         # which Berth does not run again, and a later group the flow has not reached yet stays.
-        self.groups = _stored_groups(os.path.join(self.inputs, "spec.json"))
+        self.groups = _stored_groups(self.inputs)
         self.claimable = {g["name"] for g in self.groups}
 
     def execute(self, groups):
@@ -399,13 +399,10 @@ def _read_back(report, group, members):
         group.result[task.task_id] = entry
 
 
-def _stored_groups(path):
+def _stored_groups(inputs):
     """The groups of the spec an earlier run of the flow wrote, or none."""
-    try:
-        with open(path, encoding="utf-8") as file:
-            return list(json.load(file).get("groups") or [])
-    except (OSError, ValueError, AttributeError):
-        return []
+    spec = read_json(inputs, "spec.json", {})
+    return list(spec.get("groups") or []) if isinstance(spec, dict) else []
 
 
 def _apply(task, outcome):
