@@ -80,15 +80,6 @@ def child_environment(extra_paths=(), env=None):
     return env
 
 
-def caller_paths():
-    """Where the caller's modules come from: its sys.path entries that are folders, the current one first."""
-    out = [os.getcwd()]
-    for entry in sys.path:
-        if entry and os.path.isdir(entry):
-            out.append(os.path.abspath(entry))
-    return out
-
-
 def invoke(args, berth=None, cwd=None, env=None, echo=True):
     """Runs ``berth ARGS``; returns its exit code. Its lines are shown as they come (a terminal and a
     notebook alike, through ``sys.stdout``/``sys.stderr``) unless ``echo`` is false.

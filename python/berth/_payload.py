@@ -14,7 +14,6 @@ import pickle
 import sys
 import types
 
-from ._command import caller_paths
 from .task import _plain
 
 #: True while a task's process runs the caller's script again to find its classes.
@@ -40,6 +39,15 @@ def dump(obj, path):
                 "argv": list(sys.argv), "path": caller_paths(), "data": data}
     replace_atomically(path, pickle.dumps(envelope, protocol=pickle.HIGHEST_PROTOCOL))
     return path
+
+
+def caller_paths():
+    """Where the caller's modules come from: its sys.path entries that are folders, the current one first."""
+    out = [os.getcwd()]
+    for entry in sys.path:
+        if entry and os.path.isdir(entry):
+            out.append(os.path.abspath(entry))
+    return out
 
 
 def load(path):

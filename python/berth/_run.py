@@ -2,7 +2,7 @@
 
 import os
 
-from . import _command
+from . import _command, _payload
 from ._report import RunReport
 
 
@@ -14,7 +14,7 @@ def run_spec(spec, inputs, gpus=None, host_ledger=None, berth=None, echo=True, e
     # from the inputs folder, so that no ./config.yaml of the caller's is read behind its back
     berth_run(path, ["--workdir-allow-nonempty"] + list(extra_args), gpus=gpus, host_ledger=host_ledger,
               berth=berth, echo=True if echo is None else echo, cwd=inputs,
-              env=_command.child_environment(_command.caller_paths()))
+              env=_command.child_environment(_payload.caller_paths()))
     return RunReport(spec["workdir"])
 
 
