@@ -54,7 +54,7 @@ def load(path):
     """The object in a payload file, its caller's script re-run first when it needs it."""
     with open(path, "rb") as payload:
         envelope = pickle.load(payload)
-    for entry in reversed(envelope.get("path") or []):
+    for entry in envelope.get("path") or []:  # after the process's own, in the caller's order
         if entry not in sys.path and os.path.isdir(entry):
             sys.path.append(entry)
     if envelope.get("main"):
