@@ -47,6 +47,7 @@ def run(spec_or_path, **options):
     _payload.stop_if_reimporting()
     _check_options(options, RUN_OPTIONS, "run")
     cwd = os.getcwd()
+    home = None
     if isinstance(spec_or_path, dict):
         home = tempfile.mkdtemp(prefix="berth-spec-")
         spec = dict(spec_or_path)
@@ -63,8 +64,14 @@ def run(spec_or_path, **options):
         flags.append("--config=%s" % os.path.abspath(options["config_file"]))
     for key, value in (options.get("set") or {}).items():
         flags.append("--set=%s=%s" % (key, _text(value)))
-    berth_run(path, flags, gpus=options.get("gpus"), host_ledger=options.get("host_ledger"),
-              berth=options.get("berth"), echo=options.get("echo", True), cwd=cwd, env=_command.child_environment())
+    try:
+        berth_run(path, flags, gpus=options.get("gpus"), host_ledger=options.get("host_ledger"),
+                  berth=options.get("berth"), echo=options.get("echo", True), cwd=cwd,
+                  env=_command.child_environment())
+    finally:
+        if home is not None:
+            # the run's journal keeps the spec it ran; the file written for it is needed no longer
+            shutil.rmtree(home, ignore_errors=True)
     report = RunReport(workdir)
     if options.get("check", True) and report.failures:
         raise RunFailed(report)

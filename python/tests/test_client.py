@@ -89,3 +89,15 @@ def test_the_checkout_s_launcher_is_found_from_inside_the_checkout(monkeypatch):
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     monkeypatch.chdir(os.path.join(repo, "examples"))
     assert _command.find_berth() == os.path.join(repo, "berth")
+
+
+def test_a_spec_given_as_a_mapping_leaves_no_file_behind(tmp_path, monkeypatch):
+    spare = tmp_path / "tmp"
+    spare.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(spare))
+    spec = {"name": "mapped", "config": EASY,
+            "groups": [{"name": "g", "memory": "16MiB", "cpus": 0, "tasks": [{"id": "t", "command": ["true"]}]}]}
+    berth.run(spec, workdir=str(tmp_path / "out"), echo=False)
+    with pytest.raises(berth.BerthError):
+        berth.run({"name": "bad name!", "groups": []}, workdir=str(tmp_path / "bad"), echo=False)
+    assert [p.name for p in spare.iterdir() if p.name.startswith("berth-spec-")] == []
