@@ -134,11 +134,11 @@ class BerthLauncher(Launcher):
             configs.append((list(overrides), sweep_config))
         returns = run_jobs(jobs, settings, workdir=workdir, ids=ids)
         out = []
-        for (overrides, sweep_config), value in zip(configs, returns):
+        for job_id, (overrides, sweep_config), value in zip(ids, configs, returns):
             if isinstance(value, JobReturn):
                 out.append(value)
             else:
-                error = value if isinstance(value, BaseException) else JobFailed("?", "FAILED", "no return", "")
+                error = value if isinstance(value, BaseException) else JobFailed(job_id, "FAILED", "no return", "")
                 out.append(JobReturn(overrides=overrides, cfg=sweep_config, status=JobStatus.FAILED,
                                      _return_value=error))
         return out
