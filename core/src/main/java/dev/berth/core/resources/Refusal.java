@@ -1,5 +1,6 @@
 package dev.berth.core.resources;
 
+import dev.berth.core.lifecycle.Placement;
 import java.util.Objects;
 
 /**
@@ -19,8 +20,8 @@ public record Refusal(Resource resource, String device, long asked, long free, l
   /** The amount asked of a refusal that holds for every task asking for any of the resource. */
   public static final long ANY = 0;
 
-  /** The start of {@link #clusterGroup}'s device. */
-  private static final String CLUSTER_GROUP = dev.berth.core.lifecycle.Placement.CLUSTER + " group ";
+  /** The start of the device of a {@link #groupJobs} refusal. */
+  private static final String CLUSTER_GROUP = Placement.CLUSTER + " group ";
 
   /** Validates. */
   public Refusal {
@@ -30,11 +31,19 @@ public record Refusal(Resource resource, String device, long asked, long free, l
   }
 
   /**
-   * The device of a refusal for a group's own cap on its jobs in a cluster, e.g. {@code cluster group sweep}:
-   * the cluster, for that group's jobs alone.
+   * A refusal for a cap on the run's jobs in a cluster's hands, pending or running: on the
+   * {@linkplain Placement#CLUSTER cluster}, {@code jobs} of at most {@code limit}.
    */
-  public static String clusterGroup(String group) {
-    return CLUSTER_GROUP + group;
+  public static Refusal clusterJobs(long limit, long jobs, String rule) {
+    return new Refusal(Resource.PROCESSES, Placement.CLUSTER, limit, 0, jobs, rule);
+  }
+
+  /**
+   * A refusal for a group's own cap on its jobs in a cluster's hands: on the device
+   * {@code cluster group <name>}, the cluster for that group's jobs alone, {@code jobs} of at most {@code cap}.
+   */
+  public static Refusal groupJobs(String group, long cap, long jobs, String rule) {
+    return new Refusal(Resource.PROCESSES, CLUSTER_GROUP + group, cap, 0, jobs, rule);
   }
 
   /** One line for people, e.g. {@code memory on host: asked 2 GiB, free 1.5 GiB (3 GiB reserved) [remain-limit.memory]}. */
@@ -47,7 +56,7 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     if (resource == Resource.HOST_LEDGER) {
       return rule; // the ledger's own line says what it waits for
     }
-    if (resource == Resource.PROCESSES && device.equals(dev.berth.core.lifecycle.Placement.CLUSTER)) {
+    if (resource == Resource.PROCESSES && device.equals(Placement.CLUSTER)) {
       return "jobs on the cluster: " + reserved + " of the run's pending or running, at most " + asked + " [" + rule
           + "]";
     }

@@ -6,7 +6,6 @@ import dev.berth.core.lifecycle.Placement;
 import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.resources.Refusal;
-import dev.berth.core.resources.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,9 +31,6 @@ import java.util.Set;
  * met, so a dependant held by the cluster would start although its parent never ran. Pure.
  */
 final class ClusterAdmission {
-
-  /** Where a refusal for a {@link JobLimit} is: the cluster, not a device of this machine. */
-  static final String CLUSTER = "cluster";
 
   private final Requests requests;
   /** The limits the run's settings set, in the order they are named when equal. */
@@ -147,8 +143,7 @@ final class ClusterAdmission {
     }
     int jobs = state.running().size() + starting.size();
     if (limit.isPresent() && jobs >= limit.get().jobs()) {
-      waiting.add(new Waiting(id, List.of(new Refusal(Resource.PROCESSES, CLUSTER, limit.get().jobs(), 0, jobs,
-          limit.get().rule()))));
+      waiting.add(new Waiting(id, List.of(Refusal.clusterJobs(limit.get().jobs(), jobs, limit.get().rule()))));
       return Verdict.WAIT;
     }
     Optional<Refusal> groupFull = groups.refusal(r);

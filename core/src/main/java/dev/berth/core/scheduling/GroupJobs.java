@@ -4,7 +4,6 @@ import dev.berth.core.model.SchedulerKeys;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.resources.Refusal;
-import dev.berth.core.resources.Resource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -44,8 +43,7 @@ final class GroupJobs {
       return Optional.empty();
     }
     String group = state.spec().groups().get(r.groupIndex()).name();
-    return Optional.of(new Refusal(Resource.PROCESSES, Refusal.clusterGroup(group), cap, 0, jobs,
-        "groups[" + r.groupIndex() + "]." + RULE));
+    return Optional.of(Refusal.groupJobs(group, cap, jobs, "groups[" + r.groupIndex() + "]." + RULE));
   }
 
   /** Counts {@code r}'s job, submitted in this pass. */
