@@ -28,31 +28,18 @@ public final class TaskHistory {
    * @throws IllegalTransitionException when the event's target is not reachable from the current state
    */
   public void append(TaskEvent event) {
+    // The events that name something of the running attempt without moving the task: its process, its
+    // cluster job, what the cluster recorded of that job.
     if (event instanceof TaskEvent.Started started) {
-      // Names the running attempt's process without moving the task, like a submission.
-      if (!state.hasProcess() || started.attempt() != attempts) {
-        throw new IllegalStateException("task " + task + ": attempt " + started.attempt()
-            + " started while the task is " + state + " in attempt " + attempts);
-      }
-      events.add(event);
+      appendToAttempt(event, started.attempt(), state.hasProcess(), "started");
       return;
     }
     if (event instanceof TaskEvent.Accounted accounted) {
-      // Names what the cluster recorded of the running attempt without moving the task, like a start.
-      if (!state.hasProcess() || accounted.attempt() != attempts) {
-        throw new IllegalStateException("task " + task + ": attempt " + accounted.attempt()
-            + " accounted while the task is " + state + " in attempt " + attempts);
-      }
-      events.add(event);
+      appendToAttempt(event, accounted.attempt(), state.hasProcess(), "accounted");
       return;
     }
     if (event instanceof TaskEvent.Submitted submitted) {
-      // Names the running attempt without moving the task: the one event that is not a transition.
-      if (state != TaskState.RUNNING || submitted.attempt() != attempts) {
-        throw new IllegalStateException("task " + task + ": attempt " + submitted.attempt()
-            + " submitted while the task is " + state + " in attempt " + attempts);
-      }
-      events.add(event);
+      appendToAttempt(event, submitted.attempt(), state == TaskState.RUNNING, "submitted");
       return;
     }
     TaskTransitions.check(task, state, event.target());
@@ -65,6 +52,15 @@ public final class TaskHistory {
     if (event instanceof TaskEvent.Launched) {
       attempts++;
     }
+  }
+
+  /** Appends an event about the running attempt, which it must name, while the task is in a state that allows it. */
+  private void appendToAttempt(TaskEvent event, int attempt, boolean allowed, String what) {
+    if (!allowed || attempt != attempts) {
+      throw new IllegalStateException("task " + task + ": attempt " + attempt + " " + what + " while the task is "
+          + state + " in attempt " + attempts);
+    }
+    events.add(event);
   }
 
   /** The task. */
