@@ -12,7 +12,6 @@ import dev.berth.core.lifecycle.TaskState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -163,8 +162,7 @@ public final class EventCodec {
           f.bool("two-stage"), f.ifGiven("learned", k -> learned(f, k)).orElse(List.of()));
       case "started" -> new TaskEvent.Started(at, f.intValue("attempt"), f.longValue("pid"));
       case "submitted" -> new TaskEvent.Submitted(at, f.intValue("attempt"), f.string("cluster-id"));
-      case "accounted" -> new TaskEvent.Accounted(at, f.intValue("attempt"),
-          accounting(Fields.of(f.get("accounting"), f.path("accounting"))));
+      case "accounted" -> new TaskEvent.Accounted(at, f.intValue("attempt"), accounting(f.object("accounting")));
       case "staged" -> new TaskEvent.Staged(at, target(f));
       case "trained" -> new TaskEvent.Trained(at, f.intValue("train"), placement(f.object("placement")));
       case "reported" -> new TaskEvent.Reported(
@@ -221,11 +219,8 @@ public final class EventCodec {
 
   private static ClusterAccounting accounting(Fields u) {
     ClusterAccounting a = new ClusterAccounting(u.string("job-id"), u.string("state"),
-        u.has("submit") ? Optional.of(u.instant("submit")) : Optional.empty(),
-        u.has("start") ? Optional.of(u.instant("start")) : Optional.empty(),
-        u.has("end") ? Optional.of(u.instant("end")) : Optional.empty(),
-        u.has("elapsed-ms") ? Optional.of(Duration.ofMillis(u.longValue("elapsed-ms"))) : Optional.empty(),
-        u.string("nodes"), u.string("exit-code"));
+        u.ifGiven("submit", u::instant), u.ifGiven("start", u::instant), u.ifGiven("end", u::instant),
+        u.ifGiven("elapsed-ms", k -> Duration.ofMillis(u.longValue(k))), u.string("nodes"), u.string("exit-code"));
     u.done();
     return a;
   }
