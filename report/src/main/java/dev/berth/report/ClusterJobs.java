@@ -2,7 +2,6 @@ package dev.berth.report;
 
 import dev.berth.core.report.AttemptReport;
 import dev.berth.core.report.ClusterReport;
-import dev.berth.core.report.GroupReport;
 import dev.berth.core.report.RunReport;
 import dev.berth.core.report.TaskReport;
 import java.time.Duration;
@@ -24,27 +23,21 @@ final class ClusterJobs {
 
   /** Whether any attempt of the run has the cluster's accounting. */
   static boolean shown(RunReport r) {
-    for (GroupReport g : r.groups()) {
-      for (TaskReport t : g.tasks()) {
-        if (t.attempts().stream().anyMatch(a -> a.cluster() != null)) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return ReportedAttempts.started(r).stream().anyMatch(s -> s.attempt().cluster() != null);
   }
 
-  /** The CSV cells of {@link #CSV_COLUMNS} for the task's last attempt: empty when it has no accounting. */
+  /**
+   * The CSV cells of {@link #CSV_COLUMNS} for the task's last attempt: empty when it has no accounting, but for
+   * the id of a job it has (an engine of a pool is no job).
+   */
   static List<String> csvCells(TaskReport t) {
     AttemptReport last = ReportedAttempts.last(t);
     ClusterReport c = last == null ? null : last.cluster();
-    if (c == null) {
-      List<String> cells = new ArrayList<>();
-      CSV_COLUMNS.forEach(k -> cells.add(k.equals("job_id") && last != null && last.clusterJob() != null
-          && ReportedAttempts.engine(last) == null ? last.clusterJob() : ""));
-      return cells;
+    if (c != null) {
+      return List.of(c.jobId(), c.state(), c.nodes(), text(c.queueWaitMs()), text(c.maxRssBytes()));
     }
-    return List.of(c.jobId(), c.state(), c.nodes(), text(c.queueWaitMs()), text(c.maxRssBytes()));
+    boolean job = last != null && last.clusterJob() != null && ReportedAttempts.engine(last) == null;
+    return List.of(job ? last.clusterJob() : "", "", "", "", "");
   }
 
   /** The columns of the table of jobs, in both reports. */
@@ -69,22 +62,22 @@ final class ClusterJobs {
 
   private static List<List<String>> rows(RunReport r) {
     List<List<String>> rows = new ArrayList<>();
-    for (GroupReport g : r.groups()) {
-      for (TaskReport t : g.tasks()) {
-        for (AttemptReport a : t.attempts()) {
-          ClusterReport c = a.cluster();
-          if (c == null) {
-            continue;
-          }
-          rows.add(List.of(t.id(), Integer.toString(a.number()), c.jobId(), c.state(), c.nodes(),
-              Formats.iso(c.submittedAt()), c.queueWaitMs() == null ? "" : Formats.duration(Duration.ofMillis(c.queueWaitMs())),
-              Formats.iso(c.startedAt()), c.elapsedMs() == null ? "" : Formats.duration(Duration.ofMillis(c.elapsedMs())),
-              c.maxRssBytes() == null ? "" : Formats.bytes(c.maxRssBytes()),
-              c.totalCpuSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", c.totalCpuSeconds()), c.exitCode()));
-        }
+    for (ReportedAttempts.Started s : ReportedAttempts.started(r)) {
+      AttemptReport a = s.attempt();
+      ClusterReport c = a.cluster();
+      if (c == null) {
+        continue;
       }
+      rows.add(List.of(s.task().id(), Integer.toString(a.number()), c.jobId(), c.state(), c.nodes(),
+          Formats.iso(c.submittedAt()), duration(c.queueWaitMs()), Formats.iso(c.startedAt()), duration(c.elapsedMs()),
+          c.maxRssBytes() == null ? "" : Formats.bytes(c.maxRssBytes()),
+          c.totalCpuSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", c.totalCpuSeconds()), c.exitCode()));
     }
     return rows;
+  }
+
+  private static String duration(Long millis) {
+    return millis == null ? "" : Formats.duration(Duration.ofMillis(millis));
   }
 
   private static String text(Long value) {
