@@ -38,6 +38,12 @@ class SpecErrorsTest {
     return spec(name, SpecFiles.oneGroup(taskYaml), field, phrase);
   }
 
+  /** A spec whose one group sets {@code slurm: <slurmYaml>} for its one task. */
+  private static BadInput groupSlurm(String name, String slurmYaml, String field, String phrase) {
+    return spec(name, "name: run\ngroups:\n  - name: g\n    slurm: " + slurmYaml
+        + "\n    tasks: [{id: a, command: [x]}]\n", field, phrase);
+  }
+
   private static BadInput config(String name, String configYaml, String field, String phrase) {
     return new BadInput(name, SpecFiles.oneGroup("- {id: a, command: [x]}"), configYaml, List.of(),
         CONFIG, field, phrase);
@@ -189,20 +195,16 @@ class SpecErrorsTest {
             "config.scheduler.learn-usage", "set scheduler.learn-gpu-memory: on or off instead"),
         spec("unsupported task section", "name: run\nconfig: {task: {directory-grouping: false}}\ngroups: []\n",
             "config.task", "is not supported by this version of Berth"),
-        spec("bad group slurm partition", "name: run\ngroups:\n  - name: g\n    slurm: {partition: 'a b'}\n"
-            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.partition", "must be one word"),
-        spec("group slurm key only a run sets", "name: run\ngroups:\n  - name: g\n    slurm: {mode: allocation}\n"
-            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.mode", "unknown key 'mode'"),
-        spec("bad task slurm time", "name: run\ngroups:\n  - name: g\n    tasks: [{id: a, command: [x],"
-            + " slurm: {time: soon}}]\n", "groups[0].tasks[0].slurm.time", "duration"),
-        spec("bad group slurm signal", "name: run\ngroups:\n  - name: g\n    slurm: {signal: KILL@1m}\n"
-            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.signal", "[SIG@]DURATION"),
-        spec("negative group slurm max-jobs", "name: run\ngroups:\n  - name: g\n    slurm: {max-jobs: -1}\n"
-            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm.max-jobs", ">= 0"),
-        spec("task slurm max-jobs", "name: run\ngroups:\n  - name: g\n    tasks: [{id: a, command: [x],"
-            + " slurm: {max-jobs: 2}}]\n", "groups[0].tasks[0].slurm.max-jobs", "set it under the group's slurm:"),
-        spec("group slurm not a mapping", "name: run\ngroups:\n  - name: g\n    slurm: gpu\n"
-            + "    tasks: [{id: a, command: [x]}]\n", "groups[0].slurm", "must be a mapping"),
+        groupSlurm("bad group slurm partition", "{partition: 'a b'}", "groups[0].slurm.partition", "must be one word"),
+        groupSlurm("group slurm key only a run sets", "{mode: allocation}", "groups[0].slurm.mode",
+            "unknown key 'mode'"),
+        task("bad task slurm time", "- {id: a, command: [x], slurm: {time: soon}}", "groups[0].tasks[0].slurm.time",
+            "duration"),
+        groupSlurm("bad group slurm signal", "{signal: KILL@1m}", "groups[0].slurm.signal", "[SIG@]DURATION"),
+        groupSlurm("negative group slurm max-jobs", "{max-jobs: -1}", "groups[0].slurm.max-jobs", ">= 0"),
+        task("task slurm max-jobs", "- {id: a, command: [x], slurm: {max-jobs: 2}}",
+            "groups[0].tasks[0].slurm.max-jobs", "set it under the group's slurm:"),
+        groupSlurm("group slurm not a mapping", "gpu", "groups[0].slurm", "must be a mapping"),
         spec("unsupported workdir in config", "name: run\nconfig: {workdir: out}\ngroups: []\n", "config.workdir",
             "set 'workdir' at the top level of the spec"),
         // The config file
