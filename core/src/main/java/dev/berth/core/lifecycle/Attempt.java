@@ -21,12 +21,6 @@ public record Attempt(
     int number, Instant startedAt, Placement placement, long pid, Optional<String> clusterId,
     Optional<TaskEvent.Ended> end, Optional<ClusterAccounting> accounting) {
 
-  /** An attempt without the cluster's accounting. */
-  public Attempt(int number, Instant startedAt, Placement placement, long pid, Optional<String> clusterId,
-      Optional<TaskEvent.Ended> end) {
-    this(number, startedAt, placement, pid, clusterId, end, Optional.empty());
-  }
-
   /** What the attempt was measured to use, once it ended and if anything measured it. */
   public MeasuredUsage usage() {
     return end.map(TaskEvent.Ended::usage).orElse(MeasuredUsage.NONE);
