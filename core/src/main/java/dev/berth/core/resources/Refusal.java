@@ -56,13 +56,11 @@ public record Refusal(Resource resource, String device, long asked, long free, l
     if (resource == Resource.HOST_LEDGER) {
       return rule; // the ledger's own line says what it waits for
     }
-    if (resource == Resource.PROCESSES && device.equals(Placement.CLUSTER)) {
-      return "jobs on the cluster: " + reserved + " of the run's pending or running, at most " + asked + " [" + rule
+    if (resource == Resource.PROCESSES && (device.equals(Placement.CLUSTER) || device.startsWith(CLUSTER_GROUP))) {
+      String whose = device.equals(Placement.CLUSTER) ? "the run's"
+          : "group " + device.substring(CLUSTER_GROUP.length()) + "'s";
+      return "jobs on the cluster: " + reserved + " of " + whose + " pending or running, at most " + asked + " [" + rule
           + "]";
-    }
-    if (resource == Resource.PROCESSES && device.startsWith(CLUSTER_GROUP)) {
-      return "jobs on the cluster: " + reserved + " of group " + device.substring(CLUSTER_GROUP.length())
-          + "'s pending or running, at most " + asked + " [" + rule + "]";
     }
     if (resource == Resource.PROCESSES) {
       return "processes: " + reserved + " running, none free [" + rule + "]";
