@@ -80,23 +80,7 @@ final class PsCommand implements BerthCommand {
           Integer.toString(r.progress().waiting()), holds(r.reservations()), r.workdir()});
       whys.add(HostRuns.whyWaiting(r));
     }
-    int[] widths = new int[rows.get(0).length];
-    rows.forEach(row -> {
-      for (int c = 0; c < row.length; c++) {
-        widths[c] = Math.max(widths[c], row[c].length());
-      }
-    });
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < rows.size(); i++) {
-      String[] row = rows.get(i);
-      StringBuilder line = new StringBuilder();
-      for (int c = 0; c < row.length; c++) {
-        line.append(c == 0 ? "" : "  ").append(c == row.length - 1 ? row[c] : pad(row[c], widths[c]));
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-      whys.get(i).ifPresent(why -> text.append("  why: ").append(why).append('\n'));
-    }
-    return text.toString();
+    return Columns.render(rows, whys);
   }
 
   /** What a run holds per device, e.g. {@code cuda:0 20 GiB, host 2 cpus 1 GiB}; {@code -} for nothing. */
@@ -139,9 +123,5 @@ final class PsCommand implements BerthCommand {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static String pad(String s, int width) {
-    return s + " ".repeat(width - s.length());
   }
 }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code berth queue [-a]}: the tasks of your queue on this host, as {@code ts} and {@code gqueue}
@@ -75,7 +76,7 @@ final class QueueCommand implements BerthCommand {
       }
     }
     List<String[]> rows = new ArrayList<>();
-    List<String> whys = new ArrayList<>();
+    List<Optional<String>> whys = new ArrayList<>();
     List<String> unreadable = new ArrayList<>();
     boolean all = args.flag(ALL);
     for (Map.Entry<String, QueueFolder> q : queues.entrySet()) {
@@ -83,7 +84,7 @@ final class QueueCommand implements BerthCommand {
       try {
         for (QueueView.Row row : QueueView.read(q.getValue(), now)) {
           rows.add(row(row, all ? user : null));
-          whys.add(row.why() != null && !row.state().equals("succeeded") ? row.why() : null);
+          whys.add(Optional.ofNullable(row.why()).filter(why -> !row.state().equals("succeeded")));
         }
       } catch (IOException e) {
         RunEntry r = entries.get(q.getKey());
@@ -104,8 +105,8 @@ final class QueueCommand implements BerthCommand {
       return ExitCodes.OK;
     }
     rows.add(0, header(all));
-    whys.add(0, null);
-    out.print(table(rows, whys));
+    whys.add(0, Optional.empty());
+    out.print(Columns.render(rows, whys));
     out.flush();
     return ExitCodes.OK;
   }
@@ -127,31 +128,5 @@ final class QueueCommand implements BerthCommand {
       cells.add(0, user);
     }
     return cells.toArray(String[]::new);
-  }
-
-  /**
-   * Rows in columns two spaces apart, the last column (the command) as long as it is, and below a
-   * row whose task waits or did not succeed a line saying why, as {@code berth ps} does.
-   */
-  private static String table(List<String[]> rows, List<String> whys) {
-    int[] widths = new int[rows.get(0).length];
-    for (String[] row : rows) {
-      for (int c = 0; c < row.length; c++) {
-        widths[c] = Math.max(widths[c], row[c].length());
-      }
-    }
-    StringBuilder text = new StringBuilder();
-    for (int r = 0; r < rows.size(); r++) {
-      String[] row = rows.get(r);
-      StringBuilder line = new StringBuilder();
-      for (int c = 0; c < row.length; c++) {
-        line.append(c == 0 ? "" : "  ").append(c == row.length - 1 ? row[c] : row[c] + " ".repeat(widths[c] - row[c].length()));
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-      if (whys.get(r) != null) {
-        text.append("  why: ").append(whys.get(r)).append('\n');
-      }
-    }
-    return text.toString();
   }
 }
