@@ -75,7 +75,8 @@ final class LogsCommand implements BerthCommand {
     }
     try (WatchService watch = queue.dir.getFileSystem().newWatchService()) {
       while (true) {
-        boolean ended = ended(queue, id); // read before the copy: nothing written after it is missed
+        // read before the copy: nothing written after it is missed
+        boolean ended = QueueView.read(queue, List.of(submission.get()), Instant.now()).get(0).ended();
         stdout.copy();
         stderr.copy();
         if (ended) {
@@ -84,11 +85,6 @@ final class LogsCommand implements BerthCommand {
         QueueFolder.awaitChange(watch, List.of(dir), CHECK_MILLIS);
       }
     }
-  }
-
-  private static boolean ended(QueueFolder queue, int id) throws IOException {
-    return QueueView.read(queue, Instant.now()).stream()
-        .filter(r -> r.submission().id() == id).findFirst().map(QueueView.Row::ended).orElse(true);
   }
 
   /** Copies what a log file gained since the last look; starts again from its top when it became a new attempt's. */

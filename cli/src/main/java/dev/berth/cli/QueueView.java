@@ -58,6 +58,14 @@ final class QueueView {
 
   /** Every task of {@code queue}, in id order, as of {@code now}. */
   static List<Row> read(QueueFolder queue, Instant now) throws IOException {
+    return read(queue, queue.submissions(), now);
+  }
+
+  /**
+   * The tasks of {@code submissions}, in their order, as of {@code now}: for a command that looks
+   * again and again (logs -f, wait), which reads the inbox once, since a submission never changes.
+   */
+  static List<Row> read(QueueFolder queue, List<Submission> submissions, Instant now) throws IOException {
     Map<String, TaskReport> run = new HashMap<>();
     if (Files.exists(JournalView.file(queue.runDir()))) {
       try {
@@ -81,7 +89,7 @@ final class QueueView {
       // a status file being replaced, or unreadable: the rows go without their reasons
     }
     List<Row> rows = new ArrayList<>();
-    for (Submission s : queue.submissions()) {
+    for (Submission s : submissions) {
       TaskReport t = run.get(Integer.toString(s.id()));
       if (t == null) {
         Optional<String> refused = queue.refusal(s.id());

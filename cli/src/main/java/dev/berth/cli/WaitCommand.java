@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.file.WatchService;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,24 +51,25 @@ final class WaitCommand implements BerthCommand {
   @Override
   public int run(Arguments args, PrintWriter out, PrintWriter err) throws IOException, InterruptedException {
     QueueFolder queue = QueueFolder.of(env);
-    List<Integer> ids = new ArrayList<>();
+    List<Submission> tasks = new ArrayList<>();
     for (String id : args.values(IDS)) {
       Optional<Submission> s = queue.submission(id);
       if (s.isEmpty()) {
         err.println("berth: wait: no task " + id + " in your queue (" + queue.dir + ")");
         return ExitCodes.BAD_INPUT;
       }
-      ids.add(s.get().id());
+      tasks.add(s.get());
     }
-    if (ids.isEmpty()) {
-      ids.addAll(queue.ids());
+    if (tasks.isEmpty()) {
+      tasks.addAll(queue.submissions());
     }
+    tasks.sort(Comparator.comparingInt(Submission::id)); // the first failure in id order gives the code
     int unreadable = 0;
     try (WatchService watch = queue.dir.getFileSystem().newWatchService()) {
       while (true) {
         Optional<Integer> code;
         try {
-          code = ended(queue, ids);
+          code = ended(queue, tasks);
           unreadable = 0;
         } catch (IOException e) {
           // a journal caught between two writers' steps reads again at the next change; one that stays so is told
@@ -88,13 +90,10 @@ final class WaitCommand implements BerthCommand {
     }
   }
 
-  /** The exit code once every task of {@code ids} has ended; empty while one has not. */
-  private static Optional<Integer> ended(QueueFolder queue, List<Integer> ids) throws IOException {
+  /** The exit code once every task of {@code tasks} has ended; empty while one has not. */
+  private static Optional<Integer> ended(QueueFolder queue, List<Submission> tasks) throws IOException {
     int code = 0;
-    for (QueueView.Row row : QueueView.read(queue, Instant.now())) {
-      if (!ids.contains(row.submission().id())) {
-        continue;
-      }
+    for (QueueView.Row row : QueueView.read(queue, tasks, Instant.now())) {
       if (!row.ended()) {
         return Optional.empty();
       }
