@@ -12,10 +12,11 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code berth queue [-a]}: the tasks of your queue on this host, as {@code ts} and {@code gqueue}
@@ -31,6 +32,9 @@ final class QueueCommand implements BerthCommand {
   private static final Option DAEMON = Option.flag("--daemon", "Run as the queue's process.").hidden();
 
   private final Map<String, String> env;
+
+  /** A queue to list: whose it is, its folder, and the host ledger's entry for it, null for your own. */
+  private record Listed(String user, QueueFolder folder, RunEntry entry) {}
 
   /** The command on this process's environment. */
   QueueCommand() {
@@ -56,18 +60,16 @@ final class QueueCommand implements BerthCommand {
       return QueueDaemon.run(mine, new PrintStream(new WriterOutputStream(out), true));
     }
     Instant now = Instant.now();
-    Map<String, QueueFolder> queues = new LinkedHashMap<>();
-    Map<String, RunEntry> entries = new LinkedHashMap<>();
-    queues.put(System.getProperty("user.name", "you"), mine);
-    if (args.flag(ALL)) {
+    boolean all = args.flag(ALL);
+    List<Listed> queues = new ArrayList<>(List.of(new Listed(System.getProperty("user.name", "you"), mine, null)));
+    if (all) {
       try {
+        Set<String> seen = new HashSet<>(); // the ledger lists a queue once per process it had, ended ones too
         for (RunEntry r : HostRuns.read(HostRuns.folder(env::get), true, now)) {
-          Path runDir = Path.of(r.workdir());
-          if (r.name().equals(QueueFolder.RUN_NAME) && runDir.getParent() != null
-              && !runDir.getParent().equals(mine.dir)) {
-            String key = r.user() + " (" + r.workdir() + ")";
-            queues.putIfAbsent(key, QueueFolder.at(runDir.getParent()));
-            entries.putIfAbsent(key, r);
+          Path queueDir = Path.of(r.workdir()).getParent();
+          if (r.name().equals(QueueFolder.RUN_NAME) && queueDir != null && !queueDir.equals(mine.dir)
+              && seen.add(r.user() + " (" + r.workdir() + ")")) {
+            queues.add(new Listed(r.user(), QueueFolder.at(queueDir), r));
           }
         }
       } catch (SharedReservationsException | IllegalArgumentException e) {
@@ -78,16 +80,14 @@ final class QueueCommand implements BerthCommand {
     List<String[]> rows = new ArrayList<>();
     List<Optional<String>> whys = new ArrayList<>();
     List<String> unreadable = new ArrayList<>();
-    boolean all = args.flag(ALL);
-    for (Map.Entry<String, QueueFolder> q : queues.entrySet()) {
-      String user = q.getKey().replaceFirst(" .*", "");
+    for (Listed q : queues) {
       try {
-        for (QueueView.Row row : QueueView.read(q.getValue(), now)) {
-          rows.add(row(row, all ? user : null));
+        for (QueueView.Row row : QueueView.read(q.folder(), now)) {
+          rows.add(row(row, all ? q.user() : null));
           whys.add(Optional.ofNullable(row.why()).filter(why -> !row.state().equals("succeeded")));
         }
       } catch (IOException e) {
-        RunEntry r = entries.get(q.getKey());
+        RunEntry r = q.entry();
         if (r == null) {
           err.println("berth: your queue cannot be read: " + e.getMessage());
           return ExitCodes.INTERNAL;
