@@ -80,11 +80,9 @@ final class QueueView {
         // a queue that has just started has not written its run's start yet: its tasks are all queued
       }
     }
-    Map<String, String> waiting = Map.of();
-    Optional<String> holdingBack = Optional.empty();
+    StatusFile.Waits waits = StatusFile.Waits.NONE;
     try {
-      waiting = StatusFile.waiting(queue.runDir());
-      holdingBack = StatusFile.holdingBack(queue.runDir());
+      waits = StatusFile.waits(queue.runDir());
     } catch (IOException e) {
       // a status file being replaced, or unreadable: the rows go without their reasons
     }
@@ -105,7 +103,7 @@ final class QueueView {
           : ended ? null : Duration.between(s.submittedAt(), now);
       Duration ran = last == null || last.startedAt() == null ? null
           : Duration.between(last.startedAt(), last.finishedAt() != null ? last.finishedAt() : now);
-      String why = t.status() == TaskStatus.PENDING ? waiting.getOrDefault(t.id(), holdingBack.orElse(null)) : t.error();
+      String why = t.status() == TaskStatus.PENDING ? waits.why(t.id()).orElse(null) : t.error();
       rows.add(new Row(s, t.status().name().toLowerCase(Locale.ROOT), last == null ? "-" : last.device(),
           waited, ran, last == null ? null : last.exitCode(), why));
     }

@@ -1,5 +1,6 @@
 package dev.berth.session;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.berth.core.scheduling.Decisions;
@@ -48,37 +49,63 @@ public final class StatusFile implements RunListener, AutoCloseable {
   }
 
   /**
+   * What the run's latest pass said about its waiting tasks.
+   *
+   * @param holdingBack what held its ready tasks back, in the words of {@link
+   *     Decisions#describeHoldingBack}, when something did
+   * @param tasks why each task that waited was not placed, by task id, in the words of {@link
+   *     Waiting#describe}
+   */
+  public record Waits(Optional<String> holdingBack, Map<String, String> tasks) {
+
+    /** Nothing said: the run has written no such file. */
+    public static final Waits NONE = new Waits(Optional.empty(), Map.of());
+
+    /** Copies the map. */
+    public Waits {
+      tasks = Map.copyOf(tasks);
+    }
+
+    /** Why task {@code id} waits: its own reason, else what held the run's ready tasks back. */
+    public Optional<String> why(String id) {
+      return Optional.ofNullable(tasks.get(id)).or(() -> holdingBack);
+    }
+  }
+
+  /**
    * What held the run's ready tasks back at its latest pass, in the words of {@link
    * Decisions#describeHoldingBack}; empty when nothing did or the run has written no such file.
    *
    * @throws IOException when the file is there but cannot be read or parsed
    */
   public static Optional<String> holdingBack(Path runDir) throws IOException {
+    return read(runDir).flatMap(root -> Optional.ofNullable(root.path(HOLDING_BACK).textValue()));
+  }
+
+  /**
+   * What the run's latest pass said about its waiting tasks, read from one version of the file;
+   * {@link Waits#NONE} when the run has written no such file.
+   *
+   * @throws IOException when the file is there but cannot be read or parsed
+   */
+  public static Waits waits(Path runDir) throws IOException {
+    Optional<JsonNode> root = read(runDir);
+    if (root.isEmpty()) {
+      return Waits.NONE;
+    }
+    Map<String, String> why = new TreeMap<>();
+    root.get().path("tasks").fields().forEachRemaining(f -> why.put(f.getKey(), f.getValue().asText()));
+    return new Waits(Optional.ofNullable(root.get().path(HOLDING_BACK).textValue()), why);
+  }
+
+  private static Optional<JsonNode> read(Path runDir) throws IOException {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(of(runDir));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
-    return Optional.ofNullable(JSON.readTree(bytes).path(HOLDING_BACK).textValue());
-  }
-
-  /**
-   * Why each task that waited at the run's latest pass was not placed, by task id, in the words of
-   * {@link Waiting#describe}; empty when none waited or the run has written no such file.
-   *
-   * @throws IOException when the file is there but cannot be read or parsed
-   */
-  public static Map<String, String> waiting(Path runDir) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(of(runDir));
-    } catch (NoSuchFileException e) {
-      return Map.of();
-    }
-    Map<String, String> why = new TreeMap<>();
-    JSON.readTree(bytes).path("tasks").fields().forEachRemaining(f -> why.put(f.getKey(), f.getValue().asText()));
-    return why;
+    return Optional.of(JSON.readTree(bytes));
   }
 
   /** Says, from the next write on, how the run's task processes are kept together ({@code cgroup v1 ...}). */
