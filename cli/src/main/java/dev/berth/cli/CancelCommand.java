@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,10 +57,9 @@ final class CancelCommand implements BerthCommand {
     Path workdir = args.path(CommonArgs.WORKDIR);
     List<String> tasks = args.values(TASKS);
     String reason = args.value(REASON);
-    if (!Files.isDirectory(workdir) && QueueFolder.isId(workdir.toString())) {
-      List<String> ids = new ArrayList<>(List.of(workdir.toString()));
-      ids.addAll(tasks);
-      return cancelQueued(QueueFolder.of(env), ids, reason != null ? reason : DEFAULT_REASON, out, err);
+    Optional<List<String>> ids = QueueFolder.ids(workdir.toString(), tasks);
+    if (ids.isPresent()) {
+      return cancelQueued(QueueFolder.of(env), ids.get(), reason != null ? reason : DEFAULT_REASON, out, err);
     }
     if (!Files.isDirectory(workdir)) {
       err.println("berth: " + workdir + ": no such run workdir");

@@ -68,6 +68,20 @@ final class QueueFolder {
     return ID.matcher(text).matches();
   }
 
+  /**
+   * The queue ids a run command's arguments name ({@code berth cancel 3 4}, {@code berth retry 3}):
+   * all of them when the first, where the run's folder goes, is an id that names no folder; empty
+   * when they name a run.
+   */
+  static Optional<List<String>> ids(String first, List<String> rest) {
+    if (!isId(first) || Files.isDirectory(Path.of(first))) {
+      return Optional.empty();
+    }
+    List<String> ids = new ArrayList<>(List.of(first));
+    ids.addAll(rest);
+    return Optional.of(ids);
+  }
+
   /** The queue's settings file, {@code ~/.berth/queue.yaml}: a spec's {@code gpus} and {@code config}. */
   Path settingsFile() {
     return home.resolve(".berth").resolve("queue.yaml");

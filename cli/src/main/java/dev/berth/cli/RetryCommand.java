@@ -7,8 +7,6 @@ import dev.berth.cli.args.Parameter;
 import dev.berth.core.scheduling.RetrySelection;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,11 +54,9 @@ final class RetryCommand implements BerthCommand {
 
   @Override
   public int run(Arguments args, PrintWriter out, PrintWriter err) throws InterruptedException, IOException {
-    String first = args.value(CommonArgs.WORKDIR);
-    if (QueueFolder.isId(first) && !Files.isDirectory(Path.of(first))) {
-      List<String> ids = new ArrayList<>(List.of(first));
-      ids.addAll(args.values(TASKS));
-      return retryQueued(QueueFolder.of(env), ids, out, err);
+    Optional<List<String>> ids = QueueFolder.ids(args.value(CommonArgs.WORKDIR), args.values(TASKS));
+    if (ids.isPresent()) {
+      return retryQueued(QueueFolder.of(env), ids.get(), out, err);
     }
     RetrySelection selection = new RetrySelection(args.values(TASKS), args.flag(FAILED), args.flag(CANCELLED));
     return new StoredRunOptions(args).execute(out, err, run -> run.retry(selection));
