@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -26,6 +27,8 @@ public final class SlurmConfig extends KeyedSettings {
   /** Every default: jobs mode, nothing asked beyond the tasks' own resources. */
   public static final SlurmConfig DEFAULTS = builder().build();
 
+  /** {@link #signal()} as parsed when the value was checked: each submission asks for it. */
+  private final Optional<JobSignal> jobSignal;
 
   /** Validates each value, naming the key. */
   private SlurmConfig(Object[] values) {
@@ -40,7 +43,7 @@ public final class SlurmConfig extends KeyedSettings {
       throw new IllegalArgumentException("slurm.constraint must be node features without spaces, such as a100&nvlink,"
           + " but was '" + constraint() + "'");
     }
-    JobSignal.parse(signal()); // names the key itself
+    jobSignal = JobSignal.parse(signal()); // names the key itself
     for (String arg : extraArgs()) {
       if (!arg.startsWith("-")) {
         throw new IllegalArgumentException(
@@ -131,8 +134,8 @@ public final class SlurmConfig extends KeyedSettings {
   }
 
   /** {@link #signal()}, parsed (validated when built); empty for none. */
-  public java.util.Optional<JobSignal> jobSignal() {
-    return JobSignal.parse(signal());
+  public Optional<JobSignal> jobSignal() {
+    return jobSignal;
   }
 
   /** More sbatch options, passed as given: {@link SlurmKeys#EXTRA_ARGS}. */
