@@ -1,6 +1,5 @@
 package dev.berth.session;
 
-import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.model.TaskPattern;
 import dev.berth.core.scheduling.DependantsFirst;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -46,7 +44,8 @@ public final class LeftJobs {
     while (grew) {
       grew = false;
       for (TaskRecord r : state.tasks()) {
-        if (r.state().hasProcess() && !selected.contains(r.spec().id()) && dependsOnAny(r, selected)) {
+        if (r.state().hasProcess() && !selected.contains(r.spec().id())
+            && r.spec().dependsOn().stream().anyMatch(selected::contains)) {
           grew = selected.add(r.spec().id());
         }
       }
@@ -77,14 +76,5 @@ public final class LeftJobs {
         throw new IOException(result.stderr().strip());
       }
     }
-  }
-
-  private static boolean dependsOnAny(TaskRecord r, Set<TaskId> tasks) {
-    for (Optional<Dependency> edge : List.of(r.spec().after(), r.spec().follow())) {
-      if (edge.isPresent() && edge.get().tasks().stream().anyMatch(tasks::contains)) {
-        return true;
-      }
-    }
-    return false;
   }
 }
