@@ -167,12 +167,10 @@ public final class SlurmExecution implements Execution {
     return listener;
   }
 
-  /** Records a reported state; whether it differs from the last one. */
-  boolean observe(SlurmState seen) {
-    SlurmState before = state;
+  /** Records a reported state. */
+  void observe(SlurmState seen) {
     state = seen;
     observed = true;
-    return before != seen;
   }
 
   /** Whether the last poll that listed the job saw it pending (not merely the state it starts with). */
