@@ -150,10 +150,7 @@ public final class FakeExecutor implements Executor {
   public void exit(TaskId task, int code, ClusterVerdict verdict) {
     FakeProcess process;
     synchronized (this) {
-      process = running.get(task);
-      if (process == null) {
-        throw new IllegalStateException("task " + task + " has no running process");
-      }
+      process = runningProcess(task);
       process.verdict = Optional.of(verdict);
     }
     end(process, code);
@@ -168,10 +165,7 @@ public final class FakeExecutor implements Executor {
   public void exit(TaskId task, int code, ClusterAccounting accounting) {
     FakeProcess process;
     synchronized (this) {
-      process = running.get(task);
-      if (process == null) {
-        throw new IllegalStateException("task " + task + " has no running process");
-      }
+      process = runningProcess(task);
       process.accounting = Optional.of(accounting);
     }
     end(process, code);
@@ -194,14 +188,7 @@ public final class FakeExecutor implements Executor {
    * @throws IllegalStateException when the task has no running process
    */
   public void exit(TaskId task, int code) {
-    FakeProcess process;
-    synchronized (this) {
-      process = running.get(task);
-      if (process == null) {
-        throw new IllegalStateException("task " + task + " has no running process");
-      }
-    }
-    end(process, code);
+    end(runningProcess(task), code);
   }
 
   /** Makes the next launch of {@code task} throw a {@link LaunchException} with {@code message}. */
@@ -259,11 +246,7 @@ public final class FakeExecutor implements Executor {
   public void writeOutput(TaskId task, String stdout, String stderr) {
     LaunchRequest request;
     synchronized (this) {
-      FakeProcess process = running.get(task);
-      if (process == null) {
-        throw new IllegalStateException("task " + task + " has no running process");
-      }
-      request = process.request;
+      request = runningProcess(task).request;
     }
     append(request.stdout(), stdout);
     append(request.stderr(), stderr);
@@ -310,6 +293,15 @@ public final class FakeExecutor implements Executor {
   /** Everything that happened, in order, e.g. {@code ["launch a#1", "terminate a", "exit a 143"]}. */
   public synchronized List<String> transcript() {
     return List.copyOf(transcript);
+  }
+
+  /** The task's running process; throws when it has none. */
+  private synchronized FakeProcess runningProcess(TaskId task) {
+    FakeProcess process = running.get(task);
+    if (process == null) {
+      throw new IllegalStateException("task " + task + " has no running process");
+    }
+    return process;
   }
 
   private void end(FakeProcess process, int code) {
