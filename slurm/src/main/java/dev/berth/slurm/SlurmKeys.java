@@ -13,9 +13,7 @@ import dev.berth.core.settings.ValueText;
 import dev.berth.slurm.SlurmConfig.Builder;
 import dev.berth.spi.JobsOnExit;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code slurm.*} config keys, which {@link SlurmConfig} is read from. Each key is declared here
@@ -160,13 +158,7 @@ public final class SlurmKeys {
    * {@code max-jobs} is no job option but core's cap on the group's jobs ({@link SchedulerKeys#groupMaxJobs}).
    */
   public static SlurmConfig forTask(SlurmConfig slurm, TaskSpec task) {
-    Map<String, ?> options = task.get(TaskKeys.SLURM);
-    if (options == null || !options.containsKey(SchedulerKeys.MAX_JOBS.name())) {
-      return TABLE.over(slurm, options);
-    }
-    Map<String, Object> jobOptions = new LinkedHashMap<>(options);
-    jobOptions.remove(SchedulerKeys.MAX_JOBS.name());
-    return TABLE.over(slurm, jobOptions);
+    return TABLE.over(slurm, SchedulerKeys.withoutGroupMaxJobs(task.get(TaskKeys.SLURM)));
   }
 
   /** What a task may not ask for when each attempt is a job: a problem of {@code scheduler.executor}. */

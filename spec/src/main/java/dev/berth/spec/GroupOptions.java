@@ -5,7 +5,6 @@ import dev.berth.core.model.SettingsTable;
 import dev.berth.core.model.TaskKeys;
 import dev.berth.core.model.TaskValues;
 import dev.berth.core.settings.InvalidValue;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,10 +52,8 @@ final class GroupOptions {
     if (written.isEmpty()) {
       return;
     }
-    Map<String, ?> adapters = new LinkedHashMap<>(written.get());
-    adapters.remove(MAX_JOBS); // core's, checked above
     try {
-      table.over(table.defaults(), adapters);
+      table.over(table.defaults(), SchedulerKeys.withoutGroupMaxJobs(written.get())); // max-jobs: checked above
     } catch (InvalidValue e) {
       throw field.key(TaskKeys.SLURM.key()).problem(e);
     }

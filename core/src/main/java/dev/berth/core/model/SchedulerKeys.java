@@ -7,6 +7,7 @@ import dev.berth.core.settings.Setting;
 import dev.berth.core.settings.ValueText;
 import dev.berth.core.settings.InvalidValue;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -200,6 +201,19 @@ public final class SchedulerKeys {
     } catch (InvalidValue e) {
       throw e.under(MAX_JOBS.name());
     }
+  }
+
+  /**
+   * A group's or a task's {@code slurm:} {@code options} without the group's {@code max-jobs}, which is
+   * core's ({@link #groupMaxJobs}): what the Slurm adapter reads as options of each job; null for none.
+   */
+  public static Map<String, ?> withoutGroupMaxJobs(Map<String, ?> options) {
+    if (options == null || !options.containsKey(MAX_JOBS.name())) {
+      return options;
+    }
+    Map<String, Object> jobOptions = new LinkedHashMap<>(options);
+    jobOptions.remove(MAX_JOBS.name());
+    return jobOptions;
   }
 
   /** Each key's default, by slot: the values of a builder that sets nothing. */
