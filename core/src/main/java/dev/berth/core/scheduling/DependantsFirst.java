@@ -1,13 +1,11 @@
 package dev.berth.core.scheduling;
 
-import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -57,12 +55,8 @@ public final class DependantsFirst {
     } catch (IllegalArgumentException unknown) {
       return 0;
     }
-    for (Optional<Dependency> edge : List.of(r.spec().after(), r.spec().follow())) {
-      if (edge.isPresent()) {
-        for (TaskId parent : edge.get().tasks()) {
-          depth = Math.max(depth, depth(state, parent, depths) + 1);
-        }
-      }
+    for (TaskId parent : r.spec().dependsOn()) {
+      depth = Math.max(depth, depth(state, parent, depths) + 1);
     }
     depths.put(id, depth);
     return depth;
