@@ -80,6 +80,15 @@ public final class Endings {
         reason + "; the task runs again when the run resumes", TaskState.INTERRUPTED, earned.usage());
   }
 
+  /**
+   * The ending of an attempt that did not run, or whose end is not known, for no fault of the task (its
+   * submission waits for room, its parent's job is gone, Berth stopped around it): the task is ready
+   * again, without spending a retry.
+   */
+  public static TaskEvent.Ended readyAgain(Instant at, String reason) {
+    return new TaskEvent.Ended(at, Outcome.INTERRUPTED, null, reason, TaskState.READY);
+  }
+
   /** The ending of an attempt whose process could not be started. */
   public static TaskEvent.Ended startFailed(Instant at, String message) {
     return new TaskEvent.Ended(at, Outcome.START_FAILED, null, "could not start: " + message, TaskState.FAILED);

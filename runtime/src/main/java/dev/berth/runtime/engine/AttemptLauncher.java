@@ -2,7 +2,6 @@ package dev.berth.runtime.engine;
 
 import dev.berth.core.lifecycle.Outcome;
 import dev.berth.core.lifecycle.TaskEvent;
-import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.Dependency;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Decision;
@@ -143,8 +142,8 @@ final class AttemptLauncher {
           recordSubmission(e.getKey(), e.getValue().attempt(), found.get()); // the last Berth died before journalling it
         }
       } else {
-        run.record(e.getKey(), new TaskEvent.Ended(run.now(), Outcome.INTERRUPTED, null,
-            "the scheduler stopped before this attempt was submitted; the task runs again", TaskState.READY));
+        run.record(e.getKey(), Endings.readyAgain(run.now(),
+            "the scheduler stopped before this attempt was submitted; the task runs again"));
       }
     }
   }
@@ -156,9 +155,8 @@ final class AttemptLauncher {
       LaunchRequest request = launchRequests.request(r, start.attempt(), start.placement());
       Optional<Upstream> upstream = start.upstream().flatMap(this::upstream);
       if (start.upstream().isPresent() && upstream.isEmpty()) {
-        run.record(start.task(), new TaskEvent.Ended(run.now(), Outcome.INTERRUPTED, null,
-            "a parent it was to wait for has no running job any more; the task waits for its dependencies again",
-            TaskState.READY));
+        run.record(start.task(), Endings.readyAgain(run.now(),
+            "a parent it was to wait for has no running job any more; the task waits for its dependencies again"));
         continue;
       }
       requests.add(upstream.map(request::withUpstream).orElse(request));
@@ -227,8 +225,8 @@ final class AttemptLauncher {
     } else if (launch.failure().orElseThrow().startsLater()) {
       // The cluster holds as many of the run's jobs as it takes now: no failure, and no retry spent;
       // the executor's job limits keep the task waiting, with the cluster's answer as the reason.
-      run.record(id, new TaskEvent.Ended(at, Outcome.INTERRUPTED, null, launch.failure().get().getMessage()
-          + "; the task waits for room in the cluster's queue", TaskState.READY));
+      run.record(id, Endings.readyAgain(at, launch.failure().get().getMessage()
+          + "; the task waits for room in the cluster's queue"));
     } else {
       run.record(id, Retries.retryIfAllowed(run.state().task(id),
           Endings.startFailed(at, launch.failure().orElseThrow().getMessage())));

@@ -6,6 +6,7 @@ import dev.berth.core.lifecycle.TaskState;
 import dev.berth.core.model.TaskId;
 import dev.berth.core.scheduling.Attempts;
 import dev.berth.core.scheduling.Decision;
+import dev.berth.core.scheduling.Endings;
 import dev.berth.core.scheduling.RunState;
 import dev.berth.core.scheduling.TaskRecord;
 import dev.berth.os.LogTails;
@@ -143,8 +144,8 @@ final class Recovery {
       return new TaskEvent.Ended(now, Outcome.SUCCEEDED, null,
           "ended while Berth was stopped; its result.json is kept", TaskState.SUCCEEDED);
     }
-    return new TaskEvent.Ended(interruptedAt, Outcome.INTERRUPTED, null,
-        "the scheduler stopped while this attempt ran, and its exit is unknown; the task runs again", TaskState.READY);
+    return Endings.readyAgain(interruptedAt,
+        "the scheduler stopped while this attempt ran, and its exit is unknown; the task runs again");
   }
 
   /**
