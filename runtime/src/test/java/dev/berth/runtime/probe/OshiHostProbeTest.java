@@ -50,8 +50,10 @@ class OshiHostProbeTest {
 
   @Test
   void measuresTheMemoryOfARealProcess() throws Exception {
-    // The process says it runs before it is measured: a child read between fork and exec has no memory yet.
-    Process sleeper = new ProcessBuilder("sh", "-c", "echo up; exec sleep 30").start();
+    // The process says it runs before it is measured, and is then measured as it stays: a child read
+    // between fork and exec, or in the middle of an exec, has no memory yet. So the shell that said so
+    // waits itself (on its input, which the test never writes) rather than exec another program.
+    Process sleeper = new ProcessBuilder("sh", "-c", "echo up; read never").start();
     try {
       assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(sleeper.getInputStream(),
           java.nio.charset.StandardCharsets.UTF_8)).readLine()).isEqualTo("up");
